@@ -1,0 +1,6 @@
+"""Tabletop companion: rules engines, session, hints, store, display and command line.
+
+The box watches a real game table; see ``../shared/docs/ARCHITECTURE.md`` for the data flow.
+"""
+
+__version__ = "0.1.0"

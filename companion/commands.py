@@ -1,0 +1,63 @@
+"""What players tell the box: the button commands shared by keyboard, GPIO and scripts.
+
+A :class:`Command` is a small immutable value. Buttons and keys produce the five button kinds; the
+keyboard and scripts may also carry a payload (a hand-entered roll, a pairing index, a die value).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Button(enum.Enum):
+    """The physical buttons of the box (ARCHITECTURE.md, Hardware) plus keyboard/script-only kinds."""
+
+    CONFIRM = "confirm"  # confirm / roll: accept what is shown, or roll again
+    BANK = "bank"  # bank (Can't Stop: stop and keep this turn's progress)
+    PASS = "pass"
+    NEXT = "next"  # move the selection to the next option
+    UNDO = "undo"  # step back one accepted event
+    MENU = "menu"  # long press of next: back to the menu
+    # Keyboard and script only:
+    DICE = "dice"  # payload: the four dice entered by hand, e.g. (3, 4, 3, 4)
+    CHOOSE = "choose"  # payload: (index,) of the option to pick directly
+    SET = "set"  # payload: (die index, value): correct one die directly
+    ADD = "add"  # payload: (value,): add a die the reader missed
+    REMOVE = "remove"  # payload: (die index,): remove a die the reader invented
+    UP = "up"  # step the selected die's value up (1..6, wraps)
+    QUIT = "quit"
+
+
+@dataclass(frozen=True)
+class Command:
+    """One player command.
+
+    ``button`` is the kind; ``args`` carries the payload for the keyboard/script-only kinds (ints).
+    """
+
+    button: Button
+    args: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join([self.button.value, *map(str, self.args)])
+
+    @classmethod
+    def parse(cls, line: str) -> "Command":
+        """Parse a script line such as ``confirm``, ``dice 3 4 3 4`` or ``set 2 5``.
+
+        Raises ``ValueError`` naming the line when the word is unknown or a payload is not integers.
+        """
+        words = line.split()
+        if not words:
+            raise ValueError("empty command line")
+        try:
+            button = Button(words[0].lower())
+        except ValueError:
+            known = ", ".join(b.value for b in Button)
+            raise ValueError(f"unknown command {words[0]!r} in {line!r}; known: {known}") from None
+        try:
+            args = tuple(int(w) for w in words[1:])
+        except ValueError:
+            raise ValueError(f"command arguments must be whole numbers: {line!r}") from None
+        return cls(button, args)

@@ -1,0 +1,1 @@
+"""Pure advisors: ``advise(state, seat) -> Hint`` per game, from public information only."""
