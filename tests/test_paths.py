@@ -1,0 +1,59 @@
+"""companion.paths: where state and config live (STYLE.md 2.5)."""
+
+import re
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+from companion import paths
+
+
+def test_overrides_win_over_systemd(tmp_path):
+    env = {
+        "COMPANION_STATE_DIR": str(tmp_path / "s"),
+        "COMPANION_CONFIG_DIR": str(tmp_path / "c"),
+        "STATE_DIRECTORY": "/var/lib/companion",
+        "CONFIGURATION_DIRECTORY": "/etc/companion",
+    }
+    p = paths.resolve(env)
+    assert p.state_dir == tmp_path / "s"
+    assert p.config_dir == tmp_path / "c"
+    assert p.store_file == tmp_path / "s" / "companion.sqlite3"
+    assert p.config_file == tmp_path / "c" / "config.toml"
+
+
+def test_systemd_directories():
+    env = {"STATE_DIRECTORY": "/var/lib/companion:/var/lib/other", "CONFIGURATION_DIRECTORY": "/etc/companion"}
+    p = paths.resolve(env)
+    assert p.state_dir == Path("/var/lib/companion")
+    assert p.config_file == Path("/etc/companion/config.toml")
+
+
+def test_platformdirs_fallback_and_empty_values_count_as_unset():
+    p = paths.resolve({"STATE_DIRECTORY": "", "COMPANION_CONFIG_DIR": ""})
+    assert p.state_dir == Path(platformdirs.user_state_dir("tabletop-companion")).absolute()
+    assert p.config_dir == Path(platformdirs.user_config_dir("tabletop-companion")).absolute()
+
+
+def test_resolve_touches_nothing(tmp_path):
+    paths.resolve({"COMPANION_STATE_DIR": str(tmp_path / "new")})
+    assert not (tmp_path / "new").exists()
+
+
+def test_ensure_state_dir_creates_parents(tmp_path):
+    p = paths.resolve({"COMPANION_STATE_DIR": str(tmp_path / "a" / "b")})
+    assert paths.ensure_state_dir(p) == tmp_path / "a" / "b"
+    assert (tmp_path / "a" / "b").is_dir()
+    assert paths.ensure_state_dir(p) == tmp_path / "a" / "b"  # idempotent
+
+
+def test_ensure_state_dir_names_the_path(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    p = paths.resolve({"COMPANION_STATE_DIR": str(blocker / "state")})
+    with pytest.raises(paths.StateDirError, match=re.escape(str(blocker / "state"))):
+        paths.ensure_state_dir(p)
+    p = paths.resolve({"COMPANION_STATE_DIR": str(blocker)})
+    with pytest.raises(paths.StateDirError, match="COMPANION_STATE_DIR"):
+        paths.ensure_state_dir(p)
