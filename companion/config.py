@@ -1,0 +1,327 @@
+"""The box's settings: one TOML file read with ``tomllib``, merged over defaults and validated.
+
+Every key is optional; a missing file means all defaults. Errors are :class:`ConfigError` (a
+``ValueError``) whose message names the file, the ``[section] key`` and the allowed values, e.g.::
+
+    /etc/companion/config.toml: [buttons] bank = 17: BCM pin 17 is already used by [buttons] confirm;
+    every button and LED needs its own pin
+
+Sections (all keys with their defaults in ``assets/config.example.toml``):
+
+- ``[session]`` ``stable_frames`` (int >= 1): a reading is acted on only when it is the same over this
+  many consecutive frames; ``still_seconds`` (float >= 0, seconds): and, for a live camera, unchanged
+  for this long (0 for photo folders); ``fps`` (float > 0, frames per second): the main loop rate;
+  ``frames_per_photo`` (int >= 1): how many frames a photo-folder image is held as a still scene.
+- ``[display]`` ``width`` / ``height`` (int >= 1, pixels; ignored when ``fullscreen``), ``fullscreen``
+  (bool), ``language`` (``""`` follows ``LANGUAGE``/``LANG``; else a code such as ``"de"``, ``"pt_BR"``).
+- ``[buttons]`` ``confirm``, ``bank``, ``pass``, ``next``, ``undo`` (BCM pin numbers 0-27),
+  ``bounce_time`` (float >= 0, seconds; 0 disables debouncing), ``hold_time`` (float > bounce_time,
+  seconds: how long ``next`` is held to mean ``menu``).
+- ``[leds]`` ``seats`` (list of up to 4 BCM pins, seat order), ``status`` (BCM pin).
+  All button and LED pins must be distinct.
+- ``[camera]`` ``spec`` (non-empty string: ``auto``, ``picamera``, ``device:N``, ``video:FILE``,
+  ``folder:DIR``; parsed by ``vision.camera``).
+- ``[cant_stop]``: the game's variant switches (cant-stop.md A.9), a free table of strings, integers,
+  floats and booleans kept as given; the engine validates them. Read them with
+  ``config.variant("cant-stop")``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from companion.commands import Button
+
+logger = logging.getLogger(__name__)
+
+Scalar = str | int | float | bool
+
+BUTTON_KEYS: tuple[Button, ...] = (Button.CONFIRM, Button.BANK, Button.PASS, Button.NEXT, Button.UNDO)
+"""The physical buttons that have a pin; the TOML key is the button's value (``confirm``...)."""
+
+GAME_SECTIONS: Mapping[str, str] = MappingProxyType({"cant_stop": "cant-stop"})
+"""TOML section name -> game name (as on the command line) for the variant tables."""
+
+MAX_SEAT_LEDS = 4
+_MAX_BCM = 27
+
+
+class ConfigError(ValueError):
+    """The config file cannot be read or holds a bad value; the message names file, key and allowed values."""
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """``[session]``: when a reading counts, and the loop rate (see the module docstring for units)."""
+
+    stable_frames: int = 3
+    still_seconds: float = 0.0
+    fps: float = 10.0
+    frames_per_photo: int = 4
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """``[display]``: window size in pixels, full screen, and language ("" = from the environment)."""
+
+    width: int = 800
+    height: int = 480
+    fullscreen: bool = False
+    language: str = ""
+
+
+DEFAULT_BUTTON_PINS: Mapping[Button, int] = MappingProxyType(
+    {Button.CONFIRM: 17, Button.BANK: 27, Button.PASS: 22, Button.NEXT: 23, Button.UNDO: 24}
+)
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    """``[buttons]``: BCM pin per physical button, debounce and hold times in seconds."""
+
+    pins: Mapping[Button, int] = field(default_factory=lambda: DEFAULT_BUTTON_PINS)
+    bounce_time: float = 0.05
+    hold_time: float = 1.0
+
+
+@dataclass(frozen=True)
+class LedsConfig:
+    """``[leds]``: one BCM pin per seat (seat order, at most 4) and the status LED's pin."""
+
+    seats: tuple[int, ...] = (5, 6, 13, 19)
+    status: int = 26
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """``[camera]``: the frame source spec, parsed by ``vision.camera``."""
+
+    spec: str = "auto"
+
+
+@dataclass(frozen=True)
+class Config:
+    """All settings. ``source`` is the file they were read from (None: defaults only)."""
+
+    session: SessionConfig = SessionConfig()
+    display: DisplayConfig = DisplayConfig()
+    buttons: ButtonsConfig = ButtonsConfig()
+    leds: LedsConfig = LedsConfig()
+    camera: CameraConfig = CameraConfig()
+    variants: Mapping[str, Mapping[str, Scalar]] = field(default_factory=lambda: MappingProxyType({}))
+    source: Path | None = field(default=None, compare=False)
+
+    def variant(self, game: str) -> dict[str, Scalar]:
+        """The variant table for ``game`` (e.g. ``"cant-stop"``) as a new dict; empty when none is set."""
+        return dict(self.variants.get(game, {}))
+
+
+# --- value checks: each returns the converted value or raises _Bad(allowed values) -----------------
+
+
+class _Bad(Exception):
+    def __init__(self, allowed: str):
+        super().__init__(allowed)
+        self.allowed = allowed
+
+
+def _int(minimum: int, maximum: int | None = None) -> Callable[[Any], int]:
+    allowed = f"a whole number >= {minimum}" if maximum is None else f"a whole number {minimum}-{maximum}"
+
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _Bad(allowed)
+        if value < minimum or (maximum is not None and value > maximum):
+            raise _Bad(allowed)
+        return value
+
+    return check
+
+
+def _float(minimum: float, *, strict: bool = False) -> Callable[[Any], float]:
+    allowed = f"a number {'>' if strict else '>='} {minimum:g}"
+
+    def check(value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise _Bad(allowed)
+        if value < minimum or (strict and value == minimum):
+            raise _Bad(allowed)
+        return float(value)
+
+    return check
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _Bad("true or false")
+    return value
+
+
+_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}([_-][A-Za-z0-9]+)*)?$")
+
+
+def _language(value: Any) -> str:
+    if not isinstance(value, str) or not _LANGUAGE.match(value):
+        raise _Bad('"" (follow the environment) or a language code such as "de" or "pt_BR"')
+    return value
+
+
+def _nonempty_str(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _Bad('a non-empty string such as "auto", "picamera", "device:0", "folder:DIR"')
+    return value
+
+
+_pin = _int(0, _MAX_BCM)
+
+
+def _pin_list(value: Any) -> tuple[int, ...]:
+    allowed = f"a list of at most {MAX_SEAT_LEDS} BCM pin numbers 0-{_MAX_BCM}"
+    if not isinstance(value, list) or len(value) > MAX_SEAT_LEDS:
+        raise _Bad(allowed)
+    try:
+        return tuple(_pin(v) for v in value)
+    except _Bad:
+        raise _Bad(allowed) from None
+
+
+_SECTIONS: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "session": {
+        "stable_frames": _int(1),
+        "still_seconds": _float(0.0),
+        "fps": _float(0.0, strict=True),
+        "frames_per_photo": _int(1),
+    },
+    "display": {"width": _int(1), "height": _int(1), "fullscreen": _bool, "language": _language},
+    "buttons": {
+        **{b.value: _pin for b in BUTTON_KEYS},
+        "bounce_time": _float(0.0),
+        "hold_time": _float(0.0, strict=True),
+    },
+    "leds": {"seats": _pin_list, "status": _pin},
+    "camera": {"spec": _nonempty_str},
+}
+
+
+# --- loading ---------------------------------------------------------------------------------------
+
+
+def load_config(path: Path | None, *, must_exist: bool = False) -> Config:
+    """Read ``path`` (TOML) over the defaults and validate it.
+
+    ``path`` None, or a file that does not exist, gives the defaults (unless ``must_exist``, for a
+    file the user named explicitly). Raises :class:`ConfigError` naming the file for unreadable files,
+    TOML syntax errors (with line and column), unknown sections or keys, values of the wrong type or
+    out of range, and pins used twice.
+    """
+    if path is None:
+        return Config()
+    path = Path(path)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        if must_exist:
+            raise ConfigError(f"{path}: config file not found") from None
+        logger.info("no config file at %s; using defaults", path)
+        return Config(source=None)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the config file: {error.strerror or error}") from None
+    return config_from_dict(data, source=path)
+
+
+def config_from_dict(data: Mapping[str, Any], source: Path | None = None) -> Config:
+    """Validate an already-parsed TOML document (a dict of section tables); see :func:`load_config`.
+
+    ``source`` is only used to name the file in error messages.
+    """
+    where = str(source) if source is not None else "<config>"
+
+    def fail(message: str) -> ConfigError:
+        return ConfigError(f"{where}: {message}")
+
+    known = [*_SECTIONS, *GAME_SECTIONS]
+    for name, table in data.items():
+        if name not in known:
+            raise fail(f"unknown section or key {name!r}; known sections: {', '.join(f'[{k}]' for k in known)}")
+        if not isinstance(table, dict):
+            raise fail(f"{name!r} must be a table ([{name}]), not a single value")
+
+    values: dict[str, dict[str, Any]] = {}
+    for section, checks in _SECTIONS.items():
+        table = data.get(section, {})
+        values[section] = {}
+        for key, value in table.items():
+            if key not in checks:
+                raise fail(f"unknown key [{section}] {key}; known keys: {', '.join(checks)}")
+            try:
+                values[section][key] = checks[key](value)
+            except _Bad as bad:
+                raise fail(f"[{section}] {key} = {_show(value)}: expected {bad.allowed}") from None
+
+    buttons_in = values["buttons"]
+    pins = {b: buttons_in.get(b.value, DEFAULT_BUTTON_PINS[b]) for b in BUTTON_KEYS}
+    buttons = ButtonsConfig(
+        pins=MappingProxyType(pins),
+        bounce_time=buttons_in.get("bounce_time", ButtonsConfig.bounce_time),
+        hold_time=buttons_in.get("hold_time", ButtonsConfig.hold_time),
+    )
+    if buttons.hold_time <= buttons.bounce_time:
+        raise fail(
+            f"[buttons] hold_time = {buttons.hold_time:g}: expected a number > bounce_time ({buttons.bounce_time:g})"
+        )
+    leds = LedsConfig(**values["leds"])
+    _check_distinct_pins(buttons, leds, fail)
+
+    variants: dict[str, Mapping[str, Scalar]] = {}
+    for section, game in GAME_SECTIONS.items():
+        table = data.get(section)
+        if not table:  # absent or empty: the engine's defaults
+            continue
+        for key, value in table.items():
+            if isinstance(value, (dict, list)) or not isinstance(value, (str, int, float, bool)):
+                raise fail(f"[{section}] {key} = {_show(value)}: expected a string, number or true/false")
+        variants[game] = MappingProxyType(dict(table))
+
+    return Config(
+        session=SessionConfig(**values["session"]),
+        display=DisplayConfig(**values["display"]),
+        buttons=buttons,
+        leds=leds,
+        camera=CameraConfig(**values["camera"]),
+        variants=MappingProxyType(variants),
+        source=source,
+    )
+
+
+def _check_distinct_pins(buttons: ButtonsConfig, leds: LedsConfig, fail: Callable[[str], ConfigError]) -> None:
+    used: dict[int, str] = {}
+    named = [(f"[buttons] {b.value}", pin) for b, pin in buttons.pins.items()]
+    named += [(f"[leds] seats[{i}]", pin) for i, pin in enumerate(leds.seats)]
+    named.append(("[leds] status", leds.status))
+    for name, pin in named:
+        if pin in used:
+            raise fail(
+                f"{name} = {pin}: BCM pin {pin} is already used by {used[pin]}; "
+                f"every button and LED needs its own pin (0-{_MAX_BCM})"
+            )
+        used[pin] = name
+
+
+def _show(value: Any) -> str:
+    """A TOML-ish rendering of a bad value for messages (true/false, quoted strings)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
