@@ -1,0 +1,27 @@
+"""Test-wide setup: Pygame draws without a screen, and paths to the shared real data when present."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """``../shared/data`` beside the repository; skips when it is absent (a user's clone has none)."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is absent (it exists on development and CI machines only)")
+    return SHARED_DATA
+
+
+@pytest.fixture
+def app_env(tmp_path, monkeypatch):
+    """Point the app's state and config at a temporary folder."""
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path
