@@ -351,30 +351,32 @@ class Store:
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None:
         """Mark the game finished, keep ``result`` and update the scoreboard, in one transaction.
 
-        ``result`` is a JSON object with at least ``"winner"``: the winning seat (0-based index into the
-        game's players) or None for a draw / nobody, as in ``companion.games.base.Outcome.to_dict()``;
-        other keys (placings, scores...) are kept as given. Every player's ``games`` goes up by one, the
-        winner's ``wins`` too. Raises KeyError for an unknown game, ValueError when the game is already
-        finished or the result is malformed.
+        ``result`` is a JSON object with at least ``"winner"``: the winner's name, or seat (0-based index
+        into the game's players, as in ``companion.games.base.Outcome.to_dict()``), or None for a draw /
+        nobody; other keys (placings, scores...) are kept as given. Every player's ``games`` goes up by
+        one, the winner's ``wins`` too. Raises KeyError for an unknown game, ValueError when the game is
+        already finished or the winner is missing or not one of the players.
         """
         if "winner" not in result:
-            raise ValueError(f"result must have a 'winner' (seat index or None), got {dict(result)!r}")
+            raise ValueError(f"result must have a 'winner' (name, seat or None), got {dict(result)!r}")
         text = _to_json(dict(result), "result")
         winner = result["winner"]
         with self._errors("cannot write to"), self._transaction() as db:
             self._check_open(game_id)
             game, players_json = db.execute("SELECT game, players FROM games WHERE id = ?", (game_id,)).fetchone()
             players = json.loads(players_json)
-            if winner is not None and (
-                isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < len(players)
-            ):
-                raise ValueError(f"result winner must be None or a seat 0-{len(players) - 1}, got {winner!r}")
+            if isinstance(winner, int) and not isinstance(winner, bool) and 0 <= winner < len(players):
+                winner = players[winner]
+            elif winner is not None and winner not in players:
+                raise ValueError(
+                    f"result winner must be None, one of {players} or a seat 0-{len(players) - 1}, got {winner!r}"
+                )
             db.execute("UPDATE games SET finished = 1, result = ? WHERE id = ?", (text, game_id))
-            for seat, name in enumerate(players):
+            for name in players:
                 db.execute(
                     "INSERT INTO scores (name, game, games, wins) VALUES (?, ?, 1, ?) "
                     "ON CONFLICT (name, game) DO UPDATE SET games = games + 1, wins = wins + excluded.wins",
-                    (name, game, int(seat == winner)),
+                    (name, game, int(name == winner)),
                 )
 
     def results(self, game_id: int) -> dict[str, Any] | None:

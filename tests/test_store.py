@@ -97,7 +97,7 @@ def test_finish_game_updates_the_scoreboard(store):
     first = store.new_game("cant-stop", ["Ana", "Bo", "Cy"], {})
     store.finish_game(first, {"winner": 1, "placings": [1, 0, 2], "scores": [2, 3, 0]})
     second = store.new_game("cant-stop", ["Bo", "Ana"], {})
-    store.finish_game(second, {"winner": 0, "placings": [0, 1], "scores": [3, 1]})
+    store.finish_game(second, {"winner": "Bo", "placings": ["Bo", "Ana"], "columns": {"Bo": 3, "Ana": 1}})
     draw = store.new_game("schotten-totten", ["Ana", "Bo"], {})
     store.finish_game(draw, {"winner": None, "placings": [], "scores": []})
     assert store.scoreboard("cant-stop") == [
@@ -117,6 +117,10 @@ def test_finished_games_are_final(store):
     assert store.results(game_id) is None
     with pytest.raises(ValueError, match="winner"):
         store.finish_game(game_id, {"winner": 2})
+    with pytest.raises(ValueError, match="winner"):
+        store.finish_game(game_id, {"winner": "Cy"})
+    with pytest.raises(ValueError, match="winner"):
+        store.finish_game(game_id, {"winner": True})
     with pytest.raises(ValueError, match="winner"):
         store.finish_game(game_id, {"placings": []})
     assert store.scoreboard() == [] and not store.game(game_id).finished  # nothing half-done
