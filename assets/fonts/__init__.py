@@ -1,0 +1,1 @@
+"""Fonts shipped with the package (DejaVu Sans; licence in LICENSE-DejaVu.txt)."""

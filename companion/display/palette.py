@@ -1,0 +1,97 @@
+"""Colours and shapes: four player styles that colour-blind players can tell apart, and the screen's theme.
+
+Player colours come from the Okabe-Ito palette (Okabe, M. & Ito, K. (2008). *Color Universal Design
+(CUD): How to make figures and presentations that are friendly to colorblind people.*
+https://jfly.uni-koeln.de/color/). Of its colours, the four below were chosen because every pair stays
+far apart (CIELAB distance of at least 20) under simulated protanopia, deuteranopia and tritanopia
+(Machado et al. 2009, full severity), and all four stand out on the dark background. Seats 0 and 1, the
+pair in every two-player game, differ most (vermillion against sky blue). Orange was left out: next to
+vermillion it is the pair most often confused.
+
+Colour is never the only cue: each seat also has a shape (circle, square, triangle, diamond) and every
+token carries the player's initial (see :func:`player_style`).
+
+This module is plain data; it needs no pygame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+RGB = tuple[int, int, int]
+
+
+class Shape(Enum):
+    """The outline of a player's token; one per seat, so shape alone identifies the seat."""
+
+    CIRCLE = "circle"
+    SQUARE = "square"
+    TRIANGLE = "triangle"
+    DIAMOND = "diamond"
+
+
+# Okabe-Ito (2008) colours used for the four seats, in seat order.
+VERMILLION: RGB = (0xD5, 0x5E, 0x00)
+SKY_BLUE: RGB = (0x56, 0xB4, 0xE9)
+YELLOW: RGB = (0xF0, 0xE4, 0x42)
+REDDISH_PURPLE: RGB = (0xCC, 0x79, 0xA7)
+
+PLAYER_COLOURS: tuple[RGB, ...] = (VERMILLION, SKY_BLUE, YELLOW, REDDISH_PURPLE)
+PLAYER_COLOUR_NAMES: tuple[str, ...] = ("vermillion", "sky blue", "yellow", "reddish purple")
+PLAYER_SHAPES: tuple[Shape, ...] = (Shape.CIRCLE, Shape.SQUARE, Shape.TRIANGLE, Shape.DIAMOND)
+
+# Theme: light text on a near-black background (contrast ratio about 16:1).
+BACKGROUND: RGB = (0x12, 0x15, 0x19)
+PANEL: RGB = (0x1E, 0x23, 0x2A)  # bars and side panel
+FOREGROUND: RGB = (0xF4, 0xF4, 0xF4)
+MUTED: RGB = (0xAE, 0xB6, 0xC0)  # secondary text, still above 8:1 on BACKGROUND
+INK: RGB = (0x00, 0x00, 0x00)  # outlines and letters on tokens
+HIGHLIGHT: RGB = (0xFF, 0xFF, 0xFF)  # selected option / die: white, drawn thick or inverted
+HIGHLIGHT_TEXT: RGB = (0x10, 0x10, 0x10)  # text on a HIGHLIGHT background
+
+# Board.
+SLOT: RGB = (0x2C, 0x33, 0x3C)  # a column's spaces
+SLOT_EDGE: RGB = (0x5C, 0x66, 0x72)  # lines between spaces
+TOP_SPACE: RGB = (0x3A, 0x43, 0x4E)  # the top space of a column (the one that claims it)
+RUNNER_FILL: RGB = (0xFF, 0xFF, 0xFF)
+RUNNER_RING: RGB = (0x00, 0x00, 0x00)
+
+# Dice on the photo.
+DIE_OK: RGB = (0xFF, 0xFF, 0xFF)
+DIE_FLAGGED: RGB = (0xF0, 0xE4, 0x42)  # with a dashed outline and a "?", never by colour alone
+
+
+@dataclass(frozen=True)
+class PlayerStyle:
+    """How one seat is drawn: fill colour, token shape and the letter written on the token."""
+
+    colour: RGB
+    shape: Shape
+    letter: str
+
+
+def player_colour(index: int) -> RGB:
+    """The colour of palette index ``index`` (0-3; larger indices wrap around)."""
+    return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
+
+
+def player_style(index: int, name: str = "") -> PlayerStyle:
+    """The style of palette index ``index`` for a player called ``name``.
+
+    The letter is the name's first letter or digit, upper-cased; a seat number (1-4) when the name has
+    none.
+    """
+    letter = next((ch.upper() for ch in name if ch.isalnum()), str(index % len(PLAYER_COLOURS) + 1))
+    return PlayerStyle(player_colour(index), PLAYER_SHAPES[index % len(PLAYER_SHAPES)], letter)
+
+
+def contrast_ratio(a: RGB, b: RGB) -> float:
+    """WCAG 2 contrast ratio between two colours (1 to 21)."""
+
+    def luminance(c: RGB) -> float:
+        lin = [(v / 255) / 12.92 if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
