@@ -1,0 +1,191 @@
+"""The side panel: photo of the roll with the dice read, bust chance, the options (pairings) and the hint.
+
+From top to bottom: the photo (about half the panel's height when there are options) with the bust
+chance beside it, the options as rows ("6 + 8" in bold, then what it does), and the hint at the bottom.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.display import fonts, palette, text
+from companion.display.layout import ScreenLayout
+from companion.display.photo import crop_for_dice, draw_dice_faces, draw_photo, fit_rect
+from companion.display.view import OptionView, ScreenView
+from companion.i18n import _
+
+
+def format_probability(p: float) -> str:
+    """A chance as a whole percentage: "44%", "<1%" for tiny non-zero chances, ">99%" just below certain."""
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 <= p < 1:
+        return ">99%"
+    return f"{round(p * 100)}%"
+
+
+def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLayout) -> None:
+    """Draw the side panel of ``view`` into ``layout.side``.
+
+    The hint takes two lines at the bottom, the options take about 1.5 lines of ``layout.normal`` type
+    each (less when there are many, never under 1.3 lines of ``layout.small``), and the photo with the bust
+    chance gets the rest; the bust chance goes beside the photo or under it, whichever leaves the photo
+    larger.
+    """
+    rect = layout.side
+    pygame.draw.rect(surface, palette.PANEL, rect, border_radius=layout.pad)
+    inner = rect.inflate(-2 * layout.pad, -2 * layout.pad)
+    gap = layout.pad
+
+    hint_h = round(fonts.font(layout.normal).get_linesize() * 2) if view.hint else 0
+    hint_rect = pygame.Rect(inner.x, inner.bottom - hint_h, inner.width, hint_h)
+    bottom = hint_rect.top - (gap if view.hint else 0)
+    has_visual = view.frame_bgr is not None or bool(view.dice)
+    has_top = has_visual or view.bust_probability is not None
+    avail = bottom - inner.top - (gap if has_top and view.options else 0)
+
+    n = len(view.options)
+    row_gap = max(1, layout.pad // 2)
+    preferred = n * (round(layout.normal * 1.5) + row_gap)
+    smallest = n * (round(layout.small * 1.3) + row_gap)
+    if not has_top:
+        options_h = avail
+    elif view.frame_bgr is None:  # dice faces and/or the bust chance, one row each
+        rows = (1 if view.dice else 0) + (1 if view.bust_probability is not None else 0)
+        options_h = max(min(smallest, avail // 2), avail - rows * round(layout.large * 1.6) - (rows - 1) * gap)
+    else:
+        options_h = min(preferred, max(smallest, round(avail * 0.45)))
+    options_h = max(0, min(options_h, avail))
+    top = pygame.Rect(inner.x, inner.y, inner.width, avail - options_h if has_top else 0)
+    if top.height > 0:
+        _draw_top(surface, top, view, layout)
+    options_top = bottom - options_h
+    draw_options(surface, pygame.Rect(inner.x, options_top, inner.width, options_h), view.options, layout)
+    if view.hint:
+        _draw_hint(surface, hint_rect, view.hint, layout)
+
+
+def _draw_top(surface: pygame.Surface, top: pygame.Rect, view: ScreenView, layout: ScreenLayout) -> None:
+    """The photo (or dice faces) with the bust chance beside or below it."""
+    gap = layout.pad
+    has_visual = view.frame_bgr is not None or bool(view.dice)
+    if view.frame_bgr is None and view.dice and view.bust_probability is not None:
+        half = (top.height - gap) // 2
+        _draw_visual(surface, pygame.Rect(top.x, top.y, top.width, half), view, layout)
+        _draw_bust(surface, pygame.Rect(top.x, top.bottom - half, top.width, half), view.bust_probability, layout)
+        return
+    if view.bust_probability is None or not has_visual:
+        if view.bust_probability is not None:
+            _draw_bust(surface, top, view.bust_probability, layout)
+        else:
+            _draw_visual(surface, top, view, layout)
+        return
+    beside_w = round(top.width * 0.64)
+    beside = pygame.Rect(top.x, top.y, beside_w, top.height)
+    row_h = min(top.height // 3, round(layout.large * 1.5))
+    below = pygame.Rect(top.x, top.y, top.width, top.height - row_h - gap)
+    source = _visual_size(view, beside), _visual_size(view, below)
+    fits = [fit_rect(src, area) for src, area in zip(source, (beside, below))]
+    if fits[0].width * fits[0].height >= fits[1].width * fits[1].height:
+        _draw_visual(surface, beside, view, layout)
+        _draw_bust(surface, pygame.Rect(beside.right + gap, top.y, top.right - beside.right - gap, top.height),
+                   view.bust_probability, layout)
+    else:
+        _draw_visual(surface, below, view, layout)
+        _draw_bust(surface, pygame.Rect(top.x, below.bottom + gap, top.width, row_h), view.bust_probability, layout)
+
+
+def _visual_size(view: ScreenView, area: pygame.Rect) -> tuple[int, int]:
+    """The (w, h) of what :func:`_draw_visual` shows in ``area``: the cropped photo, or the dice row."""
+    if view.frame_bgr is None:
+        return (max(1, len(view.dice)), 1)
+    fh, fw = view.frame_bgr.shape[:2]
+    boxes = [d.box for d in view.dice if d.box is not None]
+    x0, y0, x1, y1 = crop_for_dice((fw, fh), boxes, area.width / max(1, area.height))
+    return (x1 - x0, y1 - y0)
+
+
+def _draw_visual(surface: pygame.Surface, area: pygame.Rect, view: ScreenView, layout: ScreenLayout) -> None:
+    """The photo with the dice boxes; dice without a box (or without a photo) as faces below it."""
+    loose = tuple(d for d in view.dice if d.box is None or view.frame_bgr is None)
+    if view.frame_bgr is None:
+        draw_dice_faces(surface, area, loose)
+        return
+    faces_h = round(min(area.height * 0.3, layout.large * 1.6)) if loose else 0
+    photo_area = pygame.Rect(area.x, area.y, area.width, area.height - faces_h)
+    photo = draw_photo(surface, photo_area, view.frame_bgr, tuple(d for d in view.dice if d.box is not None),
+                       layout.normal)
+    if loose:
+        draw_dice_faces(surface, pygame.Rect(photo.x, photo.bottom, area.width, faces_h), loose)
+
+
+def draw_options(
+    surface: pygame.Surface, rect: pygame.Rect, options: tuple[OptionView, ...], layout: ScreenLayout
+) -> list[pygame.Rect]:
+    """Draw the options as rows in ``rect``; return each row's rectangle.
+
+    Each row shows the label in bold (left, up to 40 % of the width) and the effect after it. The selected
+    option is inverted (white row, dark text) with a "▶" in front; the others have a thin outline. Rows are
+    about 1.7 lines of ``layout.normal`` type tall and shrink when many options share the space.
+    """
+    if not options or rect.height <= 0:
+        return []
+    gap = max(1, layout.pad // 2)
+    row_h = min(round(layout.normal * 1.5), (rect.height - gap * (len(options) - 1)) // len(options))
+    if row_h < 8:
+        return []
+    rows = []
+    label_font = fonts.font(min(layout.normal, fonts.size_for_height(row_h - 2)), bold=True)
+    label_w = min(round(rect.width * 0.4), max(label_font.size(o.label)[0] for o in options))
+    marker_w = round(row_h * 0.9)
+    for i, option in enumerate(options):
+        row = pygame.Rect(rect.x, rect.y + i * (row_h + gap), rect.width, row_h)
+        radius = max(2, row_h // 5)
+        if option.selected:
+            pygame.draw.rect(surface, palette.HIGHLIGHT, row, border_radius=radius)
+            ink = palette.HIGHLIGHT_TEXT
+            text.draw_text(surface, "\u25b6", pygame.Rect(row.x, row.y, marker_w, row.height), layout.normal, ink,
+                           align="center")
+        else:
+            pygame.draw.rect(surface, palette.SLOT_EDGE, row, max(1, layout.pad // 3), border_radius=radius)
+            ink = palette.FOREGROUND
+        x = row.x + marker_w
+        inner_h = row_h - 2
+        label_rect = pygame.Rect(x, row.centery - inner_h // 2, label_w, inner_h)
+        text.draw_text(surface, option.label, label_rect, layout.normal, ink, bold=True,
+                       min_size=round(layout.normal * 0.8))
+        effect_x = label_rect.right + layout.pad * 2
+        effect_rect = pygame.Rect(effect_x, label_rect.y, row.right - layout.pad - effect_x, inner_h)
+        text.draw_text(surface, option.effect, effect_rect, layout.small, ink, min_size=round(layout.small * 0.85))
+        rows.append(row)
+    return rows
+
+
+def _draw_bust(surface: pygame.Surface, rect: pygame.Rect, p: float, layout: ScreenLayout) -> None:
+    """"Bust next roll" and the percentage: stacked when ``rect`` is tall, on one row when it is flat."""
+    pygame.draw.rect(surface, palette.BACKGROUND, rect, border_radius=layout.pad)
+    label, value = _("Bust next roll"), format_probability(p)
+    inner = rect.inflate(-2 * layout.pad, 0)
+    if rect.height < layout.large * 2.2:  # one row: label left, value right
+        value_w = fonts.font(layout.large, bold=True).size(value)[0]
+        value_w = min(value_w, inner.width // 2)
+        text.draw_text(surface, label, pygame.Rect(inner.x, inner.y, inner.width - value_w - layout.pad, inner.height),
+                       layout.normal, palette.MUTED, min_size=max(6, layout.small * 2 // 3))
+        text.draw_text(surface, value, pygame.Rect(inner.right - value_w, inner.y, value_w, inner.height),
+                       layout.large, palette.FOREGROUND, bold=True, align="right")
+        return
+    label_h = round(layout.small * 1.3)
+    value_h = min(rect.height - label_h, round(layout.large * 1.6))
+    y = rect.y + (rect.height - label_h - value_h) // 2
+    text.draw_text(surface, label, pygame.Rect(inner.x, y, inner.width, label_h), layout.small,
+                   palette.MUTED, align="center", min_size=max(6, layout.small // 2))
+    text.draw_text(surface, value, pygame.Rect(inner.x, y + label_h, inner.width, value_h),
+                   round(layout.large * 1.3), palette.FOREGROUND, bold=True, align="center")
+
+
+def _draw_hint(surface: pygame.Surface, rect: pygame.Rect, hint: str, layout: ScreenLayout) -> None:
+    bar = max(2, layout.pad // 2)
+    pygame.draw.rect(surface, palette.FOREGROUND, (rect.x, rect.y, bar, rect.height))
+    body = pygame.Rect(rect.x + bar + layout.pad, rect.y, rect.width - bar - layout.pad, rect.height)
+    text.draw_wrapped(surface, f"{_('Hint')}: {hint}", body, layout.normal, palette.FOREGROUND, max_lines=2,
+                      min_size=max(6, layout.small * 3 // 4))
