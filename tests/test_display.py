@@ -1,0 +1,359 @@
+"""companion.display: the Pygame renderer, drawn on the dummy SDL driver (no screen needed).
+
+Views are built by hand; the photo is a synthetic BGR image with four white "dice". Screenshots of
+every rendered view are written to the test's temporary folder.
+"""
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"  # before pygame is imported anywhere
+
+import builtins
+import io
+from importlib import resources
+
+import numpy as np
+import pygame
+import pytest
+
+from companion.display import fonts, palette, text
+from companion.display.bars import winner_banner_border, winner_banner_rect
+from companion.display.board import RUNNER, BoardLayout, pieces_by_space
+from companion.display.layout import ScreenLayout
+from companion.display.panel import draw_options, format_probability
+from companion.display.photo import crop_for_dice, draw_photo, frame_to_surface
+from companion.display.screen import Display, board_layout, render_to_surface
+from companion.display.view import (
+    CantStopBoardView,
+    DieView,
+    OptionView,
+    PlayerView,
+    ScreenView,
+)
+
+HEIGHTS = dict(zip(range(2, 13), (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3)))  # cant-stop.md A.2
+SIZES = [(800, 480), (1920, 1080)]
+BOXES = [(60, 40, 100, 80), (130, 50, 170, 90), (70, 120, 110, 160), (200, 150, 240, 190)]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pygame():
+    pygame.init()
+    yield
+    pygame.display.quit()
+
+
+def dice_photo() -> np.ndarray:
+    """A 300 x 400 grey table with four white dice (black pips) at BOXES, in BGR."""
+    img = np.full((300, 400, 3), (90, 110, 100), np.uint8)
+    for x0, y0, x1, y1 in BOXES:
+        img[y0:y1, x0:x1] = 245
+        img[(y0 + y1) // 2 - 3:(y0 + y1) // 2 + 3, (x0 + x1) // 2 - 3:(x0 + x1) // 2 + 3] = 0
+    return img
+
+
+def make_view(**changes) -> ScreenView:
+    """Mid-turn, two players: Anna (seat 0, active) has runners on 6, 7 and 9; Ben owns column 2."""
+    fields = dict(
+        title="Can't Stop",
+        players=(PlayerView("Anna", 0, claimed=0, wins=1), PlayerView("Ben", 1, claimed=1, wins=0)),
+        active=0,
+        board=CantStopBoardView(
+            heights=HEIGHTS,
+            markers={0: {6: 2, 8: 4}, 1: {7: 6, 10: 3, 2: 3}},
+            runners={6: 3, 7: 5, 9: 1},
+            claimed={2: 1},
+        ),
+        prompt="Choose a pairing, then press Enter",
+        status="4 dice seen",
+        frame_bgr=dice_photo(),
+        dice=tuple(DieView(v, b) for v, b in zip((3, 4, 5, 6), BOXES)),
+        options=(
+            OptionView("3 + 4 | 5 + 6", "7 up 1, 11 enters"),
+            OptionView("3 + 5 | 4 + 6", "8 enters, 10 enters", selected=True),
+            OptionView("3 + 6 | 4 + 5", "9 up 2"),
+        ),
+        bust_probability=0.0802,
+        hint="Take 9 twice, then stop.",
+        keys=(("Enter", "confirm"), ("\u2190 \u2192", "choose"), ("R", "roll"), ("S", "stop")),
+    )
+    fields.update(changes)
+    return ScreenView(**fields)
+
+
+def colour_at(surface: pygame.Surface, xy) -> tuple[int, int, int]:
+    return tuple(surface.get_at((int(xy[0]), int(xy[1]))))[:3]
+
+
+def share_of(surface: pygame.Surface, rect: pygame.Rect, colour) -> float:
+    """Fraction of the pixels in ``rect`` that have exactly ``colour``."""
+    pixels = pygame.surfarray.pixels3d(surface)[rect.left:rect.right, rect.top:rect.bottom]
+    return float(np.all(pixels == np.array(colour), axis=-1).mean())
+
+
+def piece_box(layout: BoardLayout, column: int, height: int, index: int = 0, count: int = 1) -> pygame.Rect:
+    size = layout.piece_size(count)
+    box = pygame.Rect(0, 0, int(size * 0.7), int(size * 0.7))
+    box.center = tuple(map(round, layout.piece_centres(column, height, count)[index]))
+    return box
+
+
+def save(surface: pygame.Surface, folder, name: str) -> None:
+    path = folder / f"{name}_{surface.get_width()}x{surface.get_height()}.png"
+    pygame.image.save(surface, str(path))
+    assert path.stat().st_size > 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_surface_has_requested_size(size, tmp_path):
+    surface = render_to_surface(make_view(), size)
+    assert surface.get_size() == size
+    save(surface, tmp_path, "mid_turn")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_marker_drawn_in_player_colour_at_its_space(size, tmp_path):
+    view = make_view()
+    surface = render_to_surface(view, size)
+    save(surface, tmp_path, "markers")
+    layout = board_layout(view, size)
+    # Anna (seat 0, circle, vermillion) alone on column 8, space 4.
+    anna = palette.player_colour(0)
+    cx, cy = layout.space_centre(8, 4)
+    radius = layout.piece_size(1) / 2
+    assert colour_at(surface, (cx - radius * 0.6, cy)) == anna  # left of the letter, inside the circle
+    assert share_of(surface, piece_box(layout, 8, 4), anna) > 0.4
+    # Ben (seat 1, square, sky blue) alone on column 10, space 3.
+    assert share_of(surface, piece_box(layout, 10, 3), palette.player_colour(1)) > 0.4
+    # An empty space shows no player colour.
+    assert share_of(surface, piece_box(layout, 11, 2), anna) == 0
+
+
+def test_shared_space_shows_every_piece(tmp_path):
+    """Four markers and the runner on column 7, space 5: all five are visible side by side."""
+    players = tuple(PlayerView(n, i) for i, n in enumerate(("Anna", "Ben", "Chloe", "Dmitri")))
+    board = CantStopBoardView(HEIGHTS, {s: {7: 5} for s in range(4)}, {7: 5}, {})
+    view = make_view(players=players, board=board, active=1)
+    assert pieces_by_space(board)[(7, 5)] == [0, 1, 2, 3, RUNNER]
+    size = (1920, 1080)
+    surface = render_to_surface(view, size)
+    save(surface, tmp_path, "shared_space")
+    layout = board_layout(view, size)
+    centres = layout.piece_centres(7, 5, 5)
+    assert all(b[0] > a[0] for a, b in zip(centres, centres[1:]))
+    for seat in range(4):  # the visible left part of each token holds its colour
+        x, y = centres[seat]
+        probe = pygame.Rect(0, 0, max(2, int(layout.piece_size(5) * 0.15)), 3)
+        probe.center = (round(x - layout.piece_size(5) * 0.3), round(y))
+        assert share_of(surface, probe, palette.player_colour(seat)) > 0.3, seat
+    runner = piece_box(layout, 7, 5, 4, 5)
+    assert share_of(surface, runner, palette.RUNNER_FILL) > 0.1
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_claimed_column_filled_with_owner_colour(size):
+    view = make_view()
+    surface = render_to_surface(view, size)
+    layout = board_layout(view, size)
+    ben = palette.player_colour(1)
+    for height in (1, 2):  # lower spaces of column 2, claimed by Ben; his token sits on the top one
+        assert colour_at(surface, layout.space_centre(2, height)) == ben
+    assert colour_at(surface, layout.space_centre(3, 1)) == palette.SLOT  # unclaimed neighbour
+
+
+def test_runner_is_neutral_not_a_player_colour():
+    view = make_view()
+    surface = render_to_surface(view, (800, 480))
+    layout = board_layout(view, (800, 480))
+    box = piece_box(layout, 9, 1)
+    assert share_of(surface, box, palette.RUNNER_FILL) > 0.15
+    assert share_of(surface, box, palette.RUNNER_RING) > 0.15
+    for seat in range(4):
+        assert share_of(surface, box, palette.player_colour(seat)) == 0
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_winner_banner(size, tmp_path):
+    view = make_view(winner=1, active=None, prompt="Game over", options=(), bust_probability=None)
+    surface = render_to_surface(view, size)
+    save(surface, tmp_path, "winner")
+    layout = ScreenLayout.for_size(size)
+    banner = winner_banner_rect(layout)
+    edge = winner_banner_border(layout)
+    ben = palette.player_colour(1)
+    assert colour_at(surface, (banner.left + edge // 2, banner.centery)) == ben
+    assert colour_at(surface, (banner.right - 1 - edge // 2, banner.centery)) == ben
+    assert share_of(surface, banner.inflate(-banner.width // 2, -banner.height // 2), ben) > 0.02  # "Ben wins!"
+    plain = render_to_surface(make_view(active=None, prompt="Game over", options=(), bust_probability=None), size)
+    assert colour_at(plain, (banner.left + edge // 2, banner.centery)) != ben
+
+
+LONG = "This prompt is far too long to fit on any screen in one line of large type " * 6
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_long_texts_stay_inside_their_regions(size, tmp_path):
+    layout = ScreenLayout.for_size(size)
+    base = render_to_surface(make_view(), size)
+    cases = {
+        "prompt": (dict(prompt=LONG), layout.prompt_row),
+        "hint": (dict(hint=LONG), layout.side),
+        "options": (dict(options=(OptionView(LONG, LONG, selected=True),) * 6), layout.side),
+        "keys": (dict(keys=tuple((f"K{i}", LONG) for i in range(6))), layout.keys_row),
+        "names": (dict(players=(PlayerView("Anna" + LONG, 0), PlayerView("Ben" + LONG, 1))), None),
+    }
+    for name, (changes, region) in cases.items():
+        surface = render_to_surface(make_view(**changes), size)
+        save(surface, tmp_path, f"long_{name}")
+        diff = np.any(pygame.surfarray.array3d(surface) != pygame.surfarray.array3d(base), axis=-1)
+        xs, ys = np.nonzero(diff)
+        assert len(xs), name
+        if region is not None:
+            assert region.left <= xs.min() and xs.max() < region.right, name
+            assert region.top <= ys.min() and ys.max() < region.bottom, name
+        else:  # names appear in the top bar and the scores row only, never on the board or side panel
+            assert not diff[layout.board.left:layout.board.right, layout.board.top:layout.board.bottom].any()
+
+
+def test_long_prompt_wraps_or_shrinks_within_width():
+    surface = pygame.Surface((800, 100))
+    rect = pygame.Rect(10, 10, 300, 60)
+    used = text.draw_wrapped(surface, LONG, rect, 34, (255, 255, 255), bold=True, max_lines=2)
+    assert rect.contains(used)
+    lines = text.wrap(LONG, fonts.font(20), 300, 2)
+    assert len(lines) == 2 and lines[-1].endswith(text.ELLIPSIS)
+    assert all(fonts.font(20).size(line)[0] <= 300 for line in lines)
+    assert text.ellipsize("x" * 500, fonts.font(20), 100).endswith(text.ELLIPSIS)
+    assert fonts.font(20).size(text.ellipsize("x" * 500, fonts.font(20), 100))[0] <= 100
+
+
+def test_rendering_reads_no_files(monkeypatch):
+    render_to_surface(make_view(), (800, 480))  # fonts loaded into memory once
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"I/O while rendering: {args!r}")
+
+    monkeypatch.setattr(builtins, "open", refuse)
+    monkeypatch.setattr(io, "open", refuse)
+    monkeypatch.setattr(os, "open", refuse)
+    monkeypatch.setattr(pygame.image, "load", refuse)
+    monkeypatch.setattr(pygame.image, "save", refuse)
+    # new sizes mean new font sizes: they come from the bytes in memory
+    for size in [(1024, 600), (1280, 720), (640, 360)]:
+        render_to_surface(make_view(winner=0, prompt=LONG), size)
+
+
+@pytest.mark.parametrize("size", [(320, 240), (480, 800), (2560, 1440)])
+def test_other_sizes_render(size):
+    assert render_to_surface(make_view(), size).get_size() == size
+
+
+def test_empty_view_renders():
+    view = ScreenView("Can't Stop", (PlayerView("Solo", 0),), 0, CantStopBoardView(HEIGHTS, {}, {}, {}), "Roll")
+    assert render_to_surface(view, (800, 480)).get_size() == (800, 480)
+
+
+# --- photo panel ---------------------------------------------------------------------------------------
+
+
+def test_frame_converted_from_bgr_to_rgb():
+    frame = np.zeros((10, 20, 3), np.uint8)
+    frame[:, :] = (255, 0, 0)  # pure blue in BGR
+    surface = frame_to_surface(frame, (20, 10))
+    assert colour_at(surface, (5, 5)) == (0, 0, 255)
+
+
+def test_crop_keeps_every_die_and_zooms_at_most_twice():
+    boxes = [(60, 40, 100, 80), (200, 150, 240, 190)]
+    x0, y0, x1, y1 = crop_for_dice((400, 300), boxes, aspect=4 / 3)
+    assert 0 <= x0 and 0 <= y0 and x1 <= 400 and y1 <= 300
+    assert all(x0 <= b[0] and y0 <= b[1] and b[2] <= x1 and b[3] <= y1 for b in boxes)
+    assert (x1 - x0) >= 400 / 2 - 1 and (y1 - y0) >= 300 / 2 - 1
+    assert crop_for_dice((400, 300), [], 1.0) == (0, 0, 400, 300)
+
+
+def test_flagged_die_marked_and_selected_die_outlined(tmp_path):
+    area = pygame.Rect(0, 0, 600, 450)
+    plain = pygame.Surface(area.size)
+    dice = tuple(DieView(v, b) for v, b in zip((3, 4, 5, 6), BOXES))
+    draw_photo(plain, area, dice_photo(), dice, 22)
+    assert share_of(plain, area, palette.DIE_FLAGGED) == 0
+    flagged = pygame.Surface(area.size)
+    marked = dice[:2] + (DieView(5, BOXES[2], flagged=True, selected=True),) + dice[3:]
+    draw_photo(flagged, area, dice_photo(), marked, 22)
+    save(flagged, tmp_path, "flagged_photo")
+    assert share_of(flagged, area, palette.DIE_FLAGGED) > 0.001
+    # the selected die has a thick white frame: more white than the same die unselected
+    unselected = pygame.Surface(area.size)
+    draw_photo(unselected, area, dice_photo(), dice[:2] + (DieView(5, BOXES[2], flagged=True),) + dice[3:], 22)
+    assert share_of(flagged, area, palette.HIGHLIGHT) > share_of(unselected, area, palette.HIGHLIGHT) * 1.1
+
+
+def test_selected_option_is_inverted():
+    layout = ScreenLayout.for_size((800, 480))
+    surface = pygame.Surface((800, 480))
+    surface.fill(palette.PANEL)
+    options = (OptionView("2 + 5", "a"), OptionView("3 + 6", "b", selected=True), OptionView("4 + 7", "c"))
+    rows = draw_options(surface, pygame.Rect(10, 10, 300, 200), options, layout)
+    assert len(rows) == 3
+    assert share_of(surface, rows[1], palette.HIGHLIGHT) > 0.5
+    assert share_of(surface, rows[0], palette.HIGHLIGHT) < 0.1
+
+
+def test_bust_probability_as_percentage():
+    assert format_probability(0.0802) == "8%"
+    assert format_probability(0.4398) == "44%"
+    assert format_probability(0.001) == "<1%"
+    assert format_probability(0.0) == "0%"
+    assert format_probability(0.999) == ">99%"
+    assert format_probability(1.0) == "100%"
+
+
+# --- palette and fonts ----------------------------------------------------------------------------------
+
+
+def test_player_styles_differ_by_colour_shape_and_letter():
+    styles = [palette.player_style(i, n) for i, n in enumerate(("anna", "Ben", "42", "  "))]
+    assert len({s.colour for s in styles}) == 4
+    assert len({s.shape for s in styles}) == 4
+    assert [s.letter for s in styles] == ["A", "B", "4", "4"]
+    for s in styles:  # visible on the background, and distinct from the neutral runner
+        assert palette.contrast_ratio(s.colour, palette.BACKGROUND) >= 3
+        assert s.colour != palette.RUNNER_FILL
+    assert palette.contrast_ratio(palette.FOREGROUND, palette.BACKGROUND) >= 7
+    assert palette.contrast_ratio(palette.MUTED, palette.BACKGROUND) >= 7
+
+
+def test_bundled_font_found_through_importlib_resources():
+    folder = resources.files("assets") / "fonts"
+    assert fonts.font_bytes() == (folder / fonts.REGULAR).read_bytes()
+    assert fonts.font_bytes(bold=True) == (folder / fonts.BOLD).read_bytes()
+    assert (folder / "LICENSE-DejaVu.txt").is_file()
+    big, small = fonts.font(40), fonts.font(20)
+    assert big.size("Hg")[1] > small.size("Hg")[1]
+    assert fonts.font(40) is big  # cached
+
+
+def test_display_window_headless(tmp_path):
+    display = Display(320, 200, headless=True)
+    try:
+        assert display.size == (320, 200)
+        surface = display.render(make_view())
+        assert surface.get_size() == (320, 200)
+        display.show(make_view(winner=0))
+        path = display.save_png(tmp_path / "shots" / "window.png")
+        assert path.is_file() and pygame.image.load(str(path)).get_size() == (320, 200)
+        assert isinstance(display.events(), list)
+    finally:
+        display.close()
+
+
+def test_font_falls_back_to_pygame_default(monkeypatch):
+    monkeypatch.setattr(fonts, "REGULAR", "no-such-font.ttf")
+    fonts.font_bytes.cache_clear()
+    try:
+        data = fonts.font_bytes()
+        assert data == (resources.files("pygame") / pygame.font.get_default_font()).read_bytes()
+        assert pygame.font.Font(io.BytesIO(data), 20).size("A")[0] > 0
+    finally:
+        fonts.font_bytes.cache_clear()
