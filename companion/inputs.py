@@ -178,9 +178,11 @@ class ScriptInput:
 
 # --- keyboard --------------------------------------------------------------------------------------
 
-# (keys, label, meaning) in legend order; labels and meanings are translated when read.
-_KEY_TABLE: tuple[tuple[tuple[str, ...], Callable[[], str], Callable[[], str], Button | None], ...] = (
-    (("K_SPACE", "K_RETURN", "K_KP_ENTER", "K_c"), lambda: _("Space / Enter / C"), lambda: _("confirm / roll"), Button.CONFIRM),
+# (pygame key names, label, meaning, button) in legend order; labels and meanings are translated when
+# read. The digits are mapped separately (_key_map).
+_KEY_TABLE: tuple[tuple[tuple[str, ...], Callable[[], str], Callable[[], str], Button], ...] = (
+    (("K_SPACE", "K_RETURN", "K_KP_ENTER", "K_c"), lambda: _("Space / Enter / C"), lambda: _("confirm / roll"),
+     Button.CONFIRM),
     (("K_b",), lambda: _("B"), lambda: _("bank (stop and keep)"), Button.BANK),
     (("K_p",), lambda: _("P"), lambda: _("pass"), Button.PASS),
     (("K_n", "K_TAB", "K_RIGHT"), lambda: _("N / Tab / Right"), lambda: _("next option"), Button.NEXT),
@@ -347,7 +349,7 @@ def open_input(
     """
     parts = [part.strip() for part in spec.split("+")]
     kinds = [part.split(":", 1)[0] for part in parts]
-    for part, kind in zip(parts, kinds):
+    for part, kind in zip(parts, kinds, strict=True):
         if kind == "script" and not part[len("script:"):].strip():
             raise ValueError(f"input {part!r} in {spec!r} needs a file: script:FILE")
         if part not in ("keys", "gpio") and kind != "script":
@@ -356,7 +358,7 @@ def open_input(
         raise ValueError(f"input {spec!r} names the same kind twice")
     sources: list[InputSource] = []
     try:
-        for part, kind in zip(parts, kinds):
+        for part, kind in zip(parts, kinds, strict=True):
             sources.append(_open_one(part, kind, events, pins, pin_factory))
         if events is not None and "keys" not in kinds:
             sources.append(KeyboardInput(events, keys=False))

@@ -257,7 +257,8 @@ class Store:
         row = (game, _to_json(names, "players"), _to_json(dict(variant), "variant"), self._now().isoformat())
         with self._errors("cannot write to"), self._transaction() as db:
             cursor = db.execute("INSERT INTO games (game, players, variant, created) VALUES (?, ?, ?, ?)", row)
-            return int(cursor.lastrowid)
+            assert cursor.lastrowid is not None
+            return cursor.lastrowid
 
     def game(self, game_id: int) -> GameRecord:
         """The saved game ``game_id``; raises KeyError when there is none."""

@@ -60,7 +60,9 @@ def test_steady_and_off(factory, leds):
     assert states(factory, SEATS) == [False] * 4
 
 
-@pytest.mark.parametrize("pattern, window, at_least", [(StatusPattern.FAST_BLINK, 0.45, 3), (StatusPattern.SLOW_BLINK, 0.7, 2)])
+@pytest.mark.parametrize(
+    "pattern, window, at_least", [(StatusPattern.FAST_BLINK, 0.45, 3), (StatusPattern.SLOW_BLINK, 0.7, 2)]
+)
 def test_blinks_then_stops(factory, leds, pattern, window, at_least):
     factory.pin(STATUS).clear_states()
     leds.show_status(pattern)
