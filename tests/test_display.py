@@ -270,6 +270,11 @@ def test_crop_keeps_every_die_and_zooms_at_most_twice():
     assert all(x0 <= b[0] and y0 <= b[1] and b[2] <= x1 and b[3] <= y1 for b in boxes)
     assert (x1 - x0) >= 400 / 2 - 1 and (y1 - y0) >= 300 / 2 - 1
     assert crop_for_dice((400, 300), [], 1.0) == (0, 0, 400, 300)
+    # a flat place to draw in and dice spread from top to bottom: no die is cut off
+    tall = [(300, 5, 340, 45), (320, 250, 360, 290), (100, 120, 140, 160)]
+    for aspect in (4.0, 0.25, 1.0):
+        x0, y0, x1, y1 = crop_for_dice((400, 300), tall, aspect)
+        assert all(x0 <= b[0] and y0 <= b[1] and b[2] <= x1 and b[3] <= y1 for b in tall), aspect
 
 
 def test_flagged_die_marked_and_selected_die_outlined(tmp_path):

@@ -174,11 +174,14 @@ def _draw_bust(surface: pygame.Surface, rect: pygame.Rect, p: float, layout: Scr
         text.draw_text(surface, value, pygame.Rect(inner.right - value_w, inner.y, value_w, inner.height),
                        layout.large, palette.FOREGROUND, bold=True, align="right")
         return
-    label_h = round(layout.small * 1.3)
+    label_font = fonts.font(layout.small)
+    lines = text.wrap(label, label_font, inner.width, 2)
+    label_h = label_font.get_linesize() * len(lines)
     value_h = min(rect.height - label_h, round(layout.large * 1.6))
     y = rect.y + (rect.height - label_h - value_h) // 2
-    text.draw_text(surface, label, pygame.Rect(inner.x, y, inner.width, label_h), layout.small,
-                   palette.MUTED, align="center", min_size=max(6, layout.small // 2))
+    for k, line in enumerate(lines):  # the label on up to two lines, centred
+        line_rect = pygame.Rect(inner.x, y + k * label_font.get_linesize(), inner.width, label_font.get_linesize())
+        text.draw_text(surface, line, line_rect, layout.small, palette.MUTED, align="center")
     text.draw_text(surface, value, pygame.Rect(inner.x, y + label_h, inner.width, value_h),
                    round(layout.large * 1.3), palette.FOREGROUND, bold=True, align="center")
 

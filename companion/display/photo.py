@@ -47,7 +47,7 @@ def crop_for_dice(
 ) -> tuple[int, int, int, int]:
     """The part of a ``frame_size`` (w, h) photo to show: around the dice, at most ``max_zoom`` times closer.
 
-    The region holds every box with a margin of a third of the dice's spread plus one die, is at least
+    The region holds every box with a margin of an eighth of the dice's spread plus one die, is at least
     1/``max_zoom`` of the frame in each direction (so the table around the dice stays visible), and has
     the ``aspect`` (w/h) of the place it is drawn in where the frame allows. Without boxes: the whole frame.
     """
@@ -59,19 +59,14 @@ def crop_for_dice(
     x1 = max(b[2] for b in boxes)
     y1 = max(b[3] for b in boxes)
     die = sorted(max(b[2] - b[0], b[3] - b[1]) for b in boxes)[len(boxes) // 2]
-    margin = max(x1 - x0, y1 - y0) / 3 + die
+    margin = max(x1 - x0, y1 - y0) / 8 + die
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    rw = max(x1 - x0 + 2 * margin, fw / max_zoom)
-    rh = max(y1 - y0 + 2 * margin, fh / max_zoom)
-    if aspect > 0:
-        if rw / rh < aspect:
-            rw = rh * aspect
-        else:
-            rh = rw / aspect
-    if rw > fw:
-        rw, rh = fw, (fw / aspect if aspect > 0 else rh)
-    if rh > fh:
-        rh, rw = fh, min(fw, fh * aspect) if aspect > 0 else rw
+    need_w = max(x1 - x0 + 2 * margin, fw / max_zoom)
+    need_h = max(y1 - y0 + 2 * margin, fh / max_zoom)
+    rw, rh = need_w, need_h
+    if aspect > 0:  # widen or heighten to the target's shape, never shrink below what the dice need
+        rw, rh = max(need_w, need_h * aspect), max(need_h, need_w / aspect)
+    rw, rh = min(rw, fw), min(rh, fh)
     left = min(max(0.0, cx - rw / 2), fw - rw)
     top = min(max(0.0, cy - rh / 2), fh - rh)
     return (round(left), round(top), round(left + rw), round(top + rh))
