@@ -31,7 +31,7 @@ from companion.display.view import (
     ScreenView,
 )
 
-HEIGHTS = dict(zip(range(2, 13), (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3)))  # cant-stop.md A.2
+HEIGHTS = dict(zip(range(2, 13), (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3), strict=True))  # cant-stop.md A.2
 SIZES = [(800, 480), (1920, 1080)]
 BOXES = [(60, 40, 100, 80), (130, 50, 170, 90), (70, 120, 110, 160), (200, 150, 240, 190)]
 
@@ -67,7 +67,7 @@ def make_view(**changes) -> ScreenView:
         prompt="Choose a pairing, then press Enter",
         status="4 dice seen",
         frame_bgr=dice_photo(),
-        dice=tuple(DieView(v, b) for v, b in zip((3, 4, 5, 6), BOXES)),
+        dice=tuple(DieView(v, b) for v, b in zip((3, 4, 5, 6), BOXES, strict=True)),
         options=(
             OptionView("3 + 4 | 5 + 6", "7 up 1, 11 enters"),
             OptionView("3 + 5 | 4 + 6", "8 enters, 10 enters", selected=True),
@@ -140,7 +140,7 @@ def test_shared_space_shows_every_piece(tmp_path):
     save(surface, tmp_path, "shared_space")
     layout = board_layout(view, size)
     centres = layout.piece_centres(7, 5, 5)
-    assert all(b[0] > a[0] for a, b in zip(centres, centres[1:]))
+    assert all(b[0] > a[0] for a, b in zip(centres, centres[1:], strict=False))
     for seat in range(4):  # the visible left part of each token holds its colour
         x, y = centres[seat]
         probe = pygame.Rect(0, 0, max(2, int(layout.piece_size(5) * 0.15)), 3)
@@ -280,7 +280,7 @@ def test_crop_keeps_every_die_and_zooms_at_most_twice():
 def test_flagged_die_marked_and_selected_die_outlined(tmp_path):
     area = pygame.Rect(0, 0, 600, 450)
     plain = pygame.Surface(area.size)
-    dice = tuple(DieView(v, b) for v, b in zip((3, 4, 5, 6), BOXES))
+    dice = tuple(DieView(v, b) for v, b in zip((3, 4, 5, 6), BOXES, strict=True))
     draw_photo(plain, area, dice_photo(), dice, 22)
     assert share_of(plain, area, palette.DIE_FLAGGED) == 0
     flagged = pygame.Surface(area.size)

@@ -14,7 +14,9 @@ from companion.i18n import _
 STAR = "\u2605"
 
 
-def draw_top_bar(surface: pygame.Surface, view: ScreenView, styles: dict[int, PlayerStyle], layout: ScreenLayout) -> None:
+def draw_top_bar(
+    surface: pygame.Surface, view: ScreenView, styles: dict[int, PlayerStyle], layout: ScreenLayout
+) -> None:
     """Draw the top bar into ``layout.top_bar``.
 
     Title row: the title (muted, at most 30 % of the width), then the active player's token and name in
@@ -29,12 +31,13 @@ def draw_top_bar(surface: pygame.Surface, view: ScreenView, styles: dict[int, Pl
     title = text.draw_text(surface, view.title, pygame.Rect(x, row.y, round(row.width * 0.3), row.height),
                            layout.small, palette.MUTED, bold=True)
     x = title.right + layout.pad * 3 if view.title else x
-    active = styles.get(view.active) if view.active is not None else None
-    if active is not None:
+    seat = view.active
+    active = styles.get(seat) if seat is not None else None
+    if seat is not None and active is not None:
         token = round(row.height * 0.8)
         draw_token(surface, (x + token / 2, row.centery), token, active)
         x += token + layout.pad
-        name = view.players[view.active].name
+        name = view.players[seat].name
         drawn = text.draw_text(surface, name, pygame.Rect(x, row.y, round(row.width * 0.3), row.height),
                                layout.normal, active.colour, bold=True)
         x = drawn.right + layout.pad * 3
@@ -69,7 +72,9 @@ def draw_bottom_bar(
     _draw_keys(surface, view.keys, layout)
 
 
-def _draw_scores(surface: pygame.Surface, view: ScreenView, styles: dict[int, PlayerStyle], layout: ScreenLayout) -> None:
+def _draw_scores(
+    surface: pygame.Surface, view: ScreenView, styles: dict[int, PlayerStyle], layout: ScreenLayout
+) -> None:
     row = layout.scores_row
     if not view.players:
         return
@@ -143,7 +148,7 @@ def _draw_keys(surface: pygame.Surface, keys: tuple[tuple[str, str], ...], layou
     share = None if total <= row.width else (row.width - sum(a + pad + gap for a, _b in measured)) // len(keys)
     x = row.x
     cap_h = min(row.height - 2, round(fonts.font(size).get_linesize() * 1.1))
-    for (key, meaning), (key_w, text_w) in zip(keys, measured):
+    for (key, meaning), (key_w, text_w) in zip(keys, measured, strict=True):
         if x >= row.right:
             break
         cap = pygame.Rect(x, row.centery - cap_h // 2, min(key_w, row.right - x), cap_h)

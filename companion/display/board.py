@@ -163,7 +163,7 @@ def draw_board(
     for (column, height), seats in sorted(pieces_by_space(board).items()):
         centres = layout.piece_centres(column, height, len(seats))
         size = layout.piece_size(len(seats))
-        for seat, centre in zip(seats, centres):
+        for seat, centre in zip(seats, centres, strict=True):
             if seat == RUNNER:
                 draw_runner(surface, centre, size)
             elif seat in styles:

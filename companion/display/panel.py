@@ -85,7 +85,7 @@ def _draw_top(surface: pygame.Surface, top: pygame.Rect, view: ScreenView, layou
     row_h = min(top.height // 3, round(layout.large * 1.5))
     below = pygame.Rect(top.x, top.y, top.width, top.height - row_h - gap)
     source = _visual_size(view, beside), _visual_size(view, below)
-    fits = [fit_rect(src, area) for src, area in zip(source, (beside, below))]
+    fits = [fit_rect(src, area) for src, area in zip(source, (beside, below), strict=True)]
     if fits[0].width * fits[0].height >= fits[1].width * fits[1].height:
         _draw_visual(surface, beside, view, layout)
         _draw_bust(surface, pygame.Rect(beside.right + gap, top.y, top.right - beside.right - gap, top.height),

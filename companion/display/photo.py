@@ -174,7 +174,9 @@ def _draw_die_tag(
     return tag
 
 
-def _place_tag(tag: pygame.Rect, box: pygame.Rect, photo: pygame.Rect, avoid: list[pygame.Rect], gap: int) -> pygame.Rect:
+def _place_tag(
+    tag: pygame.Rect, box: pygame.Rect, photo: pygame.Rect, avoid: list[pygame.Rect], gap: int
+) -> pygame.Rect:
     """Right of the box, else left, above, below: the first spot inside the photo that covers nothing."""
     candidates = []
     for side in ("right", "left", "top", "bottom"):
@@ -198,7 +200,7 @@ def _place_tag(tag: pygame.Rect, box: pygame.Rect, photo: pygame.Rect, avoid: li
 
 def _dashed_rect(surface: pygame.Surface, rect: pygame.Rect, colour: palette.RGB, width: int, dash: int) -> None:
     corners = [rect.topleft, rect.topright, rect.bottomright, rect.bottomleft]
-    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1]):
+    for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1], strict=True):
         length = max(abs(bx - ax), abs(by - ay))
         for start in range(0, length, dash * 2):
             end = min(length, start + dash)
