@@ -163,14 +163,20 @@ def test_a6_only_one_usable_total_is_used_and_the_other_ignored():
     assert choices(state, (1, 5, 5, 6)) == {(6,)}
 
 
-def test_a6_config_must_maximize_runners_keeps_only_choices_using_most_totals():
+def test_a6_config_must_maximize_runners_keeps_only_choices_moving_most_runners():
     free = make(Phase.CHOOSE, claimed={3: 1}, dice=(1, 2, 3, 4))
     assert choices(free, (1, 2, 3, 4)) == {(7,), (4, 6), (5, 5)}
     strict = make(Phase.CHOOSE, claimed={3: 1}, dice=(1, 2, 3, 4), pairing_rule="must_maximize_runners")
-    assert choices(strict, (1, 2, 3, 4)) == {(4, 6), (5, 5)}
-    with pytest.raises(IllegalMove) as error:
-        strict.apply(Choose((7,)))
-    assert error.value.rule == "cant-stop.md A.6"
+    assert choices(strict, (1, 2, 3, 4)) == {(4, 6)}  # (5, 5) moves one runner twice
+    for fewer in ((7,), (5, 5)):
+        with pytest.raises(IllegalMove) as error:
+            strict.apply(Choose(fewer))
+        assert error.value.rule == "cant-stop.md A.6"
+
+
+def test_a6_the_order_of_the_chosen_totals_does_not_matter():
+    state = make(Phase.CHOOSE, claimed={3: 1}, dice=(1, 2, 3, 4))
+    assert state.apply(Choose((6, 4))) == state.apply(Choose((4, 6)))
 
 
 # -- A.4 / A.7 ----------------------------------------------------------------------------------------

@@ -358,8 +358,8 @@ class CantStopState:
     def choices_for(self, dice: tuple[int, ...]) -> tuple[Choose, ...]:
         """Every legal pairing choice for ``dice`` (A.6), each distinct in where the runners end up.
 
-        Empty when the roll busts. Under ``must_maximize_runners`` only the choices that use the most
-        totals remain (A.6 CONFIG).
+        Empty when the roll busts. Under ``must_maximize_runners`` only the choices that move the most
+        runners (distinct columns) remain (A.6 CONFIG: "prefer the split that places more runners").
         """
         options: list[Choose] = []
         outcomes: set[tuple[int, ...]] = set()
@@ -389,8 +389,8 @@ class CantStopState:
             elif use_b:
                 add((b,))
         if self.config.pairing_rule == "must_maximize_runners" and options:
-            most = max(len(o.totals) for o in options)
-            options = [o for o in options if len(o.totals) == most]
+            most = max(len(set(o.totals)) for o in options)
+            options = [o for o in options if len(set(o.totals)) == most]
         return tuple(options)
 
     def choice_result(self, choice: Choose) -> dict[int, int]:
@@ -399,7 +399,8 @@ class CantStopState:
         return {c: h for c, h in zip(COLUMNS, runners) if h}
 
     def legal_actions(self) -> tuple[Action, ...]:
-        """The actions allowed now; chance outcomes at chance nodes (all 1296 ordered rolls are legal)."""
+        """The actions allowed now. At the ROLL chance node these are the 126 sorted rolls; :meth:`apply`
+        also accepts any order of the same dice (the order read by the camera)."""
         if self.phase is Phase.FIRST_PLAYER:
             return tuple(StartWith(s) for s in range(self.num_players))
         if self.phase is Phase.ROLL:
@@ -446,7 +447,7 @@ class CantStopState:
         if isinstance(action, StartWith):
             if self.phase is not Phase.FIRST_PLAYER:
                 raise IllegalMove("the first player is already decided", "cant-stop.md A.3")
-            if not 0 <= action.seat < self.num_players:
+            if not isinstance(action.seat, int) or not 0 <= action.seat < self.num_players:
                 raise IllegalMove(f"no seat {action.seat}", "cant-stop.md A.3")
             return replace(self, phase=Phase.ROLL, active=action.seat, turn=1)
         if isinstance(action, Roll):
@@ -460,9 +461,11 @@ class CantStopState:
         if isinstance(action, Choose):
             if self.phase is not Phase.CHOOSE:
                 raise IllegalMove("there is no roll to pair now", "cant-stop.md A.5")
-            if action not in self.choices_for(self.dice):
+            legal = {tuple(sorted(o.totals)): o for o in self.choices_for(self.dice)}
+            if tuple(sorted(action.totals)) not in legal:
                 raise IllegalMove(f"totals {action.totals} are not a legal use of the roll {self.dice}",
                                   "cant-stop.md A.6")
+            action = legal[tuple(sorted(action.totals))]  # the order of the totals does not matter
             after = replace(self, phase=Phase.DECIDE, runners=self._apply_totals(action.totals))
             if self.config.auto_stop_on_win and after.would_win_by_banking():
                 return after._bank()  # A.8 CONFIG auto_stop_on_win
