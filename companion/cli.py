@@ -24,6 +24,15 @@ class UserError(Exception):
     """An error the user can fix (bad file, bad flag value); printed as one line, exit status 2."""
 
 
+def _expected_errors() -> tuple[type[BaseException], ...]:
+    """Errors with a message meant for the user: printed as one line (exit status 2), not a traceback."""
+    from companion.paths import StateDirError
+    from companion.store import StoreError
+    from hardware.buttons import PinFactoryError
+
+    return (UserError, OSError, ValueError, StoreError, StateDirError, PinFactoryError, RuntimeError)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Tabletop companion: the box above your game table.")
     parser.add_argument("--debug", action="store_true", help="show full tracebacks and debug logging")
@@ -42,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.DEBUG if debug else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         return int(args.handler(args) or 0)
-    except (UserError, FileNotFoundError, ValueError) as error:
+    except _expected_errors() as error:
         if debug:
             raise
         print(f"companion: {error}", file=sys.stderr)

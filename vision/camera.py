@@ -66,28 +66,30 @@ def _as_bgr(frame: np.ndarray | None) -> np.ndarray | None:
     return None
 
 
-class PhotoFolderSource(FrameSource):
-    """The photos of a folder, sorted by file name, each held as a still scene for
-    ``frames_per_photo`` consecutive reads; then None. A file that cannot be decoded is skipped with a
-    logged warning. Raises CameraError when the folder does not exist or holds no photo files.
+class PhotoListSource(FrameSource):
+    """Photos in the given order (repeats allowed), each held as a still scene for ``frames_per_photo``
+    consecutive reads; then None. A file that cannot be decoded is skipped with a logged warning.
+    Raises CameraError when the list is empty, ValueError when frames_per_photo < 1.
     """
 
-    def __init__(self, directory: str | Path, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO):
+    def __init__(self, paths: list[Path], frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO,
+                 name: str = "photo list"):
         if frames_per_photo < 1:
             raise ValueError(f"frames_per_photo must be at least 1, got {frames_per_photo}")
-        self.directory = Path(directory)
-        if not self.directory.is_dir():
-            raise CameraError(f"photo folder {self.directory} does not exist")
-        self.paths = sorted(p for p in self.directory.iterdir()
-                            if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES)
+        self.paths = [Path(p) for p in paths]
         if not self.paths:
-            raise CameraError(f"photo folder {self.directory} holds no photos ({', '.join(PHOTO_SUFFIXES)})")
+            raise CameraError(f"{name}: no photos to show")
         self.frames_per_photo = frames_per_photo
-        self.name = f"folder:{self.directory}"
+        self.name = name
         self._next = 0
         self._frame: np.ndarray | None = None
         self._left = 0
         self._closed = False
+
+    @property
+    def photos_used(self) -> int:
+        """How many photos of the list have been started."""
+        return self._next
 
     @property
     def current_path(self) -> Path | None:
@@ -113,6 +115,22 @@ class PhotoFolderSource(FrameSource):
     def close(self) -> None:
         self._closed = True
         self._frame = None
+
+
+class PhotoFolderSource(PhotoListSource):
+    """The photos of a folder, sorted by file name, each held as a still scene for
+    ``frames_per_photo`` consecutive reads; then None. A file that cannot be decoded is skipped with a
+    logged warning. Raises CameraError when the folder does not exist or holds no photo files.
+    """
+
+    def __init__(self, directory: str | Path, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO):
+        self.directory = Path(directory)
+        if not self.directory.is_dir():
+            raise CameraError(f"photo folder {self.directory} does not exist")
+        paths = sorted(p for p in self.directory.iterdir() if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES)
+        if not paths:
+            raise CameraError(f"photo folder {self.directory} holds no photos ({', '.join(PHOTO_SUFFIXES)})")
+        super().__init__(paths, frames_per_photo, name=f"folder:{self.directory}")
 
 
 class _CaptureSource(FrameSource):

@@ -1,0 +1,186 @@
+"""The composition root: builds camera, reader, inputs, store, session and display, and runs the loop.
+
+One loop, one thread (ARCHITECTURE.md): each tick reads a frame when the session looks for dice,
+drains the inputs, and draws the session's view. Button callbacks only queue commands. A script input
+is fed only while the box waits for the players, so that a script replays the same way at any speed;
+keys and buttons are taken at any time.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.commands import Button
+from companion.config import Config
+from companion.display.screen import Display
+from companion.games.cant_stop import CantStopConfig
+from companion.i18n import _
+from companion.inputs import open_input
+from companion.paths import AppPaths, ensure_state_dir
+from companion.session import Waiting
+from companion.session_cant_stop import GAME, CantStopSession
+from companion.store import Store
+from vision.camera import FrameSource
+from vision.dice import FrameError, read_dice
+from vision.observation import DiceObservation
+
+log = logging.getLogger(__name__)
+
+
+class ScriptEnded(RuntimeError):
+    """A headless run's script ended while the game still waited for the players."""
+
+
+@dataclass
+class RunResult:
+    """How a run ended: the game's id in the store, its winner's name (None if unfinished), ticks run."""
+
+    game_id: int
+    winner: str | None
+    ticks: int
+    screenshots: int
+
+
+def open_game(store: Store, players: list[str] | None, variant: dict, new: bool = False) -> tuple[int, list[str], dict]:
+    """Resume the latest unfinished Can't Stop game, or start one.
+
+    A saved game is resumed unless ``new`` is set or ``players`` names other players than it has.
+    Returns (game id, player names, variant settings).
+    """
+    if not new:
+        game_id = store.latest_unfinished(GAME)
+        if game_id is not None:
+            saved = store.game(game_id)
+            if players is None or list(players) == list(saved.players):
+                log.info("resuming saved game %s", game_id)
+                return game_id, list(saved.players), dict(saved.variant)
+    players = players or ["Player 1", "Player 2"]
+    return store.new_game(GAME, players, variant), players, variant
+
+
+def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input_spec: str,
+                  players: list[str] | None = None, variant: dict | None = None, headless: bool = False,
+                  screenshots: Path | None = None, seed: int | None = None, new: bool = False,
+                  max_ticks: int | None = None) -> RunResult:
+    """Play (or resume) one Can't Stop game until it is finished or the players quit.
+
+    Raises :class:`ScriptEnded` when a headless script runs out before the game ends, ``CorruptLog``
+    when the saved game does not replay, and the store's/config's errors as they come.
+    """
+    ensure_state_dir(paths)
+    variant = dict(config.variant(GAME) if variant is None else variant)
+    store = Store(paths.store_file)
+    display = None
+    inputs = None
+    try:
+        game_id, players, variant = open_game(store, players, variant, new)
+        session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
+                                  stable_frames=config.session.stable_frames, rng=random.Random(seed))
+        display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
+                          headless=headless)
+        inputs = open_input(input_spec, events=display.events, pins=config.buttons)
+        if screenshots:
+            screenshots.mkdir(parents=True, exist_ok=True)
+        return _loop(session, store, camera, inputs, display, screenshots, headless, config.session.fps, max_ticks)
+    finally:
+        if inputs is not None:
+            inputs.close()
+        if display is not None:
+            display.close()
+        store.close()
+
+
+def _read(camera: FrameSource):
+    frame = camera.read()
+    if frame is None:
+        return None, None
+    try:
+        return frame, read_dice(frame)
+    except FrameError as error:
+        return frame, DiceObservation((), tuple(frame.shape[:2]) if hasattr(frame, "shape") else (0, 0),
+                                      problem=str(error))
+
+
+def _loop(session: CantStopSession, store: Store, camera: FrameSource, inputs, display: Display,
+          screenshots: Path | None, headless: bool, fps: float, max_ticks: int | None) -> RunResult:
+    ticks = shots = 0
+    last_prompt = None
+    period = 1.0 / fps
+    while not session.finished:
+        started = time.monotonic()
+        ticks += 1
+        if session.wants_frame:
+            frame, observation = _read(camera)
+            if frame is None:
+                session.on_camera_problem(_("no picture from {name}").format(name=camera.name))
+            else:
+                session.on_frame(frame, observation)
+        for command in inputs.poll(script_allowed=session.waiting is Waiting.PLAYERS):
+            if command.button is Button.QUIT:
+                log.info("quit: the game is saved and resumes at the next start")
+                return RunResult(session.game_id, None, ticks, shots)
+            session.on_command(command)
+        view = session.view(wins=_wins(store))
+        display.show(view)
+        if screenshots and (view.prompt, view.message) != last_prompt:
+            shots += 1
+            display.save_png(screenshots / f"{shots:04d}-{session.mode.value}.png")
+        last_prompt = (view.prompt, view.message)
+        if inputs.exhausted and session.waiting is Waiting.PLAYERS and not session.finished:
+            if headless:
+                raise ScriptEnded(_("the script ended while the game waited for: {prompt}").format(prompt=view.prompt))
+        if max_ticks is not None and ticks >= max_ticks:
+            break
+        if not headless:
+            time.sleep(max(0.0, period - (time.monotonic() - started)))
+    winner = session.state.winner
+    return RunResult(session.game_id, None if winner is None else session.players[winner], ticks, shots)
+
+
+def _wins(store: Store) -> dict[str, int]:
+    return {row.name: row.wins for row in store.scoreboard(GAME)}
+
+
+DEMO_PLAYERS = ["Ada", "Ben"]
+DEMO_SEED = 1
+
+
+def play(*, players: list[str] | None, variant: dict | None, camera_spec: str | None, input_spec: str,
+         headless: bool, screenshots: Path | None, new: bool = False, seed: int | None = None,
+         env=None) -> int:
+    """``companion play cant-stop``: load config and paths, open the camera, run the game. Exit status."""
+    import os
+
+    from companion.config import load_config
+    from companion.paths import resolve
+    from vision.camera import open_camera
+
+    paths = resolve(os.environ if env is None else env)
+    config = load_config(paths.config_file)
+    with open_camera(camera_spec or config.camera.spec, frames_per_photo=config.session.frames_per_photo) as camera:
+        log.info("camera: %s", camera.name)
+        result = run_cant_stop(paths=paths, config=config, camera=camera, input_spec=input_spec, players=players,
+                               variant=variant, headless=headless, screenshots=screenshots, seed=seed, new=new)
+    if result.winner:
+        print(_("{name} wins.").format(name=result.winner))
+    return 0
+
+
+def demo(state_dir: Path, *, headless: bool, screenshots: Path | None) -> int:
+    """``companion demo``: the bundled two-player game on real photos, with a fresh store in ``state_dir``."""
+    from companion.config import Config
+    from companion.demo import demo_camera, demo_script_path
+
+    paths = AppPaths.from_dirs(state_dir, state_dir)
+    with demo_camera() as camera:
+        result = run_cant_stop(paths=paths, config=Config(), camera=camera,
+                               input_spec=f"script:{demo_script_path()}", players=DEMO_PLAYERS, headless=headless,
+                               screenshots=screenshots, seed=DEMO_SEED, new=True)
+    print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
+    if screenshots:
+        print(_("{n} screenshots in {dir}").format(n=result.screenshots, dir=screenshots))
+    return 0 if result.winner else 1
