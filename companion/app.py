@@ -109,6 +109,7 @@ def _loop(session: CantStopSession, store: Store, camera: FrameSource, inputs, d
           screenshots: Path | None, headless: bool, fps: float, max_ticks: int | None) -> RunResult:
     ticks = shots = 0
     last_prompt = None
+    wins, scored = _wins(store), False
     period = 1.0 / fps
     while not session.finished:
         started = time.monotonic()
@@ -119,17 +120,19 @@ def _loop(session: CantStopSession, store: Store, camera: FrameSource, inputs, d
                 session.on_camera_problem(_("no picture from {name}").format(name=camera.name))
             else:
                 session.on_frame(frame, observation)
-        for command in inputs.poll(script_allowed=session.waiting is Waiting.PLAYERS):
-            if command.button is Button.QUIT:
-                log.info("quit: the game is saved and resumes at the next start")
-                return RunResult(session.game_id, None, ticks, shots)
-            session.on_command(command)
-        view = session.view(wins=_wins(store))
+        view = session.view(wins=wins)
         display.show(view)
         if screenshots and (view.prompt, view.message) != last_prompt:
             shots += 1
             display.save_png(screenshots / f"{shots:04d}-{session.mode.value}.png")
         last_prompt = (view.prompt, view.message)
+        for command in inputs.poll(script_allowed=session.waiting is Waiting.PLAYERS):
+            if command.button is Button.QUIT:
+                log.info("quit: the game is saved and resumes at the next start")
+                return RunResult(session.game_id, None, ticks, shots)
+            session.on_command(command)
+        if session.state.winner is not None and not scored:
+            wins, scored = _wins(store), True
         if inputs.exhausted and session.waiting is Waiting.PLAYERS and not session.finished:
             if headless:
                 raise ScriptEnded(_("the script ended while the game waited for: {prompt}").format(prompt=view.prompt))

@@ -16,6 +16,9 @@ import sys
 # Modules that contribute subcommands, each with add_commands(subparsers).
 COMMAND_MODULES = (
     "companion.cli_games",
+    "companion.cli_ludo",
+    "companion.cli_schotten_totten",
+    "companion.cli_donkey_race",
     "vision.dice_cli",
 )
 

@@ -131,11 +131,28 @@ def _simulate(args) -> int:
     return 0
 
 
+PLAY_MODULES = {
+    "ludo": "companion.play_ludo",
+    "schotten-totten": "companion.play_schotten_totten",
+    "donkey-race": "companion.play_donkey_race",
+}
+"""Modules with ``play(args) -> int`` for the games other than Can't Stop."""
+
+
 def _play(args) -> int:
     from companion.app import play
 
     if args.game != "cant-stop":
-        raise UserError(f"{args.game} is not playable yet; cant-stop is")
+        import importlib
+
+        module_name = PLAY_MODULES[args.game]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            raise UserError(f"{args.game} is not playable yet; cant-stop is") from None
+        return module.play(args)
     players = [p.strip() for p in args.players.split(",")] if args.players else None
     return play(players=players, variant=parse_variant(args.variant) or None, camera_spec=args.camera,
                 input_spec=args.input, headless=args.headless, screenshots=args.screenshots, new=args.new,

@@ -9,7 +9,8 @@ import pytest
 
 from companion.games.base import VariantError
 from companion.games.cant_stop import CantStopState, Phase, StartWith
-from companion.simulate import AGENTS, MAX_TURNS, _chance, get_agent, play_game, random_agent, run_simulation
+from companion.simulate import run_simulation
+from companion.simulate_cant_stop import AGENTS, MAX_TURNS, _chance, get_agent, play_game, random_agent
 
 
 def test_output_shape():

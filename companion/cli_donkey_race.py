@@ -1,0 +1,5 @@
+"""Subcommands of donkey-race (filled in by that game's issue)."""
+
+
+def add_commands(subparsers) -> None:
+    """Register this game's subcommands; none yet."""
