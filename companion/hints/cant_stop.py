@@ -160,7 +160,7 @@ def expected_gain(state: CantStopState, seat: int | None = None) -> float:
             if a == b:
                 if ga is None:
                     continue
-                count, value = (2, ga[1]) if ga[2] else (1, ga[0])
+                count, value = 1, (ga[1] if ga[2] else ga[0])  # one runner, moved once or twice
             elif ga is not None and gb is not None:
                 if ga[3] and gb[3] and free < 2:
                     count, value = 1, max(ga[0], gb[0])  # A.6: competing for the last runner
@@ -170,7 +170,7 @@ def expected_gain(state: CantStopState, seat: int | None = None) -> float:
                 count, value = 1, (ga or gb)[0]  # type: ignore[index]
             else:
                 continue
-            # must_maximize_runners: only choices using the most totals count (A.6 CONFIG).
+            # must_maximize_runners: only choices moving the most runners count (A.6 CONFIG).
             if maximize and count != best_count:
                 if count > best_count:
                     best_count, best = count, value
