@@ -20,6 +20,8 @@ COMMAND_MODULES = (
     "companion.cli_schotten_totten",
     "companion.cli_donkey_race",
     "vision.dice_cli",
+    "vision.cards_cli",
+    "vision.board_cli",
 )
 
 

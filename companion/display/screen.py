@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pygame
 
@@ -23,6 +25,14 @@ from companion.display.view import ScreenView
 
 log = logging.getLogger(__name__)
 _driver_logged = False
+
+RENDERERS: dict[type, Callable[[pygame.Surface, Any], object]] = {}
+"""Drawing functions of the other games' views, by view type (Can't Stop's :class:`ScreenView` is built in)."""
+
+
+def register_renderer(view_type: type, draw: Callable[[pygame.Surface, Any], object]) -> None:
+    """Let :class:`Display` draw views of ``view_type`` with ``draw(surface, view)`` (one per game)."""
+    RENDERERS[view_type] = draw
 
 
 def draw_view(surface: pygame.Surface, view: ScreenView) -> BoardLayout:
@@ -92,11 +102,18 @@ class Display:
         """The window's surface (what :meth:`render` draws on)."""
         return self._window
 
-    def render(self, view: ScreenView) -> pygame.Surface:
-        """Draw ``view`` on the window's surface (not yet shown) and return that surface."""
-        if view.title and (self._last is None or self._last.title != view.title):
-            pygame.display.set_caption(view.title)
-        draw_view(self._window, view)
+    def render(self, view: Any) -> pygame.Surface:
+        """Draw ``view`` (a :class:`ScreenView`, or a view type given to :func:`register_renderer`) on the
+        window's surface (not yet shown) and return that surface. Raises ``TypeError`` for another type."""
+        title = getattr(view, "title", "")
+        if title and (self._last is None or getattr(self._last, "title", "") != title):
+            pygame.display.set_caption(title)
+        if isinstance(view, ScreenView):
+            draw_view(self._window, view)
+        elif type(view) in RENDERERS:
+            RENDERERS[type(view)](self._window, view)
+        else:
+            raise TypeError(f"no renderer for {type(view).__name__}")
         self._last = view
         return self._window
 
