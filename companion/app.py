@@ -11,8 +11,10 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.commands import Button
 from companion.config import Config
@@ -21,7 +23,7 @@ from companion.games.cant_stop import CantStopConfig
 from companion.i18n import _
 from companion.inputs import open_input
 from companion.paths import AppPaths, ensure_state_dir
-from companion.session import Waiting
+from companion.session import GameSession, Waiting
 from companion.session_cant_stop import GAME, CantStopSession
 from companion.store import Store
 from vision.camera import FrameSource
@@ -85,7 +87,8 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
         inputs = open_input(input_spec, events=display.events, pins=config.buttons)
         if screenshots:
             screenshots.mkdir(parents=True, exist_ok=True)
-        return _loop(session, store, camera, inputs, display, screenshots, headless, config.session.fps, max_ticks)
+        return run_loop(session, store, camera, read_dice_frame, inputs, display, game=GAME, screenshots=screenshots,
+                        headless=headless, fps=config.session.fps, max_ticks=max_ticks)
     finally:
         if inputs is not None:
             inputs.close()
@@ -94,32 +97,42 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
         store.close()
 
 
-def _read(camera: FrameSource):
-    frame = camera.read()
-    if frame is None:
-        return None, None
+def read_dice_frame(frame_bgr) -> DiceObservation:
+    """The dice reader as the loop's ``reader``: a frame it cannot take becomes an observation with a problem."""
     try:
-        return frame, read_dice(frame)
+        return read_dice(frame_bgr)
     except FrameError as error:
-        return frame, DiceObservation((), tuple(frame.shape[:2]) if hasattr(frame, "shape") else (0, 0),
-                                      problem=str(error))
+        shape = tuple(frame_bgr.shape[:2]) if hasattr(frame_bgr, "shape") else (0, 0)
+        return DiceObservation((), shape, problem=str(error))
 
 
-def _loop(session: CantStopSession, store: Store, camera: FrameSource, inputs, display: Display,
-          screenshots: Path | None, headless: bool, fps: float, max_ticks: int | None) -> RunResult:
+def run_loop(session: GameSession, store: Store, camera: FrameSource | None, reader: Callable[[Any], Any],
+             inputs, display: Display, *, game: str, screenshots: Path | None = None, headless: bool = False,
+             fps: float = 10.0, max_ticks: int | None = None) -> RunResult:
+    """Run ``session`` until it is finished, the players quit, or ``max_ticks`` ticks have passed.
+
+    Each tick: when ``session.wants_frame``, one frame from ``camera`` goes through ``reader`` (a
+    function of the frame returning the game's observation) to ``session.on_frame``; the view is drawn
+    (and saved as ``screenshots/NNNN-MODE.png`` when its prompt or message changed); then the inputs'
+    commands go to ``session.on_command`` (a script only while the session waits for the players).
+    ``camera`` None means no camera: the session is told once per tick that no picture came.
+    Headless runs do not wait between ticks; windowed runs tick at ``fps``.
+    Raises :class:`ScriptEnded` when a headless script ends while the session still waits for players.
+    """
     ticks = shots = 0
     last_prompt = None
-    wins, scored = _wins(store), False
+    wins, scored = _wins(store, game), False
     period = 1.0 / fps
     while not session.finished:
         started = time.monotonic()
         ticks += 1
         if session.wants_frame:
-            frame, observation = _read(camera)
+            frame = camera.read() if camera is not None else None
             if frame is None:
-                session.on_camera_problem(_("no picture from {name}").format(name=camera.name))
+                name = camera.name if camera is not None else _("no camera")
+                session.on_camera_problem(_("no picture from {name}").format(name=name))
             else:
-                session.on_frame(frame, observation)
+                session.on_frame(frame, reader(frame))
         view = session.view(wins=wins)
         display.show(view)
         if screenshots and (view.prompt, view.message) != last_prompt:
@@ -131,21 +144,19 @@ def _loop(session: CantStopSession, store: Store, camera: FrameSource, inputs, d
                 log.info("quit: the game is saved and resumes at the next start")
                 return RunResult(session.game_id, None, ticks, shots)
             session.on_command(command)
-        if session.state.winner is not None and not scored:
-            wins, scored = _wins(store), True
-        if inputs.exhausted and session.waiting is Waiting.PLAYERS and not session.finished:
-            if headless:
-                raise ScriptEnded(_("the script ended while the game waited for: {prompt}").format(prompt=view.prompt))
+        if session.winner_name is not None and not scored:
+            wins, scored = _wins(store, game), True
+        if inputs.exhausted and session.waiting is Waiting.PLAYERS and not session.finished and headless:
+            raise ScriptEnded(_("the script ended while the game waited for: {prompt}").format(prompt=view.prompt))
         if max_ticks is not None and ticks >= max_ticks:
             break
         if not headless:
             time.sleep(max(0.0, period - (time.monotonic() - started)))
-    winner = session.state.winner
-    return RunResult(session.game_id, None if winner is None else session.players[winner], ticks, shots)
+    return RunResult(session.game_id, session.winner_name, ticks, shots)
 
 
-def _wins(store: Store) -> dict[str, int]:
-    return {row.name: row.wins for row in store.scoreboard(GAME)}
+def _wins(store: Store, game: str) -> dict[str, int]:
+    return {row.name: row.wins for row in store.scoreboard(game)}
 
 
 DEMO_PLAYERS = ["Ada", "Ben"]

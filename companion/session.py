@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections import deque
-from dataclasses import dataclass
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -27,12 +27,36 @@ class Waiting(enum.Enum):
     NOTHING = "nothing"  # the game is over
 
 
-@dataclass(frozen=True)
-class Reading:
-    """A stable dice reading offered to the players: values in reading order, with their boxes/flags."""
+class GameSession(Protocol):
+    """What the loop (``companion.app.run_loop``) needs of a game's session.
 
-    values: tuple[int, ...]
-    observation: DiceObservation | None  # None for a roll entered by hand
+    ``mode.value`` names the screen (used in screenshot file names); ``view(wins=...)`` returns a
+    frame-ready view (Can't Stop's ``ScreenView`` or a type registered with
+    ``companion.display.screen.register_renderer``); ``winner_name`` is None until someone has won.
+    """
+
+    game_id: int
+    finished: bool
+
+    @property
+    def mode(self) -> enum.Enum: ...
+
+    @property
+    def waiting(self) -> Waiting: ...
+
+    @property
+    def wants_frame(self) -> bool: ...
+
+    @property
+    def winner_name(self) -> str | None: ...
+
+    def on_frame(self, frame_bgr: np.ndarray, observation: Any) -> None: ...
+
+    def on_camera_problem(self, reason: str) -> None: ...
+
+    def on_command(self, command: Any) -> None: ...
+
+    def view(self, wins: dict[str, int] | None = None) -> Any: ...
 
 
 class ReadingStabilizer:

@@ -34,7 +34,7 @@ from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, Ca
 from companion.hints.cant_stop import advise
 from companion.i18n import _
 from companion.odds import bust_probability
-from companion.session import Reading, ReadingStabilizer, SceneChange, Waiting
+from companion.session import ReadingStabilizer, SceneChange, Waiting
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
@@ -126,6 +126,11 @@ class CantStopSession:
         if phase is Phase.ROLL:
             return Mode.CHECK if self._check else Mode.WATCH
         return {Phase.CHOOSE: Mode.CHOOSE, Phase.DECIDE: Mode.DECIDE, Phase.OVER: Mode.OVER}[phase]
+
+    @property
+    def winner_name(self) -> str | None:
+        """The winner's name once the game is over, else None."""
+        return None if self.state.winner is None else self.players[self.state.winner]
 
     @property
     def waiting(self) -> Waiting:
