@@ -1,0 +1,200 @@
+"""Dice reader v1: find each die in a BGR frame and count its pips (classical OpenCV, no learned model).
+
+``read_dice(frame_bgr) -> DiceObservation``. Steps:
+
+1. Check the frame (:class:`FrameError` for input that is not an image; an observation with ``problem``
+   set and no dice for a black, saturated, uniform or tiny frame).
+2. Scale it so the long side is at most :data:`WORK_MAX_SIDE` pixels (the *work image*).
+3. Foreground: Lab distance from an estimated table background (:mod:`vision.dice_segment`).
+4. Candidates: whole foreground objects, and the flat face pieces that colour edges cut them into (so
+   touching dice, a die against a tray wall, a top face against its side faces come apart).
+5. Each candidate is read by :func:`vision.pips.read_face`: pips found, fitted to the 3x3 d6 lattice,
+   the value and a confidence from how cleanly the lattice is lit.
+6. A die-size prior (median of the confident candidates) drops face fragments and discounts
+   oversized candidates; overlapping candidates keep the most confident one.
+7. Boxes are scaled back to frame pixels; a die is flagged when its confidence is below FLAG_BELOW.
+
+One parameter set serves every table and camera; the constants below say where they come from.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import cv2
+import numpy as np
+
+from vision.dice_segment import Region, face_regions, foreground_distance, object_regions, to_lab
+from vision.observation import DiceObservation, DieReading
+from vision.pips import FaceReading, read_face
+
+# Work image long side (pixels). Dice in our photos are 1/30 - 1/8 of the long side; at 640 px the
+# smallest is ~20 px with ~4 px pips, the least that pip counting needs. Larger frames are scaled down
+# (time grows with area), smaller ones are used as they are.
+WORK_MAX_SIDE = 640
+# Smallest frame side read (pixels): below this no die is big enough to show pips.
+MIN_FRAME_SIDE = 32
+# A frame whose mean grey level is below this is "black" (lens cap, lights off); above it "saturated"
+# (overexposed). A frame with almost no contrast (grey-level standard deviation below MIN_CONTRAST)
+# shows nothing readable either.
+BLACK_LEVEL, SATURATED_LEVEL, MIN_CONTRAST = 12.0, 245.0, 3.0
+# Object sizes accepted as a die or a group of dice: side from 1/60 of the long side (smaller than
+# any die we have seen) to 0.75 of the short side (a close-up of one die).
+MIN_DIE_FRACTION, MAX_OBJECT_FRACTION = 1 / 60, 0.75
+# Candidates (whole objects and face pieces) overlapping a more confident one by more than this
+# fraction of the smaller box are the same die read twice (or a piece of it) and are dropped.
+MAX_OVERLAP = 0.35
+# A candidate's side over the frame's typical die side: below the first it is dropped (a patch of a
+# face), above the second its confidence shrinks in proportion (maybe two dice, or a die's shadow).
+SIZE_RANGE = (0.6, 1.45)
+# Objects read with less confidence than this are not reported at all (a tray wall, a shadow with a
+# speck); between this and FLAG_BELOW they are reported flagged.
+REPORT_MIN = 0.1
+# An object read at least this confidently is not read again piece by piece.
+CLEAN = 0.8
+# Flag a die whose confidence is below this.
+FLAG_BELOW = 0.5
+
+
+class FrameError(ValueError):
+    """The input is not a frame the reader can use (None, empty, wrong dtype or shape)."""
+
+
+def check_frame(frame_bgr) -> None:
+    """Raise FrameError naming the problem unless ``frame_bgr`` is a non-empty (h, w, 3) uint8 array."""
+    if frame_bgr is None:
+        raise FrameError("no frame (None)")
+    if not isinstance(frame_bgr, np.ndarray):
+        raise FrameError(f"frame is a {type(frame_bgr).__name__}, not a numpy array")
+    if frame_bgr.dtype != np.uint8:
+        raise FrameError(f"frame dtype is {frame_bgr.dtype}, expected uint8 (BGR 0-255)")
+    if frame_bgr.size == 0:
+        raise FrameError(f"frame is empty (shape {frame_bgr.shape})")
+    if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+        raise FrameError(f"frame shape is {frame_bgr.shape}, expected (height, width, 3) BGR")
+
+
+def frame_problem(grey: np.ndarray) -> str | None:
+    """A short reason when a (work-size) grey frame cannot show dice, else None."""
+    if min(grey.shape[:2]) < MIN_FRAME_SIDE:
+        return f"frame is too small ({grey.shape[1]}x{grey.shape[0]} px, at least {MIN_FRAME_SIDE} px a side)"
+    mean = float(grey.mean())
+    if mean < BLACK_LEVEL:
+        return f"frame is black (mean level {mean:.0f} of 255)"
+    if mean > SATURATED_LEVEL:
+        return f"frame is saturated (mean level {mean:.0f} of 255)"
+    if float(grey.std()) < MIN_CONTRAST:
+        return "frame has no contrast (uniform)"
+    return None
+
+
+def read_dice(frame_bgr: np.ndarray) -> DiceObservation:
+    """Find the dice in a BGR uint8 frame (h, w, 3) and read their values.
+
+    Returns a DiceObservation: dice in reading order (rows top to bottom, left to right within a row),
+    boxes in frame pixels, ``ms`` the wall time of this call in milliseconds. A black, saturated or
+    uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
+    Raises FrameError for input that is not a non-empty (h, w, 3) uint8 numpy array.
+    """
+    start = time.perf_counter()
+    check_frame(frame_bgr)
+    h, w = frame_bgr.shape[:2]
+    scale = min(1.0, WORK_MAX_SIDE / max(h, w))
+    work = frame_bgr if scale == 1.0 else cv2.resize(frame_bgr, (round(w * scale), round(h * scale)),
+                                                     interpolation=cv2.INTER_AREA)
+    problem = frame_problem(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
+    dice: list[DieReading] = []
+    if problem is None:
+        dice = [_to_frame(d, scale, (w, h)) for d in _read_work(work)]
+        dice.sort(key=lambda d: (d.box[1] + d.box[3]) / 2)
+        dice = _reading_order(dice)
+    ms = (time.perf_counter() - start) * 1000.0
+    return DiceObservation(dice=tuple(dice), frame_shape=(h, w), ms=ms, problem=problem)
+
+
+def _read_work(work: np.ndarray) -> list[DieReading]:
+    """Read the dice of a work image; boxes in work-image pixels."""
+    lab = to_lab(work)
+    fg = foreground_distance(lab)
+    hw, ww = work.shape[:2]
+    min_side = MIN_DIE_FRACTION * max(hw, ww)
+    max_side = MAX_OBJECT_FRACTION * min(hw, ww)
+    min_area, max_area = int(min_side ** 2), int(max_side ** 2)
+    objects = [(r, read_face(lab, r.box, r.mask)) for r in object_regions(fg, min_area, max_area)]
+    typical = _typical_side(objects)
+    faces = face_regions(work, fg.mask, min_area, max_area)
+    if typical:  # skip reading pieces far too small to be a face (the patch between pips)
+        faces = [r for r in faces if math.sqrt(r.area) >= SIZE_RANGE[0] * typical]
+    # A die read cleanly as a whole object of typical size needs no second reading of its face.
+    clean = [r.box for r, f in objects if f.confidence >= CLEAN and 1 <= f.value <= 6
+             and (not typical or math.sqrt(r.area) <= SIZE_RANGE[1] * typical)]
+    faces = [r for r in faces if all(_overlap(r.box, box) <= MAX_OVERLAP for box in clean)]
+    reads = objects + [(r, read_face(lab, r.box, r.mask)) for r in faces]
+    reads = [(r, f) for r, f in reads if 1 <= f.value <= 6 and f.confidence >= REPORT_MIN]
+    typical = _typical_side(reads)
+    if typical:
+        kept = []
+        for r, f in reads:
+            ratio = math.sqrt(r.area) / typical
+            if ratio < SIZE_RANGE[0]:
+                continue
+            if ratio > SIZE_RANGE[1]:
+                f.confidence *= SIZE_RANGE[1] / ratio
+                f.doubts.append("large")
+            kept.append((r, f))
+        reads = kept
+    chosen: list[tuple[Region, FaceReading]] = []
+    for r, f in sorted(reads, key=lambda rf: -rf[1].confidence):
+        if f.confidence >= REPORT_MIN and all(_overlap(r.box, g.box) <= MAX_OVERLAP for g, _ in chosen):
+            chosen.append((r, f))
+    return [_die(r, f) for r, f in chosen]
+
+
+def _typical_side(reads: list[tuple[Region, FaceReading]]) -> float | None:
+    """Die size prior: the median side (pixels) of the confidently read candidates, None with fewer
+    than two. A candidate much smaller is a piece of a face; much larger, several dice or a shadow."""
+    sure = [math.sqrt(r.area) for r, f in reads if 1 <= f.value <= 6 and f.confidence >= FLAG_BELOW]
+    return float(np.median(sure)) if len(sure) >= 2 else None
+
+
+def _overlap(a, b) -> float:
+    """Intersection area over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def _die(region: Region, reading: FaceReading) -> DieReading:
+    value = min(max(reading.value, 1), 6)
+    conf = reading.confidence
+    flagged = bool(conf < FLAG_BELOW or reading.value > 6)
+    return DieReading(value=value, box=region.box, confidence=round(float(conf), 4), flagged=flagged)
+
+
+def _to_frame(die: DieReading, scale: float, size: tuple[int, int]) -> DieReading:
+    if scale == 1.0:
+        return die
+    w, h = size
+    x0, y0, x1, y1 = die.box
+    box = (max(0, math.floor(x0 / scale)), max(0, math.floor(y0 / scale)),
+           min(w, math.ceil(x1 / scale)), min(h, math.ceil(y1 / scale)))
+    return DieReading(die.value, box, die.confidence, die.flagged)
+
+
+def _reading_order(dice: list[DieReading]) -> list[DieReading]:
+    """Group dice (sorted by centre y) into rows: a die starts a new row when its centre is more than
+    half the median die height below the row's first die; rows are then sorted left to right."""
+    if not dice:
+        return dice
+    half = float(np.median([d.box[3] - d.box[1] for d in dice])) / 2
+    rows: list[list[DieReading]] = []
+    for d in dice:
+        cy = (d.box[1] + d.box[3]) / 2
+        if rows and cy - (rows[-1][0].box[1] + rows[-1][0].box[3]) / 2 <= half:
+            rows[-1].append(d)
+        else:
+            rows.append([d])
+    return [d for row in rows for d in sorted(row, key=lambda d: d.box[0])]

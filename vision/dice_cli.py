@@ -1,0 +1,119 @@
+"""``companion dice read`` and ``companion dice eval``: the dice reader on image files, from the shell.
+
+``companion dice read IMAGE... [--json] [--debug-out DIR]``
+    Reads every image. With ``--json`` prints one JSON object a line, in the order given:
+    ``{"file": str, "dice": [{"value": 1-6, "box": [x0, y0, x1, y1], "confidence": 0-1,
+    "flagged": bool}], "ms": float}`` (boxes in pixels of the image, x1/y1 exclusive; ``ms`` the
+    reader's wall time on one OpenCV thread). A frame the reader judged unusable (black, saturated)
+    adds ``"problem": str``. Without ``--json`` prints one readable line per image. ``--debug-out DIR``
+    writes ``DIR/<image stem>.png``: the image with each die's box, value and confidence, red when
+    flagged. A file that is missing or not an image prints an error on stderr; the other images are
+    still read and the command then exits with status 1.
+
+``companion dice eval DIR [--json]``
+    Runs the reader on a labelled set (``DIR/labels.csv``, see :mod:`vision.dice_eval`) and prints the
+    figures: one JSON object with ``--json``, else a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.observation import DiceObservation
+
+EVAL_ORDER = ("images", "dice", "image_accuracy", "image_accuracy_1_6", "die_precision", "die_recall",
+              "found", "unflagged_precision", "flag_rate", "flagged_errors", "flagged_correct",
+              "median_ms", "p95_ms", "unreadable")
+
+
+def add_commands(subparsers) -> None:
+    """Register ``dice read`` and ``dice eval`` on the ``companion`` command's subparsers."""
+    dice = subparsers.add_parser("dice", help="read dice in photos, measure the reader")
+    dice_sub = dice.add_subparsers(dest="dice_command", metavar="ACTION")
+    dice_sub.required = True
+
+    read = dice_sub.add_parser("read", help="read the dice in image files")
+    read.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    read.add_argument("--json", action="store_true", help="one JSON object a line per image")
+    read.add_argument("--debug-out", metavar="DIR", help="write an overlay PNG per image into DIR")
+    read.set_defaults(handler=run_read)
+
+    ev = dice_sub.add_parser("eval", help="measure the reader on a labelled set (DIR/labels.csv)")
+    ev.add_argument("dir", metavar="DIR", help="folder with labels.csv (and boxes.csv or cells.csv)")
+    ev.add_argument("--json", action="store_true", help="print one JSON object")
+    ev.set_defaults(handler=run_eval)
+
+
+def observation_json(file: str, obs: DiceObservation) -> dict:
+    """The JSON object ``dice read --json`` prints for one image."""
+    out = {"file": file, "dice": [d.to_dict() for d in obs.dice], "ms": round(obs.ms, 3)}
+    if obs.problem:
+        out["problem"] = obs.problem
+    return out
+
+
+def draw_overlay(frame_bgr: np.ndarray, obs: DiceObservation) -> np.ndarray:
+    """A copy of the frame with each die's box, value and confidence (green; red when flagged)."""
+    out = frame_bgr.copy()
+    thick = max(1, round(max(out.shape[:2]) / 500))
+    scale = max(0.4, max(out.shape[:2]) / 1600)
+    for die in obs.dice:
+        colour = (0, 0, 255) if die.flagged else (0, 200, 0)
+        x0, y0, x1, y1 = die.box
+        cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), colour, thick)
+        label = f"{die.value} {die.confidence:.2f}" + (" ?" if die.flagged else "")
+        cv2.putText(out, label, (x0, max(10, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick,
+                    cv2.LINE_AA)
+    if obs.problem:
+        cv2.putText(out, obs.problem, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 255), thick)
+    return out
+
+
+def run_read(args: argparse.Namespace) -> int:
+    from vision.dice import read_dice
+
+    cv2.setNumThreads(1)
+    debug_dir = Path(args.debug_out) if args.debug_out else None
+    if debug_dir:
+        debug_dir.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for name in args.images:
+        path = Path(name)
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if frame is None:
+            why = "no such file" if not path.exists() else "not a readable image"
+            print(f"companion dice read: {name}: {why}", file=sys.stderr)
+            failed += 1
+            continue
+        obs = read_dice(frame)
+        if args.json:
+            print(json.dumps(observation_json(name, obs)), flush=True)
+        else:
+            values = " ".join(f"{d.value}{'?' if d.flagged else ''}" for d in obs.dice) or "no dice"
+            extra = f" ({obs.problem})" if obs.problem else ""
+            print(f"{name}: {values}{extra}  [{obs.ms:.1f} ms]", flush=True)
+        if debug_dir:
+            cv2.imwrite(str(debug_dir / f"{path.stem}.png"), draw_overlay(frame, obs))
+    return 1 if failed else 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from vision.dice_eval import evaluate
+
+    result = evaluate(args.dir)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"dice reader on {args.dir}")
+    for key in EVAL_ORDER:
+        if key in result:
+            value = result[key]
+            shown = "-" if value is None else (f"{value:.4f}" if isinstance(value, float) else str(value))
+            print(f"  {key:<20} {shown}")
+    return 0
