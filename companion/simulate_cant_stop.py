@@ -15,6 +15,7 @@ from typing import Any
 from companion.games.base import CHANCE
 from companion.games.cant_stop import CantStopConfig, CantStopState, Phase, Roll
 from companion.hints.cant_stop import advise
+from companion.hints.cant_stop_rule28 import rule28_agent
 
 Agent = Callable[[Any, random.Random], Any]
 """``(state, rng) -> action``: the action for ``state.current_player``."""
@@ -36,7 +37,7 @@ def advisor_agent(state: Any, rng: random.Random) -> Any:
     return advise(state, state.current_player).action
 
 
-AGENTS: dict[str, Agent] = {"random": random_agent, "advisor": advisor_agent}
+AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "advisor": advisor_agent}
 """Agents by the name used on the command line."""
 
 
