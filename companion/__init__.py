@@ -4,3 +4,7 @@ The box watches a real game table; see ``../shared/docs/ARCHITECTURE.md`` for th
 """
 
 __version__ = "0.1.0"
+
+import os as _os
+
+_os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # keep pygame's banner out of command output

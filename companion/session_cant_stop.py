@@ -269,7 +269,10 @@ class CantStopSession:
         except IllegalMove as error:
             self.message = str(error)
             return
-        self._check = _Check(dice, None, None, None, selected=None)
+        if self._check is not None:  # a correction of the whole reading: keep what the camera read
+            self._check.values, self._check.selected = dice, None
+        else:
+            self._check = _Check(dice, None, None, None, selected=None)
 
     @staticmethod
     def _index(one_based: int, count: int) -> int:

@@ -1,0 +1,122 @@
+"""`companion play cant-stop` and `companion demo` end to end: camera, reader, script, store, screen."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.demo import demo_playlist, photos_dir
+from companion.games.cant_stop import Phase
+from companion.session_cant_stop import CantStopSession, replay
+from companion.store import Store
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def write_script(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def one_photo(tmp_path) -> Path:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    shutil.copy(photos_dir() / "IMG_20191209_100026.jpg", folder)  # four dice: 3 4 5 6
+    return folder
+
+
+def test_play_reads_a_photo_then_falls_back_to_hand_entry_and_resumes_after_quit(app_env, one_photo, capsys):
+    state = app_env / "state" / "companion.sqlite3"
+    first = write_script(app_env / "first.script", [
+        "choose 1", "confirm",  # Ada starts
+        "dice 3 4 5 6", "confirm",  # the reading of the photo, set to its true values and confirmed
+        "choose 1", "confirm",  # the first pairing; roll again
+        # the photo still lies there, then the folder ends: the box asks for the roll by hand
+        "dice 1 1 1 1", "confirm", "choose 1",
+        "quit",
+    ])
+    args = ["play", "cant-stop", "--players", "Ada,Ben", "--headless", "--camera", f"folder:{one_photo}",
+            "--seed", "3"]
+    assert main([*args, "--input", f"script:{first}"]) == 0
+    with Store(state) as store:
+        (game,) = store.unfinished_games("cant-stop")
+        payloads = [e.payload for e in store.events(game.id)]
+    assert [p["type"] for p in payloads] == ["start", "roll", "choose", "roll_again", "roll", "choose"]
+    assert payloads[1]["source"] == "camera" and payloads[4]["source"] == "hand"
+    assert payloads[4]["dice"] == [1, 1, 1, 1]
+
+    second = write_script(app_env / "second.script", ["bank", "quit"])
+    assert main([*args, "--input", f"script:{second}"]) == 0  # resumes the saved game
+    with Store(state) as store:
+        events = store.events(game.id)
+        resumed = replay(events, 2, CantStopSession(store, game.id, ["Ada", "Ben"]).config)
+    assert events[-1].payload == {"type": "bank"}
+    assert resumed.active == 1 and resumed.marker_map(0) == {2: 1} | resumed.marker_map(0)
+
+
+def test_a_headless_script_that_ends_too_soon_is_an_error(app_env, one_photo, capsys):
+    script = write_script(app_env / "short.script", ["confirm"])
+    status = main(["play", "cant-stop", "--headless", "--camera", f"folder:{one_photo}", "--input",
+                   f"script:{script}", "--new"])
+    assert status == 2
+    assert "the script ended while the game waited for" in capsys.readouterr().err
+
+
+def test_the_demo_plays_a_whole_game_on_the_bundled_photos(tmp_path, capsys):
+    shots = tmp_path / "shots"
+    assert main(["demo", "--headless", "--screenshots", str(shots)]) == 0, (
+        "the demo script no longer fits the dice reader: regenerate it with `python -m companion.demo --write`")
+    out = capsys.readouterr().out
+    assert "Demo over: Ada wins" in out or "Demo over: Ben wins" in out
+    names = sorted(p.name for p in shots.glob("*.png"))
+    modes = {name.split("-", 1)[1].removesuffix(".png") for name in names}
+    assert modes == {"start", "watch", "check", "choose", "decide", "over"}
+    assert len(demo_playlist()) >= 20
+
+
+def _events(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    try:
+        with Store(path) as store:
+            games = store.unfinished_games("cant-stop") + store.finished_games("cant-stop")
+            return [e.payload for e in store.events(games[0].id)] if games else []
+    except Exception:  # the child may be creating the file right now
+        return []
+
+
+def test_a_game_killed_mid_turn_resumes_exactly(tmp_path):
+    """SIGKILL at a random moment: what was stored replays, and it is a prefix of the uninterrupted game."""
+    code = ("import sys; from pathlib import Path; from companion.app import demo; "
+            "demo(Path(sys.argv[1]), headless=True, screenshots=None)")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    full_dir, killed_dir = tmp_path / "full", tmp_path / "killed"
+    full_dir.mkdir()
+    killed_dir.mkdir()
+    subprocess.run([sys.executable, "-c", code, str(full_dir)], check=True, env=env, cwd=REPO,
+                   capture_output=True, timeout=300)
+    full = _events(full_dir / "companion.sqlite3")
+    child = subprocess.Popen([sys.executable, "-c", code, str(killed_dir)], env=env, cwd=REPO,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while len(_events(killed_dir / "companion.sqlite3")) < len(full) // 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    stored = _events(killed_dir / "companion.sqlite3")
+    assert 0 < len(stored) < len(full)
+    assert stored == full[:len(stored)]
+    with Store(killed_dir / "companion.sqlite3") as store:
+        (game,) = store.unfinished_games("cant-stop")
+        session = CantStopSession(store, game.id, list(game.players))
+        assert session.state == replay(store.events(game.id), 2, session.config)
+        assert session.state.phase is not Phase.OVER

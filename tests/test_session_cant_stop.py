@@ -1,0 +1,297 @@
+"""The Can't Stop session: stable readings, confirm, correct, hand entry, choices, undo and resume."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from companion.commands import Button, Command
+from companion.display.screen import render_to_surface
+from companion.games.cant_stop import CantStopConfig, Phase
+from companion.session import ReadingStabilizer, SceneChange, Waiting
+from companion.session_cant_stop import CantStopSession, CorruptLog, Mode, replay
+from companion.store import Store
+from vision.observation import DiceObservation, DieReading
+
+
+def observation(*values: int, flagged: tuple[int, ...] = ()) -> DiceObservation:
+    dice = tuple(DieReading(v, (10 + 40 * i, 10, 40 + 40 * i, 40), 0.5 if i in flagged else 0.95, i in flagged)
+                 for i, v in enumerate(values))
+    return DiceObservation(dice, (120, 200))
+
+
+def scene(seed: int) -> np.ndarray:
+    """A distinct 'photo' per seed: random blocks, so two seeds differ over much of the frame."""
+    rng = np.random.default_rng(seed)
+    small = rng.integers(0, 256, size=(12, 20, 3), dtype=np.uint8)
+    return np.kron(small, np.ones((10, 10, 1), dtype=np.uint8))
+
+
+def press(session: CantStopSession, *words: str) -> None:
+    for word in words:
+        session.on_command(Command.parse(word))
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "store.sqlite3") as store:
+        yield store
+
+
+def new_session(store, players=("Ada", "Ben"), stable_frames=3, seed=1) -> CantStopSession:
+    game_id = store.new_game("cant-stop", list(players), {})
+    return CantStopSession(store, game_id, list(players), stable_frames=stable_frames, rng=random.Random(seed))
+
+
+def started(store, **kwargs) -> CantStopSession:
+    session = new_session(store, **kwargs)
+    press(session, "choose 1", "confirm")  # Ada starts
+    return session
+
+
+def show(session: CantStopSession, frame: np.ndarray, obs: DiceObservation, times: int) -> None:
+    for _ in range(times):
+        session.on_frame(frame, obs)
+
+
+# -- the shared pieces ----------------------------------------------------------------------------------
+
+
+def test_stabilizer_offers_a_reading_only_after_n_equal_frames():
+    stabilizer = ReadingStabilizer(stable_frames=3, expected=4)
+    assert stabilizer.feed(observation(1, 2, 3, 4)) is None
+    assert stabilizer.feed(observation(2, 1, 3, 4)) is None  # the same multiset in another order counts
+    assert stabilizer.status == "Hold still…"
+    assert stabilizer.feed(observation(4, 3, 2, 1)) is not None
+
+
+def test_stabilizer_restarts_when_the_values_change_and_says_how_many_dice_it_sees():
+    stabilizer = ReadingStabilizer(stable_frames=2, expected=4)
+    stabilizer.feed(observation(1, 2, 3, 4))
+    assert stabilizer.feed(observation(1, 2, 3, 5)) is None
+    assert stabilizer.feed(observation(1, 2, 3)) is None
+    assert stabilizer.status == "3 dice seen, 4 needed"
+    assert stabilizer.feed(observation()) is None
+    assert stabilizer.status == "No dice seen"
+    problem = DiceObservation((), (10, 10), problem="frame is black")
+    assert stabilizer.feed(problem) is None and stabilizer.status == "frame is black"
+
+
+def test_stabilizer_rejects_zero_frames():
+    with pytest.raises(ValueError):
+        ReadingStabilizer(0, 4)
+
+
+def test_scene_change_ignores_the_same_scene_and_sees_a_new_one():
+    detector = SceneChange()
+    assert detector.changed(scene(1))  # nothing remembered: any frame is new
+    detector.remember(scene(1))
+    noisy = np.clip(scene(1).astype(int) + np.random.default_rng(0).integers(-5, 6, scene(1).shape), 0, 255)
+    assert not detector.changed(noisy.astype(np.uint8))
+    assert detector.changed(scene(2))
+
+
+# -- the session ----------------------------------------------------------------------------------------
+
+
+def test_the_box_proposes_who_starts_and_next_picks_another(store):
+    session = new_session(store)
+    assert session.mode is Mode.START and session.waiting is Waiting.PLAYERS
+    proposed = session.view().active
+    press(session, "next")
+    assert session.view().active == (proposed + 1) % 2
+    press(session, "confirm")
+    assert session.state.active == (proposed + 1) % 2
+    assert [e.payload for e in store.events(session.game_id)] == [{"type": "start", "seat": (proposed + 1) % 2}]
+
+
+def test_a_stable_reading_of_four_dice_is_offered_and_confirmed(store):
+    session = started(store)
+    assert session.mode is Mode.WATCH and session.wants_frame and session.waiting is Waiting.CAMERA
+    show(session, scene(1), observation(3, 4, 3, 4), 2)
+    assert session.mode is Mode.WATCH and session.view().status == "Hold still…"
+    show(session, scene(1), observation(3, 4, 3, 4), 1)
+    assert session.mode is Mode.CHECK and not session.wants_frame
+    assert [d.value for d in session.view().dice] == [3, 4, 3, 4]
+    press(session, "confirm")
+    assert session.state.phase is Phase.CHOOSE and session.state.dice == (3, 4, 3, 4)
+    last = store.events(session.game_id)[-1].payload
+    assert last == {"type": "roll", "dice": [3, 4, 3, 4], "read": [3, 4, 3, 4], "source": "camera"}
+
+
+def test_three_dice_are_never_offered(store):
+    session = started(store)
+    show(session, scene(1), observation(3, 4, 3), 5)
+    assert session.mode is Mode.WATCH
+    assert session.view().status == "3 dice seen, 4 needed"
+
+
+def test_players_correct_a_reading_with_the_buttons(store):
+    session = started(store)
+    show(session, scene(1), observation(1, 2, 6, 5, 5, flagged=(1,)), 3)  # five dice: never offered
+    assert session.mode is Mode.WATCH
+    show(session, scene(1), observation(1, 2, 6, 5, flagged=(1,)), 3)
+    assert session.mode is Mode.CHECK
+    assert [d.selected for d in session.view().dice] == [False, True, False, False]  # first flagged die
+    press(session, "bank", "bank")  # die 2: 2 -> 3 -> 4
+    press(session, "next", "pass")  # die 3 (the 6) removed
+    assert [d.value for d in session.view().dice] == [1, 4, 5]
+    press(session, "confirm")  # three dice: refused
+    assert session.mode is Mode.CHECK and "needs 4 dice" in session.message
+    press(session, "next", "bank", "bank")  # on to the "add a die" slot: add a 1, step it to 2
+    press(session, "confirm")
+    assert session.state.dice == (1, 4, 5, 2)
+    payload = store.events(session.game_id)[-1].payload
+    assert payload["read"] == [1, 2, 6, 5] and payload["dice"] == [1, 4, 5, 2]
+
+
+def test_keyboard_corrections_set_add_and_remove(store):
+    session = started(store)
+    show(session, scene(1), observation(1, 2, 3, 4), 3)
+    press(session, "set 1 6", "remove 2", "add 5", "confirm")
+    assert session.state.dice == (6, 3, 4, 5)
+
+
+def test_a_roll_can_be_entered_by_hand_when_the_camera_fails(store):
+    session = started(store)
+    session.on_camera_problem("no picture from device:0")
+    assert session.waiting is Waiting.PLAYERS
+    assert "enter the roll by hand" in session.view().prompt
+    press(session, "next")  # hand entry: the "add a die" slot is selected
+    for value in (2, 3, 4, 5):
+        press(session, "bank")  # add a die showing 1
+        for _ in range(value - 1):
+            press(session, "bank")
+        press(session, "next")
+    press(session, "confirm")
+    assert session.state.dice == (2, 3, 4, 5)
+    assert store.events(session.game_id)[-1].payload["source"] == "hand"
+
+
+def test_dice_command_enters_a_whole_roll(store):
+    session = started(store)
+    press(session, "dice 6 6 6 6", "confirm")
+    assert session.state.phase is Phase.CHOOSE
+
+
+def test_choices_roll_again_and_bank_follow_the_rules(store):
+    session = started(store)
+    press(session, "dice 3 4 3 4", "confirm")
+    options = session.state.legal_actions()
+    assert len(session.view().options) == len(options) == 2  # (7, 7) and (6, 8)
+    press(session, "choose 2")
+    assert session.state.phase is Phase.DECIDE and session.state.runner_map() == {6: 1, 8: 1}
+    view = session.view()
+    assert view.bust_probability == 0.0  # a runner is still free and every column is open (A.6)
+    assert view.hint.startswith("Roll again")
+    press(session, "confirm")  # roll again
+    assert session.mode is Mode.WATCH
+    press(session, "dice 1 1 2 2", "confirm", "choose 1", "bank")
+    assert session.state.active == 1 and session.state.marker_map(0)
+    assert session.message == "Ada banks"
+
+
+def test_the_same_dice_are_not_read_twice(store):
+    session = started(store)
+    show(session, scene(1), observation(3, 4, 3, 4), 3)
+    press(session, "confirm", "confirm", "confirm")  # roll, first pairing, roll again
+    assert session.mode is Mode.WATCH
+    show(session, scene(1), observation(3, 4, 3, 4), 6)  # the dice still lie there
+    assert session.mode is Mode.WATCH and session.view().status == "Roll the dice"
+    show(session, scene(2), observation(1, 2, 5, 6), 3)
+    assert session.mode is Mode.CHECK
+
+
+def test_a_bust_ends_the_turn_and_says_so(store):
+    session = started(store)
+    press(session, "dice 1 1 1 1", "confirm", "choose 1", "confirm")  # runner on 2, roll again
+    press(session, "dice 2 2 2 2", "confirm", "choose 1", "confirm")  # runner on 4
+    press(session, "dice 3 3 3 3", "confirm", "choose 1", "confirm")  # runner on 6: all placed
+    press(session, "dice 6 6 6 6", "confirm")  # only 12: bust
+    assert session.state.active == 1 and session.state.runner_map() == {}
+    assert session.message == "Ada busts: no pairing of 6 6 6 6 can be used"
+
+
+def test_undo_steps_back_one_event_at_a_time_to_the_start(store):
+    session = started(store)
+    press(session, "dice 3 4 3 4", "confirm", "choose 2", "bank")
+    states = [replay(store.events(session.game_id)[:n], 2, session.config)
+              for n in range(len(store.events(session.game_id)) + 1)]
+    for expected in reversed(states[:-1]):
+        press(session, "undo")
+        assert session.state == expected
+    assert session.mode is Mode.START
+    press(session, "undo")
+    assert session.message == "Nothing to undo" and store.events(session.game_id) == []
+
+
+def test_undo_in_check_discards_the_reading_and_reads_again(store):
+    session = started(store)
+    show(session, scene(1), observation(3, 4, 3, 5), 3)
+    press(session, "undo")
+    assert session.mode is Mode.WATCH and len(store.events(session.game_id)) == 1
+    show(session, scene(1), observation(3, 4, 3, 4), 3)  # same scene, read again
+    assert [d.value for d in session.view().dice] == [3, 4, 3, 4]
+
+
+def test_a_new_session_resumes_exactly_where_the_log_ends(store):
+    session = started(store)
+    press(session, "dice 3 4 3 4", "confirm", "choose 2")
+    resumed = CantStopSession(store, session.game_id, ["Ada", "Ben"])
+    assert resumed.state == session.state and resumed.mode is Mode.DECIDE
+
+
+def test_an_illegal_command_changes_nothing(store):
+    session = started(store)
+    press(session, "dice 3 4 3 4", "confirm")
+    before = (session.state, len(store.events(session.game_id)))
+    press(session, "choose 9")
+    assert (session.state, len(store.events(session.game_id))) == before
+    assert "choose 1 to 2" in session.message
+    press(session, "dice 3 4 3 4")
+    assert session.message == "No roll is expected now"
+    assert (session.state, len(store.events(session.game_id))) == before
+
+
+def test_a_die_value_outside_1_to_6_is_refused(store):
+    session = started(store)
+    press(session, "dice 7 1 1 1")
+    assert session.mode is Mode.WATCH and "1 to 6" in session.message
+
+
+def test_a_log_that_does_not_replay_is_reported(store):
+    game_id = store.new_game("cant-stop", ["Ada", "Ben"], {})
+    store.append_event(game_id, "action", {"type": "bank"})
+    with pytest.raises(CorruptLog, match="event 1"):
+        CantStopSession(store, game_id, ["Ada", "Ben"])
+
+
+def test_a_won_game_is_scored_and_cannot_be_undone(store):
+    game_id = store.new_game("cant-stop", ["Ada"], {"columns_to_win": 1})
+    session = CantStopSession(store, game_id, ["Ada"], CantStopConfig(columns_to_win=1))
+    press(session, "confirm")
+    for _ in range(3):  # column 2 has three spaces
+        press(session, "dice 1 1 6 6", "confirm", "choose 1", "confirm")
+    session.undo()
+    assert session.state.phase is Phase.DECIDE  # undid the last roll-again
+    press(session, "bank")
+    assert session.state.phase is Phase.OVER and session.winner_name == "Ada"
+    assert [(r.name, r.games, r.wins) for r in store.scoreboard("cant-stop")] == [("Ada", 1, 1)]
+    press(session, "undo")
+    assert session.state.phase is Phase.OVER
+    press(session, "confirm")
+    assert session.finished and session.waiting is Waiting.NOTHING
+
+
+def test_every_mode_renders(store):
+    session = started(store)
+    shots = [render_to_surface(session.view())]
+    show(session, scene(1), observation(3, 4, 3, 4, flagged=(2,)), 3)
+    shots.append(render_to_surface(session.view()))
+    press(session, "confirm")
+    shots.append(render_to_surface(session.view()))
+    press(session, "confirm")
+    shots.append(render_to_surface(session.view(), (1920, 1080)))
+    assert [s.get_size() for s in shots] == [(800, 480)] * 3 + [(1920, 1080)]
