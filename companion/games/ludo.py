@@ -22,7 +22,8 @@ again at once; when a non-six comes the player spends the pooled values one at a
 on any pawns; values no pawn can use are lost. Without it the pool holds only the current roll.
 
 Decisions of this engine where the rules file leaves a gap (each documented where it is applied):
-mensch40 home squares hold one pawn each; a bounce that would leave the home area is illegal; a
+mensch40 home squares hold one pawn each; a bounce that would leave the home area or end where it
+began is illegal; a
 ``block`` (two own pawns on a track square) cannot be passed or landed on by any pawn, its own colour's
 included, and is never captured; ``must_capture`` is applied before ``must_clear_start``; the
 ``last_moved_to_yard`` penalty spares a pawn that has left the track; with ``play_for_places = false``
@@ -292,8 +293,8 @@ class LudoState:
                 if cfg.overshoot == "illegal":
                     return None  # B.5 exact finish
                 to = 2 * last - to  # B.7 overshoot = bounce
-                if to < tp:
-                    return None  # engine decision: a bounce stays inside the home area
+                if to < tp or to == frm:
+                    return None  # engine decision: a bounce stays inside the home area and moves the pawn
                 path += list(range(last - 1, to - 1, -1))
         own = list(self.pawns[seat])
         if frm != YARD:
