@@ -143,3 +143,11 @@ def test_random_play_invariants(seed, game, timing):
         for s0, s1 in zip(before.stones, after.stones):
             if s0.owner is not None:
                 assert s1 == s0
+
+
+def test_benchmark_runs_and_agrees():
+    from companion.bench_schotten_totten import run
+
+    result = run(20, 3)
+    assert result["positions"] == 20 and result["checks"] > 20 and result["disagreements"] == 0
+    assert 0 < result["median_ms"] <= result["p95_ms"] <= result["worst_ms"]
