@@ -1,0 +1,125 @@
+"""Read one large value glyph (a digit 0-9) from a binary ink crop: HOG-like features and a k-nearest-neighbour vote (numpy).
+
+The classifier is trained at first use, in about a second, on digits rendered by OpenCV's own Hershey
+fonts (every font, upright and italic, several stroke widths, random small rotations, shears and scales,
+fixed seed :data:`SEED`): no model file ships and the runtime needs only OpenCV and numpy. Printed
+digits (the reference deck, a real deck's indices) match closely; handwritten digits less well.
+
+Public API: :func:`classify_glyph` (one binary crop -> (digit, confidence)), :func:`glyph_mask`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+SEED = 20261130
+SIZE = 32  # glyphs are normalised to SIZE x SIZE before HOG
+K = 5
+ELASTIC = 0.0  # largest displacement of the training glyphs' wobble, pixels of a 96-pixel canvas
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+         cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
+         cv2.FONT_HERSHEY_PLAIN)
+VARIANTS = 14  # random distortions per (digit, font, italic)
+
+
+def features(glyph: np.ndarray) -> np.ndarray:
+    """A HOG-like descriptor (float32, 4x4 cells x 9 unsigned orientation bins + an 8x8 ink map) of a
+    normalised SIZE x SIZE glyph. (OpenCV 5 builds may lack cv2.HOGDescriptor, so it is computed here.)
+    """
+    img = cv2.GaussianBlur(glyph.astype(np.float32) / 255.0, (3, 3), 0)
+    gx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) / np.pi * 9
+    bins = np.minimum(ang.astype(np.int32), 8)
+    cell = SIZE // 4
+    hist = np.zeros((4, 4, 9), np.float32)
+    ys, xs = np.indices(img.shape)
+    np.add.at(hist, (ys // cell, xs // cell, bins), mag)
+    hist /= np.linalg.norm(hist, axis=2, keepdims=True) + 1e-3
+    ink = cv2.resize(img, (8, 8), interpolation=cv2.INTER_AREA).ravel() * 2.0
+    return np.concatenate([hist.ravel(), ink]).astype(np.float32)
+
+
+def normalise(mask: np.ndarray) -> np.ndarray:
+    """Crop a binary glyph (uint8, ink > 0) to its ink, keep the aspect, centre it in SIZE x SIZE uint8.
+
+    Raises ValueError when the mask holds no ink.
+    """
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        raise ValueError("glyph has no ink")
+    crop = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h, w = crop.shape
+    side = max(h, w)
+    scale = (SIZE - 4) / side
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    small = cv2.resize(crop.astype(np.uint8) * 255 if crop.max() <= 1 else crop, (nw, nh),
+                       interpolation=cv2.INTER_AREA)
+    out = np.zeros((SIZE, SIZE), np.uint8)
+    y0, x0 = (SIZE - nh) // 2, (SIZE - nw) // 2
+    out[y0:y0 + nh, x0:x0 + nw] = small
+    return out
+
+
+def _render(digit: int, font: int, italic: bool, thickness: int, rng: np.random.Generator) -> np.ndarray:
+    canvas = np.zeros((96, 96), np.uint8)
+    face = font | (cv2.FONT_ITALIC if italic else 0)
+    (tw, th), _ = cv2.getTextSize(str(digit), face, 2.0, thickness)
+    cv2.putText(canvas, str(digit), ((96 - tw) // 2, (96 + th) // 2), face, 2.0, 255, thickness, cv2.LINE_AA)
+    angle = rng.uniform(-18, 18)
+    shear = rng.uniform(-0.45, 0.35)
+    sx, sy = rng.uniform(0.6, 1.25), rng.uniform(0.85, 1.2)
+    m = cv2.getRotationMatrix2D((48, 48), angle, 1.0)
+    a = np.array([[sx, shear, 0], [0, sy, 0]], np.float64)
+    a[:, 2] = 48 - a[:, :2] @ np.array([48, 48])
+    m3 = np.vstack([m, [0, 0, 1]]) @ np.vstack([a, [0, 0, 1]])
+    warped = cv2.warpAffine(canvas, m3[:2], (96, 96))
+    # a smooth random displacement field (a hand's wobble): 4x4 random offsets up to ELASTIC pixels
+    grid = cv2.resize(rng.uniform(-ELASTIC, ELASTIC, (2, 4, 4)).astype(np.float32).transpose(1, 2, 0),
+                      (96, 96), interpolation=cv2.INTER_CUBIC)
+    xs, ys = np.meshgrid(np.arange(96, dtype=np.float32), np.arange(96, dtype=np.float32))
+    warped = cv2.remap(warped, xs + grid[:, :, 0], ys + grid[:, :, 1], cv2.INTER_LINEAR)
+    return (warped > 100).astype(np.uint8) * 255
+
+
+@lru_cache(maxsize=1)
+def _model():
+    rng = np.random.default_rng(SEED)
+    feats, labels = [], []
+    for digit in range(10):
+        for font in FONTS:
+            for italic in (False, True):
+                for _ in range(VARIANTS):
+                    glyph = _render(digit, font, italic, int(rng.integers(2, 15)), rng)
+                    feats.append(features(normalise(glyph)))
+                    labels.append(digit)
+    return np.array(feats, np.float32), np.array(labels, np.int32)
+
+
+def glyph_scores(mask: np.ndarray) -> np.ndarray:
+    """Votes per digit 0-9 (shape (10,), sums to 1) for a binary glyph mask (ink > 0).
+
+    Raises ValueError when the mask holds no ink.
+    """
+    train, labels = _model()
+    feat = features(normalise(mask))
+    dists = np.sqrt(((train - feat) ** 2).sum(axis=1))
+    nearest = np.argpartition(dists, K)[:K]
+    votes = np.zeros(10)
+    for index in nearest:
+        votes[labels[index]] += 1.0 / (0.05 + float(dists[index]))
+    return votes / votes.sum()
+
+
+def classify_glyph(mask: np.ndarray) -> tuple[int, float]:
+    """The digit 0-9 a binary glyph (uint8 2-D, ink > 0, upright) shows, and a confidence 0-1.
+
+    Raises ValueError when the mask holds no ink.
+    """
+    votes = glyph_scores(mask)
+    best = int(votes.argmax())
+    return best, float(votes[best])
