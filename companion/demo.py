@@ -119,6 +119,42 @@ def correction_presses(session, truth: tuple[int, ...]) -> list[Command]:
     return presses
 
 
+def _plan(session, truth: tuple[int, ...], lines: list[str], photo: str) -> list[Command]:
+    """The players' next presses for the session's mode; corrections are worked out on a copy."""
+    import copy
+
+    from companion.games.cant_stop import Bank
+    from companion.session_cant_stop import Mode
+
+    mode = session.mode
+    if mode is Mode.WATCH:  # a stable reading with a die too few or too many: take it to correct it
+        return [Command(Button.NEXT)]
+    if mode is Mode.CHECK:
+        trial = copy.copy(session)
+        trial._check = copy.deepcopy(session._check)
+        trial.scene, trial.stabilizer = copy.deepcopy(session.scene), copy.deepcopy(session.stabilizer)
+        trial.store = _NoStore()
+        presses = correction_presses(trial, truth)
+        if len(presses) > 1:
+            read = " ".join(map(str, session._check.values))
+            lines.append(f"# {photo}: the reader saw {read or 'nothing'}; the players correct it to "
+                         f"{' '.join(map(str, truth))}")
+        return presses
+    if mode is Mode.DECIDE:
+        return [Command(Button.BANK if isinstance(session.hint().action, Bank) else Button.CONFIRM)]
+    return [Command(Button.CONFIRM)]  # START: the drawn player; CHOOSE: the hint; OVER: finish
+
+
+class _NoStore:
+    """Stands in for the store while corrections are tried on a copy of the session."""
+
+    def append_event(self, *args) -> int:
+        return 0
+
+    def finish_game(self, *args) -> None:
+        pass
+
+
 def write_demo(seed: int = 1) -> tuple[int, str]:
     """Play the demo game through the real session and write the playlist and the script.
 
@@ -128,9 +164,8 @@ def write_demo(seed: int = 1) -> tuple[int, str]:
 
     from companion.app import DEMO_PLAYERS, DEMO_SEED
     from companion.config import Config
-    from companion.games.cant_stop import Bank
     from companion.session import Waiting
-    from companion.session_cant_stop import CantStopSession, Mode
+    from companion.session_cant_stop import CantStopSession
     from companion.store import Store
     from vision.camera import PhotoListSource
     from vision.dice import read_dice
@@ -145,27 +180,19 @@ def write_demo(seed: int = 1) -> tuple[int, str]:
         session = CantStopSession(store, game_id, DEMO_PLAYERS, stable_frames=config.session.stable_frames,
                                   rng=random.Random(DEMO_SEED))
         camera = PhotoListSource([photos_dir() / n for n in names], frames_per_photo=config.session.frames_per_photo)
-        current = None
-        while not session.finished:
+        planned: list[Command] = []
+        while not session.finished:  # tick by tick, exactly as companion.app.run_loop
             if session.wants_frame:
                 frame = camera.read()
                 if frame is None:
                     raise RuntimeError("the playlist ran out before the game ended")
-                current = camera.current_path.name
                 session.on_frame(frame, read_dice(frame))
+            if session.waiting is not Waiting.PLAYERS:
                 continue
-            assert session.waiting is Waiting.PLAYERS
-            mode = session.mode
-            if mode is Mode.CHECK:
-                presses = correction_presses(session, labels[current])
-                if len(presses) > 1:
-                    lines.append(f"# {current}: read {' '.join(map(str, session.state.dice))} after correcting")
-                lines.extend(str(p) for p in presses)
-                continue
-            if mode is Mode.DECIDE:
-                command = Command(Button.BANK if isinstance(session.hint().action, Bank) else Button.CONFIRM)
-            else:
-                command = Command(Button.CONFIRM)  # START: the drawn player; CHOOSE: the hint; OVER: finish
+            if not planned:
+                photo = camera.current_path.name if camera.current_path else ""
+                planned = _plan(session, labels.get(photo, ()), lines, photo)
+            command = planned.pop(0)
             session.on_command(command)
             lines.append(str(command))
         winner = DEMO_PLAYERS[session.state.winner]

@@ -75,12 +75,17 @@ class ReadingStabilizer:
         self.expected = expected
         self._recent: deque[tuple[int, ...]] = deque(maxlen=stable_frames)
         self.status = ""
+        self.stable_wrong_count = False
+        """True while a stable reading shows some dice, but not ``expected`` of them: the players may
+        take it and correct it (add the die the reader missed, remove one it invented)."""
 
     def reset(self) -> None:
         self._recent.clear()
         self.status = ""
+        self.stable_wrong_count = False
 
     def feed(self, observation: DiceObservation) -> DiceObservation | None:
+        self.stable_wrong_count = False
         if observation.problem:
             self._recent.clear()
             self.status = observation.problem
@@ -91,6 +96,7 @@ class ReadingStabilizer:
         self._recent.append(key)
         count = len(key)
         if count != self.expected:
+            self.stable_wrong_count = count > 0 and len(self._recent) >= self.stable_frames
             self.status = (_("No dice seen") if count == 0 else
                            ngettext("{n} die seen, {want} needed", "{n} dice seen, {want} needed", count)
                            .format(n=count, want=self.expected))

@@ -5,7 +5,9 @@ Flow (cant-stop.md A.3-A.5), one :class:`Mode` at a time:
 - ``START``: the box proposes who starts (drawn at random, as fair as the roll-off of A.3); ``next``
   picks another player, ``confirm`` accepts.
 - ``WATCH``: waiting for four still dice. A reading stable over ``stable_frames`` frames, from a scene
-  that changed since the last accepted roll, moves to ``CHECK``. ``next`` enters a roll by hand.
+  that changed since the last accepted roll, moves to ``CHECK``. A stable reading of too few or too
+  many dice waits for the players: ``next`` takes it into ``CHECK`` to be corrected. Without a
+  picture, ``next`` enters a roll by hand.
 - ``CHECK``: the reading is shown; players ``confirm`` it or correct it: ``next`` selects a die (and
   finally an "add a die" slot), ``bank`` steps the selected die's value up (or adds a die), ``pass``
   removes the selected die; ``undo`` drops the reading and reads again.
@@ -137,7 +139,7 @@ class CantStopSession:
         """Whether the box waits for the camera, for the players, or for nothing (game over)."""
         if self.finished:
             return Waiting.NOTHING
-        if self.mode is Mode.WATCH and not self._camera_problem:
+        if self.mode is Mode.WATCH and not self._camera_problem and not self.stabilizer.stable_wrong_count:
             return Waiting.CAMERA
         return Waiting.PLAYERS
 
@@ -195,8 +197,15 @@ class CantStopSession:
             self._accept(StartWith(self._start_seat))
 
     def _on_watch(self, command: Command) -> None:
-        if command.button is Button.NEXT:
-            self._check = _Check([], None, None, None, selected=0)
+        if command.button is not Button.NEXT:
+            return
+        seen = self._observation if self._observation is not None and not self._camera_problem else None
+        if seen is not None and seen.dice and len(seen.dice) <= DICE + 2:
+            # Correct what the camera sees now: the add slot is selected when a die is missing.
+            selected = len(seen.dice) if len(seen.dice) < DICE else None
+            self._check = _Check(list(seen.values), seen, self._frame, seen.values, selected)
+        else:
+            self._check = _Check([], None, None, None, selected=0)  # a roll entered by hand
 
     def _on_check(self, command: Command) -> None:
         check = self._check
@@ -426,6 +435,9 @@ class CantStopSession:
         if mode is Mode.WATCH:
             if self._camera_problem:
                 return _("Camera: {problem}. NEXT to enter the roll by hand").format(problem=self._camera_problem)
+            if self.stabilizer.stable_wrong_count:
+                return _("{name}: {status}. NEXT to correct the reading").format(
+                    name=name, status=self.stabilizer.status)
             return _("{name}: roll the four dice").format(name=name)
         if mode is Mode.CHECK:
             return _("{name}: is this your roll? CONFIRM, or correct it").format(name=name)
