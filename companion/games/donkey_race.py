@@ -591,7 +591,8 @@ class DonkeyRaceState:
                 tied = [s for s in range(n) if points[s] == best]
             if len(tied) > 1 and config.tie_break == "highest_this_round_then_shared" and self.high_seat in tied:
                 tied = [self.high_seat]
-            return replace(after, phase=Phase.OVER, winners=tuple(tied), plays=(), active=-1)
+            return replace(after, phase=Phase.OVER, winners=tuple(tied), plays=(), active=-1, count=0,
+                           high_seat=-1, high_value=-1, donkey_round=False)
         leader = self.high_seat if self.high_seat >= 0 else self.leader  # D.4.8
         start = leader if config.refill_order == "highest_first" else 0
         order = [(start + i) % n for i in range(n)]
