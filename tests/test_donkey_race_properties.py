@@ -22,7 +22,7 @@ VARIANTS = st.fixed_dictionaries({}, optional={
     "allow_equal_raise": st.booleans(),
     "track_length": st.integers(3, 15),
     "deck": st.sampled_from([tuple((v, 8) for v in range(1, 14)), ((1, 4), (2, 4), (3, 4)),
-                             tuple((v, 2) for v in range(4, 9))]),
+                             tuple((v, 3) for v in range(4, 9))]),
 })
 
 
