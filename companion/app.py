@@ -159,6 +159,15 @@ def _wins(store: Store, game: str) -> dict[str, int]:
     return {row.name: row.wins for row in store.scoreboard(game)}
 
 
+def display_available(env=None) -> bool:
+    """Whether a screen can be opened: an X or Wayland display, or an SDL driver chosen explicitly
+    (the systemd unit sets ``SDL_VIDEODRIVER=kmsdrm`` for the Pi's console)."""
+    import os
+
+    env = os.environ if env is None else env
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("SDL_VIDEODRIVER"))
+
+
 DEMO_PLAYERS = ["Ada", "Ben"]
 DEMO_SEED = 1
 
@@ -175,6 +184,9 @@ def play(*, players: list[str] | None, variant: dict | None, camera_spec: str | 
 
     paths = resolve(os.environ if env is None else env)
     config = load_config(paths.config_file)
+    if not headless and not display_available():
+        log.info("no display found: running headless")
+        headless = True
     with open_camera(camera_spec or config.camera.spec, frames_per_photo=config.session.frames_per_photo) as camera:
         log.info("camera: %s", camera.name)
         result = run_cant_stop(paths=paths, config=config, camera=camera, input_spec=input_spec, players=players,
@@ -190,6 +202,9 @@ def demo(state_dir: Path, *, headless: bool, screenshots: Path | None) -> int:
     from companion.demo import demo_camera, demo_script_path
 
     paths = AppPaths.from_dirs(state_dir, state_dir)
+    if not headless and not display_available():
+        log.info("no display found: running headless")
+        headless = True
     with demo_camera() as camera:
         result = run_cant_stop(paths=paths, config=Config(), camera=camera,
                                input_spec=f"script:{demo_script_path()}", players=DEMO_PLAYERS, headless=headless,
