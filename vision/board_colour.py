@@ -20,10 +20,12 @@ COLOUR_CLASS = {"red": RED, "green": GREEN, "yellow": YELLOW, "blue": BLUE}
 
 # Saturation (0-255) above which a pixel is "coloured"; the wooden board print is below it.
 MIN_SAT = 85
-# Value floor for a coloured pixel, as a fraction of the frame's bright level (shadows fall below).
-MIN_VALUE = 0.45
-# Value floor for green and blue, whose hues bluish shadows share.
-MIN_VALUE_COOL = 0.55
+# Value floor for a coloured pixel, as a fraction of the frame's bright level; deeply saturated pixels
+# (saturation DEEP_SAT and up: pawns in shadow) may be darker, down to MIN_VALUE_DEEP.
+MIN_VALUE, MIN_VALUE_DEEP, DEEP_SAT = 0.4, 0.25, 190
+# Green and blue share their hues with the bluish shadows on the light board (saturation about 100 on
+# the real photos): they need this much saturation (blue pawns in shadow still have ~160).
+COOL_SAT = 125
 # Light board: saturation below LIGHT_SAT and value above LIGHT_VALUE of the bright level.
 LIGHT_SAT, LIGHT_VALUE = 80, 0.62
 # Dark print: value below DARK_VALUE of the bright level.
@@ -47,8 +49,8 @@ def classify(frame_bgr: np.ndarray, level: float | None = None) -> np.ndarray:
     if level is None:
         level = bright_level(hsv[..., 2])
     out = np.zeros(h.shape, np.uint8)
-    sat = (s >= MIN_SAT) & (v >= MIN_VALUE * level)
-    cool = v >= MIN_VALUE_COOL * level
+    sat = (s >= MIN_SAT) & ((v >= MIN_VALUE * level) | ((s >= DEEP_SAT) & (v >= MIN_VALUE_DEEP * level)))
+    cool = s >= COOL_SAT
     out[sat & ((h < 7) | (h >= 160))] = RED
     out[sat & (h >= 15) & (h < 36)] = YELLOW
     out[sat & cool & (h >= 36) & (h < 91)] = GREEN

@@ -1,0 +1,157 @@
+"""Which pawn stands where, once the board is found: per place (track square, home square, yard spot).
+
+``read_pieces(frame_bgr, labels, fit, layout) -> list[PawnReading]``. Steps:
+
+1. The camera (:mod:`vision.board_camera`) tells where a pawn standing on a place appears: a column of
+   sample points from its base up to :data:`PAWN_HEIGHT`, :data:`PAWN_RADIUS` wide.
+2. Pawn evidence per pixel and colour: the pixel shows that colour (:mod:`vision.board_colour`) where
+   the print under it (:mod:`vision.board_print`, seen through the homography) is another colour; or,
+   over print of the same colour (yard disks, home and start squares), the pixel is more saturated than
+   that print is in this frame (pawns are glossier than the print).
+3. Score of a colour at a place: the fraction of its column's samples with evidence.
+4. Per colour, places are taken greedily by score; the samples of a taken pawn are claimed, so a leaning
+   pawn that also covers the next square is not counted twice; at most 4 pawns a colour (ludo.md B.1).
+
+A pawn's confidence grows from 0.5 at the acceptance score to 1 at twice that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.board_camera import camera_matrix, project
+from vision.board_colour import COLOUR_CLASS, NONE
+from vision.board_find import BoardFit
+from vision.board_layouts import PrintLayout
+from vision.board_print import print_image, printed_colours, to_top
+
+# Pawn size in grid cells (the real board's pawns: about 1.5 cells tall, 0.6 wide).
+PAWN_HEIGHT, PAWN_RADIUS = 1.5, 0.26
+# Least score (fraction of a pawn column's samples with evidence) to report a pawn.
+ACCEPT = 0.3
+# Top-view scale of the print expectation (pixels per cell).
+PRINT_SCALE = 12
+# A pixel over print of its own colour counts as a pawn when its saturation exceeds this percentile of
+# that print's saturation in the frame, plus SAT_MARGIN.
+SAT_PERCENTILE, SAT_MARGIN = 85, 12
+PAWNS_PER_COLOUR = 4
+
+
+@dataclass(frozen=True)
+class PawnReading:
+    """One pawn read on the board.
+
+    place: ``("track", index)`` (absolute track index, ludo.md B.2), ``("home", colour, k)`` (k-th home
+    square of that colour's home column, 0 = the first after the track) or ``("yard", colour, k)``.
+    colour: the pawn's colour. score: its evidence score (0-1). confidence: 0-1.
+    pixel: ``(x, y)`` of the place's centre in the frame.
+    """
+
+    place: tuple
+    colour: str
+    score: float
+    confidence: float
+    pixel: tuple[float, float]
+
+
+def places(layout: PrintLayout) -> list[tuple[tuple, tuple[float, float]]]:
+    """Every place a pawn can stand, with its grid point ``(col, row)``: track, home squares, yard spots."""
+    geo = layout.geometry
+    out: list[tuple[tuple, tuple[float, float]]] = [(("track", i), (float(c), float(r)))
+                                                     for i, (r, c) in enumerate(geo.track)]
+    for colour in layout.clockwise:
+        out += [(("home", colour, k), (float(c), float(r))) for k, (r, c) in enumerate(geo.colours[colour].home_column)]
+        out += [(("yard", colour, k), (float(c), float(r))) for k, (r, c) in enumerate(layout.yard_spots[colour])]
+    return out
+
+
+def _column_offsets() -> np.ndarray:
+    """Sample points of a pawn column relative to its base point: (k, 3) ``(dcol, drow, z)`` in cells."""
+    ring = [(0.0, 0.0)] + [(PAWN_RADIUS * np.cos(a), PAWN_RADIUS * np.sin(a))
+                           for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)]
+    heights = np.linspace(0.1, 0.85 * PAWN_HEIGHT, 5)
+    return np.array([(dx, dy, z) for z in heights for dx, dy in ring])
+
+
+def _expected_classes(layout: PrintLayout, fit: BoardFit, shape: tuple[int, int]) -> np.ndarray:
+    """The print's class at every frame pixel (NONE off the board): (h, w) uint8."""
+    _, cls = print_image(layout, fit.clockwise, PRINT_SCALE)
+    warp = fit.homography @ np.linalg.inv(to_top(PRINT_SCALE))
+    return cv2.warpPerspective(cls, warp, (shape[1], shape[0]), flags=cv2.INTER_NEAREST,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=NONE)
+
+
+def evidence_maps(frame_bgr: np.ndarray, labels: np.ndarray, expected: np.ndarray) -> dict[str, np.ndarray]:
+    """Colour -> bool (h, w) map of pixels that look like a pawn of that colour (step 2 of the module)."""
+    sat = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2HSV)[..., 1]
+    out = {}
+    for colour, cls in COLOUR_CLASS.items():
+        seen = labels == cls
+        over_print = expected == cls
+        ev = seen & ~over_print
+        print_sat = sat[seen & over_print]
+        if print_sat.size > 50:
+            limit = float(np.percentile(print_sat, SAT_PERCENTILE)) + SAT_MARGIN
+            ev |= seen & over_print & (sat > limit)
+        out[colour] = cv2.morphologyEx(ev.astype(np.uint8), cv2.MORPH_OPEN, _OPEN).astype(bool)
+    return out
+
+
+_OPEN = np.ones((3, 3), np.uint8)
+
+
+def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout: PrintLayout) -> list[PawnReading]:
+    """The pawns on a found board (``fit.found``); see the module docstring. Empty when none is seen."""
+    h, w = labels.shape
+    cam = camera_matrix(fit.homography, frame_bgr.shape)
+    expected = _expected_classes(layout, fit, (h, w))
+    evidence = evidence_maps(frame_bgr, labels, expected)
+    offsets = _column_offsets()
+    where = places(layout)
+    samples = []  # per place: flat pixel indices of its column's samples (in frame; -1 outside)
+    centres = []
+    for _, (col, row) in where:
+        pts = offsets + np.array([col, row, 0.0])
+        px = project(cam, pts)
+        centre = project(cam, np.array([[col, row, 0.0]]))[0]
+        centres.append((float(centre[0]), float(centre[1])))
+        x = np.rint(px[:, 0]).astype(int)
+        y = np.rint(px[:, 1]).astype(int)
+        ok = (x >= 0) & (y >= 0) & (x < w) & (y < h)
+        samples.append(np.where(ok, y * w + x, -1))
+    printed = printed_colours(layout, fit.clockwise)
+    readings: list[PawnReading] = []
+    for colour, ev in evidence.items():
+        flat = ev.ravel()
+        claimed = np.zeros(h * w, bool)
+        # a yard spot or home square only holds pawns of its own colour (ludo.md B.2, B.5)
+        scores = np.array([_score(flat, claimed, s) if p[0] == "track" or printed[p[1]] == colour else 0.0
+                           for (p, _), s in zip(where, samples, strict=True)])
+        taken = 0
+        for i in np.argsort(-scores):
+            if taken >= PAWNS_PER_COLOUR or scores[i] < ACCEPT:
+                break
+            score = _score(flat, claimed, samples[i])  # again: an earlier pawn may have claimed its pixels
+            if score < ACCEPT:
+                continue
+            place = where[i][0]
+            confidence = float(min(1.0, 0.5 + 0.5 * (score - ACCEPT) / ACCEPT))
+            readings.append(PawnReading(place, colour, float(score), confidence, centres[i]))
+            s = samples[i]
+            claimed[s[s >= 0]] = True
+            taken += 1
+    return readings
+
+
+def _score(flat: np.ndarray, claimed: np.ndarray, s: np.ndarray) -> float:
+    """Fraction of a column's samples with unclaimed evidence (samples outside the frame count as none)."""
+    inside = s[s >= 0]
+    if inside.size == 0:
+        return 0.0
+    return float(np.count_nonzero(flat[inside] & ~claimed[inside])) / len(s)
+
+
+__all__ = ["PawnReading", "places", "read_pieces", "evidence_maps"]
