@@ -26,6 +26,8 @@ from companion.paths import AppPaths, ensure_state_dir
 from companion.session import GameSession, Waiting
 from companion.session_cant_stop import GAME, CantStopSession
 from companion.store import Store
+from hardware.buttons import make_pin_factory
+from hardware.leds import LedPanel, StatusPattern
 from vision.camera import FrameSource
 from vision.dice import FrameError, read_dice
 from vision.observation import DiceObservation
@@ -76,20 +78,24 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
     ensure_state_dir(paths)
     variant = dict(config.variant(GAME) if variant is None else variant)
     store = Store(paths.store_file)
-    display = None
-    inputs = None
+    display = inputs = leds = None
     try:
         game_id, players, variant = open_game(store, players, variant, new)
         session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
                                   stable_frames=config.session.stable_frames, rng=random.Random(seed))
         display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
                           headless=headless)
-        inputs = open_input(input_spec, events=display.events, pins=config.buttons)
+        pin_factory = make_pin_factory() if "gpio" in input_spec.split("+") else None
+        inputs = open_input(input_spec, events=display.events, pins=config.buttons, pin_factory=pin_factory)
+        if pin_factory is not None:
+            leds = LedPanel.from_config(config.leds, pin_factory=pin_factory)
         if screenshots:
             screenshots.mkdir(parents=True, exist_ok=True)
         return run_loop(session, store, camera, read_dice_frame, inputs, display, game=GAME, screenshots=screenshots,
-                        headless=headless, fps=config.session.fps, max_ticks=max_ticks)
+                        headless=headless, fps=config.session.fps, max_ticks=max_ticks, leds=leds)
     finally:
+        if leds is not None:
+            leds.close()
         if inputs is not None:
             inputs.close()
         if display is not None:
@@ -108,7 +114,7 @@ def read_dice_frame(frame_bgr) -> DiceObservation:
 
 def run_loop(session: GameSession, store: Store, camera: FrameSource | None, reader: Callable[[Any], Any],
              inputs, display: Display, *, game: str, screenshots: Path | None = None, headless: bool = False,
-             fps: float = 10.0, max_ticks: int | None = None) -> RunResult:
+             fps: float = 10.0, max_ticks: int | None = None, leds: LedPanel | None = None) -> RunResult:
     """Run ``session`` until it is finished, the players quit, or ``max_ticks`` ticks have passed.
 
     Each tick: when ``session.wants_frame``, one frame from ``camera`` goes through ``reader`` (a
@@ -116,6 +122,9 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
     (and saved as ``screenshots/NNNN-MODE.png`` when its prompt or message changed); then the inputs'
     commands go to ``session.on_command`` (a script only while the session waits for the players).
     ``camera`` None means no camera: the session is told once per tick that no picture came.
+    ``leds``: the seat LED of ``session.active_seat`` is lit; the status LED blinks slowly while the box
+    waits for still dice, fast when ``session.attention`` asks the players to look, and is steady while
+    it waits for a button.
     Headless runs do not wait between ticks; windowed runs tick at ``fps``.
     Raises :class:`ScriptEnded` when a headless script ends while the session still waits for players.
     """
@@ -133,6 +142,8 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
                 session.on_camera_problem(_("no picture from {name}").format(name=name))
             else:
                 session.on_frame(frame, reader(frame))
+        if leds is not None:
+            _show_leds(leds, session)
         view = session.view(wins=wins)
         display.show(view)
         if screenshots and (view.prompt, view.message) != last_prompt:
@@ -153,6 +164,18 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
         if not headless:
             time.sleep(max(0.0, period - (time.monotonic() - started)))
     return RunResult(session.game_id, session.winner_name, ticks, shots)
+
+
+def _show_leds(leds: LedPanel, session: GameSession) -> None:
+    leds.show_turn(session.active_seat)
+    if session.attention:
+        leds.show_status(StatusPattern.FAST_BLINK)
+    elif session.waiting is Waiting.CAMERA:
+        leds.show_status(StatusPattern.SLOW_BLINK)
+    elif session.waiting is Waiting.PLAYERS:
+        leds.show_status(StatusPattern.STEADY)
+    else:
+        leds.show_status(StatusPattern.OFF)
 
 
 def _wins(store: Store, game: str) -> dict[str, int]:

@@ -50,6 +50,16 @@ class GameSession(Protocol):
     @property
     def winner_name(self) -> str | None: ...
 
+    @property
+    def active_seat(self) -> int | None:
+        """The seat whose turn it is (lights its LED), or None."""
+        ...
+
+    @property
+    def attention(self) -> bool:
+        """True when the players must look at the screen: a reading or a command was not accepted."""
+        ...
+
     def on_frame(self, frame_bgr: np.ndarray, observation: Any) -> None: ...
 
     def on_camera_problem(self, reason: str) -> None: ...

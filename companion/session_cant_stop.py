@@ -104,6 +104,7 @@ class CantStopSession:
         self.scene = SceneChange()
         self.state = replay(store.events(game_id), len(self.players), self.config)
         self.message = ""
+        self._refused = False
         self.finished = False
         self._check: _Check | None = None
         self._option = 0
@@ -133,6 +134,18 @@ class CantStopSession:
     def winner_name(self) -> str | None:
         """The winner's name once the game is over, else None."""
         return None if self.state.winner is None else self.players[self.state.winner]
+
+    @property
+    def active_seat(self) -> int | None:
+        """The seat to act (during START: the proposed first player), None once the game is over."""
+        if self.mode is Mode.START:
+            return self._start_seat
+        return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
+
+    @property
+    def attention(self) -> bool:
+        """A reading with a die too few or too many, or a refused command (its reason is on screen)."""
+        return self.stabilizer.stable_wrong_count or self._refused
 
     @property
     def waiting(self) -> Waiting:
@@ -175,6 +188,7 @@ class CantStopSession:
             Mode.START: self._on_start, Mode.WATCH: self._on_watch, Mode.CHECK: self._on_check,
             Mode.CHOOSE: self._on_choose, Mode.DECIDE: self._on_decide, Mode.OVER: self._on_over,
         }[self.mode]
+        self._refused = False
         if command.button is Button.UNDO and self.mode is not Mode.CHECK:
             self.undo()
             return
@@ -185,6 +199,7 @@ class CantStopSession:
             handler(command)
         except IllegalMove as error:
             self.message = str(error)
+            self._refused = True
 
     # -- mode handlers -----------------------------------------------------------------------------------
 
