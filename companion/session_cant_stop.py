@@ -145,7 +145,7 @@ class CantStopSession:
     @property
     def attention(self) -> bool:
         """A reading with a die too few or too many, or a refused command (its reason is on screen)."""
-        return self.stabilizer.stable_wrong_count or self._refused
+        return (self.mode is Mode.WATCH and self.stabilizer.stable_wrong_count) or self._refused
 
     @property
     def waiting(self) -> Waiting:

@@ -189,6 +189,15 @@ class LudoState:
         pawns = tuple((YARD,) * PAWNS for _ in ordered)
         return cls(config=config, colours=ordered, pawns=pawns, turn_start=pawns)
 
+    def _with(self, **changes) -> "LudoState":
+        """A copy with ``changes`` (a fast :func:`dataclasses.replace`: the fields are already valid)."""
+        new = object.__new__(LudoState)
+        d = dict(self.__dict__)
+        d.pop("_infos", None)
+        d.update(changes)
+        new.__dict__.update(d)
+        return new
+
     # -- queries ------------------------------------------------------------------------------------
 
     @property
@@ -209,6 +218,11 @@ class LudoState:
         geo = self.geometry
         end = geo.track_positions + geo.home_length if geo.has_finish else geo.track_positions
         return all(p >= end for p in self.pawns[seat])
+
+    def is_finished_position(self, rel: int) -> bool:
+        """Whether a pawn at ``rel`` has ended its journey: the finish (ludo52) or a home square (mensch40)."""
+        geo = self.geometry
+        return rel == geo.last_relative if geo.has_finish else rel >= geo.track_positions
 
     def start_offset(self, seat: int) -> int:
         return self.geometry.colours[self.colours[seat]].start_offset
@@ -251,8 +265,15 @@ class LudoState:
         no landing on an own pawn unless ``own_stacking`` allows it; blocks neither passed nor landed on;
         opponents on the destination are captured unless protected; entering only with ``entry_rolls``.
         """
-        seat = self.active if seat is None else seat
-        pool = self.pool if pool is None else pool
+        if seat is None and pool is None:
+            cached = self.__dict__.get("_infos")
+            if cached is None:
+                cached = self._move_infos(self.active, self.pool)
+                self.__dict__["_infos"] = cached
+            return cached
+        return self._move_infos(self.active if seat is None else seat, self.pool if pool is None else pool)
+
+    def _move_infos(self, seat: int, pool: tuple[int, ...]) -> tuple[MoveInfo, ...]:
         occ = self.occupancy()
         infos: list[MoveInfo] = []
         seen: set[tuple[int, int]] = set()
@@ -387,20 +408,20 @@ class LudoState:
         raise TypeError(f"not a Ludo action: {action!r}")
 
     def _begin_turn(self, seat: int, turn: int) -> "LudoState":
-        return replace(self, phase=Phase.ROLL, active=seat, pool=(), sixes_in_row=0, extra_rolls=0,
+        return self._with(phase=Phase.ROLL, active=seat, pool=(), sixes_in_row=0, extra_rolls=0,
                        six_bonus=False, rolls_this_turn=0, last_moved=None, turn_start=self.pawns, turn=turn)
 
     def _roll(self, value: int) -> "LudoState":
         cfg = self.config
-        state = replace(self, last_roll=value, rolls_this_turn=self.rolls_this_turn + 1, last_event="")
+        state = self._with(last_roll=value, rolls_this_turn=self.rolls_this_turn + 1, last_event="")
         if self.is_third_six(value):
             return state._third_six()
         six = value == 6
         sixes = self.sixes_in_row + 1 if six else 0
         if cfg.split_six_moves and six:
             # B.7 split_six_moves: keep the six, roll again at once
-            return replace(state, pool=self.pool + (6,), sixes_in_row=sixes)
-        state = replace(state, pool=self.pool + (value,), sixes_in_row=sixes,
+            return state._with(pool=self.pool + (6,), sixes_in_row=sixes)
+        state = state._with(pool=self.pool + (value,), sixes_in_row=sixes,
                         six_bonus=six and not cfg.split_six_moves)
         return state._settle(moved=False)
 
@@ -417,25 +438,25 @@ class LudoState:
                 mine.remove(lm)
                 mine.append(YARD)
                 pawns = _set(pawns, self.active, tuple(sorted(mine)))
-        state = replace(self, pawns=pawns, pool=(), six_bonus=False, extra_rolls=0, last_event="third_six")
+        state = self._with(pawns=pawns, pool=(), six_bonus=False, extra_rolls=0, last_event="third_six")
         return state._next_turn()
 
     def _settle(self, moved: bool) -> "LudoState":
         """After a roll or a move: wait for a move if one is possible, else the pool is lost and the turn
         goes on with a bonus roll or passes (B.4.3-B.4.5)."""
         if self.pool and self.move_infos():
-            return replace(self, phase=Phase.MOVE)
+            return self._with(phase=Phase.MOVE)
         cfg = self.config
         extra = self.extra_rolls
         lost = bool(self.pool)
         if self.six_bonus and (moved or cfg.six_bonus_if_unused):
             extra += 1  # B.4.4 bonus roll after a six (B.7 six_bonus_if_unused)
-        state = replace(self, pool=(), six_bonus=False, last_event="no_move" if lost and not moved else self.last_event)
+        state = self._with(pool=(), six_bonus=False, last_event="no_move" if lost and not moved else self.last_event)
         if extra > 0:
-            return replace(state, phase=Phase.ROLL, extra_rolls=extra - 1)
+            return state._with(phase=Phase.ROLL, extra_rolls=extra - 1)
         if (not moved and self.rolls_this_turn < cfg.entry_attempts_when_all_in_yard  # type: ignore[operator]
                 and not any(0 <= p < self.geometry.track_positions for p in self.pawns[self.active])):
-            return replace(state, phase=Phase.ROLL)  # B.2b entry_attempts_when_all_in_yard
+            return state._with(phase=Phase.ROLL)  # B.2b entry_attempts_when_all_in_yard
         return state._next_turn()
 
     def _move(self, info: MoveInfo) -> "LudoState":
@@ -455,7 +476,7 @@ class LudoState:
             extra += 1  # B.7 bonus_on_capture
         if info.finishes and cfg.bonus_on_finish:
             extra += 1  # B.7 bonus_on_finish
-        state = replace(self, pawns=tuple(pawns), pool=tuple(pool), extra_rolls=extra, last_moved=info.to,
+        state = self._with(pawns=tuple(pawns), pool=tuple(pool), extra_rolls=extra, last_moved=info.to,
                         last_event="")
         if state.is_finished(seat):
             return state._place(seat)
@@ -467,10 +488,10 @@ class LudoState:
         left = [s for s in range(self.num_players) if s not in placings]
         if not self.config.play_for_places:
             left.sort(key=lambda s: -sum(p + 1 for p in self.pawns[s]))  # engine DEFAULT: by progress
-            return replace(self, placings=placings + tuple(left), phase=Phase.OVER, pool=(), extra_rolls=0)
+            return self._with(placings=placings + tuple(left), phase=Phase.OVER, pool=(), extra_rolls=0)
         if len(left) <= 1:
-            return replace(self, placings=placings + tuple(left), phase=Phase.OVER, pool=(), extra_rolls=0)
-        return replace(self, placings=placings, pool=(), extra_rolls=0, six_bonus=False)._next_turn()
+            return self._with(placings=placings + tuple(left), phase=Phase.OVER, pool=(), extra_rolls=0)
+        return self._with(placings=placings, pool=(), extra_rolls=0, six_bonus=False)._next_turn()
 
     def _next_turn(self) -> "LudoState":
         """B.4.5 / B.6: the turn passes clockwise to the next seat not yet placed."""
@@ -479,7 +500,7 @@ class LudoState:
             seat = (seat + 1) % self.num_players
             if seat not in self.placings:
                 break
-        return replace(self, six_bonus=False, extra_rolls=0)._begin_turn(seat, self.turn + 1)
+        return self._with(six_bonus=False, extra_rolls=0)._begin_turn(seat, self.turn + 1)
 
     # -- JSON -----------------------------------------------------------------------------------------
 
