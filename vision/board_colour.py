@@ -22,7 +22,11 @@ COLOUR_CLASS = {"red": RED, "green": GREEN, "yellow": YELLOW, "blue": BLUE}
 MIN_SAT = 85
 # Value floor for a coloured pixel, as a fraction of the frame's bright level; deeply saturated pixels
 # (saturation DEEP_SAT and up: pawns in shadow) may be darker, down to MIN_VALUE_DEEP.
-MIN_VALUE, MIN_VALUE_DEEP, DEEP_SAT = 0.4, 0.25, 190
+MIN_VALUE, MIN_VALUE_DEEP, DEEP_SAT = 0.4, 0.34, 190
+# Pawns in deep shadow (value down to SHADOW_VALUE of the bright level, saturation SHADOW_SAT and up)
+# keep their hue, except blue, which the dark print circles in shadow share (hue ~105): red, yellow and
+# green pixels that dark still count.
+SHADOW_VALUE, SHADOW_SAT = 0.17, 150
 # Green and blue share their hues with the bluish shadows on the light board (saturation about 100 on
 # the real photos): they need this much saturation (blue pawns in shadow still have ~160).
 COOL_SAT = 125
@@ -49,14 +53,15 @@ def classify(frame_bgr: np.ndarray, level: float | None = None) -> np.ndarray:
     if level is None:
         level = bright_level(hsv[..., 2])
     out = np.zeros(h.shape, np.uint8)
+    out[v < DARK_VALUE * level] = DARK  # deeply coloured pixels below are reclassified as their colour
     sat = (s >= MIN_SAT) & ((v >= MIN_VALUE * level) | ((s >= DEEP_SAT) & (v >= MIN_VALUE_DEEP * level)))
     cool = s >= COOL_SAT
-    out[sat & ((h < 7) | (h >= 160))] = RED
-    out[sat & (h >= 15) & (h < 36)] = YELLOW
-    out[sat & cool & (h >= 36) & (h < 91)] = GREEN
+    deep = sat | ((s >= SHADOW_SAT) & (v >= SHADOW_VALUE * level))
+    out[deep & ((h < 7) | (h >= 160))] = RED
+    out[deep & (h >= 15) & (h < 36)] = YELLOW
+    out[deep & cool & (h >= 36) & (h < 91)] = GREEN
     out[sat & cool & (h >= 91) & (h < 130)] = BLUE
     out[(s < LIGHT_SAT) & (v >= LIGHT_VALUE * level)] = LIGHT
-    out[v < DARK_VALUE * level] = DARK
     return out
 
 

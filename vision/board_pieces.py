@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from vision.board_camera import camera_matrix, project
-from vision.board_colour import COLOUR_CLASS, NONE
+from vision.board_colour import COLOUR_CLASS, LIGHT, NONE
 from vision.board_find import BoardFit
 from vision.board_layouts import PrintLayout
 from vision.board_print import print_image, printed_colours, to_top
@@ -38,6 +38,8 @@ PRINT_SCALE = 12
 # that print's saturation in the frame, plus SAT_MARGIN.
 SAT_PERCENTILE, SAT_MARGIN = 85, 12
 PAWNS_PER_COLOUR = 4
+# Yard spots: radius (cells) of the foot disc looked at, and the least fraction of it in the yard's colour.
+YARD_FOOT, YARD_ACCEPT = 0.3, 0.33
 
 
 @dataclass(frozen=True)
@@ -57,14 +59,15 @@ class PawnReading:
     pixel: tuple[float, float]
 
 
-def places(layout: PrintLayout) -> list[tuple[tuple, tuple[float, float]]]:
-    """Every place a pawn can stand, with its grid point ``(col, row)``: track, home squares, yard spots."""
+def places(layout: PrintLayout, yards: bool = True) -> list[tuple[tuple, tuple[float, float]]]:
+    """Places a pawn can stand, with grid point ``(col, row)``: track, home squares (and yard spots)."""
     geo = layout.geometry
     out: list[tuple[tuple, tuple[float, float]]] = [(("track", i), (float(c), float(r)))
                                                      for i, (r, c) in enumerate(geo.track)]
     for colour in layout.clockwise:
         out += [(("home", colour, k), (float(c), float(r))) for k, (r, c) in enumerate(geo.colours[colour].home_column)]
-        out += [(("yard", colour, k), (float(c), float(r))) for k, (r, c) in enumerate(layout.yard_spots[colour])]
+        if yards:
+            out += [(("yard", colour, k), (float(c), float(r))) for k, (r, c) in enumerate(layout.yard_spots[colour])]
     return out
 
 
@@ -110,8 +113,9 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
     expected = _expected_classes(layout, fit, (h, w))
     evidence = evidence_maps(frame_bgr, labels, expected)
     offsets = _column_offsets()
-    where = places(layout)
+    where = places(layout, yards=False)
     samples = []  # per place: flat pixel indices of its column's samples (in frame; -1 outside)
+    hulls = []  # per place: its column's projected samples, whose outline a pawn read there claims
     centres = []
     for _, (col, row) in where:
         pts = offsets + np.array([col, row, 0.0])
@@ -122,7 +126,10 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
         y = np.rint(px[:, 1]).astype(int)
         ok = (x >= 0) & (y >= 0) & (x < w) & (y < h)
         samples.append(np.where(ok, y * w + x, -1))
+        hulls.append(px)
     printed = printed_colours(layout, fit.clockwise)
+    yard_pawns = _read_yards(labels, cam, layout, printed, {})
+    in_yard = taken_by_colour(yard_pawns)
     readings: list[PawnReading] = []
     for colour, ev in evidence.items():
         flat = ev.ravel()
@@ -130,7 +137,7 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
         # a yard spot or home square only holds pawns of its own colour (ludo.md B.2, B.5)
         scores = np.array([_score(flat, claimed, s) if p[0] == "track" or printed[p[1]] == colour else 0.0
                            for (p, _), s in zip(where, samples, strict=True)])
-        taken = 0
+        taken = in_yard.get(colour, 0)
         for i in np.argsort(-scores):
             if taken >= PAWNS_PER_COLOUR or scores[i] < ACCEPT:
                 break
@@ -140,10 +147,56 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
             place = where[i][0]
             confidence = float(min(1.0, 0.5 + 0.5 * (score - ACCEPT) / ACCEPT))
             readings.append(PawnReading(place, colour, float(score), confidence, centres[i]))
-            s = samples[i]
-            claimed[s[s >= 0]] = True
+            _claim(claimed, hulls[i], (h, w))
             taken += 1
-    return readings
+    return yard_pawns + readings
+
+
+def _claim(claimed: np.ndarray, px: np.ndarray, shape: tuple[int, int]) -> None:
+    """Mark the convex outline of a pawn column's projected samples ``px`` (k, 2) in the flat ``claimed``."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(np.rint(px).astype(np.int32).reshape(-1, 1, 2)), 1)
+    claimed |= mask.ravel().astype(bool)
+
+
+def taken_by_colour(readings: list[PawnReading]) -> dict[str, int]:
+    """Pawns read per colour."""
+    out: dict[str, int] = {}
+    for r in readings:
+        out[r.colour] = out.get(r.colour, 0) + 1
+    return out
+
+
+def _read_yards(labels: np.ndarray, cam: np.ndarray, layout: PrintLayout, printed: dict[str, str],
+                taken: dict[str, int]) -> list[PawnReading]:
+    """Pawns on the yard spots: a spot is taken when the disc at its foot shows the yard's colour.
+
+    A pawn covers the light spot it stands on from any view from above; score = fraction of the foot
+    disc (radius :data:`YARD_FOOT` cells) in the yard's colour, accepted from :data:`YARD_ACCEPT` while at
+    most half the disc is light. At most 4 pawns a colour in all (ludo.md B.1).
+    """
+    h, w = labels.shape
+    disc = np.array([(dx, dy, 0.0) for dx in np.linspace(-YARD_FOOT, YARD_FOOT, 7)
+                     for dy in np.linspace(-YARD_FOOT, YARD_FOOT, 7) if dx * dx + dy * dy <= YARD_FOOT ** 2 + 1e-9])
+    out = []
+    for colour in layout.clockwise:
+        shown = printed[colour]
+        found = []
+        for k, (row, col) in enumerate(layout.yard_spots[colour]):
+            px = np.rint(project(cam, disc + np.array([col, row, 0.0]))).astype(int)
+            ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < w) & (px[:, 1] < h)
+            if not ok.any():
+                continue
+            vals = labels[px[ok, 1], px[ok, 0]]
+            score = float(np.count_nonzero(vals == COLOUR_CLASS[shown])) / len(disc)
+            light = float(np.count_nonzero(vals == LIGHT)) / len(disc)
+            if score >= YARD_ACCEPT and light <= 0.5:
+                centre = project(cam, np.array([[col, row, 0.0]]))[0]
+                conf = float(min(1.0, 0.5 + 0.5 * (score - YARD_ACCEPT) / (1 - YARD_ACCEPT)))
+                found.append(PawnReading(("yard", colour, k), shown, score, conf, (float(centre[0]), float(centre[1]))))
+        found.sort(key=lambda r: -r.score)
+        out += found[: max(0, PAWNS_PER_COLOUR - taken.get(shown, 0))]
+    return out
 
 
 def _score(flat: np.ndarray, claimed: np.ndarray, s: np.ndarray) -> float:
