@@ -37,6 +37,9 @@ REFINE_WINDOW = (0.42, 0.3, 0.2)
 RANSAC_CELLS = 0.2
 # Least ring correlation (TM_CCOEFF_NORMED of the edge map) for a printed circle to count as seen.
 MIN_RING_SCORE = 0.12
+# Yard disks are looked for on the colour classes shrunk to this short side (pixels): plenty for disks
+# a tenth of the board, and the large morphology stays cheap.
+DISK_SIDE = 320
 # A yard disk's inscribed circle must be at least this fraction of the frame's short side.
 MIN_DISK_FRACTION = 0.025
 # A fit with fewer inlier circles than this fraction of the track and home squares is "not found".
@@ -116,6 +119,10 @@ def _yard_disks(labels: np.ndarray) -> dict[str, tuple[float, float, float]]:
     shadows cut) fitted with an ellipse. A disk much smaller than the largest one (a home square found
     because the yard is covered) is dropped.
     """
+    shrink = min(1.0, DISK_SIDE / min(labels.shape))
+    if shrink < 1.0:
+        labels = cv2.resize(labels, (round(labels.shape[1] * shrink), round(labels.shape[0] * shrink)),
+                            interpolation=cv2.INTER_NEAREST)
     min_r = MIN_DISK_FRACTION * min(labels.shape)
     kernel = np.ones((3, 3), np.uint8)
     out: dict[str, tuple[float, float, float]] = {}
@@ -142,9 +149,10 @@ def _yard_disks(labels: np.ndarray) -> dict[str, tuple[float, float, float]]:
         hull = cv2.convexHull(pts)
         if len(hull) >= 5:
             (x, y), (a, b), _ = cv2.fitEllipse(hull)
-            out[colour] = (float(x), float(y), float(min(a, b)) / 2)
+            x, y, r = x, y, min(a, b) / 2
         else:
-            out[colour] = (float(loc[0]), float(loc[1]), float(r))
+            x, y = loc
+        out[colour] = (float(x) / shrink, float(y) / shrink, float(r) / shrink)
     if out:
         largest = max(d[2] for d in out.values())
         out = {c: d for c, d in out.items() if d[2] >= 0.45 * largest}
@@ -230,16 +238,13 @@ def _top_response(gray: np.ndarray, hom: np.ndarray, n: int, scale: int) -> tupl
     return resp, warp, tmpl.shape[0] // 2
 
 
-def _sample(resp: np.ndarray, pts: np.ndarray, scale: int, half: int) -> np.ndarray:
-    """Response at grid points ``pts`` (k, 2) (col, row), max over a 3x3 pixel neighbourhood; -1 outside."""
-    u = np.rint((pts[:, 0] + 1.5) * scale - half).astype(int)
-    v = np.rint((pts[:, 1] + 1.5) * scale - half).astype(int)
-    out = np.full(len(pts), -1.0)
-    h, w = resp.shape
-    dil = cv2.dilate(resp, np.ones((3, 3), np.uint8))
+def _sample(dil: np.ndarray, pts: np.ndarray, scale: int, half: int) -> np.ndarray:
+    """Response ``dil`` (the ring response dilated 3x3) at grid points ``pts`` (..., 2) (col, row); -1 outside."""
+    u = np.rint((pts[..., 0] + 1.5) * scale - half).astype(int)
+    v = np.rint((pts[..., 1] + 1.5) * scale - half).astype(int)
+    h, w = dil.shape
     ok = (u >= 0) & (v >= 0) & (u < w) & (v < h)
-    out[ok] = dil[v[ok], u[ok]]
-    return out
+    return np.where(ok, dil[v.clip(0, h - 1), u.clip(0, w - 1)], -1.0)
 
 
 def _search(resp: np.ndarray, cells: np.ndarray, blank: np.ndarray, n: int, scale: int,
@@ -250,22 +255,25 @@ def _search(resp: np.ndarray, cells: np.ndarray, blank: np.ndarray, n: int, scal
     Score: mean response on the circles minus mean response on the blank cells (the centre area).
     """
     c = (n - 1) / 2.0
+    dil = cv2.dilate(resp, np.ones((3, 3), np.uint8))
     best, best_a = -np.inf, np.eye(3)
     shifts = np.arange(-1.0, 1.01, 0.25)
+    dxy = np.array([(dx, dy) for dx in shifts for dy in shifts])  # (s, 2)
     for ang in np.radians([-6, -3, 0, 3, 6]):
         for sc in (0.92, 0.96, 1.0, 1.04, 1.08):
             ca, sa = sc * math.cos(ang), sc * math.sin(ang)
             lin = np.array([[ca, -sa], [sa, ca]])
             rc = (cells - c) @ lin.T + c
             rb = (blank - c) @ lin.T + c
-            for dx in shifts:
-                for dy in shifts:
-                    d = np.array([dx, dy])
-                    score = _sample(resp, rc + d, scale, half).mean() - _sample(resp, rb + d, scale, half).mean()
-                    if score > best:
-                        best = score
-                        best_a = np.array([[ca, -sa, c - ca * c + sa * c + dx],
-                                           [sa, ca, c - sa * c - ca * c + dy], [0, 0, 1]])
+            on = _sample(dil, rc[None] + dxy[:, None], scale, half).mean(axis=1)
+            off = _sample(dil, rb[None] + dxy[:, None], scale, half).mean(axis=1) if len(rb) else 0.0
+            score = on - off
+            k = int(np.argmax(score))
+            if score[k] > best:
+                best = float(score[k])
+                dx, dy = dxy[k]
+                best_a = np.array([[ca, -sa, c - ca * c + sa * c + dx],
+                                   [sa, ca, c - sa * c - ca * c + dy], [0, 0, 1]])
     return best_a
 
 
