@@ -50,7 +50,14 @@ MAX_OVERLAP = 0.35
 SIZE_RANGE = (0.6, 1.45)
 # Objects read with less confidence than this are not reported at all (a tray wall, a shadow with a
 # speck); between this and FLAG_BELOW they are reported flagged.
-REPORT_MIN = 0.1
+REPORT_MIN = 0.05
+# Radius of the opening for the second look at objects, as a fraction of the typical die side: cuts
+# necks (a die touching a wall or another die through a shadow) narrower than 0.4 of a die.
+OPEN_FRACTION = 0.2
+# Typical die side (work pixels) from which face pieces are eroded by a pixel before they are
+# separated: a 1-pixel gap in an edge then no longer joins two pieces, and a die of 40+ px loses
+# nothing it needs; smaller dice would lose their pieces' shape.
+ERODE_FACES_FROM = 40.0
 # An object read at least this confidently is not read again piece by piece.
 CLEAN = 0.8
 # Flag a die whose confidence is below this.
@@ -114,16 +121,31 @@ def read_dice(frame_bgr: np.ndarray) -> DiceObservation:
 
 
 def _read_work(work: np.ndarray) -> list[DieReading]:
-    """Read the dice of a work image; boxes in work-image pixels."""
+    """Read the dice of a work image; boxes in work-image pixels.
+
+    When the full background model yields no confident die, the coarse background alone gets a second
+    try (it sees a close-up die whose blurred face the flat-region test took for table); the try with
+    the more confident dice wins.
+    """
     lab = to_lab(work)
-    fg = foreground_distance(lab)
+    dice = _read_with(work, lab, foreground_distance(lab))
+    if not any(d.confidence >= FLAG_BELOW for d in dice):
+        second = _read_with(work, lab, foreground_distance(lab, coarse_only=True))
+        if sum(d.confidence for d in second) > sum(d.confidence for d in dice):
+            dice = second
+    return dice
+
+
+def _read_with(work: np.ndarray, lab: np.ndarray, fg) -> list[DieReading]:
+    """Candidates of one foreground map, read, filtered by the size prior and de-duplicated."""
     hw, ww = work.shape[:2]
     min_side = MIN_DIE_FRACTION * max(hw, ww)
     max_side = MAX_OBJECT_FRACTION * min(hw, ww)
     min_area, max_area = int(min_side ** 2), int(max_side ** 2)
     objects = [(r, read_face(lab, r.box, r.mask)) for r in object_regions(fg, min_area, max_area)]
     typical = _typical_side(objects)
-    faces = face_regions(work, fg.mask, min_area, max_area)
+    faces = face_regions(work, fg.mask, min_area, max_area,
+                         erode=bool(typical and typical >= ERODE_FACES_FROM))
     if typical:  # skip reading pieces far too small to be a face (the patch between pips)
         faces = [r for r in faces if math.sqrt(r.area) >= SIZE_RANGE[0] * typical]
     # A die read cleanly as a whole object of typical size needs no second reading of its face.
@@ -131,6 +153,13 @@ def _read_work(work: np.ndarray) -> list[DieReading]:
              and (not typical or math.sqrt(r.area) <= SIZE_RANGE[1] * typical)]
     faces = [r for r in faces if all(_overlap(r.box, box) <= MAX_OVERLAP for box in clean)]
     reads = objects + [(r, read_face(lab, r.box, r.mask)) for r in faces]
+    typical = _typical_side(reads)
+    if typical:
+        # Second look: objects cut apart where they join something by a neck narrower than a die.
+        known = [r.box for r, f in reads if f.confidence >= FLAG_BELOW]
+        for r in object_regions(fg, min_area, max_area, open_radius=OPEN_FRACTION * typical):
+            if all(_overlap(r.box, box) <= MAX_OVERLAP for box in known):
+                reads.append((r, read_face(lab, r.box, r.mask)))
     reads = [(r, f) for r, f in reads if 1 <= f.value <= 6 and f.confidence >= REPORT_MIN]
     typical = _typical_side(reads)
     if typical:

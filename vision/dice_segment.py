@@ -118,8 +118,11 @@ def _flat_regions(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return labels, stats, flat_below
 
 
-def background_lab(lab: np.ndarray) -> np.ndarray:
+def background_lab(lab: np.ndarray, coarse_only: bool = False) -> np.ndarray:
     """Estimate the table's Lab colour under every pixel; returns float32 of ``lab``'s shape.
+
+    ``coarse_only`` returns the coarse median background alone (the reader's second try when the full
+    model finds no die: a close-up die whose blurred face the flat-region test took for table).
 
     Two cues are combined so that neither a pile of dice nor a tray wall fools it: the table is made of
     large flat regions (:func:`_flat_regions`, each at least BG_REGION_FRACTION of the frame) whose
@@ -132,6 +135,8 @@ def background_lab(lab: np.ndarray) -> np.ndarray:
     sw, sh = max(8, int(round(w / factor))), max(8, int(round(h / factor)))
     small = cv2.resize(lab, (sw, sh), interpolation=cv2.INTER_AREA)
     coarse = _median_background(small)
+    if coarse_only:
+        return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
     dist = lab_distance(small, coarse)
     low = max(FG_LOW_MIN, FG_LOW_NOISE * float(np.median(dist)))
     labels, stats, _ = _flat_regions(small)
@@ -193,9 +198,9 @@ class Foreground:
     mask: np.ndarray
 
 
-def foreground_distance(lab: np.ndarray) -> Foreground:
-    """Foreground map of a Lab work image (see :class:`Foreground`)."""
-    dist = lab_distance(lab, background_lab(lab))
+def foreground_distance(lab: np.ndarray, coarse_only: bool = False) -> Foreground:
+    """Foreground map of a Lab work image (see :class:`Foreground`; ``coarse_only``: background_lab)."""
+    dist = lab_distance(lab, background_lab(lab, coarse_only))
     noise = float(np.median(dist))
     low = max(FG_LOW_MIN, FG_LOW_NOISE * noise)
     high = max(FG_HIGH_MIN, FG_HIGH_NOISE * noise)
@@ -259,15 +264,21 @@ def _regions(labels: np.ndarray, stats: np.ndarray, min_area: int, max_area: int
     return regions
 
 
-def object_regions(fg: Foreground, min_area: int, max_area: int) -> list[Region]:
+def object_regions(fg: Foreground, min_area: int, max_area: int, open_radius: float = 0.0) -> list[Region]:
     """Objects of the foreground with ``min_area <= area <= max_area`` (holes filled).
 
     Each connected piece of the foreground mask is cut back to its pixels above OBJECT_LEVEL times its
     own 75th-percentile distance: a die stands out from the table far more than its soft shadow does,
     so this drops the shadow without a fixed threshold. An object may still be one die (with side
-    faces), several touching dice, or not a die.
+    faces), several touching dice, or not a die. With ``open_radius`` (pixels) the mask is first opened
+    with a disc of that radius, which breaks the narrow contacts that join a die to a tray wall or to a
+    neighbour (the caller sets it from the dice's typical size).
     """
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg.mask, connectivity=8)
+    mask = fg.mask
+    if open_radius >= 1:
+        r = int(round(open_radius))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1,) * 2))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     cut = np.zeros_like(fg.mask)
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
@@ -282,13 +293,15 @@ def object_regions(fg: Foreground, min_area: int, max_area: int) -> list[Region]
     return _regions(labels, stats, min_area, max_area, convex=False)
 
 
-def face_regions(image_bgr: np.ndarray, mask: np.ndarray, min_area: int, max_area: int) -> list[Region]:
+def face_regions(image_bgr: np.ndarray, mask: np.ndarray, min_area: int, max_area: int,
+                 erode: bool = False) -> list[Region]:
     """Flat patches of the foreground bounded by colour edges: candidate top faces.
 
     Touching dice, a die against a tray wall, and a die's top face against its darker side faces are
     separated by an edge in at least one Lab channel, so removing edge pixels (Canny on each channel
     after a 1-pixel blur) from the foreground and taking 4-connected pieces gives one piece per face;
-    pips are holes in it, filled here. Pieces must be square-ish (fill of their rotated bounding box at
+    pips are holes in it, filled here. ``erode`` takes one pixel off each piece first (for dice big
+    enough to spare it). Pieces must be square-ish (fill of their rotated bounding box at
     least FACE_MIN_FILL, aspect at most FACE_MAX_ASPECT).
     """
     lab8 = cv2.cvtColor(cv2.GaussianBlur(image_bgr, (0, 0), EDGE_BLUR), cv2.COLOR_BGR2Lab)
@@ -297,5 +310,9 @@ def face_regions(image_bgr: np.ndarray, mask: np.ndarray, min_area: int, max_are
         edges |= cv2.Canny(lab8[..., c], *EDGE_AB, L2gradient=True)
     pieces = mask.copy()
     pieces[edges > 0] = 0
+    if erode:
+        # One pixel off every piece closes the gaps a broken edge leaves (a corner where Canny skipped
+        # a pixel would otherwise join a die to the wall it touches); the convex hull gives it back.
+        pieces = cv2.erode(pieces, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, connectivity=4)
     return _regions(labels, stats, min_area, max_area, convex=True, min_fill=FACE_MIN_SOLIDITY)

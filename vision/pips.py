@@ -76,6 +76,9 @@ FIT_CENTRE_WEIGHT, FIT_SCALE_WEIGHT = 1.0, 0.5
 FIT_ANGLE_WEIGHT, FIT_LAYOUT_WEIGHT = 0.3, 0.3
 # A pip farther than this (per a) from every lattice point does not belong to the fitted face.
 LATTICE_SNAP = 0.45
+# The face reaches this far from its centre along u and v (per a): corner pips at 1, the edge at ~1.8;
+# spots within it that are not on the lattice make the reading doubtful, spots beyond do not.
+FACE_REACH = 1.5
 # A lattice point without a detected pip still counts as a pip when the pip map there reaches ON_LEVEL
 # of the detected pips' typical level; between DOUBT_LEVEL and ON_LEVEL it is an unclear point.
 ON_LEVEL, DOUBT_LEVEL = 0.6, 0.35
@@ -302,8 +305,8 @@ def _read_lattice(dist: np.ndarray, fmask: np.ndarray, pips: list[Pip], side: fl
         idx = tuple(int(i) for i in np.clip(np.round(q), -1, 1))
         if np.hypot(*(q - idx)) <= LATTICE_SNAP and idx not in snapped:
             snapped[idx] = k
-        else:
-            stray += 1
+        elif np.abs(q).max() <= FACE_REACH:
+            stray += 1  # on the face but off the lattice; beyond it: a side face's pip or a neighbour
     lattice_xy = np.array([c + a * (i * u + j * v) for i, j in LATTICE])
     sampled = _sample_points(dist, np.vstack([lattice_xy, pts]), max(1.0, 0.6 * pip_r))
     response = dict(zip(LATTICE, sampled[:len(LATTICE)].tolist()))
@@ -318,7 +321,7 @@ def _read_lattice(dist: np.ndarray, fmask: np.ndarray, pips: list[Pip], side: fl
     # be pips seen badly; spots beyond it are side faces, shadows or a neighbour.
     rejected = sum(1 for x, y in rejected_at
                    if max(abs((x - c[0]) * u[0] + (y - c[1]) * u[1]),
-                          abs((x - c[0]) * v[0] + (y - c[1]) * v[1])) <= 1.5 * a)
+                          abs((x - c[0]) * v[0] + (y - c[1]) * v[1])) <= FACE_REACH * a)
     reading = FaceReading(value, kept or pips, 1.0, rejected=rejected)
     if layout not in VALID_LAYOUTS:
         _penalise(reading, 0.15, "not a d6 layout")
@@ -327,7 +330,7 @@ def _read_lattice(dist: np.ndarray, fmask: np.ndarray, pips: list[Pip], side: fl
     margin = (min(weakest, level) - strongest_dark) / max(level, 1e-6)
     reading.contrast = level / max(threshold, 1e-6)
     _penalise(reading, margin / FULL_MARGIN, "unclear pip")
-    if any(DOUBT_LEVEL * level <= r < ON_LEVEL * level for r in dark):
+    if any(r >= DOUBT_LEVEL * level for r in dark):  # a dark lattice point with a pip-like bump
         _penalise(reading, 0.6, "faint spot")
     if stray:
         _penalise(reading, 0.3 ** stray, "stray spots")
