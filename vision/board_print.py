@@ -23,7 +23,7 @@ from vision.board_layouts import PrintLayout
 
 MARGIN = 1.0
 # Artwork colours (BGR), close to the real board's print.
-BOARD_BGR = (150, 200, 222)
+BOARD_BGR = (172, 208, 222)
 EDGE_BGR = (60, 55, 50)
 PRINT_BGR = {"red": (110, 95, 225), "green": (120, 160, 30), "yellow": (90, 185, 240), "blue": (210, 160, 40)}
 DARK_BGR = (80, 70, 60)
