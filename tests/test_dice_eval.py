@@ -137,12 +137,13 @@ def bundled_result():
 
 
 def test_bundled_set_figures(bundled_result):
-    """Measured when written: 6/14 exact, precision 0.91, recall 0.73, found 0.80, unflagged 0.97."""
+    """Measured when written: 6/14 exact, precision 0.85, recall 0.73, found 0.86, unflagged 0.97,
+    flag rate 0.23."""
     r = bundled_result
     assert r["images"] == 14 and r["dice"] == 56
     assert r["image_accuracy"] >= 0.35
-    assert r["die_precision"] >= 0.85 and r["die_recall"] >= 0.65
-    assert r["found"] >= 0.75
+    assert r["die_precision"] >= 0.8 and r["die_recall"] >= 0.65
+    assert r["found"] >= 0.8
     assert r["unflagged_precision"] >= 0.94
     assert r["flag_rate"] <= 0.3
     for key, value in r.items():
@@ -161,9 +162,10 @@ def test_cli_eval_json_and_table(capsys, bundled_result, monkeypatch):
 
 @pytest.mark.skipif(not SHARED_DICE.is_dir(), reason=f"development photos not present ({SHARED_DICE})")
 def test_ivory_grid_set():
-    """Ivory dice on paper (3 grid photos, 18 close-ups). Measured: precision 0.86, no unflagged error
-    on boxes (cells)."""
+    """Ivory dice on paper (3 grid photos, 18 close-ups). Measured: 13 of 18 close-ups exact, precision
+    0.86, found 0.88, no unflagged error (cells)."""
     r = dice_eval.evaluate(SHARED_DICE / "ivory_grid")
     assert r["images"] == 21 and r["dice"] == 72
-    assert r["die_precision"] >= 0.8
-    assert r["unflagged_precision"] >= 0.9
+    assert r["image_accuracy_1_6"] >= 0.6
+    assert r["die_precision"] >= 0.8 and r["found"] >= 0.8
+    assert r["unflagged_precision"] >= 0.95

@@ -18,9 +18,10 @@ from vision.dice_eval import load_set, match_to_boxes
 SHARED_DICE = Path(__file__).parents[2] / "shared" / "data" / "dice"
 
 # Measured on the bundled 14 photos (4 dice each) when this test was written: 6 photos read exactly,
-# 45 dice reported, 36 unflagged of which 35 right, 45 of 56 dice found. The bounds leave a small margin.
+# 48 dice reported, all on labelled dice (48 of 56 found), 37 unflagged of which 36 right.
+# The bounds leave a small margin below those figures.
 MIN_EXACT_PHOTOS = 5
-MIN_FOUND = 0.75
+MIN_FOUND = 0.8
 MIN_UNFLAGGED_RIGHT = 0.94
 
 
@@ -196,12 +197,13 @@ def test_cli_read_bad_file_and_debug_out(tmp_path, capsys):
 
 @pytest.mark.skipif(not SHARED_DICE.is_dir(), reason=f"development photos not present ({SHARED_DICE})")
 def test_pi_camera_set():
-    """The set closest to our hardware (Pi camera over a tray). Measured: 9 of 10 photos exact, found
-    0.98, no unflagged error."""
+    """The set closest to our hardware (Pi camera over a tray). Measured: 10 of 10 photos exact, every
+    die found, 7 of 60 flagged, no unflagged error."""
     from vision.dice_eval import evaluate
 
     result = evaluate(SHARED_DICE / "pi_cam_tray")
     assert result["images"] == 10 and result["dice"] == 60
-    assert result["image_accuracy"] >= 0.7
-    assert result["found"] >= 0.9
-    assert result["unflagged_precision"] >= 0.97
+    assert result["image_accuracy"] >= 0.9
+    assert result["found"] >= 0.95
+    assert result["unflagged_precision"] >= 0.98
+    assert result["flag_rate"] <= 0.2
