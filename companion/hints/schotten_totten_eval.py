@@ -1,0 +1,147 @@
+"""Whole-board evaluation for the Schotten Totten card advisor (hands known to their own seat).
+
+Units: a formation's **strength** is the fraction of all 3-card sets of the deck whose key is lower
+(0 = weakest sum, 1 = the best colour run; ties count half), so ranks and sums share one scale (C.5).
+
+A side's **potential** (0-1) is the strength it can still reach, discounted by :data:`Q_MINE` for each
+card that must still come from the unseen cards (the pile or the opponent's hand): the best of (a)
+its cards plus hand cards only, (b) its cards plus one hand card plus unseen cards, (c) its cards
+plus unseen cards only. The opponent's potential is the best reachable from the unseen cards (their
+hand is unknown), discounted by :data:`Q_THEIRS` per missing card. A stone's **win chance** is a
+logistic of the difference; a stone that can be claimed (or is won) counts 1, a lost stone 0. The
+**board value** is the sum of the win chances plus :data:`ADJACENT_WEIGHT` times the chance of each
+three adjacent stones (C.7: three adjacent win at once).
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from companion.games.schotten_totten_claims import ClaimTables, claim_tables
+
+Q_MINE = 0.55
+"""Discount per card of my side that must still come from the unseen cards."""
+
+Q_THEIRS = 0.8
+"""Discount per card the opponent still needs (they hold 6-7 unseen cards and draw more)."""
+
+STEEPNESS = 7.0
+"""Slope of the logistic that turns a potential difference into a win chance."""
+
+ADJACENT_WEIGHT = 0.6
+"""Weight of the chance of three adjacent stones (an immediate win, C.7) against single stones."""
+
+
+@lru_cache(maxsize=4)
+def strength_table(max_value: int) -> dict[int, float]:
+    """{3-card mask: strength 0-1} of every 3-card set of the deck (values 1..max_value)."""
+    tables = claim_tables(max_value)
+    keys = sorted(tables.key_of.values())
+    n = len(keys)
+    by_key = {}
+    for key in set(keys):
+        below = bisect_left(keys, key)
+        equal = bisect_left(keys, key + 1) - below
+        by_key[key] = (below + equal / 2) / n
+    return {mask: by_key[key] for mask, key in tables.key_of.items()}
+
+
+def _first_hit(tables: ClaimTables, placed: int, pool: int) -> int | None:
+    """Strongest 3-card mask containing ``placed`` whose other cards are all in ``pool``."""
+    return tables.best_beating(placed, pool, -1)
+
+
+@lru_cache(maxsize=None)
+def _candidates(max_value: int, placed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(masks, strengths) of every 3-card set containing ``placed`` (0-2 cards), strongest first."""
+    tables = claim_tables(max_value)
+    strength = strength_table(max_value)
+    _, masks, _ = tables._lists[placed]
+    return np.array(masks, dtype=np.uint64), np.array([strength[m] for m in masks])
+
+
+class Distribution:
+    """Where one side is likely to end: ``values`` (strengths, strongest first) with ``masses``; the
+    rest of the mass (``none``) is the chance that the side cannot be completed at all."""
+
+    __slots__ = ("values", "masses", "none")
+
+    def __init__(self, values: np.ndarray, masses: np.ndarray):
+        self.values = values
+        self.masses = masses
+        self.none = max(0.0, 1.0 - float(masses.sum()))
+
+
+class Evaluator:
+    """Final-formation distributions of sides for one position seen by one seat (cached per side).
+
+    unseen: mask of the cards neither on the table nor in the seat's hand. p_mine / p_theirs: chance
+    that one given unseen card reaches my / the opponent's hand in time (0-1).
+    """
+
+    def __init__(self, max_value: int, unseen: int, p_mine: float, p_theirs: float):
+        self.max_value = max_value
+        self.tables = claim_tables(max_value)
+        self.strength = strength_table(max_value)
+        self.unseen = unseen
+        self.p_mine = p_mine
+        self.p_theirs = p_theirs
+        self._cache: dict[tuple[int, int, bool], Distribution] = {}
+
+    def side(self, placed: int, count: int, hand: int, mine: bool) -> Distribution:
+        """Distribution of the final strength of a side holding ``placed`` (``count`` cards); ``hand``:
+        mask of cards sure to be available (my hand; 0 for the opponent). Independence is assumed
+        between candidate completions: P(first available is i) = p_i * prod_{j<i} (1 - p_j)."""
+        key = (placed, hand, mine)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if count >= 3:
+            dist = Distribution(np.array([self.strength[placed]]), np.array([1.0]))
+        else:
+            masks, strengths = _candidates(self.max_value, placed)
+            unseen = np.uint64(self.unseen)
+            blocked = np.uint64(self.tables.full_mask & ~(self.unseen | hand | placed))
+            ok = (masks & blocked) == 0
+            needed = np.bitwise_count(masks & unseen)
+            p = np.where(ok, (self.p_mine if mine else self.p_theirs) ** needed, 0.0)
+            keep = p > 0
+            p = p[keep]
+            values = strengths[keep]
+            survive = np.cumprod(1.0 - p)
+            before = np.concatenate(([1.0], survive[:-1]))
+            dist = Distribution(values, p * before)
+        self._cache[key] = dist
+        return dist
+
+
+def beat_chance(mine: Distribution, theirs: Distribution) -> float:
+    """P(my final strength > theirs), equal counting half; a side that cannot complete loses to one
+    that can, and two such sides count half."""
+    if theirs.values.size:
+        asc = theirs.values[::-1]
+        cum = np.concatenate(([0.0], np.cumsum(theirs.masses[::-1])))
+        below = cum[np.searchsorted(asc, mine.values, side="left")]
+        upto = cum[np.searchsorted(asc, mine.values, side="right")]
+        weaker = theirs.none + (below + upto) / 2
+    else:
+        weaker = np.full(mine.values.shape, 1.0)
+    return float(np.dot(mine.masses, weaker)) + mine.none * theirs.none / 2
+
+
+def win_chance(mine: float, theirs: float) -> float:
+    """Logistic of the potential difference (0-1)."""
+    return 1.0 / (1.0 + math.exp(-STEEPNESS * (mine - theirs)))
+
+
+def board_value(chances: Sequence[float]) -> float:
+    """Sum of the nine stones' win chances plus the weighted chance of each three adjacent (C.7)."""
+    total = sum(chances)
+    for i in range(len(chances) - 2):
+        total += ADJACENT_WEIGHT * chances[i] * chances[i + 1] * chances[i + 2]
+    return total
