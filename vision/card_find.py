@@ -26,6 +26,7 @@ MIN_SIDE_FRACTION = 1 / 40  # a card's short side is at least this fraction of t
 MAX_SIDE_FRACTION = 0.6     # ... and at most this fraction of the frame's short side
 MIN_ASPECT, MAX_ASPECT = 1.15, 6.0
 MIN_FILL = 0.85
+SINGLE_ASPECT = 1.75  # long/short of one card seen whole (63 x 88 mm is 1.40; 1.46 in the test photos)
 CANNY = (30, 90)
 
 
@@ -76,7 +77,8 @@ def find_card_quads(frame_bgr: np.ndarray, mask: np.ndarray | None = None) -> li
 
     mask: an optional uint8 work-size or frame-size foreground mask (0/255) to use instead of the edges
     (e.g. the saturated bodies of the reference deck). Returns an empty list when nothing card-shaped
-    is found. The input is assumed valid (see vision.dice.check_frame).
+    is found. Two cards lying so close that their outlines touch are still found one by one (the inside of
+    each is a hole of the edge mask). The input is assumed valid (see vision.dice.check_frame).
     """
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
@@ -86,23 +88,53 @@ def find_card_quads(frame_bgr: np.ndarray, mask: np.ndarray | None = None) -> li
         fg = edge_mask(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
     else:
         fg = cv2.resize(mask, (ww, wh), interpolation=cv2.INTER_NEAREST) if mask.shape[:2] != (wh, ww) else mask
-    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, hierarchy = cv2.findContours(fg, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
     min_side = MIN_SIDE_FRACTION * max(wh, ww)
     max_side = MAX_SIDE_FRACTION * min(wh, ww)
-    quads = []
-    for contour in contours:
+
+    def candidate(contour):
         (_, _), (a, b), _ = cv2.minAreaRect(contour)
         short, long = min(a, b), max(a, b)
         if short < min_side or short > max_side or long / max(short, 1e-6) < MIN_ASPECT \
                 or long / max(short, 1e-6) > MAX_ASPECT:
-            continue
+            return None
         fill = cv2.contourArea(cv2.convexHull(contour)) / max(a * b, 1e-6)
         if fill < MIN_FILL:
-            continue
-        corners = _quad_of(contour) / scale
-        quads.append(CardQuad(corners=corners, short=short / scale, long=long / scale, fill=float(fill)))
+            return None
+        return _quad_of(contour), short, long, float(fill)
+
+    found = []
+    for i, contour in enumerate(contours):
+        if hierarchy[0][i][3] != -1:
+            continue  # only outermost outlines, and their holes just below
+        outer = candidate(contour)
+        holes = []
+        child = hierarchy[0][i][2]
+        while child != -1:
+            hole = candidate(contours[child])
+            if hole is not None and hole[2] / max(hole[1], 1e-6) <= SINGLE_ASPECT:
+                holes.append(hole)
+            child = hierarchy[0][child][0]
+        holes = _distinct(holes)
+        if len(holes) >= 2 or (outer is None and len(holes) == 1):
+            found.extend(holes)  # cards close enough to touch, or a card touching a token
+        elif outer is not None:
+            found.append(outer)
+    quads = [CardQuad(corners=c / scale, short=sh / scale, long=lo / scale, fill=f) for c, sh, lo, f in found]
     quads.sort(key=lambda q: (q.box[1] // max(1, int(q.short)), q.box[0]))
     return quads
+
+
+def _distinct(quads: list) -> list:
+    """Drop outlines whose centre lies inside a larger one (a card's border band and its inside)."""
+    quads = sorted(quads, key=lambda q: -cv2.contourArea(q[0]))
+    kept = []
+    for q in quads:
+        centre = q[0].mean(axis=0)
+        if not any(cv2.pointPolygonTest(k[0].reshape(-1, 1, 2), (float(centre[0]), float(centre[1])), False) >= 0
+                   for k in kept):
+            kept.append(q)
+    return kept
 
 
 def _clockwise(corners: np.ndarray) -> np.ndarray:

@@ -80,7 +80,7 @@ def read_cards(frame_bgr: np.ndarray, players: int = 4, centre: tuple[float, flo
             mid = corners.mean(axis=0)
             seat = sector_of(float(mid[0]), float(mid[1]), (cx, cy), players)
             if read.picture:
-                code = picture_rank(centre_glyph(card)[0] if not read.rotated else centre_glyph(card)[0])
+                code = picture_rank(centre_glyph(card)[0])
                 value, confidence, flagged = PICTURE_VALUES[code], read.confidence * 0.5, True
             elif read.value is None:
                 code, value, confidence, flagged = None, None, 0.0, True
@@ -91,12 +91,21 @@ def read_cards(frame_bgr: np.ndarray, players: int = 4, centre: tuple[float, flo
                                      corners=tuple((float(x), float(y)) for x, y in corners),
                                      confidence=confidence, flagged=flagged, sector=names[seat],
                                      donkey=value == donkey_value))
-    cards.sort(key=lambda c: (names.index(c.sector), math.hypot(c.box[0] - cx, c.box[1] - cy)))
+    cards.sort(key=lambda c: (names.index(c.sector), _along(c, names.index(c.sector), players, (cx, cy))))
     sectors = {name: [c.code for c in cards if c.sector == name] for name in names}
     donkey = next((c.sector for c in cards if c.donkey), None)
     ms = (time.perf_counter() - start) * 1000
     return CardsObservation(game="donkey-race", cards=tuple(cards), frame_shape=(h, w), ms=ms, problem=problem,
                             extra={"players": players, "sectors": sectors, "donkey_sector": donkey})
+
+
+def _along(card: CardReading, seat: int, players: int, centre: tuple[float, float]) -> float:
+    """Position of a card along its player's right-hand direction (their left to right), pixels."""
+    direction = math.radians(90.0 - seat * 360.0 / players)
+    ux, uy = math.cos(direction), math.sin(direction)
+    mx = sum(x for x, _ in card.corners) / 4 - centre[0]
+    my = sum(y for _, y in card.corners) / 4 - centre[1]
+    return mx * uy - my * ux
 
 
 def add_arguments(parser) -> None:
@@ -113,7 +122,6 @@ def read_cards_json(frame_bgr: np.ndarray, args) -> dict:
                              donkey_value=getattr(args, "dr_donkey_value", 0))
     debug_out = getattr(args, "debug_out", None)
     if debug_out is not None:
-        name = getattr(args, "_current_image", None)
         draw_overlay(frame_bgr, observation, _overlay_path(debug_out, frame_bgr))
     return observation.to_dict()
 
