@@ -1,15 +1,17 @@
 """Find die-sized objects in a frame: a background model, a foreground map and candidate regions.
 
-The dice reader (:mod:`vision.dice`) calls :func:`foreground_distance` then :func:`candidate_regions`.
+The dice reader (:mod:`vision.dice`) calls :func:`foreground_distance`, then :func:`object_regions`
+(whole objects) and :func:`face_regions` (objects cut along colour edges into flat face pieces).
 Everything here works on the *work image*: the frame scaled down so that its long side is at most
-``vision.dice.WORK_MAX_SIDE`` pixels, converted to CIE Lab as ``float32`` (OpenCV's 8-bit scaling:
-L, a, b each in 0-255).
+``vision.dice.WORK_MAX_SIDE`` pixels, in CIE Lab as ``float32`` (OpenCV's 8-bit scaling: L, a, b each
+in 0-255). Regions are returned in work-image pixels.
 
 Why a background model: dice come in any colour and lie on light or dark tables, so no fixed colour
 threshold works. What every photo has is a table surface that varies slowly (lighting, vignetting, a
-tray) and dice that are small against it. The background is estimated at low resolution with a median
-over a quarter of the frame, then refined twice by averaging only pixels that look like background
-(normalised convolution), so that a pile of dice does not pull the estimate towards dice colours.
+tray) and dice that are small against it. :func:`background_lab` finds the table as the large flat
+regions of the frame that agree with a coarse median background, and fills in everything else from the
+surrounding table (inpainting), so each object is compared with the table right around it, a pile of
+dice does not pull the estimate towards dice colours and a tray's wall does not bleed into its floor.
 The foreground map is the Lab distance of each pixel from that background.
 """
 

@@ -4,15 +4,23 @@ Input: the Lab work image (float32, OpenCV 8-bit scaling) and one object's box a
 :mod:`vision.dice_segment`. Output: a :class:`FaceReading` (pip count, pip centres, a confidence 0-1 and
 the reasons that lowered it).
 
-Method: the face colour is the median colour of the object's interior (pips cover at most ~15 % of a
-face, so the median is the face). Pips are the connected spots, inside the object, that differ from the
-face colour by more than half-way between the face's typical difference and its strongest one; so dark
-pips on light dice, light pips on dark dice and coloured pips all work without a colour rule. Spots are
-kept as pips when their size and roundness fit a pip of a die of this size. The count is then checked
-against the six standard d6 layouts (pairwise-distance pattern, spread relative to the die size, the
-pips' sizes agreeing).
+Method:
 
-Geometry constants are in units of the die side ``s`` (square root of the object's area). They come from
+1. Pip map: each pixel's Lab distance from the *local* face colour (a median over ~0.45 s, which wipes
+   out every pip but follows shading). Dark pips on light dice, light pips on dark dice and coloured
+   pips all stand out without a colour rule.
+2. Spots of the pip map inside the object (above a threshold half-way between the face's typical value
+   and its strongest) are kept as pips when their size and roundness fit a pip of a die this size.
+3. The pips are fitted to the 3x3 lattice every d6 face lives on (centre, orientation, spacing; a few
+   hypotheses from the face outline and the pip pairs, the cheapest kept).
+4. Each lattice point is lit when a pip sits on it or the pip map there reaches most of the pips'
+   level; the lit set must be one of the standard layouts (VALID_LAYOUTS), which gives the value.
+5. Confidence starts at 1 and is multiplied down for each doubt: not a standard layout, a small margin
+   between the weakest lit point and the strongest dark one, a faint bump on a dark point, spots on
+   the face off the lattice, odd spacing, a lattice off the face's centre, pips of unequal size.
+
+Geometry constants are in units of the die side ``s`` (square root of the object's area) or of the
+lattice spacing ``a``. They come from
 standard Western d6 (pip centres about 0.25-0.3 s from the face centre along each axis, pip diameters
 0.12-0.25 s) with margins for perspective, rounded corners and the dice in ``../shared/data/dice``.
 """
