@@ -1,0 +1,139 @@
+"""The menu state machine driven by button commands alone (no pygame, no pins)."""
+
+from companion.commands import Button, Command
+from companion.menu_model import MenuModel, SavedGame, Screen, Shutdown, StartGame, pick_sequence
+
+NEXT, CONFIRM, UNDO, MENU = (Command(b) for b in (Button.NEXT, Button.CONFIRM, Button.UNDO, Button.MENU))
+ALL = {"cant-stop": True, "ludo": False, "schotten-totten": False, "donkey-race": False}
+
+
+class FakeData:
+    def __init__(self, saved=(), names=(), lines=()):
+        self.saved = list(saved)
+        self.names = list(names)
+        self.lines = list(lines)
+        self.deleted = []
+
+    def saved_games(self):
+        return list(self.saved)
+
+    def known_names(self):
+        return list(self.names)
+
+    def scoreboard_lines(self):
+        return list(self.lines)
+
+    def delete_game(self, game_id):
+        self.deleted.append(game_id)
+        self.saved = [g for g in self.saved if g.id != game_id]
+
+
+def press(model, *commands):
+    actions = [model.handle(c) for c in commands]
+    return [a for a in actions if a is not None]
+
+
+def labels(model):
+    return [item.label for item in model.view().items]
+
+
+def test_new_game_with_defaults_by_confirm_alone():
+    model = MenuModel(FakeData(), ALL)
+    # New game, Can't Stop, 2 players (highlighted first), Player 1, Player 2, Start.
+    actions = press(model, CONFIRM, CONFIRM, CONFIRM, CONFIRM, CONFIRM, CONFIRM)
+    assert actions == [StartGame("cant-stop", ("Player 1", "Player 2"), {})]
+    assert model.screen is Screen.MAIN
+
+
+def test_player_count_names_from_the_scoreboard_and_variants():
+    model = MenuModel(FakeData(names=["Ada", "Ben"]), ALL, {"cant-stop": {"num_runners": 3}})
+    press(model, CONFIRM, CONFIRM)
+    assert model.screen is Screen.PLAYER_COUNT
+    assert labels(model) == ["1 player (solo)", "2 players", "3 players", "4 players"]
+    press(model, NEXT, CONFIRM)  # 3 players
+    assert labels(model) == ["Player 1", "Ada", "Ben", "Player 2", "Player 3"]
+    press(model, NEXT, CONFIRM)  # Ada
+    assert labels(model) == ["Player 2", "Ben", "Player 1", "Player 3"]
+    press(model, NEXT, CONFIRM)  # Ben
+    assert model.view().lines == ("1. Ada", "2. Ben")
+    press(model, CONFIRM)  # Player 3
+    assert model.screen is Screen.VARIANTS
+    assert labels(model)[1] == "Columns to win: 3"
+    press(model, NEXT, CONFIRM, CONFIRM)  # 3 -> 2 -> 4
+    press(model, NEXT, CONFIRM)  # pairing: free -> must maximize runners
+    assert labels(model)[1:3] == ["Columns to win: 4", "Pairing: must maximize runners"]
+    actions = press(model, *pick_sequence(model, "Start the game"))
+    assert actions == [StartGame("cant-stop", ("Ada", "Ben", "Player 3"),
+                                 {"num_runners": 3, "columns_to_win": 4, "pairing_rule": "must_maximize_runners"})]
+
+
+def test_undo_and_long_next_go_back_one_screen_and_one_name():
+    model = MenuModel(FakeData(), ALL)
+    press(model, CONFIRM, CONFIRM, CONFIRM, CONFIRM)  # ... first name chosen
+    assert model.screen is Screen.PLAYER_NAME and model.view().lines == ("1. Player 1",)
+    press(model, UNDO)
+    assert model.screen is Screen.PLAYER_NAME and model.view().lines == ()
+    press(model, UNDO)
+    assert model.screen is Screen.PLAYER_COUNT
+    press(model, MENU, MENU)
+    assert model.screen is Screen.MAIN
+    press(model, UNDO)  # nothing above the main menu
+    assert model.screen is Screen.MAIN
+
+
+def test_unavailable_games_are_listed_but_cannot_be_picked():
+    model = MenuModel(FakeData(), ALL)
+    press(model, CONFIRM)
+    assert labels(model) == ["Can't Stop", "Ludo (not available yet)", "Schotten Totten (not available yet)",
+                             "Donkey race (not available yet)"]
+    press(model, NEXT, CONFIRM)
+    assert model.screen is Screen.GAME and model.view().message == "Not available"
+
+
+def test_saved_games_resume_and_delete_with_confirmation():
+    saved = [SavedGame(4, "cant-stop", ("Ada", "Ben"), "2026-01-02T10:11:12+00:00"),
+             SavedGame(7, "cant-stop", ("Cy", "Di"), "2026-01-03T09:00:00+00:00")]
+    data = FakeData(saved=saved)
+    model = MenuModel(data, ALL)
+    assert labels(model)[1] == "Saved games (2)"
+    press(model, NEXT, CONFIRM)
+    assert labels(model) == ["Can't Stop: Ada, Ben (2026-01-02 10:11)", "Can't Stop: Cy, Di (2026-01-03 09:00)"]
+    press(model, NEXT, CONFIRM, NEXT, CONFIRM)  # Cy/Di, Delete
+    assert model.screen is Screen.DELETE_CONFIRM and data.deleted == []
+    press(model, CONFIRM)  # "No, keep it"
+    assert model.screen is Screen.SAVED_GAME and data.deleted == []
+    assert model.selected == 1  # back on "Delete"
+    press(model, CONFIRM, NEXT, CONFIRM)  # Delete, Yes
+    assert data.deleted == [7]
+    assert model.screen is Screen.SAVED and labels(model) == ["Can't Stop: Ada, Ben (2026-01-02 10:11)"]
+    actions = press(model, CONFIRM, CONFIRM)  # Ada/Ben, Resume
+    assert actions == [StartGame("cant-stop", ("Ada", "Ben"), {}, game_id=4)]
+
+
+def test_no_saved_games_is_greyed_out():
+    model = MenuModel(FakeData(), ALL)
+    assert model.view().items[1].enabled is False
+    press(model, NEXT, CONFIRM)
+    assert model.screen is Screen.MAIN and model.view().message == "Not available"
+
+
+def test_scoreboard_and_shutdown_needs_a_second_confirm():
+    model = MenuModel(FakeData(lines=["cant-stop: Ada, 2 of 3 won"]), ALL)
+    press(model, NEXT, NEXT, CONFIRM)
+    assert model.view().title == "Scoreboard" and model.view().lines == ("cant-stop: Ada, 2 of 3 won",)
+    press(model, CONFIRM)
+    assert model.screen is Screen.MAIN
+    assert press(model, *pick_sequence(model, "Shut down")) == []
+    assert model.screen is Screen.SHUTDOWN_CONFIRM and model.selected == 0  # "No" is highlighted first
+    assert press(model, CONFIRM) == [] and model.screen is Screen.MAIN
+    assert press(model, CONFIRM, NEXT, CONFIRM) == [Shutdown()]
+
+
+def test_next_wraps_and_choose_picks_directly():
+    model = MenuModel(FakeData(), ALL)
+    press(model, NEXT, NEXT, NEXT, NEXT)
+    assert model.selected == 0
+    press(model, Command(Button.CHOOSE, (2,)))
+    assert model.screen is Screen.SCOREBOARD
+    press(model, Command(Button.BANK), Command(Button.PASS))
+    assert model.screen is Screen.SCOREBOARD

@@ -1,0 +1,153 @@
+"""companion menu driven by button presses on gpiozero's mock pins, into a started Can't Stop game."""
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.commands import Button, Command
+from companion.config import DEFAULT_BUTTON_PINS, config_from_dict
+from companion.display.screen import ScreenView
+from companion.menu import GameInput, MenuRunner, available_games, system_poweroff
+from companion.menu_store import StoreMenuData, delete_saved_game
+from companion.paths import AppPaths
+from companion.store import Store
+
+CONFIG = config_from_dict({"buttons": {"bounce_time": 0.0}})  # no debounce: taps in a test are instant
+
+
+@pytest.fixture
+def factory():
+    factory = MockFactory()
+    yield factory
+    factory.reset()
+
+
+@pytest.fixture
+def paths(tmp_path):
+    return AppPaths.from_dirs(tmp_path / "state", tmp_path / "config")
+
+
+def tap(factory, *buttons):
+    for button in buttons:
+        pin = factory.pin(DEFAULT_BUTTON_PINS[button])
+        pin.drive_low()
+        pin.drive_high()
+
+
+def runner_for(paths, factory, **kwargs):
+    runner = MenuRunner(paths=paths, config=CONFIG, input_spec="gpio", headless=True, pin_factory=factory,
+                        camera_spec="auto", poweroff=kwargs.pop("poweroff", lambda: None),
+                        game_ticks=kwargs.pop("game_ticks", 3))
+    runner.open_devices()
+    return runner
+
+
+C, N, U = Button.CONFIRM, Button.NEXT, Button.UNDO
+
+
+def test_buttons_alone_start_a_cant_stop_game(paths, factory):
+    paths.state_dir.mkdir(parents=True)
+    with Store(paths.store_file) as store:  # Ada and Ben are on the scoreboard
+        old = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        store.finish_game(old, {"winner": "Ada"})
+    runner = runner_for(paths, factory)
+    # New game, Can't Stop, 2 players, Ada (NEXT past "Player 1"), Ben, then columns to win 3 -> 2,
+    # and NEXT around to "Start the game".
+    tap(factory, C, C, C, N, C, N, C, N, C, N, N, N, N, C)
+    shown = []
+    runner.display.show = shown.append  # what the window was asked to show, in order
+    result = runner.run(max_ticks=2)
+    assert len(result.games) == 1 and not result.shutdown
+    with Store(paths.store_file) as store:
+        game = store.game(result.games[0])
+        assert (game.game, game.players, game.variant, game.finished) == ("cant-stop", ("Ada", "Ben"),
+                                                                         {"columns_to_win": 2}, False)
+    assert [type(v).__name__ for v in shown[:1]] == ["MenuView"]
+    game_views = [v for v in shown if isinstance(v, ScreenView)]
+    assert len(game_views) == 3  # game_ticks
+    assert game_views[0].players and [p.name for p in game_views[0].players] == ["Ada", "Ben"]
+    assert type(shown[-1]).__name__ == "MenuView"  # back in the menu after the game's ticks
+    assert runner.display is None  # devices closed, pins free
+    assert factory.pin(DEFAULT_BUTTON_PINS[C]).state == 1  # ... and the pull-up still reads released
+
+
+def test_buttons_resume_a_saved_game(paths, factory):
+    paths.state_dir.mkdir(parents=True)
+    with Store(paths.store_file) as store:
+        saved = store.new_game("cant-stop", ["Cy", "Di"], {"columns_to_win": 2})
+    runner = runner_for(paths, factory, game_ticks=1)
+    tap(factory, N, C, C, C)  # Saved games, the one game, Resume
+    result = runner.run(max_ticks=1)
+    assert result.games == [saved]
+
+
+def test_shutdown_only_after_the_second_confirm(paths, factory):
+    calls = []
+    runner = runner_for(paths, factory, poweroff=lambda: calls.append("poweroff"))
+    tap(factory, N, N, N, C, C)  # Shut down, "No, go back"
+    runner.run(max_ticks=1)
+    assert calls == []
+    runner = runner_for(paths, factory, poweroff=lambda: calls.append("poweroff"))
+    tap(factory, N, N, N, C, N, C)  # Shut down, "Yes, shut down"
+    result = runner.run(max_ticks=5)
+    assert calls == ["poweroff"] and result.shutdown and result.ticks == 1
+
+
+def test_failed_poweroff_stays_in_the_menu_with_a_message(paths, factory):
+    def refuse():
+        raise RuntimeError("systemctl poweroff failed (1): Access denied")
+
+    runner = runner_for(paths, factory, poweroff=refuse)
+    tap(factory, N, N, N, C, N, C)
+    shown = []
+    runner.display.show = shown.append
+    result = runner.run(max_ticks=2)
+    assert not result.shutdown and result.ticks == 2
+    assert shown[-1].message.startswith("Shut down failed: systemctl poweroff failed")
+
+
+def test_system_poweroff_runs_systemctl(monkeypatch):
+    seen = []
+
+    class Done:
+        returncode, stderr = 1, "Access denied\n"
+
+    monkeypatch.setattr("subprocess.run", lambda cmd, **kw: seen.append(cmd) or Done())
+    with pytest.raises(RuntimeError, match="Access denied"):
+        system_poweroff()
+    assert seen == [("systemctl", "poweroff")]
+
+
+def test_game_input_turns_menu_into_quit_and_keeps_the_rest():
+    class Inner:
+        exhausted = False
+
+        def poll(self, script_allowed=True):
+            return [Command(Button.CONFIRM), Command(Button.MENU), Command(Button.NEXT)]
+
+    from collections import deque
+
+    pending = deque([Command(Button.BANK)])
+    game_input = GameInput(Inner(), pending)
+    assert [c.button for c in game_input.poll()] == [Button.BANK, Button.CONFIRM, Button.QUIT]
+    assert list(pending) == [Command(Button.NEXT)] and not game_input.quit_requested
+
+
+def test_delete_saved_game_removes_game_and_events_only_when_unfinished(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as store:
+        open_id = store.new_game("cant-stop", ["A", "B"], {})
+        store.append_event(open_id, "roll", [1, 2, 3, 4])
+        done = store.new_game("cant-stop", ["A", "B"], {})
+        store.finish_game(done, {"winner": 0})
+        assert delete_saved_game(store._db, done) is False
+        assert delete_saved_game(store._db, open_id) is True
+        assert store.unfinished_games() == [] and store.events(open_id) == []
+        assert [g.id for g in store.finished_games()] == [done]
+        data = StoreMenuData(store)
+        assert data.known_names() == ["A", "B"]
+        assert data.scoreboard_lines() == ["cant-stop: A, 1 of 1 won", "cant-stop: B, 0 of 1 won"]
+        assert store.integrity_check() == "ok"
+
+
+def test_cant_stop_is_always_available():
+    games = available_games()
+    assert games["cant-stop"] is True and set(games) == {"cant-stop", "ludo", "schotten-totten", "donkey-race"}
