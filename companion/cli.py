@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "vision.dice_cli",
     "vision.cards_cli",
     "vision.board_cli",
+    "companion.cli_appliance",
 )
 
 
