@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board_colour import COLOUR_CLASS, classify
+from vision.board_colour import COLOUR_CLASS, LIGHT, classify
 from vision.board_layouts import PrintLayout
 
 # Top-view scale of the refinement (pixels per grid cell) and its search window (cells either side).
@@ -42,6 +42,8 @@ MIN_RING_SCORE = 0.12
 DISK_SIDE = 320
 # A yard disk's inscribed circle must be at least this fraction of the frame's short side.
 MIN_DISK_FRACTION = 0.025
+# A whole-cell move of the fit is taken when it raises the printed-colour agreement by this much.
+SNAP_GAIN = 0.04
 # A fit with fewer inlier circles than this fraction of the track and home squares is "not found".
 MIN_INLIER_FRACTION = 0.35
 
@@ -96,12 +98,19 @@ def find_board(frame_bgr: np.ndarray, layout: PrintLayout, labels: np.ndarray | 
     gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     cells = _circle_cells(layout)
     inliers = 0
-    blank = np.array([[c, r] for r, c in layout.geometry.centre], np.float64)
+    blank = _blank_cells(layout)
     for i, (scale, window) in enumerate(zip(REFINE_SCALE, REFINE_WINDOW, strict=True)):
         refined = _refine(gray, hom, cells, blank, layout.geometry.grid_size, scale, window, search=i == 0)
         if refined is None:
             break
         hom, inliers = refined
+    snapped = _snap(labels, hom, layout, clockwise)
+    if snapped is not None:
+        hom = snapped
+        refined = _refine(gray, hom, cells, blank, layout.geometry.grid_size, REFINE_SCALE[-1], REFINE_WINDOW[-1],
+                          search=False)
+        if refined is not None:
+            hom, inliers = refined
     if not _plausible(hom, frame_bgr.shape, layout.geometry.grid_size):
         return BoardFit(None, (), len(disks), inliers, len(cells), 0.0, "board fit is implausible")
     confidence = min(1.0, inliers / (0.8 * len(cells))) * (1.0 if len(disks) == 4 else 0.8)
@@ -205,6 +214,77 @@ def _circle_cells(layout: PrintLayout) -> np.ndarray:
     geo = layout.geometry
     cells = list(geo.track) + [cell for c in geo.colours.values() for cell in c.home_column]
     return np.array([[c, r] for r, c in cells], np.float64)
+
+
+def _print_cells(layout: PrintLayout, clockwise: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Grid points (col, row) of every track and home square and the class printed there
+    (a colour class for home and start squares, LIGHT for the rest)."""
+    geo = layout.geometry
+    printed = {layout.clockwise[i]: clockwise[i] for i in range(4)}
+    starts = {geo.colours[c].start_offset: printed[c] for c in layout.clockwise}
+    pts, cls = [], []
+    for i, (r, c) in enumerate(geo.track):
+        pts.append((c, r))
+        cls.append(COLOUR_CLASS[starts[i]] if i in starts else LIGHT)
+    for colour in layout.clockwise:
+        for r, c in geo.colours[colour].home_column:
+            pts.append((c, r))
+            cls.append(COLOUR_CLASS[printed[colour]])
+    return np.array(pts, np.float64), np.array(cls)
+
+
+def _snap(labels: np.ndarray, hom: np.ndarray, layout: PrintLayout, clockwise: tuple[str, ...]) -> np.ndarray | None:
+    """The homography moved by a whole cell when that makes the printed colours agree better, else None.
+
+    The track is periodic, so the circles alone can be matched one cell off along an arm; the coloured
+    home and start squares are not. Agreement: the fraction of squares whose centre shows the printed
+    colour class (coloured squares) or no colour (plain squares).
+    """
+    pts, cls = _print_cells(layout, clockwise)
+    coloured = cls != LIGHT
+    h, w = labels.shape
+    ring = np.array([(0, 0), (0.15, 0), (-0.15, 0), (0, 0.15), (0, -0.15)])
+
+    def agreement(dx: float, dy: float) -> float:
+        sample = (pts[:, None, :] + ring[None] + np.array([dx, dy])).reshape(-1, 1, 2)
+        img = cv2.perspectiveTransform(sample, hom).reshape(len(pts), len(ring), 2)
+        x = np.rint(img[..., 0]).astype(int).clip(0, w - 1)
+        y = np.rint(img[..., 1]).astype(int).clip(0, h - 1)
+        seen = labels[y, x]
+        is_colour = np.isin(seen, list(COLOUR_CLASS.values()))
+        ok = np.where(coloured[:, None], seen == cls[:, None], ~is_colour)
+        return float(ok.mean())
+
+    here = agreement(0.0, 0.0)
+    best, shift = here, (0.0, 0.0)
+    for dx in (-1.0, 0.0, 1.0):
+        for dy in (-1.0, 0.0, 1.0):
+            a = agreement(dx, dy)
+            if a > best:
+                best, shift = a, (dx, dy)
+    if best < here + SNAP_GAIN:
+        return None
+    move = np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]], np.float64)
+    return hom @ move
+
+
+def _blank_cells(layout: PrintLayout) -> np.ndarray:
+    """Grid points (col, row) where nothing round is printed: the centre and every cell that is not a
+    track or home square, not in a yard disk and not on the grid's edge; shape (n, 2)."""
+    geo = layout.geometry
+    used = set(geo.track) | {cell for c in geo.colours.values() for cell in c.home_column}
+    out = [(c, r) for r, c in geo.centre]
+    n = geo.grid_size
+    for r in range(1, n - 1):
+        for c in range(1, n - 1):
+            if (r, c) in used or (r, c) in geo.centre:
+                continue
+            near_yard = any(math.hypot(r - yr, c - yc) < layout.yard_radius + 0.6
+                            for yr, yc in layout.yard_centre.values())
+            near_track = any(abs(r - tr) + abs(c - tc) <= 1 for tr, tc in used)
+            if not near_yard and not near_track:
+                out.append((c, r))
+    return np.array(out, np.float64)
 
 
 def _ring(scale: int, radius_cells: float) -> np.ndarray:

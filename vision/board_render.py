@@ -22,7 +22,8 @@ from companion.games.ludo_board import BoardGeometry
 from vision.board_layouts import layout_for
 from vision.board_print import print_image, to_top
 
-PAWN_BGR = {"red": (35, 30, 200), "green": (40, 150, 25), "yellow": (30, 205, 245), "blue": (240, 175, 25)}
+PAWN_BGR = {"red": (30, 25, 205), "green": (25, 150, 10), "yellow": (20, 205, 250), "blue": (250, 170, 10)}
+"""Pawn colours: deeper than the print, like the real pawns (saturation 220-250 against 140-210)."""
 SKIN_BGR = (150, 175, 225)
 TABLE_BGR = (50, 75, 140)
 # Pawn shape in grid cells: body radius and height, head radius and height of its centre.

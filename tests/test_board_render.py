@@ -1,0 +1,90 @@
+"""The board reader on renders drawn from the geometry (vision.board_render): every board, any turn,
+perspective, light, shadow and a hand; plus the renderer's own truth."""
+
+import numpy as np
+import pytest
+
+from companion.games.ludo_board import load_board
+from vision.board_eval import compare, corner_error, render_label
+from vision.board_layouts import dga56
+from vision.board_ludo import read_board
+from vision.board_render import Position, Scene, random_position, render
+
+BOARDS = {"ludo52": lambda: load_board("ludo52"), "mensch40": lambda: load_board("mensch40"), "dga56": dga56}
+
+
+def _position(geometry):
+    """A fixed position: a pawn of each colour on the track, in the yard and at home."""
+    squares, yards, homes = {}, {}, {}
+    for k, colour in enumerate(("red", "green", "yellow", "blue")):
+        off = geometry.colours[colour].start_offset
+        squares[(off + 3) % geometry.track_length] = colour
+        squares[(off + 7 + k) % geometry.track_length] = colour
+        yards[colour] = 1
+        homes[colour] = (k % geometry.home_length,)
+    return Position(squares, yards, homes)
+
+
+SCENES = {
+    "straight": Scene(),
+    "turned_tilted": Scene(turn=137, tilt=25, fill=0.7),
+    "dim_gradient_shadow": Scene(turn=250, tilt=12, gain=0.7, gradient=0.25, shadow=True, seed=4),
+    "hand": Scene(turn=60, tilt=8, hand=(11.0, 3.0), seed=2),
+}
+
+
+@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize("scene", sorted(SCENES))
+def test_reads_rendered_board(board, scene):
+    geometry = BOARDS[board]()
+    sc = SCENES[scene]
+    if scene == "hand":  # palm over a corner of the track, away from the middle
+        n = geometry.grid_size
+        sc = Scene(turn=sc.turn, tilt=sc.tilt, hand=(n - 2.5, 2.0), seed=sc.seed)
+    rend = render(geometry, _position(geometry), sc)
+    obs = read_board(rend.image, geometry)
+    assert obs.found, obs.problem
+    assert corner_error(obs, rend.homography, geometry.grid_size) < 0.25  # placed and turned right
+    res = compare(obs, render_label(rend), geometry.track_length, rend.hidden)
+    assert res["squares_right"] >= res["squares"] - 1
+    assert res["pawns_read"] <= res["pawns_found"] + 1
+    assert res["yards_right"] >= res["yards"] - 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_renders(seed):
+    """Random positions and scenes: per-square accuracy of at least 0.95 on each."""
+    from vision.board_eval import random_scene
+
+    rng = np.random.default_rng(100 + seed)
+    geometry = BOARDS[sorted(BOARDS)[seed % 3]]()
+    rend = render(geometry, random_position(geometry, rng), random_scene(rng, (640, 480)))
+    obs = read_board(rend.image, geometry)
+    assert obs.found, obs.problem
+    res = compare(obs, render_label(rend), geometry.track_length, rend.hidden)
+    assert res["squares_right"] / res["squares"] >= 0.95
+
+
+def test_printed_order_other_than_geometry():
+    """A board printed red, blue, yellow, green on the green-after-red geometry: read by printed colour."""
+    geometry = load_board("ludo52")
+    pos = Position({2: "blue", 20: "green"}, {"red": 4, "green": 3, "yellow": 4, "blue": 3}, {})
+    rend = render(geometry, pos, Scene(turn=90), clockwise=("red", "blue", "yellow", "green"))
+    obs = read_board(rend.image, geometry)
+    assert obs.clockwise == ("red", "blue", "yellow", "green")
+    assert obs.yards == {"red": 4, "green": 3, "yellow": 4, "blue": 3}
+    assert {k: v for k, v in obs.squares.items()} == {2: ("blue",), 20: ("green",)}
+
+
+def test_render_truth_is_consistent():
+    geometry = load_board("mensch40")
+    rng = np.random.default_rng(5)
+    pos = random_position(geometry, rng)
+    for colour in geometry.colours:
+        on_track = sum(1 for c in pos.squares.values() if c == colour)
+        assert on_track + pos.yards[colour] + len(pos.homes[colour]) == 4  # ludo.md B.1
+    rend = render(geometry, pos, Scene(size=(320, 240), hand=(5.0, 5.0)))
+    assert rend.image.shape == (240, 320, 3) and rend.image.dtype == np.uint8
+    assert rend.hidden  # the hand over the centre hides some places
+    again = render(geometry, pos, Scene(size=(320, 240), hand=(5.0, 5.0)))
+    assert np.array_equal(rend.image, again.image)  # deterministic for a seed
