@@ -1,13 +1,13 @@
-"""The first Can't Stop advisor (companion/hints/cant_stop.py): legal, honest numbers, fast, better than chance."""
+"""The Can't Stop advisor (companion/hints/cant_stop*.py): legal, exact odds, exact turn search, sensible
+race play, honest one-line reasons."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
-import statistics
-import time
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from companion import odds
@@ -15,15 +15,20 @@ from companion.games.base import CHANCE
 from companion.games.cant_stop import (
     Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain, StartWith, roll_distribution)
 from companion.hints import cant_stop as hints
-from companion.hints.cant_stop import Hint, advise, bust_chance, expected_gain, turn_value
+from companion.hints.cant_stop import Hint, advise, bust_chance, steps_at_risk
+from companion.hints.cant_stop_search import search_for
+from companion.hints.cant_stop_turn import RunnerGrid
+from companion.hints.cant_stop_value import column_chances, expected_turns
 from companion.simulate import run_simulation
+
+HEIGHTS = CantStopConfig().column_heights
 
 
 def make(phase: Phase, markers: dict | None = None, runners: dict | None = None, claimed: dict | None = None,
-         dice: tuple = (), **config) -> CantStopState:
-    """A two-player state with seat 0 to act: markers {seat: {column: height}}, runners and claimed by column."""
-    state = CantStopState.new(2, CantStopConfig(**config))
-    rows = [[0] * 11, [0] * 11]
+         dice: tuple = (), players: int = 2, **config) -> CantStopState:
+    """Seat 0 to act: markers {seat: {column: height}}, runners {column: height}, claimed {column: seat}."""
+    state = CantStopState.new(players, CantStopConfig(**config))
+    rows = [[0] * 11 for _ in range(players)]
     for seat, columns in (markers or {}).items():
         for column, height in columns.items():
             rows[seat][column - 2] = height
@@ -35,6 +40,7 @@ def make(phase: Phase, markers: dict | None = None, runners: dict | None = None,
     return dataclasses.replace(state, phase=phase, active=0, turn=1, markers=tuple(map(tuple, rows)),
                                claimed=tuple(owner), runners=tuple(runs), dice=tuple(dice))
 
+
 VARIANTS = [
     CantStopConfig(),
     CantStopConfig(num_runners=2, pairing_rule="must_maximize_runners"),
@@ -43,7 +49,7 @@ VARIANTS = [
 ]
 
 
-def positions(seed: int, config: CantStopConfig, players: int, games: int = 3):
+def positions(seed: int, config: CantStopConfig, players: int, games: int = 1):
     """Every decision position of a few seeded games where seat 0 follows the advice, others play randomly."""
     rng = random.Random(seed)
     for _ in range(games):
@@ -54,8 +60,8 @@ def positions(seed: int, config: CantStopConfig, players: int, games: int = 3):
                                     else Roll(tuple(rng.randint(1, 6) for _ in range(4))))
                 continue
             yield state
-            hint = advise(state, state.active)
-            state = state.apply(hint.action if state.active == 0 else rng.choice(state.legal_actions()))
+            action = advise(state, 0).action if state.active == 0 else rng.choice(state.legal_actions())
+            state = state.apply(action)
 
 
 @pytest.mark.parametrize("config", VARIANTS)
@@ -67,8 +73,11 @@ def test_advice_is_legal_in_every_decision_position(config, players):
         phases.add(state.phase)
         assert hint.action in state.legal_actions()
         assert isinstance(hint.reason, str) and hint.reason and "\n" not in hint.reason
-        assert 0.0 <= hint.numbers["bust_probability"] <= 1.0 and hint.numbers["expected_gain"] >= 0.0
-        assert hint.numbers["turn_value"] >= 0.0
+        assert 0.0 <= hint.numbers["bust_probability"] <= 1.0 and hint.numbers["steps_at_risk"] >= 0.0
+        if players == 1:
+            assert hint.numbers["expected_turns"] >= 0.0
+        else:
+            assert 0.0 <= hint.numbers["win_probability"] <= 1.0
         if state.phase is Phase.DECIDE:
             assert hint.numbers["bust_probability"] == float(odds.bust_probability(state))
         else:
@@ -79,29 +88,93 @@ def test_advice_is_legal_in_every_decision_position(config, players):
 
 
 def test_bust_chance_equals_the_odds_module_on_random_positions():
-    for state in positions(11, CantStopConfig(num_runners=2), 2, games=2):
+    for state in positions(11, CantStopConfig(num_runners=2), 2, games=1):
         assert bust_chance(state) == odds.bust_probability(state)
 
 
-def test_expected_gain_matches_enumeration_with_the_engine():
-    """The advisor's fast look-ahead equals the best engine choice of every roll (A.6), busts adding 0."""
-    for config in VARIANTS[:2]:
-        for state in list(positions(5, config, 2, games=1))[:40]:
-            if state.phase is not Phase.DECIDE:
+# -- the exact turn search ----------------------------------------------------------------------------
+
+
+def _brute_force(state: CantStopState, bank, bust: float, memo: dict) -> float:
+    """Best expected utility from a DECIDE state by plain recursion over the engine's rolls and choices."""
+    key = state.runners
+    if key not in memo:
+        pieces = np.asarray(state.markers[0], float)
+        for column, height in state.runner_map().items():
+            pieces[column - 2] = height
+        rolling = 0.0
+        for roll, p in roll_distribution():
+            choices = state.choices_for(roll)
+            if not choices:
+                rolling += float(p) * bust
                 continue
-            base = turn_value(state)
-            total = 0.0
-            for roll, p in roll_distribution():
-                chosen = dataclasses.replace(state, phase=Phase.CHOOSE, dice=roll)
-                gains = [turn_value(chosen.apply(c)) - base for c in state.choices_for(roll)]
-                total += float(p) * max(gains, default=0.0)
-            assert expected_gain(state) == pytest.approx(total, abs=1e-9)
+            rolling += float(p) * max(_brute_force(dataclasses.replace(state, runners=state._apply_totals(c.totals)),
+                                                   bank, bust, memo) for c in choices)
+        memo[key] = max(float(bank(pieces[None])[0]), rolling)
+    return memo[key]
+
+
+def test_runner_grid_equals_brute_force_recursion():
+    weights = np.linspace(0.1, 1.1, 11)
+
+    def bank(pieces):
+        return pieces @ weights - 3.0 * (pieces >= np.asarray(HEIGHTS)).sum(axis=1)
+
+    state = make(Phase.DECIDE, markers={0: {3: 2}}, runners={3: 3, 11: 2, 12: 1}, players=1)
+    grid = RunnerGrid((1, 9, 10), (3, 1, 1), (5, 5, 3), np.asarray(state.markers[0], float), bank, -1.0)
+    memo: dict = {}
+    assert grid.value((3, 2, 1)) == pytest.approx(_brute_force(state, bank, -1.0, memo), abs=1e-9)
+    for runners, value in memo.items():
+        heights = (runners[1], runners[9], runners[10])
+        assert grid.value(heights) == pytest.approx(value, abs=1e-9)
+    assert grid.bust((3, 2, 1)) == pytest.approx(float(odds.bust_probability(state)), abs=1e-12)
+
+
+def test_runner_grid_bust_odds_match_the_published_6_7_8():
+    grid = RunnerGrid((4, 5, 6), (1, 1, 1), (11, 13, 11), np.zeros(11), lambda p: -p.sum(axis=1), 0.0)
+    assert Fraction(grid.bust((1, 1, 1))).limit_denominator(1296) == Fraction(13, 162)
+    assert grid.value((1, 1, 1)) == max(grid.bank_value((1, 1, 1)), grid.roll_value((1, 1, 1)))
+
+
+# -- the value function ---------------------------------------------------------------------------------
+
+
+def test_column_chances_are_exact():
+    q = column_chances()
+    assert q[0] == pytest.approx(171 / 1296) and q[10] == pytest.approx(171 / 1296)  # two 1s / two 6s
+    assert np.argmax(q) == 5 and 0.64 < q[5] < 0.65  # 7 is the likeliest total
+
+
+def _turns(markers: dict[int, int], claimed: tuple[int, ...] = ()) -> float:
+    pieces = np.zeros((1, 11))
+    closed = np.zeros((1, 11), bool)
+    for column, height in markers.items():
+        pieces[0, column - 2] = height
+    for column in claimed:
+        closed[0, column - 2] = True
+    return float(expected_turns(pieces, closed, np.asarray([len(claimed)]), HEIGHTS, 3)[0])
+
+
+def test_expected_turns_from_the_start_and_when_won():
+    assert 6.0 <= _turns({}) <= 8.5  # solo advisor games average about 7.3
+    assert _turns({2: 3, 12: 3, 7: 13}, claimed=(2, 7, 12)) == 0.0
+
+
+def test_expected_turns_fall_with_progress_and_claims():
+    assert _turns({7: 6}) < _turns({})
+    assert _turns({7: 12}) < _turns({7: 6})
+    assert _turns({7: 13}, claimed=(7,)) < _turns({7: 12})
+    assert _turns({6: 8, 8: 8}) < _turns({6: 8})
+
+
+# -- decisions --------------------------------------------------------------------------------------------
 
 
 def test_banks_when_banking_wins():
     state = make(Phase.DECIDE, claimed={2: 0, 12: 0}, markers={0: {2: 3, 12: 3}}, runners={4: 7, 7: 1})
     hint = advise(state, 0)
     assert hint.action == Bank() and hint.numbers["win_by_banking"] == 1.0 and "wins" in hint.reason
+    assert hint.numbers["win_probability"] == 1.0
 
 
 def test_chooses_the_pairing_that_lets_banking_win():
@@ -111,21 +184,48 @@ def test_chooses_the_pairing_that_lets_banking_win():
     assert hint.action == Choose((4, 8)) and hint.numbers["win_by_banking"] == 1.0
 
 
-def test_rolls_again_without_risk_and_banks_when_every_roll_busts():
-    early = make(Phase.DECIDE, runners={7: 1})
-    hint = advise(early, 0)
+@pytest.mark.parametrize("players", [1, 2])
+def test_rolls_again_without_risk_and_banks_when_every_roll_busts(players):
+    hint = advise(make(Phase.DECIDE, runners={7: 1}, players=players), 0)
     assert hint.action == RollAgain() and hint.numbers["bust_probability"] == 0.0
-    stuck = make(Phase.DECIDE, runners={6: 11, 7: 13, 8: 11}, columns_to_win=4)  # all runners at the top
+    stuck = make(Phase.DECIDE, runners={6: 11, 7: 13, 8: 11}, columns_to_win=4, players=players)
     hint = advise(stuck, 0)
     assert hint.action == Bank() and hint.numbers["bust_probability"] == 1.0
-    assert hint.numbers["steps_at_risk"] == 35.0 and "35 steps" in hint.reason
+    assert hint.numbers["steps_at_risk"] == 35.0
+    assert hint.reason == "Bank: 100% bust risk would cost 35 steps in columns 6, 7, 8"
 
 
 def test_banks_big_progress_on_risky_columns():
-    state = make(Phase.DECIDE, runners={2: 2, 3: 4, 12: 2})  # 91/162 bust chance
+    state = make(Phase.DECIDE, runners={2: 2, 3: 4, 12: 2}, players=1)  # 91/162 bust chance
     hint = advise(state, 0)
     assert hint.action == Bank()
     assert Fraction(hint.numbers["bust_probability"]).limit_denominator(1296) == Fraction(91, 162)
+    assert hint.reason == "Bank: 56% bust risk would cost 8 steps in columns 2, 3, 12"
+    assert steps_at_risk(state, 0) == {2: 2, 3: 4, 12: 2}
+
+
+def test_roll_reason_gives_the_turns_saved():
+    hint = advise(make(Phase.DECIDE, runners={6: 2, 7: 2, 8: 1}, players=1), 0)
+    assert hint.action == RollAgain()
+    saved = hint.numbers["roll_value"] - hint.numbers["bank_value"]
+    assert saved > 0 and f"{saved:.1f} turns saved" in hint.reason and "8% bust risk" in hint.reason
+
+
+def test_decide_follows_the_exact_search():
+    state = make(Phase.DECIDE, runners={5: 3, 6: 4, 9: 2}, players=1)
+    valuation = search_for(state).valuation(state)
+    hint = advise(state, 0)
+    assert (hint.action == RollAgain()) == (valuation.roll > valuation.bank)
+    assert hint.numbers["expected_turns"] == pytest.approx(-max(valuation.roll, valuation.bank))
+
+
+def test_presses_on_when_the_opponent_is_about_to_win():
+    runners = {4: 5, 5: 6, 10: 5}
+    calm = make(Phase.DECIDE, runners=runners, markers={1: {6: 2}})
+    threat = make(Phase.DECIDE, runners=runners, markers={1: {2: 3, 12: 3, 7: 12}}, claimed={2: 1, 12: 1})
+    assert advise(calm, 0).action == Bank()
+    assert advise(threat, 0).action == RollAgain()
+    assert advise(threat, 0).numbers["win_probability"] < advise(calm, 0).numbers["win_probability"]
 
 
 def test_no_advice_outside_the_seats_own_decisions():
@@ -146,19 +246,8 @@ def test_hint_is_frozen_and_reason_goes_through_translation(monkeypatch):
     assert advise(make(Phase.DECIDE, runners={7: 1}), 0).reason.startswith("<Roll again")
 
 
-def test_advice_takes_a_few_ms_at_most():
-    states = list(positions(3, CantStopConfig(), 2, games=2))
-    times = []
-    for state in states:
-        start = time.perf_counter()
-        advise(state, state.active)
-        times.append(time.perf_counter() - start)
-    assert statistics.median(times) < 0.003
-
-
-def test_advisor_beats_random_in_both_seat_orders():
-    """200 two-player games, 100 in each seat order, seed 1: measured 198 advisor wins (99%; 992 and 993
-    of 1000 per order). The bound, 90%, leaves room for tuning without hiding a real regression."""
-    first = run_simulation("cant-stop", ["advisor", "random"], 100, seed=1)
-    second = run_simulation("cant-stop", ["random", "advisor"], 100, seed=1)
-    assert first["wins"]["advisor"] + second["wins"]["advisor"] >= 180
+def test_advisor_beats_the_rule_of_28():
+    """40 two-player games, 20 in each seat order, seed 1 (the full benchmark is 2 x 2000 games)."""
+    first = run_simulation("cant-stop", ["advisor", "rule28"], 20, seed=1)
+    second = run_simulation("cant-stop", ["rule28", "advisor"], 20, seed=1)
+    assert first["wins"]["advisor"] + second["wins"]["advisor"] >= 26

@@ -71,7 +71,7 @@ def test_agents_return_legal_actions():
 
 
 def test_unknown_agent_lists_the_known_ones():
-    with pytest.raises(ValueError, match="unknown agent 'genius'; known agents: advisor, random"):
+    with pytest.raises(ValueError, match="unknown agent 'genius'; known agents: advisor, random, rule28"):
         run_simulation("cant-stop", ["advisor", "genius"], 1, seed=0)
 
 
@@ -89,3 +89,9 @@ def test_bad_counts_are_refused(agents, games):
 def test_bad_variant_is_refused():
     with pytest.raises(VariantError, match="columns_to_win"):
         run_simulation("cant-stop", ["random"], 1, seed=0, variant={"columns_to_win": "0"})
+
+
+def test_rule28_agent_is_listed_and_plays_solo():
+    assert "rule28" in AGENTS
+    result = run_simulation("cant-stop", ["rule28"], 20, seed=4)
+    assert result["wins"] == {"rule28": 20} and 7.0 <= result["mean_turns"] <= 16.0

@@ -1,0 +1,224 @@
+"""What a Can't Stop turn is worth to the active seat: the utilities and the search behind ``advise``.
+
+**Utility.** Solo (one seat) the utility of a banked board is ``-expected_turns`` (fewer turns is better;
+:mod:`companion.hints.cant_stop_value`). With opponents it is an estimated **chance to win**, from a race
+model: after this turn every opponent moves once before our next turn, so we win against opponent ``j``
+when our remaining turns ``T`` are fewer than theirs ``T_j``; both are taken as normal with means from the
+value function (the opponent's computed on the board as it would be after our bank: a column we claim
+wipes their markers in it, cant-stop.md A.7) and variance :data:`TURN_VARIANCE` per expected turn, so
+``P(win) = prod_j Phi((T_j - T - 1/2) / sigma_j)``. That makes the advisor press on when an opponent is
+about to win (a column from victory, or about to claim a column we need) and bank early when it leads.
+
+**Search** (:class:`TurnSearch`): banking's utility is exact given the value function; rolling's is the
+exact dynamic program of :class:`companion.hints.cant_stop_turn.RunnerGrid` once the runners' columns are
+fixed, else a one-roll look-ahead over the engine's legal choices (A.6) whose leaves are grid values when
+the columns then are fixed, else the utility of banking there. Grids are cached per turn.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.games.cant_stop import COLUMNS, CantStopState, Choose, roll_distribution
+from companion.hints.cant_stop_turn import RunnerGrid, rolls
+from companion.hints.cant_stop_value import expected_turns
+
+TURN_VARIANCE = 0.6
+"""Variance of a player's remaining turns per expected turn (race model; solo advisor games from the
+start: mean about 7.3 turns with a standard deviation of about 2, i.e. variance about 0.6 x mean)."""
+
+MAX_GRID_BUILDS = 4
+"""Grids one look-ahead may build for next positions (cost bound); later ones are valued by banking."""
+
+MAX_GRID_STATES = 6000
+"""Largest grid built (positions); bigger ones (four or more runners, CONFIG num_runners) fall back to the
+one-roll look-ahead. Three runners from the bottom of 6, 7, 8 make 1573."""
+
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_TURNS = 8
+
+
+def _phi(z: np.ndarray) -> np.ndarray:
+    """Standard normal CDF (logistic approximation, error < 0.01)."""
+    return 1.0 / (1.0 + np.exp(-1.702 * z))
+
+
+@dataclass
+class Valuation:
+    """What one option is worth: utility (higher is better), banking's and rolling's utilities, bust chance."""
+
+    value: float
+    bank: float
+    roll: float
+    bust: float
+
+
+class TurnSearch:
+    """The active seat's turn in ``state``: bank and roll utilities of its positions.
+
+    Built through :func:`search_for` so that grids are shared by every decision of one turn.
+    """
+
+    def __init__(self, state: CantStopState):
+        self.config = state.config
+        self.seat = state.active
+        self.tops = np.asarray(state.config.column_heights)
+        self.closed = np.asarray(state.claimed) >= 0
+        self.to_win = state.config.columns_to_win
+        self.won = state.columns_claimed(self.seat)
+        self.markers = np.asarray(state.markers[self.seat], dtype=float)
+        self.solo = state.num_players == 1
+        self.others = [(np.asarray(state.markers[s], dtype=float), state.columns_claimed(s))
+                       for s in range(state.num_players) if s != self.seat]
+        self.grids: dict[tuple[int, ...], RunnerGrid] = {}
+        self.bust_utility = float(self.bank_utility(self.markers[None])[0])
+
+    # -- utilities ------------------------------------------------------------------------------------
+
+    def our_turns(self, pieces: np.ndarray) -> np.ndarray:
+        """Expected turns the seat still needs after banking ``pieces`` ``(N, 11)``."""
+        claims = (pieces >= self.tops) & ~self.closed
+        return expected_turns(pieces, self.closed | claims, self.won + claims.sum(axis=1),
+                              tuple(self.config.column_heights), self.to_win)
+
+    def bank_utility(self, pieces: np.ndarray) -> np.ndarray:
+        """Utility of banking with the seat's pieces at ``pieces`` ``(N, 11)`` heights: ``(N,)``."""
+        claims = (pieces >= self.tops) & ~self.closed
+        won = self.won + claims.sum(axis=1)
+        heights = tuple(self.config.column_heights)
+        ours = expected_turns(pieces, self.closed | claims, won, heights, self.to_win)
+        if self.solo:
+            return -ours
+        chance = np.ones(len(pieces))
+        for markers, their_won in self.others:
+            theirs_pieces = np.where(claims, 0.0, markers[None, :])
+            theirs = expected_turns(theirs_pieces, self.closed | claims, np.full(len(pieces), their_won),
+                                    heights, self.to_win)
+            sigma = np.sqrt(TURN_VARIANCE * (ours + theirs) + 0.25)
+            chance *= _phi((theirs - ours - 0.5) / sigma)
+        return np.where(won >= self.to_win, 1.0, chance)
+
+    # -- positions ------------------------------------------------------------------------------------
+
+    def pieces(self, runners: dict[int, int]) -> np.ndarray:
+        """``(11,)`` heights of the seat's pieces if it banked with ``runners`` ({column: height})."""
+        pieces = self.markers.copy()
+        for column, height in runners.items():
+            pieces[column - 2] = height
+        return pieces
+
+    def fixed(self, runners: dict[int, int]) -> bool:
+        """Whether the usable columns can no longer change this turn (A.6): no runner left, or no other
+        open column; and the grid over them is at most :data:`MAX_GRID_STATES` positions."""
+        if len(runners) < self.config.num_runners and not all(
+                self.closed[c - 2] for c in COLUMNS if c not in runners):
+            return False
+        size = 1
+        for column in runners:
+            size *= int(self.tops[column - 2] - self.markers[column - 2])
+        return size <= MAX_GRID_STATES
+
+    def grid(self, runners: dict[int, int], origin: tuple[int, ...] | None = None) -> RunnerGrid:
+        """The (cached) exact grid for the runners' columns; built from ``origin`` (default: the whole
+        turn, each runner one above its start marker) unless a cached one already covers the runners."""
+        columns = tuple(sorted(c - 2 for c in runners))
+        grid = self.grids.get(columns)
+        if grid is None or not grid.covers(self._heights(runners)):
+            if origin is None:
+                origin = tuple(int(self.markers[c]) + 1 for c in columns)
+            tops = tuple(int(self.tops[c]) for c in columns)
+            grid = RunnerGrid(columns, origin, tops, self.markers, self.bank_utility, self.bust_utility)
+            self.grids[columns] = grid
+        return grid
+
+    @staticmethod
+    def _heights(runners: dict[int, int]) -> tuple[int, ...]:
+        return tuple(runners[c] for c in sorted(runners))
+
+    def valuation(self, state: CantStopState) -> Valuation:
+        """Utilities of banking and of rolling on at best from a DECIDE-like ``state`` of this turn."""
+        runners = state.runner_map()
+        if state.would_win_by_banking():
+            bank = float(self.bank_utility(self.pieces(runners)[None])[0])
+            return Valuation(bank, bank, -np.inf, float(_bust_chance(state)))
+        if self.fixed(runners):
+            grid = self.grid(runners)
+            heights = self._heights(runners)
+            return Valuation(grid.value(heights), grid.bank_value(heights), grid.roll_value(heights),
+                             grid.bust(heights))
+        bank = float(self.bank_utility(self.pieces(runners)[None])[0])
+        roll, bust = self.lookahead(state)
+        return Valuation(max(bank, roll), bank, roll, bust)
+
+    def lookahead(self, state: CantStopState) -> tuple[float, float]:
+        """(utility of rolling once more and then banking or playing the grid, exact bust chance).
+
+        Next positions whose columns are then fixed are valued by their grids: cached ones, and up to
+        :data:`MAX_GRID_BUILDS` new ones, the likeliest first; the others by banking there.
+        """
+        weights, _ = rolls()
+        outcomes: list[tuple[int, dict[int, int]]] = []
+        mass: dict[tuple[int, ...], float] = {}
+        lows: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for index, (roll, _) in enumerate(roll_distribution()):
+            for choice in state.choices_for(roll):
+                after = state.choice_result(choice)
+                outcomes.append((index, after))
+                if self.fixed(after):
+                    columns = tuple(sorted(c - 2 for c in after))
+                    mass[columns] = mass.get(columns, 0.0) + weights[index]
+                    heights = self._heights(after)
+                    lows[columns] = tuple(map(min, zip(lows.get(columns, heights), heights)))
+        new = [c for c in sorted(mass, key=lambda c: -mass[c]) if c not in self.grids]
+        for columns in new[:MAX_GRID_BUILDS]:
+            self.grid({c + 2: h for c, h in zip(columns, lows[columns])}, lows[columns])
+        best = np.full(len(weights), -np.inf)
+        leaves: list[tuple[int, np.ndarray]] = []  # valued by banking
+        for index, after in outcomes:
+            columns = tuple(sorted(c - 2 for c in after))
+            grid = self.grids.get(columns) if self.fixed(after) else None
+            if grid is not None and grid.covers(self._heights(after)):
+                best[index] = max(best[index], grid.value(self._heights(after)))
+            else:
+                leaves.append((index, self.pieces(after)))
+        if leaves:
+            values = self.bank_utility(np.asarray([p for _, p in leaves]))
+            for (index, _), value in zip(leaves, values):
+                best[index] = max(best[index], float(value))
+        busts = np.isneginf(best)
+        bust = float(weights[busts].sum() / 1296.0)
+        roll_value = float(np.where(busts, 0.0, best) @ weights / 1296.0) + bust * self.bust_utility
+        return roll_value, bust
+
+    def choose(self, state: CantStopState) -> list[tuple[Choose, Valuation, CantStopState]]:
+        """Every legal pairing of a CHOOSE ``state`` with the valuation of the position it leads to."""
+        options = []
+        for choice in state.choices_for(state.dice):
+            after = state.apply(choice)
+            if after.winner is not None:  # auto_stop_on_win banked and won (A.8 CONFIG)
+                options.append((choice, Valuation(1.0 if not self.solo else 0.0, 0.0, -np.inf, 0.0), after))
+                continue
+            options.append((choice, self.valuation(after), after))
+        return options
+
+
+def _bust_chance(state: CantStopState) -> float:
+    from companion.hints.cant_stop import bust_chance
+    return float(bust_chance(state))
+
+
+def search_for(state: CantStopState) -> TurnSearch:
+    """The :class:`TurnSearch` of ``state``'s turn, shared by the turn's decisions (small LRU cache)."""
+    key = (state.config, state.num_players, state.active, state.markers, state.claimed, state.turn)
+    search = _CACHE.get(key)
+    if search is None:
+        search = TurnSearch(state)
+        _CACHE[key] = search
+        while len(_CACHE) > _CACHE_TURNS:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return search

@@ -1,0 +1,128 @@
+"""Fit the Can't Stop advisor's position value and write ``assets/cant_stop/value.json``.
+
+``python -m companion.hints.cant_stop_tables --write`` (``--games N --iterations K --seed S``; defaults
+below) plays solo games (cant-stop.md A.4: claim three columns) with the advisor using the current
+coefficients, records at the start of every turn the board and the turns the game still took from there
+(that turn included), and refits each coefficient row of :mod:`companion.hints.cant_stop_value` by least
+squares on those pairs; then plays again with the new rows, ``K`` times in all (a Monte Carlo policy
+iteration). The start is the hand-set row ``0.5 + 0.12 x (sum of the needed efforts)``. Games are seeded
+(``random.Random(seed + iteration)``), so a run is reproducible on one machine; without ``--write`` it
+only prints the fit. Takes a few minutes per 1000 games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from companion.games.base import CHANCE
+from companion.games.cant_stop import CantStopState, Phase
+from companion.hints import cant_stop_search
+from companion.hints.cant_stop import advise
+from companion.hints.cant_stop_value import MAX_NEED, features, sorted_efforts, use_coefficients
+from companion.simulate_cant_stop import _chance
+
+GAMES = 600
+"""Solo games per iteration (default)."""
+
+ITERATIONS = 3
+"""Play-and-refit rounds (default)."""
+
+SEED = 20261130
+"""Seed of the first round's games (default); round ``i`` uses ``SEED + i``."""
+
+START = {1: [0.5, 0.12, 0.0, 0.0, 0.0],
+         2: [0.5, 0.12, 0.12, 0.0, 0.0, 0.0, 0.0],
+         3: [0.5, 0.12, 0.12, 0.12, 0.0, 0.0, 0.0, 0.0, 0.0]}
+"""The hand-set starting rows (turns): 0.5 plus 0.12 per unit of each needed column's effort."""
+
+
+def play_solo(games: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, int, int]]:
+    """Solo advisor games: one (progress (11,), closed (11,), claimed count, turns still taken) per turn."""
+    rng = random.Random(seed)
+    samples: list[tuple[np.ndarray, np.ndarray, int, int]] = []
+    for _ in range(games):
+        state = CantStopState.new(1)
+        starts: list[tuple[np.ndarray, np.ndarray, int]] = []
+        last_turn = 0
+        while state.phase is not Phase.OVER:
+            if state.current_player == CHANCE:
+                if state.phase is Phase.ROLL and state.turn != last_turn:
+                    last_turn = state.turn
+                    starts.append((np.asarray(state.markers[0], float), np.asarray(state.claimed) >= 0,
+                                   state.columns_claimed(0)))
+                state = state.apply(_chance(state, rng))
+            else:
+                state = state.apply(advise(state, 0).action)
+        total = len(starts)
+        samples += [(p, c, w, total - i) for i, (p, c, w) in enumerate(starts)]
+    return samples
+
+
+def fit(samples, heights: tuple[int, ...], to_win: int = 3) -> tuple[dict[int, np.ndarray], dict[str, float]]:
+    """Least-squares rows ``{need: coefficients}`` and their fit (RMS error in turns, R^2) per need."""
+    progress = np.asarray([s[0] for s in samples])
+    closed = np.asarray([s[1] for s in samples])
+    won = np.asarray([s[2] for s in samples])
+    target = np.asarray([s[3] for s in samples], dtype=float)
+    efforts = sorted_efforts(progress, closed, heights)
+    table, stats = {}, {}
+    for need in range(1, MAX_NEED + 1):
+        rows = (to_win - won) == need
+        x, y = features(efforts[rows], need), target[rows]
+        coef, *_ = np.linalg.lstsq(x, y, rcond=None)
+        table[need] = coef
+        residual = y - x @ coef
+        stats[f"rms_{need}"] = float(np.sqrt(np.mean(residual ** 2)))
+        stats[f"r2_{need}"] = float(1 - residual.var() / y.var())
+        stats[f"samples_{need}"] = float(rows.sum())
+    return table, stats
+
+
+def run(games: int = GAMES, iterations: int = ITERATIONS, seed: int = SEED, log=print) -> dict:
+    """The fitting loop; returns the JSON document for ``value.json``."""
+    table = {n: np.asarray(row) for n, row in START.items()}
+    heights = CantStopState.new(1).config.column_heights
+    history = []
+    for iteration in range(iterations):
+        use_coefficients(table)
+        cant_stop_search._CACHE.clear()
+        samples = play_solo(games, seed + iteration)
+        game_turns = [s[3] for s in samples if not s[0].any()]
+        mean_turns = float(np.mean(game_turns))
+        table, stats = fit(samples, heights)
+        history.append({"iteration": iteration, "games": games, "seed": seed + iteration,
+                        "mean_turns_played": mean_turns, **stats})
+        log(json.dumps(history[-1]))
+    use_coefficients(None)
+    cant_stop_search._CACHE.clear()
+    return {"coefficients": {str(n): [round(float(v), 6) for v in row] for n, row in table.items()},
+            "method": "python -m companion.hints.cant_stop_tables --write", "games": games,
+            "iterations": iterations, "seed": seed, "history": history}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: fit, print each round's figures, and with ``--write`` replace the shipped table."""
+    parser = argparse.ArgumentParser(prog="python -m companion.hints.cant_stop_tables", description=__doc__)
+    parser.add_argument("--games", type=int, default=GAMES)
+    parser.add_argument("--iterations", type=int, default=ITERATIONS)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--write", action="store_true", help="write assets/cant_stop/value.json")
+    parser.add_argument("--out", type=Path, help="write the table here instead")
+    args = parser.parse_args(argv)
+    document = run(args.games, args.iterations, args.seed, log=lambda line: print(line, flush=True))
+    target = args.out or (Path(str(resources.files("assets.cant_stop"))) / "value.json" if args.write else None)
+    if target is not None:
+        target.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
