@@ -1,0 +1,125 @@
+"""companion selftest: each check reports what it found; the exit status follows the required parts."""
+
+import json
+
+import numpy as np
+import pytest
+from gpiozero import LED
+from gpiozero.pins.mock import MockFactory
+
+from companion.cli import main
+from companion.config import Config, config_from_dict
+from companion.paths import AppPaths
+from companion.store import Store
+from companion.selftest import check_camera, check_display, check_gpio, check_paths, check_store, run_selftest
+from vision.camera import CameraError, FrameSource
+
+
+@pytest.fixture
+def env(tmp_path):
+    return {"COMPANION_STATE_DIR": str(tmp_path / "state"), "COMPANION_CONFIG_DIR": str(tmp_path / "config"),
+            "SDL_VIDEODRIVER": "dummy"}
+
+
+class FakeCamera(FrameSource):
+    name = "fake:3"
+
+    def __init__(self, frames):
+        self.left = frames
+
+    def read(self):
+        if self.left == 0:
+            return None
+        self.left -= 1
+        return np.zeros((480, 640, 3), np.uint8)
+
+
+def mock_maker(env):
+    return MockFactory()
+
+
+def test_off_the_pi_the_fallbacks_are_reported_and_pass(env):
+    report = run_selftest(env, frames=4, factory_maker=mock_maker)
+    assert report["ok"] is True and report["failed"] == []
+    camera = report["camera"]
+    assert camera["source"].startswith("folder:") and camera["fallback"] is True  # no Pi camera, no webcam here
+    assert camera["frames"] == 4 and camera["frame_size"][0] > 0 and camera["fps"] > 0
+    gpio = report["gpio"]
+    assert gpio["pin_factory"] == "MockFactory" and gpio["required"] is False
+    assert [(p["name"], p["pin"]) for p in gpio["pins"]] == [
+        ("confirm", 17), ("bank", 27), ("pass", 22), ("next", 23), ("undo", 24),
+        ("seat1", 5), ("seat2", 6), ("seat3", 13), ("seat4", 19), ("status", 26)]
+    assert report["display"]["driver"] == "dummy" and report["display"]["screen"] is False
+    assert report["paths"]["state_writable"] is True and report["paths"]["config_exists"] is False
+    assert report["store"] == {"ok": True, "required": True, "file": env["COMPANION_STATE_DIR"] + "/companion.sqlite3",
+                               "exists": False, "integrity": None, "schema_version": None, "error": None}
+
+
+def test_camera_counts_frames_and_names_a_failure():
+    result = check_camera("device:9", frames=10, opener=lambda spec, frames_per_photo: FakeCamera(3))
+    assert (result["ok"], result["source"], result["frames"], result["frame_size"]) == (True, "fake:3", 3, [640, 480])
+
+    def refuse(spec, frames_per_photo):
+        raise CameraError("picamera2 is not installed")
+
+    result = check_camera("picamera", opener=refuse)
+    assert result["ok"] is False and result["required"] is True and "picamera2 is not installed" in result["error"]
+    assert check_camera("device:1", opener=lambda spec, frames_per_photo: FakeCamera(0))["error"] == \
+        "the source gave no frame"
+
+
+def test_a_named_pin_factory_that_fails_fails_the_selftest(env):
+    report = run_selftest({**env, "GPIOZERO_PIN_FACTORY": "no-such"}, frames=2)
+    assert report["ok"] is False and report["failed"] == ["gpio"]
+    assert report["gpio"]["required"] is True and "is not one of" in report["gpio"]["error"]
+
+
+def test_a_pin_in_use_is_named():
+    factory = MockFactory()
+    holder = LED(17, pin_factory=factory)  # something else holds the confirm button's pin
+    result = check_gpio(Config(), {"GPIOZERO_PIN_FACTORY": "lgpio"}, factory_maker=lambda env: factory)
+    bad = [p for p in result["pins"] if not p["ok"]]
+    assert result["ok"] is False and result["required"] is True
+    assert [(p["name"], p["error"].split(":")[0]) for p in bad] == [("confirm", "GPIOPinInUse")]
+    holder.close()
+
+
+def test_display_required_by_fullscreen_must_reach_a_screen(monkeypatch):
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    fullscreen = config_from_dict({"display": {"fullscreen": True}})
+    result = check_display(fullscreen, {"SDL_VIDEODRIVER": "dummy"})
+    assert result["ok"] is True and result["driver"] == "dummy" and result["fallback"] is None
+    result = check_display(fullscreen, {"SDL_VIDEODRIVER": "kmsdrm"})  # no DRM device on a CI machine
+    assert result["required"] is True and result["ok"] is False and result["error"]
+    import os
+
+    assert "SDL_VIDEODRIVER" not in os.environ  # the environment is left as it was
+
+
+def test_paths_and_store_integrity(tmp_path):
+    paths = AppPaths.from_dirs(tmp_path / "state", tmp_path / "config")
+    paths.config_dir.mkdir()
+    paths.config_file.write_text("[buttons]\nconfirm = 99\n")
+    result = check_paths(paths)
+    assert result["ok"] is False and result["state_writable"] is True and "confirm = 99" in result["error"]
+    paths.store_file.write_bytes(b"this is not sqlite" * 100)
+    store = check_store(paths)
+    assert store["ok"] is False and "file is not a database" in store["error"]
+    paths.store_file.unlink()
+    Store(paths.store_file).close()
+    store = check_store(paths)
+    assert (store["ok"], store["integrity"], store["schema_version"]) == (True, "ok", 1)
+
+
+def test_cli_json_and_exit_status(env, monkeypatch, capsys):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert main(["selftest", "--json", "--frames", "3"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True and report["gpio"]["env"] == "mock" and report["camera"]["frames"] == 3
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", env["COMPANION_STATE_DIR"])  # a config asking for the Pi camera
+    (__import__("pathlib").Path(env["COMPANION_STATE_DIR"]) / "config.toml").write_text('[camera]\nspec = "picamera"\n')
+    assert main(["selftest"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL camera: picamera" in out and out.strip().endswith("self-test FAILED: camera")
