@@ -137,8 +137,9 @@ def _draw_pawn(img: np.ndarray, cam: np.ndarray, col: float, row: float, colour:
     cv2.fillConvexPoly(img, cv2.convexHull(np.rint(body).astype(np.int32)), _shade(base, 0.8), cv2.LINE_AA)
     top = _project(cam, _circle(col, row, BODY_H, BODY_R))
     cv2.fillConvexPoly(img, np.rint(top).astype(np.int32), _shade(base, 1.08), cv2.LINE_AA)
-    head = np.vstack([_project(cam, _circle(col, row, HEAD_Z + dz, HEAD_R * math.sqrt(max(0.0, 1 - (dz / HEAD_R) ** 2))))
-                      for dz in np.linspace(-HEAD_R, HEAD_R, 7)])
+    rings = [(HEAD_Z + dz, HEAD_R * math.sqrt(max(0.0, 1 - (dz / HEAD_R) ** 2)))
+             for dz in np.linspace(-HEAD_R, HEAD_R, 7)]
+    head = np.vstack([_project(cam, _circle(col, row, z, r)) for z, r in rings])
     cv2.fillConvexPoly(img, cv2.convexHull(np.rint(head).astype(np.int32)), _shade(base, 1.0), cv2.LINE_AA)
 
 
