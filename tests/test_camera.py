@@ -193,12 +193,15 @@ def test_picamera2_colour_order():
 
 def test_picamera2_source_with_a_fake_library(monkeypatch):
     class FakePicamera2:
+        camera_controls: dict = {}  # a fixed-focus camera advertising no settable controls
+        camera_properties = {"Model": "fake"}
+
         def __init__(self):
             self.camera_config = {}
             self.started = self.closed = False
 
-        def create_preview_configuration(self, main):
-            return {"main": dict(main)}
+        def create_preview_configuration(self, main, **kwargs):
+            return {"main": dict(main), **kwargs}
 
         def configure(self, config):
             config["main"]["format"] = "BGR888"  # as if the driver picked the RGB-in-memory format
