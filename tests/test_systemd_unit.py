@@ -1,0 +1,68 @@
+"""The systemd unit: the settings the issue asks for, and `systemd-analyze verify` on a runnable copy."""
+
+import configparser
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SYSTEMD = Path(__file__).resolve().parent.parent / "systemd"
+UNIT = SYSTEMD / "tabletop-companion.service"
+
+
+def unit_sections():
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # keys are case-sensitive in systemd
+    parser.read_string(UNIT.read_text())
+    return parser
+
+
+def test_unit_has_the_appliance_settings():
+    unit = unit_sections()
+    service = unit["Service"]
+    assert service["Type"] == "exec"
+    assert service["User"] == "companion"
+    assert set(service["SupplementaryGroups"].split()) == {"gpio", "video", "render", "input"}
+    assert (service["StateDirectory"], service["ConfigurationDirectory"]) == ("companion", "companion")
+    assert service["WorkingDirectory"] == "/var/lib/companion"  # writable: lgpio's pipes
+    assert service["Restart"] == "on-failure" and float(service["RestartSec"]) >= 1
+    environment = dict(item.split("=", 1) for item in service["Environment"].split())
+    assert environment["SDL_VIDEODRIVER"] == "kmsdrm" and environment["GPIOZERO_PIN_FACTORY"] == "lgpio"
+    assert service["ExecStart"] == "/opt/tabletop-companion/venv/bin/companion menu"
+    assert (unit["Unit"]["StartLimitIntervalSec"], unit["Unit"]["StartLimitBurst"]) == ("60", "5")
+    assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_polkit_rule_only_grants_power_off_and_reboot_to_the_service_user():
+    rule = (SYSTEMD / "50-tabletop-companion.rules").read_text()
+    actions = {line.split('"')[1] for line in rule.splitlines() if "action.id ==" in line}
+    assert actions == {"org.freedesktop.login1." + a for a in (
+        "power-off", "power-off-multiple-sessions", "power-off-ignore-inhibit", "reboot", "reboot-multiple-sessions")}
+    assert 'subject.user == "companion"' in rule
+
+
+def test_unit_verifies(tmp_path):
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (apt-get install systemd to run this check)")
+    # The venv path does not exist here: point ExecStart at a binary that does.
+    text = UNIT.read_text().replace("/opt/tabletop-companion/venv/bin/companion", sys.executable)
+    copy = tmp_path / UNIT.name
+    copy.write_text(text)
+    done = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True, timeout=60)
+    ours = [line for line in (done.stdout + done.stderr).splitlines() if UNIT.name in line]
+    assert done.returncode == 0 and ours == [], done.stdout + done.stderr
+
+
+def test_verify_catches_a_broken_unit(tmp_path):
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    if Path("/opt/tabletop-companion/venv/bin/companion").exists():
+        pytest.skip("the box is installed on this machine: ExecStart exists")
+    copy = tmp_path / UNIT.name
+    copy.write_text(UNIT.read_text())  # ExecStart's venv does not exist on this machine
+    done = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "/opt/tabletop-companion/venv/bin/companion" in done.stderr
