@@ -1,0 +1,242 @@
+"""The Ludo advisor: which pawn to move, and why (issue 4; rules ``ludo.md``).
+
+``advise(state, seat)`` ranks every legal move of the seat to act by the value of the position it
+leaves, from public information only (the whole board is public). It looks at the opponents' next rolls
+only through the **danger** of each own pawn: the chance that some opponent pawn reaches it.
+
+Value model (units: "steps"; one step = one square of progress):
+
+- A pawn is worth :data:`PAWN_IN_PLAY` once out of the yard plus its relative position (B.2), plus
+  :data:`HOME_BONUS` once in its private home (B.5: never captured), plus :data:`FINISH_BONUS` when its
+  journey is over.
+- **Danger** of an own pawn on an unprotected track square (B.5, B.7): each opponent pawn 1-6 squares
+  behind it along that opponent's path hits it with chance 1/6 (7-12 behind: 1/36, by a six and a bonus
+  roll), an opponent with pawns in its yard hits a pawn on that opponent's start square with the chance of
+  an entry roll (B.5 entering captures); the chances add up, capped at 1. Protected squares (safe
+  squares, own start with ``capture_on_opponent_start = false``, a block) carry no danger.
+- Position value = own pawns' value x (1 - :data:`DANGER_WEIGHT` x danger) - :data:`OPPONENT_WEIGHT` x the
+  opponents' pawn values (a capture sends an opponent's progress back to zero) + :data:`SPREAD_WEIGHT`
+  per own pawn on the track (more pawns out, more choice for later rolls).
+
+The reason line names the move's main effect in this order: capture, escape a threat, safe square, enter,
+reach home, progress (the order of issue 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from companion.games.ludo import YARD, LudoState, MoveInfo, Phase
+from companion.i18n import _
+
+PAWN_IN_PLAY = 14.0
+"""Value (steps) of having a pawn out of the yard: about the wait for a 6 to enter (B.4.3)."""
+
+HOME_BONUS = 8.0
+"""Extra value of a pawn in its home column / home squares, where it is never captured (B.5)."""
+
+FINISH_BONUS = 6.0
+"""Extra value of a pawn whose journey is over (B.6)."""
+
+DANGER_WEIGHT = 1.0
+"""Weight of a pawn's chance of being captured before the next turn, times its value."""
+
+OPPONENT_WEIGHT = 0.35
+"""Weight of the opponents' pawn values (per opponent pawn) against our own."""
+
+SPREAD_WEIGHT = 1.5
+"""Bonus per own pawn on the track."""
+
+HUNT_WEIGHT = 0.0
+"""Weight of the chance to capture an opponent pawn 1-12 squares ahead next turn, times its value."""
+
+PROGRESS_POWER = 1.0
+"""Exponent of the progress term: above 1 favours pawns near home (less to lose, closer to finishing)."""
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One piece of advice for the seat to act.
+
+    action: the recommended :class:`companion.games.ludo.Move`, always one of ``state.legal_actions()``.
+    reason: one translated line for the players (``companion.i18n._``). kind: ``capture``, ``escape``,
+    ``safe``, ``enter``, ``home``, ``progress`` (the reason's category). to: the destination (relative).
+    numbers: ``value`` (the position value after the move, steps), ``danger`` (0-1, summed capture chance
+    of the own pawns after the move), ``danger_before`` (the same before), ``captures`` (pawns captured).
+    ranking: every legal move with its value, best first.
+    """
+
+    action: object
+    reason: str
+    kind: str
+    to: int
+    numbers: Mapping[str, float] = field(default_factory=dict, hash=False)
+    ranking: tuple[tuple[object, float], ...] = field(default=(), hash=False)
+
+
+def pawn_value(state: LudoState, rel: int) -> float:
+    """Value of one pawn at relative position ``rel`` (see the module docstring), in steps."""
+    if rel == YARD:
+        return 0.0
+    geo = state.geometry
+    value = PAWN_IN_PLAY + (rel ** PROGRESS_POWER) * (geo.last_relative ** (1 - PROGRESS_POWER))
+    if rel >= geo.track_positions:
+        value += HOME_BONUS
+        if state.is_finished_position(rel):
+            value += FINISH_BONUS
+    return value
+
+
+def danger(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int, rel: int,
+           occ: dict[int, dict[int, int]]) -> float:
+    """Chance (0-1, approximate) that ``seat``'s pawn at ``rel`` is captured before ``seat`` moves again."""
+    geo, cfg = state.geometry, state.config
+    if not 0 <= rel < geo.track_positions:
+        return 0.0
+    n, tp = geo.track_length, geo.track_positions
+    a = (state.start_offset(seat) + rel) % n
+    if state.is_protected(seat, a):
+        return 0.0
+    if cfg.own_stacking == "block" and occ.get(a, {}).get(seat, 0) >= 2:
+        return 0.0
+    chance = 0.0
+    entry = len(cfg.entry_rolls) / 6.0
+    for other, opp in enumerate(pawns):
+        if other == seat or other in state.placings:
+            continue
+        ro = (a - state.start_offset(other)) % n
+        if ro >= tp:
+            continue
+        if ro == 0 and YARD in opp:
+            chance += entry
+        for q in opp:
+            if 0 <= q < ro:
+                d = ro - q
+                if d <= 6:
+                    chance += 1 / 6
+                elif d <= 12:
+                    chance += 1 / 36
+    return min(1.0, chance)
+
+
+def _occupancy(state: LudoState, pawns: tuple[tuple[int, ...], ...]) -> dict[int, dict[int, int]]:
+    occ: dict[int, dict[int, int]] = {}
+    n, tp = state.geometry.track_length, state.geometry.track_positions
+    for s, ps in enumerate(pawns):
+        off = state.start_offset(s)
+        for p in ps:
+            if 0 <= p < tp:
+                d = occ.setdefault((off + p) % n, {})
+                d[s] = d.get(s, 0) + 1
+    return occ
+
+
+def after_move(state: LudoState, seat: int, info: MoveInfo) -> tuple[tuple[int, ...], ...]:
+    """All pawns after ``info`` is played by ``seat`` (captured pawns back in their yards, B.5)."""
+    pawns = [list(p) for p in state.pawns]
+    pawns[seat].remove(info.move.frm)
+    pawns[seat].append(info.to)
+    if info.captures:
+        a = state.absolute(seat, info.to)
+        for other, _count in info.captures:
+            pawns[other] = [YARD if state.absolute(other, p) == a else p for p in pawns[other]]
+    return tuple(tuple(p) for p in pawns)
+
+
+def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int) -> tuple[float, float]:
+    """(value, summed danger of the own pawns) of ``pawns`` for ``seat`` (module docstring)."""
+    occ = _occupancy(state, pawns)
+    tp = state.geometry.track_positions
+    own = 0.0
+    total_danger = 0.0
+    for rel in pawns[seat]:
+        v = pawn_value(state, rel)
+        dz = danger(state, pawns, seat, rel, occ)
+        total_danger += dz
+        own += v * (1 - DANGER_WEIGHT * dz)
+        if 0 <= rel < tp:
+            own += SPREAD_WEIGHT
+    opp = sum(pawn_value(state, rel) for s, ps in enumerate(pawns) if s != seat for rel in ps)
+    if HUNT_WEIGHT:
+        own += HUNT_WEIGHT * _hunt(state, pawns, seat, occ)
+    return own - OPPONENT_WEIGHT * opp, total_danger
+
+
+def _hunt(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int,
+          occ: dict[int, dict[int, int]]) -> float:
+    """Summed (capture chance next turn x value) of opponent pawns 1-12 squares ahead of own pawns."""
+    n, tp = state.geometry.track_length, state.geometry.track_positions
+    off = state.start_offset(seat)
+    total = 0.0
+    for other, opp in enumerate(pawns):
+        if other == seat:
+            continue
+        for q in opp:
+            if not 0 <= q < tp:
+                continue
+            a = (state.start_offset(other) + q) % n
+            if state.is_protected(other, a):
+                continue
+            mine_rel = (a - off) % n
+            if mine_rel >= tp:
+                continue
+            chance = 0.0
+            for p in pawns[seat]:
+                if 0 <= p < mine_rel:
+                    d = mine_rel - p
+                    chance += 1 / 6 if d <= 6 else (1 / 36 if d <= 12 else 0.0)
+            total += min(1.0, chance) * pawn_value(state, q)
+    return total
+
+
+def rank(state: LudoState, seat: int) -> list[tuple[MoveInfo, float, float]]:
+    """Every legal move of ``seat`` with (value, danger after), best first (ties: engine order)."""
+    scored = []
+    for info in state.move_infos(seat):
+        value, dz = position_value(state, after_move(state, seat, info), seat)
+        scored.append((info, value, dz))
+    scored.sort(key=lambda t: -t[1])
+    return scored
+
+
+def advise(state: LudoState, seat: int) -> Hint:
+    """The recommended move for ``seat`` in ``state`` (MOVE phase), with a one-line reason and numbers.
+
+    Raises ``ValueError`` when ``seat`` has no move to make now (not its turn, a chance node, game over).
+    Pure: the same state always gets the same advice.
+    """
+    if state.phase is not Phase.MOVE or state.active != seat:
+        raise ValueError(f"seat {seat} has no move to make now (phase {state.phase.value}, "
+                         f"seat to act {state.current_player})")
+    ranked = rank(state, seat)
+    best, value, dz = ranked[0]
+    _, dz_before = position_value(state, state.pawns, seat)
+    occ = state.occupancy()
+    kind, reason = _reason(state, seat, best, occ)
+    numbers = {"value": value, "danger": dz, "danger_before": dz_before,
+               "captures": float(sum(c for _, c in best.captures))}
+    return Hint(best.move, reason, kind, best.to, numbers, tuple((i.move, v) for i, v, _ in ranked))
+
+
+def _where(state: LudoState, rel: int) -> str:
+    return _("the yard") if rel == YARD else str(rel)
+
+
+def _reason(state: LudoState, seat: int, info: MoveInfo, occ: dict[int, dict[int, int]]) -> tuple[str, str]:
+    frm, to = info.move.frm, info.to
+    if info.captures:
+        names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
+        return "capture", _("Move {frm} to {to}: captures {names}.").format(frm=_where(state, frm), to=to, names=names)
+    if frm != YARD and danger(state, state.pawns, seat, frm, occ) > 0:
+        after = after_move(state, seat, info)
+        if danger(state, after, seat, to, _occupancy(state, after)) == 0:
+            return "escape", _("Move {frm} to {to}: escapes a threat.").format(frm=frm, to=to)
+    a = state.absolute(seat, to)
+    if a is not None and a in state.safe_indices():
+        return "safe", _("Move {frm} to {to}: a safe square.").format(frm=_where(state, frm), to=to)
+    if info.enters:
+        return "enter", _("Bring a pawn out onto the start square.")
+    if to >= state.geometry.track_positions:
+        return "home", _("Move {frm} to {to}: into home.").format(frm=frm, to=to)
+    return "progress", _("Move {frm} to {to}: the best progress.").format(frm=frm, to=to)
