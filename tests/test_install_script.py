@@ -108,3 +108,21 @@ def test_bad_arguments_and_root_check():
     if os.geteuid() != 0:
         done = subprocess.run(["bash", str(SCRIPT), "install"], capture_output=True, text=True, timeout=60)
         assert done.returncode == 1 and "run as root" in done.stderr
+
+
+def test_build_doc_wiring_table_matches_the_config_defaults():
+    from companion.config import DEFAULT_BUTTON_PINS, LedsConfig
+
+    text = (ROOT / "docs" / "BUILD.md").read_text()
+    rows = {line.split("|")[1].strip(): line.split("|")[3].strip() for line in text.splitlines()
+            if line.startswith("| Button `") or line.startswith("| LED ")}
+    expected = {f"Button `{button.value}`": f"GPIO {pin}" for button, pin in DEFAULT_BUTTON_PINS.items()}
+    leds = LedsConfig()
+    expected.update({f"LED seat {i + 1}": f"GPIO {pin}" for i, pin in enumerate(leds.seats)})
+    expected["LED status"] = f"GPIO {leds.status}"
+    assert rows == expected
+    header = {17: 11, 27: 13, 22: 15, 23: 16, 24: 18, 5: 29, 6: 31, 13: 33, 19: 35, 26: 37}  # BCM -> header pin
+    for line in text.splitlines():
+        if line.startswith(("| Button `", "| LED ")):
+            cells = [c.strip() for c in line.split("|")]
+            assert int(cells[4]) == header[int(cells[3].split()[1])], line
