@@ -1,13 +1,17 @@
 """Our own printable Schotten Totten reference deck (schotten-totten.md C.2: 54 clan cards, 6 colours x
 values 1-9), drawn with OpenCV: PNG sheets and a PDF for A4 paper in ``assets/cards/``.
 
-Design (63 x 88 mm, poker size): a white 3 mm margin (the cutting guide) around a rounded body in the
-card's colour; a white index box in the top-left corner (and, turned by 180 degrees, in the bottom-right)
-holding the value in black and the colour's symbol; a white oval in the centre with a large value.
+Design (63 x 88 mm, poker size): the card's colour runs to the cut line (a white card margin would merge
+with a neighbour's index box in a column); a white rectangular index box in the top-left corner holding the value in black and the
+colour's symbol (the box the reader reads: a white rectangle about 2:1 inside the colour); a white disc
+with the value turned by 180 degrees in the bottom-right corner (for a player holding the cards the other
+way up; round, so the reader never mistakes it for the index box); a white oval in the centre with a
+large value between two symbols.
 Colours were picked far apart in hue for a camera (red, orange, yellow, green, blue, purple) and each has
 a black symbol for colour-blind players: red circle, orange triangle, yellow square, green diamond,
 blue cross, purple star. Lay each player's cards at a stone in a column that leaves the top quarter of
-every earlier card visible (the index box): that is what the reader reads.
+every earlier card visible (each new card at least 28 mm, a third of a card, further from the stone):
+the index boxes are what the reader reads.
 
 ``python -m vision.reference_deck --write [--out DIR]`` regenerates ``reference_deck_sheet{1..6}.png``
 (3 x 3 cards per A4 sheet, DPMM pixels a millimetre) and ``reference_deck.pdf`` (the sheets as JPEG pages)
@@ -33,7 +37,7 @@ SYMBOL = {"red": "circle", "orange": "triangle", "yellow": "square", "green": "d
           "purple": "star"}
 CARD_MM = (63.0, 88.0)
 DPMM = 8  # pixels per millimetre of the PNG sheets (203 dpi)
-MARGIN_MM = 3.0
+MARGIN_MM = 0.0  # the colour runs to the cut line: a neighbour never touches an index box with white
 SHEET_MM = (210.0, 297.0)  # A4
 ASSET_DIR = Path(__file__).resolve().parents[1] / "assets" / "cards"
 
@@ -46,8 +50,8 @@ def card_layout(width: int) -> dict:
     m = int(round(width * MARGIN_MM / CARD_MM[0]))
     f = lambda fx0, fy0, fx1, fy1: (int(fx0 * width), int(fy0 * h), int(fx1 * width), int(fy1 * h))
     return {"size": (width, h), "margin": m, "body": (m, m, width - m, h - m),
-            "index": f(0.08, 0.05, 0.62, 0.25), "digit": f(0.10, 0.06, 0.34, 0.24),
-            "symbol": f(0.38, 0.095, 0.58, 0.205), "centre": f(0.24, 0.34, 0.76, 0.66)}
+            "index": f(0.10, 0.075, 0.64, 0.27), "digit": f(0.12, 0.085, 0.36, 0.26),
+            "symbol": f(0.40, 0.12, 0.60, 0.225), "round": f(0.62, 0.76, 0.88, 0.945), "centre": f(0.24, 0.34, 0.76, 0.66)}
 
 
 def _symbol(img: np.ndarray, kind: str, box: tuple[int, int, int, int]) -> None:
@@ -112,12 +116,21 @@ def render_card(colour: str, value: int, width: int = int(CARD_MM[0] * DPMM)) ->
     sx0, sy0, sx1, sy1 = lay["symbol"]
     _symbol(index, SYMBOL[colour], (sx0 - ix0, sy0 - iy0, sx1 - ix0, sy1 - iy0))
     img[iy0:iy1, ix0:ix1] = index
-    img[h - iy1:h - iy0, w - ix1:w - ix0] = cv2.rotate(index, cv2.ROTATE_180)
+    rx0, ry0, rx1, ry1 = lay["round"]  # bottom-right: a round index, the value turned by 180 degrees
+    side = min(rx1 - rx0, ry1 - ry0)
+    disc = np.zeros((side, side, 3), np.uint8)
+    disc[:] = COLOUR_BGR[colour]
+    cv2.circle(disc, (side // 2, side // 2), side // 2 - 1, (255, 255, 255), -1, cv2.LINE_AA)
+    _text_in(disc, str(value), (side // 4, side // 5, side - side // 4, side - side // 5))
+    img[ry0:ry0 + side, rx0:rx0 + side] = cv2.rotate(disc, cv2.ROTATE_180)
     cx0, cy0, cx1, cy1 = lay["centre"]
     cv2.ellipse(img, (((cx0 + cx1) / 2, (cy0 + cy1) / 2), (cx1 - cx0, cy1 - cy0), 0.0), (255, 255, 255), -1,
                 cv2.LINE_AA)
-    _text_in(img, str(value), (cx0 + (cx1 - cx0) // 5, cy0 + (cy1 - cy0) // 6, cx1 - (cx1 - cx0) // 5,
+    _text_in(img, str(value), (cx0 + (cx1 - cx0) // 4, cy0 + (cy1 - cy0) // 6, cx1 - (cx1 - cx0) // 4,
                                cy1 - (cy1 - cy0) // 6))
+    sym = (cx1 - cx0) // 9
+    for sx in (cx0 + (cx1 - cx0) // 8, cx1 - (cx1 - cx0) // 8 - sym):
+        _symbol(img, SYMBOL[colour], (sx, (cy0 + cy1) // 2 - sym // 2, sx + sym, (cy0 + cy1) // 2 + sym // 2))
     return img
 
 
