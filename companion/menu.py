@@ -195,6 +195,9 @@ class MenuRunner:
                         return self.result  # the players quit the program from the game
             if max_ticks is not None and self.result.ticks >= max_ticks:
                 return self.result
+            if self.inputs.exhausted and not self.pending:
+                log.info("the input has ended (script without keyboard or buttons): leaving the menu")
+                return self.result
             if not self.headless:
                 time.sleep(max(0.0, period - (time.monotonic() - started)))
 
@@ -212,10 +215,14 @@ class MenuRunner:
 
     def _start(self, store: Store, action: StartGame, model: MenuModel) -> bool:
         """Play the game ``action`` names; True when the players quit the whole program from it."""
+        from companion.app import ScriptEnded
+
         try:
             if action.game == "cant-stop":
                 return self._play_cant_stop(store, action)
             return self._play_other(action)
+        except ScriptEnded:
+            raise  # a headless script ran out inside the game: nothing can go on
         except Exception as error:  # a game that cannot start must not take the box down
             log.exception("the game could not be started")
             model.message = _("The game could not be started: {error}").format(error=error)

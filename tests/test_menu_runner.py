@@ -151,3 +151,47 @@ def test_delete_saved_game_removes_game_and_events_only_when_unfinished(tmp_path
 def test_cant_stop_is_always_available():
     games = available_games()
     assert games["cant-stop"] is True and set(games) == {"cant-stop", "ludo", "schotten-totten", "donkey-race"}
+
+
+def test_another_game_runs_through_its_play_module_with_the_pins_freed(paths, factory, tmp_path, monkeypatch):
+    from companion import cli_games
+
+    calls = []
+    (tmp_path / "fake_play_ludo.py").write_text(
+        "calls = []\n"
+        "def play(args):\n"
+        "    calls.append(args)\n"
+        "    return 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(cli_games.PLAY_MODULES, "ludo", "fake_play_ludo")
+    assert available_games()["ludo"] is True
+    runner = runner_for(paths, factory)
+    import fake_play_ludo
+
+    def play(args):
+        calls.append((args, runner.display, runner.inputs))  # the menu let go of window and pins
+        factory.pin(DEFAULT_BUTTON_PINS[C])  # ... so the game could claim them
+        return 0
+
+    monkeypatch.setattr(fake_play_ludo, "play", play)
+    tap(factory, C, N, C, C, C, C, C)  # New game, Ludo, 2 players, Player 1, Player 2, Start
+    result = runner.run(max_ticks=1)
+    assert result.games == [] and len(calls) == 1
+    args, display, inputs = calls[0]
+    assert (args.game, args.players, args.input, args.new, args.headless) == ("ludo", "Player 1,Player 2", "gpio",
+                                                                             True, True)
+    assert display is None and inputs is None
+
+
+def test_a_script_drives_the_same_input_path_and_the_menu_ends_with_it(paths, tmp_path):
+    script = tmp_path / "menu.script"
+    script.write_text("next\nnext\nconfirm  # scoreboard\nundo\n")
+    runner = MenuRunner(paths=paths, config=CONFIG, input_spec=f"script:{script}", headless=True, pin_factory=None,
+                        camera_spec="auto", poweroff=lambda: None, game_ticks=1)
+    runner.open_devices()
+    shown = []
+    runner.display.show = shown.append
+    result = runner.run(max_ticks=50)
+    assert result.ticks == 4  # one command a poll; after the fourth the script is exhausted
+    assert [v.title for v in shown] == ["Tabletop companion"] * 3 + ["Scoreboard"]
+    assert [v.selected for v in shown[:3]] == [0, 1, 2]
