@@ -2,7 +2,7 @@
 
 ``classify(frame_bgr) -> labels`` gives each pixel one of :data:`CLASSES` (uint8 index). Hue bands are
 OpenCV's 0-179 hue scale; they were set on the real photos (teal-ish green around hue 75-88, sky blue
-96-105, pinkish red 170-179/0-5, orange-yellow 18-28) and the renders of :mod:`vision.board_render`.
+96-105, pinkish red 170-179 (0-3 allowed), orange-yellow 18-28) and the renders of :mod:`vision.board_render`.
 Brightness thresholds are relative to the frame's own bright level (its 95th percentile of V), so a
 darker photo is classified like a bright one. Shadows on the light board are bluish but darker and
 are left unclassified (``NONE``) by the relative value floor.
@@ -18,6 +18,9 @@ CLASSES = ("none", "red", "green", "yellow", "blue", "light", "dark")
 COLOUR_CLASS = {"red": RED, "green": GREEN, "yellow": YELLOW, "blue": BLUE}
 """Pawn colour name -> class index."""
 
+# Red wraps round hue 0; pawns and print sit at 170-179, while wooden tables start at hue ~7 (the oblique photo shows red pawns at 1-4): only hues
+# below this count as red on the low side.
+RED_LOW_END = 6
 # Saturation (0-255) above which a pixel is "coloured"; the wooden board print is below it.
 MIN_SAT = 85
 # Value floor for a coloured pixel, as a fraction of the frame's bright level; deeply saturated pixels
@@ -57,7 +60,7 @@ def classify(frame_bgr: np.ndarray, level: float | None = None) -> np.ndarray:
     sat = (s >= MIN_SAT) & ((v >= MIN_VALUE * level) | ((s >= DEEP_SAT) & (v >= MIN_VALUE_DEEP * level)))
     cool = s >= COOL_SAT
     deep = sat | ((s >= SHADOW_SAT) & (v >= SHADOW_VALUE * level))
-    out[deep & ((h < 7) | (h >= 160))] = RED
+    out[deep & ((h < RED_LOW_END) | (h >= 160))] = RED
     out[deep & (h >= 15) & (h < 36)] = YELLOW
     out[deep & cool & (h >= 36) & (h < 91)] = GREEN
     out[sat & cool & (h >= 91) & (h < 130)] = BLUE

@@ -59,6 +59,8 @@ def compare(obs: BoardObservation, label: dict, track_length: int, hidden: froze
             continue
         yards += 1
         yards_right += int(obs.yards.get(colour) == count)
+    if not obs.found:  # nothing was read: no place counts as right
+        right = right_homes = yards_right = 0
     return {
         "found": int(obs.found),
         "orientation": int(obs.found and list(obs.clockwise) == list(label.get("clockwise", obs.clockwise))),

@@ -36,6 +36,10 @@ from vision.board_refine import REFINE_SCALE, REFINE_WINDOW, blank_cells, circle
 DISK_SIDE = 320
 # A yard disk's inscribed circle must be at least this fraction of the frame's short side.
 MIN_DISK_FRACTION = 0.025
+# A yard disk must fill this fraction of the ellipse fitted to it (pawns and shadows cut notches).
+MIN_DISK_FILL = 0.7
+# Yard disks kept: radius within these multiples of the median disk radius.
+DISK_RATIO = (0.45, 1.7)
 # A fit with fewer inlier circles than this fraction of the track and home squares is "not found".
 MIN_INLIER_FRACTION = 0.35
 
@@ -117,8 +121,8 @@ def _yard_disks(labels: np.ndarray) -> dict[str, tuple[float, float, float]]:
 
     Per colour: the filled area with the largest inscribed circle; opened with a kernel half that circle's
     radius (cuts shadow streaks and thin touching shapes off), its convex hull (fills notches that pawns and
-    shadows cut) fitted with an ellipse. A disk much smaller than the largest one (a home square found
-    because the yard is covered) is dropped.
+    shadows cut) fitted with an ellipse. A disk much smaller (a home square found
+    because the yard is covered) or much larger (a table of that colour) than the median disk is dropped.
     """
     shrink = min(1.0, DISK_SIDE / min(labels.shape))
     if shrink < 1.0:
@@ -150,13 +154,16 @@ def _yard_disks(labels: np.ndarray) -> dict[str, tuple[float, float, float]]:
         hull = cv2.convexHull(pts)
         if len(hull) >= 5:
             (x, y), (a, b), _ = cv2.fitEllipse(hull)
+            # a disk seen in perspective is an ellipse it fills; a patch of table or shadow is not
+            if min(a, b) < 0.4 * max(a, b) or len(pts) < MIN_DISK_FILL * math.pi * a * b / 4:
+                continue
             x, y, r = x, y, min(a, b) / 2
         else:
             x, y = loc
         out[colour] = (float(x) / shrink, float(y) / shrink, float(r) / shrink)
-    if out:
-        largest = max(d[2] for d in out.values())
-        out = {c: d for c, d in out.items() if d[2] >= 0.45 * largest}
+    if len(out) >= 3:
+        typical = float(np.median([d[2] for d in out.values()]))
+        out = {c: d for c, d in out.items() if DISK_RATIO[0] * typical <= d[2] <= DISK_RATIO[1] * typical}
     return out
 
 

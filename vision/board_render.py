@@ -25,7 +25,7 @@ from vision.board_print import print_image, to_top
 PAWN_BGR = {"red": (30, 25, 205), "green": (25, 150, 10), "yellow": (20, 205, 250), "blue": (250, 170, 10)}
 """Pawn colours: deeper than the print, like the real pawns (saturation 220-250 against 140-210)."""
 SKIN_BGR = (150, 175, 225)
-TABLE_BGR = (50, 75, 140)
+TABLE_BGR = (70, 95, 140)
 # Pawn shape in grid cells: body radius and height, head radius and height of its centre.
 BODY_R, BODY_H, HEAD_R, HEAD_Z = 0.3, 1.0, 0.22, 1.2
 
