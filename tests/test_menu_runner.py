@@ -195,3 +195,28 @@ def test_a_script_drives_the_same_input_path_and_the_menu_ends_with_it(paths, tm
     assert result.ticks == 4  # one command a poll; after the fourth the script is exhausted
     assert [v.title for v in shown] == ["Tabletop companion"] * 3 + ["Scoreboard"]
     assert [v.selected for v in shown[:3]] == [0, 1, 2]
+
+
+def test_holding_next_leaves_the_game_for_the_menu_with_the_game_saved(paths, factory):
+    import time
+
+    config = config_from_dict({"buttons": {"bounce_time": 0.0, "hold_time": 0.1}})
+    runner = MenuRunner(paths=paths, config=config, input_spec="gpio", headless=True, pin_factory=factory,
+                        camera_spec="auto", poweroff=lambda: None, game_ticks=50)
+    runner.open_devices()
+    tap(factory, C, C, C, C, C, C)  # New game, Can't Stop, 2 players, Player 1, Player 2, Start
+    next_pin = factory.pin(DEFAULT_BUTTON_PINS[N])
+    next_pin.drive_low()
+    deadline = time.monotonic() + 3
+    panel = runner.inputs.sources[0].panel  # gpio, then the window-only keyboard source
+    while panel.queue.qsize() < 7 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    next_pin.drive_high()
+    shown = []
+    runner.display.show = shown.append
+    result = runner.run(max_ticks=2)
+    game_views = [v for v in shown if isinstance(v, ScreenView)]
+    assert len(result.games) == 1 and len(game_views) == 1  # the hold ended the game at its first tick
+    assert type(shown[-1]).__name__ == "MenuView" and shown[-1].title == "Tabletop companion"
+    with Store(paths.store_file) as store:
+        assert [g.id for g in store.unfinished_games()] == result.games  # saved, to resume
