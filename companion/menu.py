@@ -28,7 +28,8 @@ from typing import Any
 from companion.commands import Button, Command
 from companion.config import Config
 from companion.i18n import _
-from companion.menu_model import GAME_TITLES, MenuModel, Shutdown, StartGame
+from companion.menu_games import GAME_TITLES
+from companion.menu_model import MenuModel, Shutdown, StartGame
 from companion.menu_store import StoreMenuData
 from companion.paths import AppPaths, ensure_state_dir
 from companion.store import Store
@@ -78,9 +79,12 @@ class GameInput:
 
     @property
     def exhausted(self) -> bool:
+        """True once nothing is pending and the inner input has ended."""
         return not self.pending and self.inner.exhausted
 
     def poll(self, script_allowed: bool = True) -> list[Command]:
+        """Pending commands, then the inner input's, up to and including a ``menu`` (given as ``quit``);
+        what came after it goes back to :attr:`pending` for the menu."""
         commands = list(self.pending)
         self.pending.clear()
         commands += self.inner.poll(script_allowed)

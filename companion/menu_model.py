@@ -20,50 +20,13 @@ reads and changes in the store goes through a :class:`MenuData` (tests pass a fa
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.commands import Button, Command
 from companion.i18n import _
-
-GAME_TITLES: Mapping[str, Callable[[], str]] = {
-    "cant-stop": lambda: _("Can't Stop"),
-    "ludo": lambda: _("Ludo"),
-    "schotten-totten": lambda: _("Schotten Totten"),
-    "donkey-race": lambda: _("Donkey race"),
-}
-"""Game name (as on the command line) -> its title on the screen, translated when called."""
-
-PLAYER_COUNTS: Mapping[str, tuple[int, int]] = {
-    "cant-stop": (1, 4),  # cant-stop.md A.1: 1 (solo) to 4
-    "ludo": (2, 4),
-    "schotten-totten": (2, 2),
-    "donkey-race": (2, 4),  # donkey-race.md D.2
-}
-"""Game -> (fewest, most) players the menu offers."""
-
-
-@dataclass(frozen=True)
-class VariantSwitch:
-    """One variant setting offered in the menu: ``key`` as ``--variant KEY=VALUE`` takes it, its
-    ``values`` in the order CONFIRM cycles through them (the first is the rules' default)."""
-
-    key: str
-    label: Callable[[], str]
-    values: tuple[Any, ...]
-
-
-VARIANT_SWITCHES: Mapping[str, tuple[VariantSwitch, ...]] = {
-    "cant-stop": (
-        VariantSwitch("columns_to_win", lambda: _("Columns to win"), (3, 2, 4)),  # cant-stop.md A.4
-        VariantSwitch("pairing_rule", lambda: _("Pairing"), ("free", "must_maximize_runners")),  # A.6
-        VariantSwitch("first_player", lambda: _("First player"), ("highest_roll", "youngest", "manual")),  # A.3
-        VariantSwitch("auto_stop_on_win", lambda: _("Bank on a win by itself"), (False, True)),  # A.8
-    ),
-}
-"""Game -> the switches of cant-stop.md A.9 the menu offers (others stay at the config's values)."""
-
+from companion.menu_games import GAME_TITLES, PLAYER_COUNTS, VARIANT_SWITCHES
 
 class Screen(enum.Enum):
     """Which menu is shown."""
@@ -401,9 +364,3 @@ def pick_sequence(model: MenuModel, label: str) -> list[Command]:
         raise ValueError(f"no item {label!r} on {model.screen.value}; items: {labels}")
     steps = (labels.index(label) - model.selected) % len(labels)
     return [Command(Button.NEXT)] * steps + [Command(Button.CONFIRM)]
-
-
-__all__: Sequence[str] = (
-    "Action", "GAME_TITLES", "MenuData", "MenuItem", "MenuModel", "MenuView", "PLAYER_COUNTS", "SavedGame",
-    "Screen", "Shutdown", "StartGame", "VARIANT_SWITCHES", "VariantSwitch", "default_name", "pick_sequence",
-)
