@@ -137,3 +137,30 @@ def test_next_wraps_and_choose_picks_directly():
     assert model.screen is Screen.SCOREBOARD
     press(model, Command(Button.BANK), Command(Button.PASS))
     assert model.screen is Screen.SCOREBOARD
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from companion.menu_games import PLAYER_COUNTS  # noqa: E402
+
+BUTTONS = st.sampled_from([NEXT, CONFIRM, UNDO, MENU, Command(Button.BANK), Command(Button.CHOOSE, (1,))])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(BUTTONS, max_size=60))
+def test_any_button_sequence_keeps_the_menu_consistent(presses):
+    saved = [SavedGame(1, "cant-stop", ("Ada", "Ben"), "2026-01-01T00:00:00+00:00")]
+    data = FakeData(saved=saved, names=["Ada", "Ben", "Cy"])
+    model = MenuModel(data, ALL)
+    for command in presses:
+        action = model.handle(command)
+        view = model.view()
+        assert view.items and 0 <= view.selected < len(view.items)
+        if isinstance(action, StartGame):
+            low, high = PLAYER_COUNTS[action.game]
+            assert low <= len(action.players) <= high and len(set(action.players)) == len(action.players)
+            assert ALL[action.game] and model.screen is Screen.MAIN
+            assert action.game_id is None or action.game_id in {1}
+        elif action is not None:
+            assert action == Shutdown()
