@@ -88,3 +88,24 @@ def test_render_truth_is_consistent():
     assert rend.hidden  # the hand over the centre hides some places
     again = render(geometry, pos, Scene(size=(320, 240), hand=(5.0, 5.0)))
     assert np.array_equal(rend.image, again.image)  # deterministic for a seed
+
+
+def test_calibration_reused_when_the_yards_are_covered():
+    """With two yards covered the board is not found on its own; an earlier reading's homography
+    (the empty or set-up board seen before) is used instead."""
+    import cv2
+
+    geometry = load_board("ludo52")
+    scene = Scene(turn=20, tilt=10)
+    before = read_board(render(geometry, Position({}, {c: 4 for c in geometry.colours}, {}), scene).image, geometry)
+    assert before.found
+    rend = render(geometry, _position(geometry), scene)
+    frame = rend.image.copy()
+    for corner in ((2.5, 2.5), (11.5, 2.5)):  # cover red's and green's yards (grid col, row)
+        x, y = cv2.perspectiveTransform(np.array([[corner]], np.float64), rend.homography)[0, 0]
+        cv2.circle(frame, (int(x), int(y)), 95, (120, 120, 120), -1)
+    alone = read_board(frame, geometry)
+    assert not alone.found and "yard disk" in alone.problem
+    helped = read_board(frame, geometry, calibration=before)
+    assert helped.found
+    assert {k: v[0] for k, v in helped.squares.items()} == rend.position.squares
