@@ -1,0 +1,142 @@
+"""``companion play ludo``: camera, board and die readers, inputs, store, the Ludo session and its screen.
+
+The loop is the shared ``companion.app.run_loop``; this module builds the Ludo pieces. The frame reader
+(:class:`LudoFrameReader`) reads the die (``vision.dice.read_dice``) in ROLL and the board
+(``vision.board_ludo.read_board``, through the adapter ``companion.games.ludo_reading``) in MOVE; a
+reading is cached per still scene, so a photo held for many frames is read once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+
+from companion.games.ludo_board import load_board
+from companion.games.ludo_config import LudoConfig
+from companion.games.ludo_reading import LudoReading, pawns_from_board
+from companion.i18n import _
+
+log = logging.getLogger(__name__)
+
+
+class LudoFrameReader:
+    """``reader(frame_bgr) -> LudoReading`` for the loop: the die and the board of one frame.
+
+    board: geometry name; colours: the colours in play (seat order); session: the session, asked which
+    part to read (``mode``: ``roll`` reads the die, ``move`` the board). Reader failures become a reading
+    with ``problem`` set, never an exception.
+    """
+
+    def __init__(self, board: str, colours: tuple[str, ...]):
+        self.geometry = load_board(board)
+        self.colours = colours
+        self.session = None
+        self._cache: dict[tuple[str, bytes], LudoReading] = {}
+        self._calibration = None
+
+    def __call__(self, frame_bgr: np.ndarray) -> LudoReading:
+        part = "move" if self.session is not None and self.session.mode.value == "move" else "roll"
+        key = (part, hashlib.sha1(np.ascontiguousarray(frame_bgr[::8, ::8]).tobytes()).digest())
+        if key not in self._cache:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = self._read_board(frame_bgr) if part == "move" else self._read_die(frame_bgr)
+        return self._cache[key]
+
+    def _read_die(self, frame_bgr: np.ndarray) -> LudoReading:
+        try:
+            from vision.dice import read_dice
+
+            obs = read_dice(frame_bgr)
+        except Exception as error:  # a reader failure must not stop the game: hand entry still works
+            return LudoReading(problem=f"die reader: {error}")
+        values = obs.values
+        die = values[0] if len(values) == 1 and not obs.any_flagged else None
+        return LudoReading(die=die, dice_seen=len(values), problem=obs.problem or "")
+
+    def _read_board(self, frame_bgr: np.ndarray) -> LudoReading:
+        try:
+            from vision.board_ludo import read_board
+
+            obs = read_board(frame_bgr, self.geometry, self._calibration)
+        except Exception as error:
+            return LudoReading(problem=f"board reader: {error}")
+        if obs.found and self._calibration is None:
+            self._calibration = obs
+        pawns, problem = pawns_from_board(obs, self.geometry, self.colours)
+        return LudoReading(pawns=pawns, problem=problem)
+
+
+def play(args) -> int:
+    """``companion play ludo`` (args: the ``play`` namespace of companion.cli_games). Exit status 0."""
+    from companion.app import display_available, run_loop
+    from companion.cli_games import parse_variant
+    from companion.config import load_config
+    from companion.display.ludo import draw_ludo  # noqa: F401  (registers the renderer)
+    from companion.display.screen import Display
+    from companion.inputs import open_input
+    from companion.paths import ensure_state_dir, resolve
+    from companion.session_ludo import GAME, LudoSession, colours_for
+    from companion.store import Store
+    from vision.camera import open_camera
+
+    paths = resolve(os.environ)
+    config = load_config(paths.config_file)
+    headless = args.headless or not display_available()
+    players = [p.strip() for p in args.players.split(",")] if args.players else None
+    variant = parse_variant(args.variant) or dict(config.variant(GAME))
+    ensure_state_dir(paths)
+    store = Store(paths.store_file)
+    display = inputs = leds = None
+    try:
+        game_id, players, variant = _open_game(store, players, variant, args.new)
+        session = LudoSession(store, game_id, players, LudoConfig.from_variant(variant),
+                              stable_frames=config.session.stable_frames, rng=random.Random(args.seed))
+        reader = LudoFrameReader(session.config.board, colours_for(len(players)))
+        reader.session = session
+        display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
+                          headless=headless)
+        from hardware.buttons import make_pin_factory
+        from hardware.leds import LedPanel
+
+        pin_factory = make_pin_factory() if "gpio" in args.input.split("+") else None
+        inputs = open_input(args.input, events=display.events, pins=config.buttons, pin_factory=pin_factory)
+        if pin_factory is not None:
+            leds = LedPanel.from_config(config.leds, pin_factory=pin_factory)
+        screenshots: Path | None = args.screenshots
+        if screenshots:
+            screenshots.mkdir(parents=True, exist_ok=True)
+        with open_camera(args.camera or config.camera.spec, frames_per_photo=config.session.frames_per_photo) as camera:
+            result = run_loop(session, store, camera, reader, inputs, display, game=GAME, screenshots=screenshots,
+                              headless=headless, fps=config.session.fps, leds=leds)
+    finally:
+        if leds is not None:
+            leds.close()
+        if inputs is not None:
+            inputs.close()
+        if display is not None:
+            display.close()
+        store.close()
+    if result.winner:
+        print(_("{name} wins.").format(name=result.winner))
+    return 0
+
+
+def _open_game(store, players: list[str] | None, variant: dict, new: bool) -> tuple[int, list[str], dict]:
+    """Resume the latest unfinished Ludo game (same players, or none named) unless ``new``; else start one."""
+    from companion.session_ludo import GAME
+
+    if not new:
+        game_id = store.latest_unfinished(GAME)
+        if game_id is not None:
+            saved = store.game(game_id)
+            if players is None or list(players) == list(saved.players):
+                log.info("resuming saved game %s", game_id)
+                return game_id, list(saved.players), dict(saved.variant)
+    players = players or ["Player 1", "Player 2"]
+    return store.new_game(GAME, players, variant), players, variant

@@ -1,0 +1,170 @@
+"""The Ludo session and `companion play ludo` (issue 4 step 5): scripted games on rendered frames on both
+boards, board readings through the adapter (a legal move recorded, a wrong one refused), undo, resume."""
+
+import random
+
+import pygame
+import pytest
+
+from companion.cli import main
+from companion.commands import Button, Command
+from companion.display.ludo import draw_board, render
+from companion.display.ludo_view import LudoView, PawnView
+from companion.games.base import CHANCE
+from companion.games.ludo import YARD, LudoState, Move, Phase, Roll, StartWith
+from companion.games.ludo_board import load_board
+from companion.games.ludo_config import LudoConfig
+from companion.games.ludo_reading import LudoReading, pawns_from_board
+from companion.hints.ludo import advise
+from companion.paths import resolve
+from companion.session import Waiting
+from companion.session_ludo import LudoSession, Mode
+from companion.store import Store
+
+
+def _frame(board: str, path) -> None:
+    """An initial board drawn from the geometry (all pawns of red and yellow in their yards)."""
+    pygame.font.init()
+    pawns = tuple(PawnView(c, YARD) for c in ("red", "yellow") for _ in range(4))
+    view = LudoView("Ludo", board, (), None, pawns, (), None, (), 0, 0, "", "", "", (), (), None, "roll")
+    surface = pygame.Surface((640, 480))
+    surface.fill((120, 110, 100))
+    draw_board(surface, pygame.Rect(100, 20, 440, 440), view)
+    pygame.image.save(surface, str(path))
+
+
+def _script(board: str, seed: int, dice_seed: int) -> tuple[str, LudoState]:
+    """A whole game's script: the session's proposed starter accepted, then each roll entered by hand and
+    the selected (advisor's) move confirmed; returns the script and the final engine state."""
+    state = LudoState.new(2, LudoConfig.from_variant({"board": board}))
+    rng = random.Random(dice_seed)
+    lines = ["confirm  # the proposed first player"]
+    state = state.apply(StartWith(random.Random(seed).randrange(2)))
+    while state.phase is not Phase.OVER:
+        if state.current_player == CHANCE:
+            value = rng.randint(1, 6)
+            lines.append(f"dice {value}")
+            state = state.apply(Roll(value))
+        else:
+            lines.append("confirm")
+            state = state.apply(advise(state, state.active).action)
+    lines.append("confirm  # game over")
+    return "\n".join(lines) + "\n", state
+
+
+@pytest.mark.parametrize("board", ["ludo52", "mensch40"])
+def test_scripted_game_runs_to_the_end(app_env, tmp_path, board):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    _frame(board, frames / "board.png")
+    text, final = _script(board, seed=3, dice_seed=11)
+    script = tmp_path / "game.script"
+    script.write_text(text)
+    shots = tmp_path / "shots"
+    status = main(["play", "ludo", "--headless", "--camera", f"folder:{frames}", "--input", f"script:{script}",
+                   "--players", "Ada,Ben", "--variant", f"board={board}", "--seed", "3", "--new",
+                   "--screenshots", str(shots)])
+    assert status == 0
+    store = Store(resolve().store_file)
+    try:
+        record = store.finished_games("ludo")[-1]
+    finally:
+        store.close()
+    names = ["Ada", "Ben"]
+    assert record.result["winner"] == names[final.outcome().winner]
+    assert record.result["placings"] == [names[s] for s in final.outcome().placings]
+    assert len(list(shots.glob("*.png"))) > 10
+
+
+class _FakeStore:
+    """The store calls the session makes, in memory."""
+
+    def __init__(self):
+        self.log = []
+        self.result = None
+
+    def events(self, game_id):
+        return list(self.log)
+
+    def append_event(self, game_id, kind, payload):
+        from companion.store import Event
+
+        self.log.append(Event(game_id, len(self.log) + 1, kind, payload, ""))
+        return len(self.log)
+
+    def drop_last_event(self, game_id):
+        return self.log.pop() if self.log else None
+
+    def finish_game(self, game_id, result):
+        self.result = result
+
+
+def _session(board="ludo52"):
+    s = LudoSession(_FakeStore(), 1, ["Ada", "Ben"], LudoConfig.from_variant({"board": board}), stable_frames=2,
+                    rng=random.Random(0))
+    s.on_command(Command(Button.CONFIRM))
+    return s
+
+
+def test_board_reading_records_a_legal_move_and_refuses_a_wrong_one():
+    s = _session()
+    seat = s.state.active
+    s.on_command(Command(Button.DICE, (6,)))
+    assert s.mode is Mode.MOVE and s.state.legal_actions() == (Move(YARD, 6),)
+    before = s.state.pawns
+    for _ in range(2):
+        s.on_frame(None, LudoReading(pawns=before))  # baseline
+    wrong = list(before)
+    wrong[seat] = (YARD, YARD, YARD, 3)
+    for _ in range(2):
+        s.on_frame(None, LudoReading(pawns=tuple(wrong)))
+    assert s.mode is Mode.MOVE and s.attention and s.misplaced and s.misplaced[0].should == YARD
+    assert "not legal" in s.problems[0]
+    right = list(before)
+    right[seat] = (YARD, YARD, YARD, 0)
+    for _ in range(2):
+        s.on_frame(None, LudoReading(pawns=tuple(right)))
+    assert s.state.pawns[seat] == (YARD, YARD, YARD, 0) and s.mode is Mode.ROLL and not s.attention
+    assert s.store.log[-1].payload["source"] == "board"
+
+
+def test_hand_entry_choose_next_and_undo():
+    s = _session()
+    seat = s.state.active
+    s.on_command(Command(Button.DICE, (6,)))
+    s.on_command(Command(Button.CONFIRM))
+    s.on_command(Command(Button.DICE, (4,)))
+    assert s.mode is Mode.MOVE and s.view().moves[0].text.startswith("1. 0")
+    s.on_command(Command(Button.CONFIRM))
+    assert s.state.pawns[seat] == (YARD, YARD, YARD, 4)
+    s.on_command(Command(Button.UNDO))
+    assert s.mode is Mode.MOVE and s.state.pool == (4,) and s.state.pawns[seat] == (YARD, YARD, YARD, 0)
+    s.on_command(Command(Button.CHOOSE, (9,)))
+    assert s._refused and "choose 1 to 1" in s.message
+    s.on_command(Command(Button.CHOOSE, (1,)))
+    assert s.state.pawns[seat] == (YARD, YARD, YARD, 4)
+
+
+def test_view_shows_die_counters_moves_and_hint():
+    s = _session("mensch40")
+    s.on_command(Command(Button.DICE, (6,)))
+    view = s.view()
+    assert view.die == 6 and view.sixes_in_row == 1 and view.moves[0].selected and view.hint
+    assert view.board == "mensch40" and s.waiting is Waiting.PLAYERS
+    surface = render(view)
+    assert surface.get_size() == (800, 480)
+
+
+def test_adapter_converts_absolute_squares_to_relative_positions():
+    geo = load_board("ludo52")
+
+    class Obs:
+        found = True
+        squares = {13: ("red",), 15: ("yellow",)}
+        yards = {"red": 3, "yellow": 2, "green": 0, "blue": 0}
+        homes = {"yellow": (0,), "red": ()}
+
+    pawns, problem = pawns_from_board(Obs(), geo, ("red", "yellow"))
+    assert problem == "" and pawns == ((YARD, YARD, YARD, 13), (YARD, YARD, 41, 51))
+    Obs.squares = {25: ("yellow",)}  # yellow never visits absolute 25 (its start 26 minus one)
+    assert pawns_from_board(Obs(), geo, ("red", "yellow"))[0] is None
