@@ -12,11 +12,19 @@ from companion.games.schotten_totten_claims import ClaimVerdict
 from companion.i18n import _
 
 
-def formation_label(key: tuple[int, int] | None, game: str = "schotten-totten") -> str:
-    """``"colour run 18"`` for key (5, 18); ``""`` for None. Names per game (C.5 table)."""
+SHORT_NAMES = {"three of a kind": "3 of a kind", "battalion order": "battalion", "skirmish line": "skirmish"}
+"""Shorter forms of the longer formation names, for the narrow stone columns of the screen."""
+
+
+def formation_label(key: tuple[int, int] | None, game: str = "schotten-totten", short: bool = False) -> str:
+    """``"colour run 18"`` for key (5, 18); ``""`` for None. Names per game (C.5 table); ``short``
+    uses :data:`SHORT_NAMES` (``"3 of a kind 18"``)."""
     if key is None:
         return ""
-    return _("{name} {total}").format(name=_(formation_name(key[0], game)), total=key[1])
+    name = formation_name(key[0], game)
+    if short:
+        name = SHORT_NAMES.get(name, name)
+    return _("{name} {total}").format(name=_(name), total=key[1])
 
 
 def cards_text(cards: Sequence[Card]) -> str:

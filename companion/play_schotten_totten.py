@@ -1,0 +1,104 @@
+"""``companion play schotten-totten``: a Schotten Totten / Battle Line match at the table.
+
+``play(args)`` takes the namespace of ``companion play`` (game, players, variant, camera, input,
+headless, screenshots, new, seed). Variant keys: those of :class:`SchottenTottenConfig` (``game`` or
+``variant`` = ``schotten-totten`` | ``battle-line``, ``claim_timing``, ``stall_resolution``,
+``match_length``, ``hand_size``), e.g. ``--variant game=battle-line --variant match_length=1``.
+
+Camera: ``--camera none`` plays without a camera (every card is entered with ``set STONE CARD``, see
+:mod:`companion.session_schotten_totten`); any other spec (``folder:DIR`` of photos, ``device:N``,
+``auto``...) feeds frames to the card reader (``vision.cards_schotten_totten``) through the one adapter
+:func:`companion.session_schotten_totten_reading.read_table`. Without ``--camera`` the config's camera
+is used.
+
+Script (``--input script:FILE``): one command a line (companion/inputs.py), for example::
+
+    confirm          # the proposed player starts; the deal follows
+    set 5 17         # stone 5, R7 (colour digit 1 = R, value 7)
+    confirm          # yes, that card
+    choose 5         # claim stone 5 (in the claim step), or ask why not (before it)
+    pass             # end the claims / pass when no card can be played
+    confirm          # at the end of a game: the next game of the match, or finish
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+from contextlib import nullcontext
+
+from companion.i18n import _
+
+log = logging.getLogger(__name__)
+
+
+def _open_match(store, players: list[str] | None, variant: dict, new: bool) -> tuple[int, list[str], dict]:
+    from companion.session_schotten_totten import GAME
+
+    if not new:
+        game_id = store.latest_unfinished(GAME)
+        if game_id is not None:
+            saved = store.game(game_id)
+            if players is None or list(players) == list(saved.players):
+                log.info("resuming saved match %s", game_id)
+                return game_id, list(saved.players), dict(saved.variant)
+    players = players or ["Player 1", "Player 2"]
+    return store.new_game(GAME, players, variant), players, variant
+
+
+def play(args) -> int:
+    """Run (or resume) a match; returns the exit status (0 when it ended or the players quit).
+
+    Raises ``ValueError``/``UserError`` for bad players or variants, and the camera's, store's and
+    script's errors as they come (the command line prints them as one line).
+    """
+    import companion.display.schotten_totten  # noqa: F401 (registers the renderer)
+    from companion.app import display_available, run_loop
+    from companion.cli import UserError
+    from companion.cli_games import parse_variant
+    from companion.config import load_config
+    from companion.display.screen import Display
+    from companion.games.schotten_totten import SchottenTottenConfig
+    from companion.inputs import open_input
+    from companion.paths import ensure_state_dir, resolve
+    from companion.session_schotten_totten import GAME, SchottenTottenSession
+    from companion.session_schotten_totten_reading import read_table
+    from companion.store import Store
+    from vision.camera import open_camera
+
+    players = [p.strip() for p in args.players.split(",")] if args.players else None
+    if players is not None and len(players) != 2:
+        raise UserError(_("Schotten Totten is for two players, not {n}").format(n=len(players)))
+    paths = resolve(os.environ)
+    config = load_config(paths.config_file)
+    ensure_state_dir(paths)
+    variant = parse_variant(args.variant) or config.variant(GAME)
+    headless = args.headless or not display_available()
+    spec = args.camera or config.camera.spec
+    camera_cm = nullcontext(None) if spec == "none" else open_camera(
+        spec, frames_per_photo=config.session.frames_per_photo)
+    store = Store(paths.store_file)
+    display = inputs = None
+    try:
+        with camera_cm as camera:
+            game_id, players, variant = _open_match(store, players, dict(variant), args.new)
+            session = SchottenTottenSession(store, game_id, players, SchottenTottenConfig.from_variant(variant),
+                                            stable_frames=config.session.stable_frames,
+                                            rng=random.Random(args.seed))
+            display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
+                              headless=headless)
+            inputs = open_input(args.input, events=display.events, pins=config.buttons, pin_factory=None)
+            if args.screenshots:
+                args.screenshots.mkdir(parents=True, exist_ok=True)
+            result = run_loop(session, store, camera, read_table, inputs, display, game=GAME,
+                              screenshots=args.screenshots, headless=headless, fps=config.session.fps)
+    finally:
+        if inputs is not None:
+            inputs.close()
+        if display is not None:
+            display.close()
+        store.close()
+    if result.winner:
+        print(_("{name} wins the match.").format(name=result.winner))
+    return 0

@@ -1,0 +1,198 @@
+"""Schotten Totten session, card-reading adapter, display and a scripted game through ``companion play``."""
+
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import pygame
+import pytest
+
+from companion.cli import main
+from companion.commands import Button, Command
+from companion.display.schotten_totten import CARD_COLOURS, render_to_surface
+from companion.games.base import CHANCE
+from companion.games.schotten_totten import (
+    Claim, Draw, Phase, Play, SchottenTottenConfig, SchottenTottenState, StartWith)
+from companion.games.schotten_totten_cards import Card
+from companion.session_schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number
+from companion.session_schotten_totten_reading import SeenCard, TableReading, new_card, reading_from_observation
+from companion.simulate_schotten_totten import advisor_agent, greedy_agent
+from companion.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures" / "schotten_totten"
+
+
+def cmd(text: str) -> Command:
+    return Command.parse(text)
+
+
+def make_session(tmp_path, match_length=1, stable_frames=2, seed=1) -> SchottenTottenSession:
+    store = Store(tmp_path / "store.sqlite3")
+    game_id = store.new_game(GAME, ["Ada", "Ben"], {"match_length": match_length})
+    return SchottenTottenSession(store, game_id, ["Ada", "Ben"], SchottenTottenConfig(match_length=match_length),
+                                 stable_frames=stable_frames, rng=random.Random(seed))
+
+
+def script_for(seed: int, starter: int) -> tuple[list[str], SchottenTottenState]:
+    """Script commands replaying a seeded greedy-vs-advisor game started by ``starter``."""
+    rng = random.Random(seed)
+    state = SchottenTottenState.new()
+    lines = ["confirm"]
+    agents = [greedy_agent, advisor_agent]
+    while state.phase is not Phase.OVER:
+        if state.current_player == CHANCE:
+            action = StartWith(starter) if state.phase is Phase.START else Draw(rng.choice(state.unknown_cards()))
+        else:
+            action = agents[state.active](state.observation(state.active), rng)
+            if isinstance(action, Play):
+                lines += [f"set {action.stone + 1} {action.card.colour + 1}{action.card.value}", "confirm"]
+            elif isinstance(action, Claim):
+                lines.append(f"choose {action.stone + 1}")
+            else:
+                lines.append("pass")
+        state = state.apply(action)
+    return lines, state
+
+
+def test_card_numbers_for_hand_entry():
+    assert card_from_number(15) == Card(0, 5) and card_from_number(69) == Card(5, 9)
+    assert card_from_number(410) == Card(3, 10)
+    with pytest.raises(ValueError):
+        card_from_number(75)
+    with pytest.raises(ValueError):
+        card_from_number(110, max_value=9)
+
+
+def test_session_plays_claims_refuses_with_reason_and_undoes(tmp_path):
+    session = make_session(tmp_path)
+    starter = session._start_seat
+    session.on_command(cmd("confirm"))
+    assert session.mode is Mode.WATCH and session.state.active == starter
+    assert len(session.state.hands[starter]) == 6 and session.state.hands[starter][0] is None  # table-side
+    session.on_command(cmd("set 1 17"))
+    assert session.mode is Mode.CHECK
+    session.on_command(cmd("confirm"))  # R7 at stone 1, then the automatic draw
+    assert session.state.stones[0].cards[starter] == (Card(0, 7),) and session.state.active == 1 - starter
+    session.on_command(cmd("choose 1"))  # the other player asks about stone 1: refused with the reason
+    assert "3 own cards" in session.message and session.attention
+    session.on_command(cmd("undo"))
+    assert session.state.active == starter and session.state.stones[0].cards[starter] == ()
+    session.on_command(cmd("set 1 99"))
+    assert session.attention and session.mode is Mode.WATCH
+
+
+def test_claim_refused_by_proof_shows_a_beating_completion(tmp_path):
+    session = make_session(tmp_path)
+    a = session._start_seat
+    session.on_command(cmd("confirm"))
+    plays = [(a, "set 1 11"), (1 - a, "set 1 52"), (a, "set 1 21"), (1 - a, "set 1 53"), (a, "set 1 31")]
+    for _, line in plays:
+        session.on_command(cmd(line))
+        session.on_command(cmd("confirm"))
+    # a: R1 O1 Y1 (three of a kind 3); b: B2 B3 may still become a colour run: no claim step
+    assert session.mode is Mode.WATCH and session.state.active == 1 - a
+    session.on_command(cmd("undo"))
+    session.on_command(cmd("set 1 31"))
+    session.on_command(cmd("confirm"))
+    verdict = session.state.claim_verdict(0, a)
+    assert verdict.reason == "proof" and verdict.beating[:2] == (Card(4, 2), Card(4, 3))
+
+
+def test_claim_step_confirm_and_pass(tmp_path):
+    session = make_session(tmp_path)
+    a = session._start_seat
+    session.on_command(cmd("confirm"))
+    for line in ["set 2 17", "set 2 51", "set 2 18", "set 3 52", "set 2 19"]:
+        session.on_command(cmd(line))
+        session.on_command(cmd("confirm"))
+    assert session.mode is Mode.CLAIM and session.view().stones[1].claimable
+    assert "can be claimed" in session.view().stones[1].reason
+    session.on_command(cmd("confirm"))
+    assert session.state.stones[1].owner == a and session.mode is Mode.WATCH
+
+
+def test_camera_reading_needs_a_stable_new_card(tmp_path):
+    session = make_session(tmp_path, stable_frames=2)
+    a = session._start_seat
+    session.on_command(cmd("confirm"))
+    reading = TableReading((SeenCard(4, a, Card(2, 6)),))
+    assert new_card(session.state, reading) == (Card(2, 6), 4)
+    assert new_card(session.state, TableReading((SeenCard(4, 1 - a, Card(2, 6)),))) is None  # wrong side
+    session.on_frame(None, reading)
+    assert session.mode is Mode.WATCH
+    session.on_frame(None, reading)
+    assert session.mode is Mode.CHECK
+    session.on_command(cmd("confirm"))
+    assert session.state.stones[4].cards[a] == (Card(2, 6),)
+
+
+def test_reader_observation_adapter():
+    card = SimpleNamespace(code="B7", stone=3, side="b", flagged=False)
+    unread = SimpleNamespace(code=None, stone=2, side="a", flagged=False)
+    loose = SimpleNamespace(code="R1", stone=None, side=None, flagged=False)
+    reading = reading_from_observation(SimpleNamespace(cards=(card, unread, loose), problem=None))
+    assert reading.cards == (SeenCard(3, 1, Card(4, 7)), SeenCard(2, 0, None, True))
+
+
+def test_match_of_two_games_and_resume(tmp_path):
+    session = make_session(tmp_path, match_length=2)
+    starter = session._start_seat
+    lines, end = script_for(4, starter)
+    for line in lines:
+        session.on_command(cmd(line))
+    assert session.state.phase is Phase.OVER and session.state.winner == end.winner
+    first_points = session.match_points
+    assert first_points[end.winner] == 5 and first_points[1 - end.winner] == end.stones_of(1 - end.winner)
+    session.on_command(cmd("confirm"))  # next game; the winner is proposed to start (C.8)
+    assert session.mode is Mode.START and session._start_seat == end.winner and session.match_points == first_points
+    session.on_command(cmd("confirm"))
+    resumed = SchottenTottenSession(session.store, session.game_id, ["Ada", "Ben"],
+                                    SchottenTottenConfig(match_length=2))
+    assert resumed.state == session.state and resumed.match_points == first_points
+
+
+def test_display_draws_cards_stones_and_reasons(tmp_path):
+    session = make_session(tmp_path)
+    session.on_command(cmd("confirm"))
+    session.on_command(cmd("set 1 17"))
+    view = session.view()
+    assert view.stones[0].proposed == "R7"
+    surface = render_to_surface(view)
+    assert surface.get_size() == (800, 480)
+    session.on_command(cmd("confirm"))
+    surface = render_to_surface(session.view())
+    a = 1 - session.state.active
+    # the R7 card lies in the first column, above the stones for seat 0 (side a), below for seat 1
+    column = [surface.get_at((44, y))[:3] for y in range(80, 440)]
+    assert CARD_COLOURS["R"] in column
+    hits = [y for y, c in zip(range(80, 440), column) if c == CARD_COLOURS["R"]]
+    assert (max(hits) < 240) if a == 0 else (min(hits) > 240)
+    pygame.image.save(surface, str(tmp_path / "screen.png"))
+
+
+def test_scripted_game_runs_through_companion_play(app_env, tmp_path):
+    starter = random.Random(1).randrange(2)  # the session's proposal with --seed 1
+    lines, end = script_for(4, starter)
+    script = tmp_path / "game.script"
+    script.write_text("\n".join(lines + ["confirm"]) + "\n")
+    shots = tmp_path / "shots"
+    status = main(["play", "schotten-totten", "--headless", "--camera", "none", "--input", f"script:{script}",
+                   "--players", "Ada,Ben", "--seed", "1", "--variant", "match_length=1", "--screenshots", str(shots)])
+    assert status == 0
+    store = Store(app_env / "state" / "companion.sqlite3")
+    game = store.finished_games(GAME)[0]
+    assert game.result["winner"] == ["Ada", "Ben"][end.winner]
+    assert game.result["points"][["Ada", "Ben"][end.winner]] == 5
+    assert len(list(shots.glob("*-claim.png"))) >= 1 and len(list(shots.glob("*-over.png"))) == 1
+
+
+def test_bundled_script_fixture_is_a_whole_game(app_env):
+    status = main(["play", "schotten-totten", "--headless", "--camera", "none", "--input",
+                   f"script:{FIXTURES / 'game.script'}", "--players", "Ada,Ben", "--seed", "1",
+                   "--variant", "match_length=1"])
+    assert status == 0
+    assert Store(app_env / "state" / "companion.sqlite3").finished_games(GAME)[0].result["winner"] == "Ada"
+
+
+def test_buttons_used_are_known():
+    assert {Button.SET, Button.CHOOSE, Button.PASS, Button.CONFIRM, Button.NEXT, Button.UNDO} <= set(Button)
