@@ -23,6 +23,9 @@ from companion.hints.schotten_totten_eval import Evaluator, beat_chance, board_v
 from companion.i18n import _
 
 
+HAND_AWARE = 0.0
+"""Whether the other stones are valued without the card played (1) or with the whole hand (0)."""
+
 MY_DRAW_WEIGHT = 1.0
 """Scale of my own chance to draw a given unseen card (tuning knob of the advisor)."""
 
@@ -145,6 +148,7 @@ def advise(state: SchottenTottenState, seat: int) -> Hint:
     evaluator = _evaluator(state, seat)
     hand_mask = tables.mask(hand)  # type: ignore[arg-type]
     base = stone_chances(state, seat, evaluator, hand_mask)
+    without: dict[int, list[float]] = {}
     seen = tables.mask(state.table_cards())
     best: tuple[float, int, int] | None = None
     best_play = plays[0]
@@ -158,7 +162,12 @@ def advise(state: SchottenTottenState, seat: int) -> Hint:
             chance = 1.0
         else:
             chance = stone_chance(evaluator, mine, theirs, hand_mask & ~bit)
-        chances = list(base)
+        if HAND_AWARE:
+            if bit not in without:
+                without[bit] = stone_chances(state, seat, evaluator, hand_mask & ~bit)
+            chances = list(without[bit])
+        else:
+            chances = list(base)
         chances[play.stone] = chance
         value = board_value(chances)
         rank = (value, -play.card.value, -play.stone)

@@ -56,6 +56,13 @@ def _first_hit(tables: ClaimTables, placed: int, pool: int) -> int | None:
     return tables.best_beating(placed, pool, -1)
 
 
+HAND_P = 1.0
+"""Chance that a card in my hand is still played at a given stone (a hand card serves one stone only)."""
+
+TAIL = 1e-3
+"""A side's distribution stops where the chance of reaching further down its list falls below this."""
+
+
 @lru_cache(maxsize=None)
 def _candidates(max_value: int, placed: int) -> tuple[np.ndarray, np.ndarray]:
     """(masks, strengths) of every 3-card set containing ``placed`` (0-2 cards), strongest first."""
@@ -69,12 +76,14 @@ class Distribution:
     """Where one side is likely to end: ``values`` (strengths, strongest first) with ``masses``; the
     rest of the mass (``none``) is the chance that the side cannot be completed at all."""
 
-    __slots__ = ("values", "masses", "none")
+    __slots__ = ("values", "masses", "none", "ascending", "cumulative")
 
     def __init__(self, values: np.ndarray, masses: np.ndarray):
         self.values = values
         self.masses = masses
         self.none = max(0.0, 1.0 - float(masses.sum()))
+        self.ascending = values[::-1]
+        self.cumulative = np.concatenate(([0.0], np.cumsum(masses[::-1])))
 
 
 class Evaluator:
@@ -110,10 +119,16 @@ class Evaluator:
             ok = (masks & blocked) == 0
             needed = np.bitwise_count(masks & unseen)
             p = np.where(ok, (self.p_mine if mine else self.p_theirs) ** needed, 0.0)
+            if hand and HAND_P < 1.0:
+                p = p * HAND_P ** np.bitwise_count(masks & np.uint64(hand))
             keep = p > 0
             p = p[keep]
             values = strengths[keep]
             survive = np.cumprod(1.0 - p)
+            small = survive < TAIL
+            if small.any():  # the rest of the list is (nearly) never reached: its mass counts as none
+                end = int(small.argmax()) + 1
+                p, values, survive = p[:end], values[:end], survive[:end]
             before = np.concatenate(([1.0], survive[:-1]))
             dist = Distribution(values, p * before)
         self._cache[key] = dist
@@ -124,8 +139,8 @@ def beat_chance(mine: Distribution, theirs: Distribution) -> float:
     """P(my final strength > theirs), equal counting half; a side that cannot complete loses to one
     that can, and two such sides count half."""
     if theirs.values.size:
-        asc = theirs.values[::-1]
-        cum = np.concatenate(([0.0], np.cumsum(theirs.masses[::-1])))
+        asc = theirs.ascending
+        cum = theirs.cumulative
         below = cum[np.searchsorted(asc, mine.values, side="left")]
         upto = cum[np.searchsorted(asc, mine.values, side="right")]
         weaker = theirs.none + (below + upto) / 2
