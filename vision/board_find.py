@@ -36,6 +36,9 @@ from vision.board_refine import REFINE_SCALE, REFINE_WINDOW, blank_cells, circle
 DISK_SIDE = 320
 # A yard disk's inscribed circle must be at least this fraction of the frame's short side.
 MIN_DISK_FRACTION = 0.025
+# The disk's area is opened with a kernel this fraction of its inscribed radius (cuts streaks off;
+# smaller kernels are faster but let the long shadows of the real photos pull the disk off centre).
+OPEN_FRACTION = 1.0
 # A yard disk must fill this fraction of the ellipse fitted to it (pawns and shadows cut notches).
 MIN_DISK_FILL = 0.7
 # Yard disks kept: radius within these multiples of the median disk radius.
@@ -119,10 +122,11 @@ def find_board(frame_bgr: np.ndarray, layout: PrintLayout, labels: np.ndarray | 
 def _yard_disks(labels: np.ndarray) -> dict[str, tuple[float, float, float]]:
     """Colour -> (x, y, radius) of that colour's yard disk (frame pixels), where one is seen.
 
-    Per colour: the filled area with the largest inscribed circle; opened with a kernel half that circle's
-    radius (cuts shadow streaks and thin touching shapes off), its convex hull (fills notches that pawns and
-    shadows cut) fitted with an ellipse. A disk much smaller (a home square found
-    because the yard is covered) or much larger (a table of that colour) than the median disk is dropped.
+    Per colour (on the classes shrunk to DISK_SIDE): the filled area with the largest inscribed circle,
+    opened with a kernel OPEN_FRACTION of that circle's radius (cuts shadow streaks and thin touching
+    shapes off); its convex hull (fills notches that pawns and shadows cut) fitted with an ellipse, which
+    it must fill (MIN_DISK_FILL). A disk much smaller (a home square found because the yard is covered)
+    or much larger (a table of that colour) than the median disk is dropped (DISK_RATIO).
     """
     shrink = min(1.0, DISK_SIDE / min(labels.shape))
     if shrink < 1.0:
@@ -144,7 +148,7 @@ def _yard_disks(labels: np.ndarray) -> dict[str, tuple[float, float, float]]:
         _, r, _, loc = cv2.minMaxLoc(dist)
         if r < min_r:
             continue
-        k = max(3, int(r) | 1)
+        k = max(3, int(OPEN_FRACTION * r) | 1)
         opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         n, comp = cv2.connectedComponents(opened)
         label = comp[loc[1], loc[0]]
