@@ -109,3 +109,13 @@ def test_calibration_reused_when_the_yards_are_covered():
     helped = read_board(frame, geometry, calibration=before)
     assert helped.found
     assert {k: v[0] for k, v in helped.squares.items()} == rend.position.squares
+
+
+def test_yard_under_a_hand_is_not_counted():
+    geometry = load_board("mensch40")
+    pos = Position({5: "red"}, {"red": 3, "green": 4, "yellow": 4, "blue": 4}, {})
+    rend = render(geometry, pos, Scene(hand=(1.0, 1.5)))  # palm over red's yard (top-left)
+    assert ("yard", "red") in rend.hidden
+    obs = read_board(rend.image, geometry)
+    assert obs.found and obs.yards["red"] is None
+    assert obs.yards["green"] == 4 and obs.to_dict()["yards"]["red"] is None

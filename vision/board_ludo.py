@@ -29,7 +29,7 @@ from companion.games.ludo_board import BoardGeometry
 from vision.board_colour import classify
 from vision.board_find import BoardFit, find_board
 from vision.board_layouts import layout_for
-from vision.board_pieces import PawnReading, read_pieces
+from vision.board_pieces import PawnReading, hidden_yards, read_pieces
 from vision.board_print import printed_colours
 
 # Work image long side (pixels): a 15-cell board filling a third of a 960 px frame still has ~20 px
@@ -48,7 +48,8 @@ class BoardObservation:
     """What the board reader saw in one frame.
 
     board: geometry name. found: whether the board was found. squares: absolute track index -> colours
-    of the pawns on it (a tuple, usually of one). yards: colour -> pawns in that colour's yard (0-4).
+    of the pawns on it (a tuple, usually of one). yards: colour -> pawns in that colour's yard (0-4), None
+    when the yard is covered (a hand over it) and cannot be counted.
     homes: colour -> its occupied home squares (0-based, relative position ``track_positions + k``).
     pawns: every pawn read, with place, score and confidence. confidence: 0-1 for the whole reading
     (board fit x the weakest pawn's confidence). homography: 3x3 grid ``(col, row, 1)`` -> frame pixels
@@ -59,7 +60,7 @@ class BoardObservation:
     board: str
     found: bool
     squares: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    yards: dict[str, int] = field(default_factory=dict)
+    yards: dict[str, int | None] = field(default_factory=dict)
     homes: dict[str, tuple[int, ...]] = field(default_factory=dict)
     pawns: tuple[PawnReading, ...] = ()
     confidence: float = 0.0
@@ -148,7 +149,8 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
     pawns = read_pieces(work, labels, fit, layout)
     printed = printed_colours(layout, fit.clockwise)
     squares: dict[int, tuple[str, ...]] = {}
-    yards = {c: 0 for c in layout.clockwise}
+    covered = hidden_yards(labels, fit, layout)
+    yards: dict[str, int | None] = {c: (None if c in covered else 0) for c in fit.clockwise}
     homes: dict[str, list[int]] = {c: [] for c in layout.clockwise}
     back = 1.0 / scale
     out_pawns = []
@@ -157,7 +159,9 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
         if kind == "track":
             squares[p.place[1]] = squares.get(p.place[1], ()) + (p.colour,)
         elif kind == "yard":
-            yards[printed[p.place[1]]] += 1
+            if printed[p.place[1]] in covered:
+                continue
+            yards[printed[p.place[1]]] = (yards[printed[p.place[1]]] or 0) + 1
         else:
             homes[printed[p.place[1]]].append(p.place[2])
         out_pawns.append(PawnReading(p.place, p.colour, p.score, p.confidence, (p.pixel[0] * back, p.pixel[1] * back)))

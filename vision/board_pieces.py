@@ -40,6 +40,8 @@ SAT_PERCENTILE, SAT_MARGIN = 85, 12
 PAWNS_PER_COLOUR = 4
 # Yard spots: radius (cells) of the foot disc looked at, and the least fraction of it in the yard's colour.
 YARD_FOOT, YARD_ACCEPT = 0.3, 0.33
+# A yard is seen when at least this fraction of its disk shows the disk's colour (else it is covered).
+YARD_SEEN = 0.3
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,28 @@ def _claim(claimed: np.ndarray, px: np.ndarray, shape: tuple[int, int]) -> None:
     mask = np.zeros(shape, np.uint8)
     cv2.fillConvexPoly(mask, cv2.convexHull(np.rint(px).astype(np.int32).reshape(-1, 1, 2)), 1)
     claimed |= mask.ravel().astype(bool)
+
+
+def hidden_yards(labels: np.ndarray, fit: BoardFit, layout: PrintLayout) -> set[str]:
+    """Printed colours whose yard disk is covered (a hand over it): under :data:`YARD_SEEN` of the points on
+    two rings inside the disk (away from the spots) show the disk's colour. The real photos: 0.0 for the
+    yard under the hand, 0.48-0.98 for the others."""
+    printed = printed_colours(layout, fit.clockwise)
+    h, w = labels.shape
+    out = set()
+    angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    for colour in layout.clockwise:
+        cr, cc = layout.yard_centre[colour]
+        pts = np.array([(cc + f * layout.yard_radius * np.cos(a), cr + f * layout.yard_radius * np.sin(a))
+                        for f in (0.35, 0.9) for a in angles], np.float64)
+        img = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), fit.homography).reshape(-1, 2)
+        x = np.rint(img[:, 0]).astype(int)
+        y = np.rint(img[:, 1]).astype(int)
+        ok = (x >= 0) & (y >= 0) & (x < w) & (y < h)
+        seen = np.count_nonzero(labels[y[ok], x[ok]] == COLOUR_CLASS[printed[colour]]) / len(pts)
+        if seen < YARD_SEEN:
+            out.add(printed[colour])
+    return out
 
 
 def taken_by_colour(readings: list[PawnReading]) -> dict[str, int]:
