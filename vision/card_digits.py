@@ -5,7 +5,8 @@ fonts (every font, upright and italic, several stroke widths, random small rotat
 fixed seed :data:`SEED`): no model file ships and the runtime needs only OpenCV and numpy. Printed
 digits (the reference deck, a real deck's indices) match closely; handwritten digits less well.
 
-Public API: :func:`classify_glyph` (one binary crop -> (digit, confidence)), :func:`glyph_mask`.
+Public API: :func:`classify_glyph` (one binary crop -> (digit, confidence)), :func:`glyph_scores`,
+:func:`nearest_distance`, :func:`normalise`, :func:`features`.
 """
 
 from __future__ import annotations
@@ -113,6 +114,14 @@ def glyph_scores(mask: np.ndarray) -> np.ndarray:
     for index in nearest:
         votes[labels[index]] += 1.0 / (0.05 + float(dists[index]))
     return votes / votes.sum()
+
+
+def nearest_distance(mask: np.ndarray) -> float:
+    """Feature distance from a binary glyph to the nearest training digit (printed digits about 1-2.5,
+    handwritten ones and drawings 3-7): how digit-like a glyph is. Raises ValueError without ink."""
+    train, _ = _model()
+    feat = features(normalise(mask))
+    return float(np.sqrt(((train - feat) ** 2).sum(axis=1)).min())
 
 
 def classify_glyph(mask: np.ndarray) -> tuple[int, float]:

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.card_digits import classify_glyph
+from vision.card_digits import classify_glyph, nearest_distance
 
 MARGIN = 0.07        # fraction of the card's width/height skipped at each edge (border, frame)
 CORNER = (0.27, 0.2)  # (x, y) fractions: components centred this close to a corner are corner indices
 MIN_PART = 0.12      # glyph pieces smaller than this fraction of the largest piece are noise
 PICTURE_SOLIDITY = (0.70, 0.9)  # ink / convex hull area of a solid picture (J/Q/K drawings)
+PICTURE_MIN_DISTANCE = 3.0  # a picture lies further than this from every training digit (card_digits)
 PICTURE_STROKE = 0.31  # widest stroke (2 x max distance to the background) / glyph's long side
 
 
@@ -82,10 +83,11 @@ def is_picture(mask: np.ndarray) -> bool:
     """True when a glyph mask is a solid drawing (a J/Q/K picture), not a written digit: no enclosed hole,
     mostly convex (solidity PICTURE_SOLIDITY), and strokes wider than PICTURE_STROKE of its long side.
     (A written 1 is a convex bar: solidity above 0.9 keeps it a digit; a bold printed 5 or 7 has
-    solidity below 0.8 and strokes below 0.38 of its size.) Tuned on the handwritten deck's J/Q/K."""
+    solidity below 0.8 and strokes below 0.38 of its size, or lies near a printed training digit:
+    nearest_distance at most PICTURE_MIN_DISTANCE.) Tuned on the handwritten deck's J/Q/K."""
     fill, stroke, solidity, holes = glyph_stats(mask)
     return (holes == 0 and PICTURE_SOLIDITY[0] <= solidity < PICTURE_SOLIDITY[1] and stroke >= PICTURE_STROKE
-            and (solidity >= 0.8 or stroke >= 0.38))
+            and (solidity >= 0.8 or stroke >= 0.38) and nearest_distance(mask) > PICTURE_MIN_DISTANCE)
 
 
 def picture_rank(mask: np.ndarray) -> str:

@@ -129,6 +129,14 @@ class IndexBox:
     lab: np.ndarray | None
 
 
+def white_patch(frame_bgr: np.ndarray) -> np.ndarray:
+    """Scale each channel so that its 99.5th percentile becomes 250 (white-patch white balance: a colour
+    cast of the light would otherwise make the white index boxes look coloured)."""
+    levels = np.percentile(frame_bgr.reshape(-1, 3)[::7], 99.5, axis=0)
+    gains = 250.0 / np.maximum(levels, 20.0)
+    return np.clip(frame_bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+
+
 def _saturated(hsv: np.ndarray) -> np.ndarray:
     return (hsv[:, :, 1] >= 90) & (hsv[:, :, 2] >= 50)
 
@@ -157,6 +165,7 @@ def find_index_boxes(frame_bgr: np.ndarray, top_distance) -> list[IndexBox]:
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     work = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame_bgr
+    work = white_patch(work)
     hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
     sat = _saturated(hsv)
     # white: unsaturated, and not far below the brightest pixel nearby (a shadow dims the box and its ring)
