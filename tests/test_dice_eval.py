@@ -41,7 +41,7 @@ def fake_reader(monkeypatch):
     answers: dict[str, DiceObservation] = {}
     calls = []
 
-    def fake_read(frame):
+    def fake_read(frame, calibration="auto"):
         key = calls.pop(0)
         return answers[key]
 

@@ -96,12 +96,18 @@ def frame_problem(grey: np.ndarray) -> str | None:
     return None
 
 
-def read_dice(frame_bgr: np.ndarray) -> DiceObservation:
+AUTO = "auto"
+
+
+def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
     """Find the dice in a BGR uint8 frame (h, w, 3) and read their values.
 
     Returns a DiceObservation: dice in reading order (rows top to bottom, left to right within a row),
     boxes in frame pixels, ``ms`` the wall time of this call in milliseconds. A black, saturated or
     uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
+    ``calibration``: a :class:`vision.dice_calibration.DiceCalibration`, None for none, or ``"auto"``
+    (the default) for the one stored in the app's state directory if any; it is used only when it was
+    made for frames of this size (the table is then compared with the calibrated empty table).
     Raises FrameError for input that is not a non-empty (h, w, 3) uint8 numpy array.
     """
     start = time.perf_counter()
@@ -113,14 +119,19 @@ def read_dice(frame_bgr: np.ndarray) -> DiceObservation:
     problem = frame_problem(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
     dice: list[DieReading] = []
     if problem is None:
-        dice = [_to_frame(d, scale, (w, h)) for d in _read_work(work)]
+        if isinstance(calibration, str):
+            from vision.dice_calibration import current_calibration
+            calibration = current_calibration()
+        if calibration is not None and not calibration.fits((h, w)):
+            calibration = None
+        dice = [_to_frame(d, scale, (w, h)) for d in _read_work(work, calibration)]
         dice.sort(key=lambda d: (d.box[1] + d.box[3]) / 2)
         dice = _reading_order(dice)
     ms = (time.perf_counter() - start) * 1000.0
     return DiceObservation(dice=tuple(dice), frame_shape=(h, w), ms=ms, problem=problem)
 
 
-def _read_work(work: np.ndarray) -> list[DieReading]:
+def _read_work(work: np.ndarray, calibration=None) -> list[DieReading]:
     """Read the dice of a work image; boxes in work-image pixels.
 
     When the full background model yields no confident die, the coarse background alone gets a second
@@ -128,6 +139,11 @@ def _read_work(work: np.ndarray) -> list[DieReading]:
     the more confident dice wins.
     """
     lab = to_lab(work)
+    if calibration is not None:
+        fg = foreground_distance(lab, background=calibration.background_lab(work.shape[:2]))
+        dice = _read_with(work, lab, fg, calibration.die_side or None)
+        if any(d.confidence >= FLAG_BELOW for d in dice):
+            return dice
     dice = _read_with(work, lab, foreground_distance(lab))
     if not any(d.confidence >= FLAG_BELOW for d in dice):
         second = _read_with(work, lab, foreground_distance(lab, coarse_only=True))
@@ -136,14 +152,17 @@ def _read_work(work: np.ndarray) -> list[DieReading]:
     return dice
 
 
-def _read_with(work: np.ndarray, lab: np.ndarray, fg) -> list[DieReading]:
-    """Candidates of one foreground map, read, filtered by the size prior and de-duplicated."""
+def _read_with(work: np.ndarray, lab: np.ndarray, fg, known_side: float | None = None) -> list[DieReading]:
+    """Candidates of one foreground map, read, filtered by the size prior and de-duplicated.
+
+    ``known_side``: the calibrated die side (work pixels), the size prior when fewer than two dice
+    are read confidently."""
     hw, ww = work.shape[:2]
     min_side = MIN_DIE_FRACTION * max(hw, ww)
     max_side = MAX_OBJECT_FRACTION * min(hw, ww)
     min_area, max_area = int(min_side ** 2), int(max_side ** 2)
     objects = [(r, read_face(lab, r.box, r.mask)) for r in object_regions(fg, min_area, max_area)]
-    typical = _typical_side(objects)
+    typical = _typical_side(objects) or known_side
     faces = face_regions(work, fg.mask, min_area, max_area,
                          erode=bool(typical and typical >= ERODE_FACES_FROM))
     if typical:  # skip reading pieces far too small to be a face (the patch between pips)
@@ -153,7 +172,7 @@ def _read_with(work: np.ndarray, lab: np.ndarray, fg) -> list[DieReading]:
              and (not typical or math.sqrt(r.area) <= SIZE_RANGE[1] * typical)]
     faces = [r for r in faces if all(_overlap(r.box, box) <= MAX_OVERLAP for box in clean)]
     reads = objects + [(r, read_face(lab, r.box, r.mask)) for r in faces]
-    typical = _typical_side(reads)
+    typical = _typical_side(reads) or known_side
     if typical:
         # Second look: objects cut apart where they join something by a neck narrower than a die.
         known = [r.box for r, f in reads if f.confidence >= FLAG_BELOW]
@@ -161,7 +180,7 @@ def _read_with(work: np.ndarray, lab: np.ndarray, fg) -> list[DieReading]:
             if all(_overlap(r.box, box) <= MAX_OVERLAP for box in known):
                 reads.append((r, read_face(lab, r.box, r.mask)))
     reads = [(r, f) for r, f in reads if 1 <= f.value <= 6 and f.confidence >= REPORT_MIN]
-    typical = _typical_side(reads)
+    typical = _typical_side(reads) or known_side
     if typical:
         kept = []
         for r, f in reads:

@@ -131,7 +131,7 @@ def evaluate(set_dir: str | Path) -> dict:
             unreadable += 1
             obs = DiceObservation(dice=(), frame_shape=(0, 0), problem="unreadable file")
         else:
-            obs = read_dice(frame)
+            obs = read_dice(frame, calibration=None)
             times.append(obs.ms)
         read = Counter(obs.values)
         label = Counter(item.values)

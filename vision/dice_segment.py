@@ -200,9 +200,16 @@ class Foreground:
     mask: np.ndarray
 
 
-def foreground_distance(lab: np.ndarray, coarse_only: bool = False) -> Foreground:
-    """Foreground map of a Lab work image (see :class:`Foreground`; ``coarse_only``: background_lab)."""
-    dist = lab_distance(lab, background_lab(lab, coarse_only))
+def foreground_distance(lab: np.ndarray, coarse_only: bool = False,
+                        background: np.ndarray | None = None) -> Foreground:
+    """Foreground map of a Lab work image (see :class:`Foreground`; ``coarse_only``: background_lab).
+
+    ``background``: a float32 Lab image of ``lab``'s shape to compare with instead of the estimated
+    one (the calibrated empty table, :mod:`vision.dice_calibration`).
+    """
+    if background is None:
+        background = background_lab(lab, coarse_only)
+    dist = lab_distance(lab, background)
     noise = float(np.median(dist))
     low = max(FG_LOW_MIN, FG_LOW_NOISE * noise)
     high = max(FG_HIGH_MIN, FG_HIGH_NOISE * noise)
