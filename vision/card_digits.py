@@ -1,4 +1,5 @@
-"""Read one large value glyph (a digit 0-9) from a binary ink crop: HOG-like features and a k-nearest-neighbour vote (numpy).
+"""Read one large value glyph (a digit 0-9) from a binary ink crop: HOG-like features and a
+k-nearest-neighbour vote (numpy).
 
 The classifier is trained at first use, in about a second, on digits rendered by OpenCV's own Hershey
 fonts (every font, upright and italic, several stroke widths, random small rotations, shears and scales,

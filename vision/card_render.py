@@ -49,7 +49,8 @@ def _table_to_frame(rng: np.random.Generator, size: tuple[int, int], perspective
 
 def _background(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
     w, h = size
-    low = cv2.resize(rng.normal(0, 6, (6, 10, 1)).repeat(3, axis=2).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    low = rng.normal(0, 6, (6, 10, 1)).repeat(3, axis=2).astype(np.float32)
+    low = cv2.resize(low, (w, h), interpolation=cv2.INTER_CUBIC)
     return np.clip(np.array(TABLE_BGR, np.float32) + low + rng.normal(0, 3, (h, w, 3)), 0, 255).astype(np.uint8)
 
 

@@ -26,8 +26,8 @@ class CardReading:
     (``"7"``, ``"0"``; ``"J"``/``"Q"``/``"K"`` for a picture). value: 0-13 or None (a picture, or unread).
     colour: Schotten Totten colour name (``"red"`` ...) or None. box: ``(x0, y0, x1, y1)`` in frame
     pixels, x1/y1 exclusive. corners: four ``(x, y)`` frame pixels, the card's top-left, top-right,
-    bottom-right, bottom-left as its reader sees it (for a card of an overlapping column: its visible
-    part). confidence: 0-1. flagged: True when the players should confirm this card.
+    bottom-right, bottom-left as its player sees it (Schotten Totten: the whole card extrapolated from its
+    index box, partly covered in a column). confidence: 0-1. flagged: True when the players should confirm this card.
     stone: 0-8 and side ``"a"``/``"b"`` (Schotten Totten) or None. sector: the seat's sector name
     (donkey race) or None. donkey: True for the donkey card (donkey race, donkey-race.md D.5).
     """

@@ -2,8 +2,9 @@
 values 1-9), drawn with OpenCV: PNG sheets and a PDF for A4 paper in ``assets/cards/``.
 
 Design (63 x 88 mm, poker size): the card's colour runs to the cut line (a white card margin would merge
-with a neighbour's index box in a column); a white rectangular index box in the top-left corner holding the value in black and the
-colour's symbol (the box the reader reads: a white rectangle about 2:1 inside the colour); a white disc
+with a neighbour's index box in a column); a white rectangular index box in the top-left corner holding
+the value in black and the colour's symbol (the box the reader reads: a white rectangle about 2:1 inside
+the colour); a white disc
 with the value turned by 180 degrees in the bottom-right corner (for a player holding the cards the other
 way up; round, so the reader never mistakes it for the index box); a white oval in the centre with a
 large value between two symbols.
@@ -45,13 +46,15 @@ ASSET_DIR = Path(__file__).resolve().parents[1] / "assets" / "cards"
 def card_layout(width: int) -> dict:
     """Boxes of a card ``width`` px wide (height = width * 88/63) as (x0, y0, x1, y1) pixel tuples:
     ``body`` (coloured), ``index`` (top-left white box), ``digit`` (the value inside it), ``symbol``,
-    ``centre`` (the oval's bounding box). The reader uses the same fractions."""
+    ``round`` (the bottom-right disc's box), ``centre`` (the oval's bounding box). The reader uses the same
+    fractions."""
     h = int(round(width * CARD_MM[1] / CARD_MM[0]))
     m = int(round(width * MARGIN_MM / CARD_MM[0]))
     f = lambda fx0, fy0, fx1, fy1: (int(fx0 * width), int(fy0 * h), int(fx1 * width), int(fy1 * h))
     return {"size": (width, h), "margin": m, "body": (m, m, width - m, h - m),
             "index": f(0.10, 0.075, 0.64, 0.27), "digit": f(0.12, 0.085, 0.36, 0.26),
-            "symbol": f(0.40, 0.12, 0.60, 0.225), "round": f(0.62, 0.76, 0.88, 0.945), "centre": f(0.24, 0.34, 0.76, 0.66)}
+            "symbol": f(0.40, 0.12, 0.60, 0.225), "round": f(0.62, 0.76, 0.88, 0.945),
+            "centre": f(0.24, 0.34, 0.76, 0.66)}
 
 
 def _symbol(img: np.ndarray, kind: str, box: tuple[int, int, int, int]) -> None:
