@@ -117,5 +117,5 @@ def test_yard_under_a_hand_is_not_counted():
     rend = render(geometry, pos, Scene(hand=(1.0, 1.5)))  # palm over red's yard (top-left)
     assert ("yard", "red") in rend.hidden
     obs = read_board(rend.image, geometry)
-    assert obs.found and obs.yards["red"] is None
-    assert obs.yards["green"] == 4 and obs.to_dict()["yards"]["red"] is None
+    assert obs.found and obs.covered_yards == ("red",)
+    assert obs.yards["green"] == 4 and obs.to_dict()["covered_yards"] == ["red"]

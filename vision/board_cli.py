@@ -8,7 +8,7 @@
 
         {"file": "f.jpg", "board": "dga56", "found": true,
          "squares": {"5": "red", "12": ["blue", "green"]},
-         "yards": {"red": 2, "blue": 3, "yellow": 0, "green": 2},
+         "yards": {"red": 2, "blue": 3, "yellow": 0, "green": 2}, "covered_yards": ["yellow"],
          "homes": {"red": [], "blue": [4], "yellow": [], "green": []},
          "confidence": 0.83, "clockwise": ["red", "blue", "yellow", "green"],
          "pawns": [{"place": ["track", 5], "colour": "red", "confidence": 0.97, "pixel": [305.2, 211.0]}, ...],
@@ -17,8 +17,9 @@
     - ``squares``: ABSOLUTE track index (0 = red's start square, counting clockwise, ludo.md B.2) -> the
       colour of the pawn on it, or a list of colours when pawns of several colours share it. Empty
       squares are left out.
-    - ``yards``: colour -> number of its pawns in its yard (0-4), ``null`` when the yard is covered (a
-      hand over it) and could not be counted.
+    - ``yards``: colour -> number of its pawns seen in its yard (0-4).
+    - ``covered_yards``: colours whose yard is covered (a hand over it): their count above is 0 and
+      means nothing; ask the players to clear the view.
     - ``homes``: colour -> its occupied home squares, 0-based (0 = the first after the track, i.e.
       relative position ``track_positions + k``: 51.. on ludo52, 40.. on mensch40).
     - ``found``: whether the board was found (else the three maps are empty and ``problem`` says why).
@@ -133,7 +134,7 @@ def draw_overlay(frame_bgr: np.ndarray, obs: BoardObservation, geometry) -> np.n
         cv2.circle(out, (x, y), ring, DRAW_BGR[pawn.colour], thick + 1, cv2.LINE_AA)
         cv2.putText(out, f"{pawn.confidence:.2f}", (x + ring, y), cv2.FONT_HERSHEY_SIMPLEX, scale * 0.8,
                     DRAW_BGR[pawn.colour], thick, cv2.LINE_AA)
-    text = "yards " + " ".join(f"{c[0]}{'?' if n is None else n}" for c, n in obs.yards.items()) + f"  conf {obs.confidence:.2f}"
+    text = "yards " + " ".join(f"{c[0]}{'?' if c in obs.covered_yards else n}" for c, n in obs.yards.items()) + f"  conf {obs.confidence:.2f}"
     cv2.putText(out, text, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, scale * 1.3, (255, 255, 255), thick + 2, cv2.LINE_AA)
     cv2.putText(out, text, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, scale * 1.3, (0, 0, 0), thick, cv2.LINE_AA)
     return out
@@ -170,7 +171,7 @@ def run_read(args: argparse.Namespace) -> int:
             print(f"{name}: board not found ({obs.problem})  [{obs.ms:.1f} ms]", flush=True)
         else:
             squares = " ".join(f"{i}:{'+'.join(c)}" for i, c in sorted(obs.squares.items())) or "-"
-            yards = " ".join(f"{c}={'?' if n is None else n}" for c, n in obs.yards.items())
+            yards = " ".join(f"{c}={'?' if c in obs.covered_yards else n}" for c, n in obs.yards.items())
             homes = " ".join(f"{c}={list(v)}" for c, v in obs.homes.items() if v) or "-"
             print(f"{name}: squares {squares} | yards {yards} | homes {homes}  "
                   f"[conf {obs.confidence:.2f}, {obs.ms:.1f} ms]", flush=True)

@@ -35,7 +35,7 @@ def compare(obs: BoardObservation, label: dict, track_length: int, hidden: froze
     (every track square and every home square), "squares_right": those read right (same colours or both
     empty), "pawns": labelled pawns on squares, "pawns_found": of them read on the right square in the
     right colour, "pawns_read": pawns read on squares, "yards": yard counts compared (visible ones),
-    "yards_right": counts read exactly}``.
+    "yards_right": counts read exactly (a yard labelled null must be reported covered)}``.
     """
     truth = {k: v for k, v in _label_squares(label).items() if ("track", k) not in hidden}
     got = {k: tuple(sorted(v)) for k, v in obs.squares.items() if ("track", k) not in hidden}
@@ -55,10 +55,13 @@ def compare(obs: BoardObservation, label: dict, track_length: int, hidden: froze
     pawns_read = sum(len(v) for v in got.values())
     yards = yards_right = 0
     for colour, count in label.get("yards", {}).items():
-        if count is None or ("yard", colour) in hidden:
+        if ("yard", colour) in hidden:
             continue
         yards += 1
-        yards_right += int(obs.yards.get(colour) == count)
+        if count is None:  # labelled as not visible: right when the reader says it is covered
+            yards_right += int(colour in obs.covered_yards)
+        else:
+            yards_right += int(obs.yards.get(colour) == count and colour not in obs.covered_yards)
     if not obs.found:  # nothing was read: no place counts as right
         right = right_homes = yards_right = 0
     return {

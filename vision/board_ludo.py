@@ -48,8 +48,8 @@ class BoardObservation:
     """What the board reader saw in one frame.
 
     board: geometry name. found: whether the board was found. squares: absolute track index -> colours
-    of the pawns on it (a tuple, usually of one). yards: colour -> pawns in that colour's yard (0-4), None
-    when the yard is covered (a hand over it) and cannot be counted.
+    of the pawns on it (a tuple, usually of one). yards: colour -> pawns seen in that colour's yard (0-4).
+    covered_yards: yards that could not be counted (a hand over them; their count is 0 and means nothing).
     homes: colour -> its occupied home squares (0-based, relative position ``track_positions + k``).
     pawns: every pawn read, with place, score and confidence. confidence: 0-1 for the whole reading
     (board fit x the weakest pawn's confidence). homography: 3x3 grid ``(col, row, 1)`` -> frame pixels
@@ -60,7 +60,8 @@ class BoardObservation:
     board: str
     found: bool
     squares: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    yards: dict[str, int | None] = field(default_factory=dict)
+    yards: dict[str, int] = field(default_factory=dict)
+    covered_yards: tuple[str, ...] = ()
     homes: dict[str, tuple[int, ...]] = field(default_factory=dict)
     pawns: tuple[PawnReading, ...] = ()
     confidence: float = 0.0
@@ -81,6 +82,7 @@ class BoardObservation:
             "found": self.found,
             "squares": {str(k): (list(v) if len(v) > 1 else v[0]) for k, v in sorted(self.squares.items())},
             "yards": dict(self.yards),
+            "covered_yards": list(self.covered_yards),
             "homes": {c: list(v) for c, v in self.homes.items()},
             "confidence": round(self.confidence, 4),
             "clockwise": list(self.clockwise),
@@ -150,7 +152,7 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
     printed = printed_colours(layout, fit.clockwise)
     squares: dict[int, tuple[str, ...]] = {}
     covered = hidden_yards(labels, fit, layout)
-    yards: dict[str, int | None] = {c: (None if c in covered else 0) for c in fit.clockwise}
+    yards = {c: 0 for c in fit.clockwise}
     homes: dict[str, list[int]] = {c: [] for c in layout.clockwise}
     back = 1.0 / scale
     out_pawns = []
@@ -161,7 +163,7 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
         elif kind == "yard":
             if printed[p.place[1]] in covered:
                 continue
-            yards[printed[p.place[1]]] = (yards[printed[p.place[1]]] or 0) + 1
+            yards[printed[p.place[1]]] += 1
         else:
             homes[printed[p.place[1]]].append(p.place[2])
         out_pawns.append(PawnReading(p.place, p.colour, p.score, p.confidence, (p.pixel[0] * back, p.pixel[1] * back)))
@@ -170,6 +172,7 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
     weakest = min((p.confidence for p in pawns), default=1.0)
     return BoardObservation(
         board=geometry.name, found=True, squares=squares, yards=yards,
+        covered_yards=tuple(c for c in fit.clockwise if c in covered),
         homes={c: tuple(sorted(v)) for c, v in homes.items()}, pawns=tuple(out_pawns),
         confidence=float(fit.confidence * weakest), homography=tuple(tuple(float(v) for v in row) for row in hom),
         clockwise=fit.clockwise, frame_shape=(h, w), ms=(time.perf_counter() - start) * 1000.0)
