@@ -31,7 +31,7 @@ runs measure the machine's other load, not the code), and the first run's worst 
 
 def game_positions(rng: random.Random, count: int) -> list[SchottenTottenState]:
     """``count`` states taken at random points of random games (claims taken whenever possible)."""
-    result = []
+    result: list[SchottenTottenState] = []
     while len(result) < count:
         game = "battle-line" if rng.random() < 0.25 else "schotten-totten"
         state = SchottenTottenState.new(SchottenTottenConfig(game=game))

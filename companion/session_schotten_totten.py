@@ -355,7 +355,8 @@ class SchottenTottenSession:
         a, b = self.match_points
         winner = None if a == b else (0 if a > b else 1)
         self.store.finish_game(self.game_id, {
-            "winner": None if winner is None else self.players[winner], "points": {self.players[0]: a, self.players[1]: b},
+            "winner": None if winner is None else self.players[winner],
+            "points": {self.players[0]: a, self.players[1]: b},
             "games": [None if w is None else self.players[w] for w in self.match.winners + (self.state.winner,)]})
 
     def _proposed_starter(self) -> int:
@@ -388,7 +389,8 @@ class SchottenTottenSession:
         alerts = public_alerts(state) if state.active >= 0 and mode not in (Mode.OVER, Mode.START) else None
         stones = []
         for i, stone in enumerate(state.stones):
-            labels = tuple(formation_label(formation_key(side), game, short=True) if len(side) == 3 else "" for side in stone.cards)
+            labels = tuple(formation_label(formation_key(side), game, short=True) if len(side) == 3 else ""
+                           for side in stone.cards)
             reason = ""
             if mode is Mode.CLAIM and i == self._selected:
                 reason = verdict_text(state.claim_verdict(i, state.active), game)

@@ -66,9 +66,9 @@ def new_card(state: SchottenTottenState, reading: TableReading) -> tuple[Card, i
     active seat's side of a stone where it may play (C.4); else None."""
     table = set(state.table_cards())
     new = [c for c in reading.cards if c.card is None or c.card not in table]
-    if len(new) != 1 or new[0].card is None or new[0].flagged:
+    if len(new) != 1 or new[0].flagged:
         return None
     seen = new[0]
-    if seen.seat != state.active or not state.stones[seen.stone].has_room(seen.seat):
+    if seen.card is None or seen.seat != state.active or not state.stones[seen.stone].has_room(seen.seat):
         return None
     return seen.card, seen.stone

@@ -139,8 +139,8 @@ def test_random_play_invariants(seed, game, timing):
         assert end._win_by(end.winner) == end.ended
         assert outcome.scores[end.winner] == 5 and outcome.scores[1 - end.winner] == end.stones_of(1 - end.winner)
     # claimed stones stay claimed and keep their cards (C.6)
-    for before, after in zip(states, states[1:]):
-        for s0, s1 in zip(before.stones, after.stones):
+    for before, after in zip(states, states[1:], strict=False):
+        for s0, s1 in zip(before.stones, after.stones, strict=False):
             if s0.owner is not None:
                 assert s1 == s0
 

@@ -8,7 +8,7 @@ from companion.games.base import CHANCE, TERMINAL, IllegalMove, VariantError
 from companion.games.schotten_totten import (
     Claim, Draw, EndClaims, Pass, Phase, Play, SchottenTottenConfig, SchottenTottenGame, SchottenTottenState,
     StartWith, Stone, action_from_dict, action_to_dict)
-from companion.games.schotten_totten_cards import Card, formation_key, formation_rank, full_deck, parse_card
+from companion.games.schotten_totten_cards import Card, formation_key, formation_rank, parse_card
 from companion.games.schotten_totten_positions import state_from_position
 
 

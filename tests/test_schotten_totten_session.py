@@ -165,7 +165,7 @@ def test_display_draws_cards_stones_and_reasons(tmp_path):
     # the R7 card lies in the first column, above the stones for seat 0 (side a), below for seat 1
     column = [surface.get_at((44, y))[:3] for y in range(80, 440)]
     assert CARD_COLOURS["R"] in column
-    hits = [y for y, c in zip(range(80, 440), column) if c == CARD_COLOURS["R"]]
+    hits = [y for y, c in zip(range(80, 440), column, strict=False) if c == CARD_COLOURS["R"]]
     assert (max(hits) < 240) if a == 0 else (min(hits) > 240)
     pygame.image.save(surface, str(tmp_path / "screen.png"))
 

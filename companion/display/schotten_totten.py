@@ -39,7 +39,8 @@ def draw_card(surface: pygame.Surface, rect: pygame.Rect, code: str, *, pending:
     pygame.draw.rect(surface, fill, rect, border_radius=max(2, rect.height // 6))
     pygame.draw.rect(surface, palette.INK, rect, width=1, border_radius=max(2, rect.height // 6))
     ink = palette.INK if code[:1] in DARK_TEXT else palette.FOREGROUND
-    text.draw_text(surface, code + ("?" if pending else ""), rect.inflate(-4, -2), fonts.size_for_height(rect.height * 0.8),
+    text.draw_text(surface, code + ("?" if pending else ""), rect.inflate(-4, -2),
+                   fonts.size_for_height(rect.height * 0.8),
                    ink, bold=True, align="center")
     if pending:
         _dashed_rect(surface, rect.inflate(4, 4), palette.HIGHLIGHT)
@@ -113,9 +114,9 @@ def draw_schotten_totten(surface: pygame.Surface, view: StView) -> None:
         style = _style(view, view.active)
         draw_token(surface, (x + row.height * 0.4, row.centery), row.height * 0.8, style)
         x += row.height + pad
-        name = text.draw_text(surface, view.players[view.active], pygame.Rect(x, row.y, w // 4, row.height), normal,
+        name_rect = text.draw_text(surface, view.players[view.active], pygame.Rect(x, row.y, w // 4, row.height), normal,
                               style.colour, bold=True)
-        x = name.right + pad * 4
+        x = name_rect.right + pad * 4
         pygame.draw.rect(surface, style.colour, (0, top_h - 3, w, 3))
     msg = view.message or view.status
     text.draw_text(surface, msg, pygame.Rect(x, row.y, row.right - x, row.height), normal, palette.FOREGROUND,
@@ -157,8 +158,8 @@ def draw_schotten_totten(surface: pygame.Surface, view: StView) -> None:
             name=name, side="a" if seat == 0 else "b", points=view.points[seat], stones=view.stones_held[seat])
         drawn = text.draw_text(surface, label, pygame.Rect(x, bar.y, w // 4, bar.height), small, palette.FOREGROUND)
         x = drawn.right + pad * 4
-    game = _("game {n}/{total}").format(n=view.game_number, total=view.match_length)
-    drawn = text.draw_text(surface, game, pygame.Rect(x, bar.y, w // 10, bar.height), small, palette.MUTED)
+    game_text = _("game {n}/{total}").format(n=view.game_number, total=view.match_length)
+    drawn = text.draw_text(surface, game_text, pygame.Rect(x, bar.y, w // 10, bar.height), small, palette.MUTED)
     x = drawn.right + pad * 4
     keys = "  ".join(f"{k}: {v}" for k, v in view.keys)
     text.draw_text(surface, keys, pygame.Rect(x, bar.y, w - x - pad * 2, bar.height), small, palette.MUTED,

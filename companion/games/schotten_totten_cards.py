@@ -78,7 +78,7 @@ def formation_rank(cards: Iterable[Card]) -> int:
     cards = tuple(cards)
     values = sorted(c.value for c in cards)
     same_colour = len({c.colour for c in cards}) == 1
-    consecutive = all(b == a + 1 for a, b in zip(values, values[1:]))
+    consecutive = all(b == a + 1 for a, b in zip(values, values[1:], strict=False))
     if same_colour and consecutive:
         return RANK_COLOUR_RUN
     if values[0] == values[-1]:

@@ -119,6 +119,10 @@ class ClaimTables:
         """The cards of ``mask``, in deck order."""
         return tuple(card for i, card in enumerate(self.cards) if mask >> i & 1)
 
+    def candidates(self, placed: int) -> list[int]:
+        """Every 3-card mask containing ``placed`` (a mask of 0-2 cards), strongest first."""
+        return self._lists[placed][1]
+
     def best_beating(self, placed: int, unseen: int, to_beat: int) -> int | None:
         """A 3-card mask containing ``placed`` (0-2 cards) whose other cards are all in ``unseen`` and
         whose key is strictly above ``to_beat`` (rank * 1000 + sum); the strongest such, or None."""

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.games.schotten_totten import (
-    NUM_STONES, Action, Claim, EndClaims, Pass, Phase, Play, SchottenTottenState)
+    NUM_STONES, Action, Claim, EndClaims, Pass, Phase, SchottenTottenState)
 from companion.games.schotten_totten_claims import SIDE_SIZE, claim_tables
 from companion.hints.schotten_totten_eval import Evaluator, beat_chance, board_value
 from companion.i18n import _
@@ -28,6 +28,9 @@ HAND_AWARE = 0.0
 
 MY_DRAW_WEIGHT = 1.0
 """Scale of my own chance to draw a given unseen card (tuning knob of the advisor)."""
+
+THEIR_DRAW_WEIGHT = 1.0
+"""Scale of the opponent's chance to hold or draw a given unseen card (tuning knob of the advisor)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,7 @@ def _evaluator(state: SchottenTottenState, seat: int) -> Evaluator:
     unseen = tables.full_mask & ~(tables.mask(state.table_cards()) | tables.mask(hand))
     count = bin(unseen).count("1") or 1
     p_mine = min(1.0, MY_DRAW_WEIGHT * (state.pile / 2) / count)
-    p_theirs = min(1.0, (len(state.hands[1 - seat]) + state.pile / 2) / count)
+    p_theirs = min(1.0, THEIR_DRAW_WEIGHT * (len(state.hands[1 - seat]) + state.pile / 2) / count)
     return Evaluator(state.config.max_value, unseen, p_mine, p_theirs)
 
 

@@ -3,35 +3,26 @@
 Units: a formation's **strength** is the fraction of all 3-card sets of the deck whose key is lower
 (0 = weakest sum, 1 = the best colour run; ties count half), so ranks and sums share one scale (C.5).
 
-A side's **potential** (0-1) is the strength it can still reach, discounted by :data:`Q_MINE` for each
-card that must still come from the unseen cards (the pile or the opponent's hand): the best of (a)
-its cards plus hand cards only, (b) its cards plus one hand card plus unseen cards, (c) its cards
-plus unseen cards only. The opponent's potential is the best reachable from the unseen cards (their
-hand is unknown), discounted by :data:`Q_THEIRS` per missing card. A stone's **win chance** is a
-logistic of the difference; a stone that can be claimed (or is won) counts 1, a lost stone 0. The
-**board value** is the sum of the win chances plus :data:`ADJACENT_WEIGHT` times the chance of each
-three adjacent stones (C.7: three adjacent win at once).
+A side's **distribution** is where its formation is likely to end: over every 3-card set containing
+the side's cards, strongest first, the chance that it can be completed is 1 for cards in my hand, ``p``
+for each card still unseen (the pile or the opponent's hand; ``p`` is the share of those cards the
+side's owner will get) and 0 for cards elsewhere; assuming independence, the chance that set ``i`` is
+the best one completed is ``p_i * prod_{j<i} (1 - p_j)`` (:meth:`Evaluator.side`). The opponent's hand
+is unknown, so their side only uses unseen cards. A stone's **win chance** is the chance that my
+final strength beats theirs (:func:`beat_chance`); a stone that can be claimed (or is won) counts 1,
+a lost one 0. The **board value** is the sum of the win chances plus :data:`ADJACENT_WEIGHT` times the
+chance of each three adjacent stones (C.7: three adjacent win at once).
 """
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
 
-from companion.games.schotten_totten_claims import ClaimTables, claim_tables
-
-Q_MINE = 0.55
-"""Discount per card of my side that must still come from the unseen cards."""
-
-Q_THEIRS = 0.8
-"""Discount per card the opponent still needs (they hold 6-7 unseen cards and draw more)."""
-
-STEEPNESS = 7.0
-"""Slope of the logistic that turns a potential difference into a win chance."""
+from companion.games.schotten_totten_claims import claim_tables
 
 ADJACENT_WEIGHT = 0.6
 """Weight of the chance of three adjacent stones (an immediate win, C.7) against single stones."""
@@ -51,11 +42,6 @@ def strength_table(max_value: int) -> dict[int, float]:
     return {mask: by_key[key] for mask, key in tables.key_of.items()}
 
 
-def _first_hit(tables: ClaimTables, placed: int, pool: int) -> int | None:
-    """Strongest 3-card mask containing ``placed`` whose other cards are all in ``pool``."""
-    return tables.best_beating(placed, pool, -1)
-
-
 HAND_P = 1.0
 """Chance that a card in my hand is still played at a given stone (a hand card serves one stone only)."""
 
@@ -68,7 +54,7 @@ def _candidates(max_value: int, placed: int) -> tuple[np.ndarray, np.ndarray]:
     """(masks, strengths) of every 3-card set containing ``placed`` (0-2 cards), strongest first."""
     tables = claim_tables(max_value)
     strength = strength_table(max_value)
-    _, masks, _ = tables._lists[placed]
+    masks = tables.candidates(placed)
     return np.array(masks, dtype=np.uint64), np.array([strength[m] for m in masks])
 
 
@@ -147,11 +133,6 @@ def beat_chance(mine: Distribution, theirs: Distribution) -> float:
     else:
         weaker = np.full(mine.values.shape, 1.0)
     return float(np.dot(mine.masses, weaker)) + mine.none * theirs.none / 2
-
-
-def win_chance(mine: float, theirs: float) -> float:
-    """Logistic of the potential difference (0-1)."""
-    return 1.0 / (1.0 + math.exp(-STEEPNESS * (mine - theirs)))
 
 
 def board_value(chances: Sequence[float]) -> float:
