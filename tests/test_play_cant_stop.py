@@ -38,7 +38,9 @@ def test_play_reads_a_photo_then_falls_back_to_hand_entry_and_resumes_after_quit
     state = app_env / "state" / "companion.sqlite3"
     first = write_script(app_env / "first.script", [
         "choose 1", "confirm",  # Ada starts
-        "dice 3 4 5 6", "confirm",  # the reading of the photo, set to its true values and confirmed
+        # the reader's view of the photo (four dice, or too few: NEXT takes it to correct), corrected
+        # to the photo's true values and confirmed
+        "next", "dice 3 4 5 6", "confirm",
         "choose 1", "confirm",  # the first pairing; roll again
         # the photo still lies there, then the folder ends: the box asks for the roll by hand
         "dice 1 1 1 1", "confirm", "choose 1",
@@ -51,7 +53,8 @@ def test_play_reads_a_photo_then_falls_back_to_hand_entry_and_resumes_after_quit
         (game,) = store.unfinished_games("cant-stop")
         payloads = [e.payload for e in store.events(game.id)]
     assert [p["type"] for p in payloads] == ["start", "roll", "choose", "roll_again", "roll", "choose"]
-    assert payloads[1]["source"] == "camera" and payloads[4]["source"] == "hand"
+    assert payloads[1]["source"] == "camera" and payloads[1]["read"] and payloads[1]["dice"] == [3, 4, 5, 6]
+    assert payloads[4]["source"] == "hand"
     assert payloads[4]["dice"] == [1, 1, 1, 1]
 
     second = write_script(app_env / "second.script", ["bank", "quit"])

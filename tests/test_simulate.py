@@ -75,7 +75,15 @@ def test_unknown_agent_lists_the_known_ones():
         run_simulation("cant-stop", ["advisor", "genius"], 1, seed=0)
 
 
-def test_unknown_game_is_not_available_yet():
+def test_unknown_game_is_refused():
+    with pytest.raises(ValueError, match="^simulate: unknown game 'chess'"):
+        run_simulation("chess", ["random"], 1, seed=0)
+
+
+def test_a_game_without_its_simulator_module_is_not_available_yet(monkeypatch):
+    from companion import simulate
+
+    monkeypatch.setitem(simulate.SIMULATORS, "ludo", "companion.simulate_missing_for_test")
     with pytest.raises(ValueError, match="^simulate: game ludo is not available yet$"):
         run_simulation("ludo", ["random"], 1, seed=0)
 
