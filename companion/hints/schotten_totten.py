@@ -110,8 +110,9 @@ def _evaluator(state: SchottenTottenState, seat: int) -> Evaluator:
 def stone_chance(evaluator: Evaluator, mine: tuple, theirs: tuple, hand: int) -> float:
     """Win chance (0-1) of one open stone from the two sides' final-strength distributions."""
     tables = evaluator.tables
+    tie = 1.0 if len(mine) == SIDE_SIZE > len(theirs) else 0.0 if len(theirs) == SIDE_SIZE > len(mine) else 0.5
     return beat_chance(evaluator.side(tables.mask(mine), len(mine), hand, True),
-                       evaluator.side(tables.mask(theirs), len(theirs), 0, False))
+                       evaluator.side(tables.mask(theirs), len(theirs), 0, False), tie)
 
 
 def stone_chances(state: SchottenTottenState, seat: int, evaluator: Evaluator, hand: int) -> list[float]:
@@ -163,6 +164,8 @@ def advise(state: SchottenTottenState, seat: int) -> Hint:
         bit = 1 << tables.index(play.card)
         if len(mine) == SIDE_SIZE and tables.verdict(mine, theirs, seen | bit, len(theirs) < SIDE_SIZE).claimable:
             chance = 1.0
+        elif len(theirs) == SIDE_SIZE and tables.verdict(theirs, mine, seen | bit, True).claimable:
+            chance = 0.0  # the opponent completed first and can claim it whatever I add
         else:
             chance = stone_chance(evaluator, mine, theirs, hand_mask & ~bit)
         if HAND_AWARE:

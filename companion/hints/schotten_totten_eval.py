@@ -121,15 +121,16 @@ class Evaluator:
         return dist
 
 
-def beat_chance(mine: Distribution, theirs: Distribution) -> float:
-    """P(my final strength > theirs), equal counting half; a side that cannot complete loses to one
-    that can, and two such sides count half."""
+def beat_chance(mine: Distribution, theirs: Distribution, tie: float = 0.5) -> float:
+    """P(my final strength > theirs) plus ``tie`` times P(equal): ``tie`` is 1 when my side is complete
+    and theirs is not, 0 when theirs is complete and mine is not (the first completed wins a tie,
+    C.5), else 1/2. A side that cannot complete loses to one that can; two such sides count half."""
     if theirs.values.size:
         asc = theirs.ascending
         cum = theirs.cumulative
         below = cum[np.searchsorted(asc, mine.values, side="left")]
         upto = cum[np.searchsorted(asc, mine.values, side="right")]
-        weaker = theirs.none + (below + upto) / 2
+        weaker = theirs.none + below + tie * (upto - below)
     else:
         weaker = np.full(mine.values.shape, 1.0)
     return float(np.dot(mine.masses, weaker)) + mine.none * theirs.none / 2
