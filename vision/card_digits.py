@@ -2,9 +2,10 @@
 k-nearest-neighbour vote (numpy).
 
 The classifier is trained at first use, in about a second, on digits rendered by OpenCV's own Hershey
-fonts (every font, upright and italic, several stroke widths, random small rotations, shears and scales,
-fixed seed :data:`SEED`): no model file ships and the runtime needs only OpenCV and numpy. Printed
-digits (the reference deck, a real deck's indices) match closely; handwritten digits less well.
+fonts (every font, upright and italic, several stroke widths, random small rotations, shears and scales)
+and on handwriting-style digits (vision.card_strokes), fixed seed :data:`SEED`: no model file ships and
+the runtime needs only OpenCV and numpy. Printed digits (the reference deck, a real deck's indices) match
+closely; handwritten digits less well (vision.cards_eval measures both).
 
 Public API: :func:`classify_glyph` (one binary crop -> (digit, confidence)), :func:`glyph_scores`,
 :func:`nearest_distance`, :func:`normalise`, :func:`features`.
@@ -17,14 +18,21 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision.card_strokes import render_hand_digit
+
 SEED = 20261130
 SIZE = 32  # glyphs are normalised to SIZE x SIZE before HOG
 K = 5
-ELASTIC = 0.0  # largest displacement of the training glyphs' wobble, pixels of a 96-pixel canvas
+CLOSE, FAR = 2.5, 6.0  # nearest-digit feature distances for full and for lowest confidence
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
          cv2.FONT_HERSHEY_PLAIN)
 VARIANTS = 14  # random distortions per (digit, font, italic)
+HAND_VARIANTS = 300  # handwriting-style renders per digit (vision.card_strokes)
+
+
+_ys, _xs = np.indices((SIZE, SIZE))
+_CELL_INDEX = ((_ys // (SIZE // 4)) * 4 + _xs // (SIZE // 4)) * 9  # first histogram bin of each pixel's cell
 
 
 def features(glyph: np.ndarray) -> np.ndarray:
@@ -37,10 +45,8 @@ def features(glyph: np.ndarray) -> np.ndarray:
     mag = np.sqrt(gx * gx + gy * gy)
     ang = (np.arctan2(gy, gx) % np.pi) / np.pi * 9
     bins = np.minimum(ang.astype(np.int32), 8)
-    cell = SIZE // 4
-    hist = np.zeros((4, 4, 9), np.float32)
-    ys, xs = np.indices(img.shape)
-    np.add.at(hist, (ys // cell, xs // cell, bins), mag)
+    index = (_CELL_INDEX + bins).ravel()
+    hist = np.bincount(index, weights=mag.ravel(), minlength=144).reshape(4, 4, 9).astype(np.float32)
     hist /= np.linalg.norm(hist, axis=2, keepdims=True) + 1e-3
     ink = cv2.resize(img, (8, 8), interpolation=cv2.INTER_AREA).ravel() * 2.0
     return np.concatenate([hist.ravel(), ink]).astype(np.float32)
@@ -80,11 +86,6 @@ def _render(digit: int, font: int, italic: bool, thickness: int, rng: np.random.
     a[:, 2] = 48 - a[:, :2] @ np.array([48, 48])
     m3 = np.vstack([m, [0, 0, 1]]) @ np.vstack([a, [0, 0, 1]])
     warped = cv2.warpAffine(canvas, m3[:2], (96, 96))
-    # a smooth random displacement field (a hand's wobble): 4x4 random offsets up to ELASTIC pixels
-    grid = cv2.resize(rng.uniform(-ELASTIC, ELASTIC, (2, 4, 4)).astype(np.float32).transpose(1, 2, 0),
-                      (96, 96), interpolation=cv2.INTER_CUBIC)
-    xs, ys = np.meshgrid(np.arange(96, dtype=np.float32), np.arange(96, dtype=np.float32))
-    warped = cv2.remap(warped, xs + grid[:, :, 0], ys + grid[:, :, 1], cv2.INTER_LINEAR)
     return (warped > 100).astype(np.uint8) * 255
 
 
@@ -99,6 +100,9 @@ def _model():
                     glyph = _render(digit, font, italic, int(rng.integers(2, 15)), rng)
                     feats.append(features(normalise(glyph)))
                     labels.append(digit)
+        for _ in range(HAND_VARIANTS):
+            feats.append(features(normalise(render_hand_digit(digit, rng))))
+            labels.append(digit)
     return np.array(feats, np.float32), np.array(labels, np.int32)
 
 
@@ -117,6 +121,11 @@ def glyph_scores(mask: np.ndarray) -> np.ndarray:
     return votes / votes.sum()
 
 
+def warm_up() -> None:
+    """Train the classifier now (about 1-3 s, once per process) instead of at the first card read."""
+    _model()
+
+
 def nearest_distance(mask: np.ndarray) -> float:
     """Feature distance from a binary glyph to the nearest training digit (printed digits about 1-2.5,
     handwritten ones and drawings 3-7): how digit-like a glyph is. Raises ValueError without ink."""
@@ -126,10 +135,20 @@ def nearest_distance(mask: np.ndarray) -> float:
 
 
 def classify_glyph(mask: np.ndarray) -> tuple[int, float]:
-    """The digit 0-9 a binary glyph (uint8 2-D, ink > 0, upright) shows, and a confidence 0-1.
+    """The digit 0-9 a binary glyph (uint8 2-D, ink > 0, upright) shows, and a confidence 0-1: the
+    neighbours' agreement times how close the glyph lies to its nearest training digit (full up to
+    CLOSE, falling to 0.05 at FAR: an upside-down digit or a drawing agrees with itself but lies far).
 
     Raises ValueError when the mask holds no ink.
     """
-    votes = glyph_scores(mask)
+    train, labels = _model()
+    feat = features(normalise(mask))
+    dists = np.sqrt(((train - feat) ** 2).sum(axis=1))
+    nearest = np.argpartition(dists, K)[:K]
+    votes = np.zeros(10)
+    for index in nearest:
+        votes[labels[index]] += 1.0 / (0.05 + float(dists[index]))
+    votes /= votes.sum()
     best = int(votes.argmax())
-    return best, float(votes[best])
+    closeness = float(np.clip((FAR - dists.min()) / (FAR - CLOSE), 0.05, 1.0))
+    return best, float(votes[best]) * closeness

@@ -110,7 +110,7 @@ def glyph_stats(mask: np.ndarray) -> tuple[float, float, float, int]:
     return float(crop.mean()), 2 * float(dist.max()) / max(crop.shape), float(crop.sum()) / max(hull, 1.0), holes
 
 
-def read_centre_value(card_bgr: np.ndarray, upright_bonus: float = 0.25) -> ValueRead:
+def read_centre_value(card_bgr: np.ndarray, upright_bonus: float = 0.4) -> ValueRead:
     """Read the value in the middle of a rectified card, trying it upright and turned by 180 degrees.
 
     upright_bonus: added to the upright reading's score (the caller's orientation prior: e.g. the card's
@@ -156,9 +156,9 @@ def split_digits(mask: np.ndarray) -> list[np.ndarray]:
 
 def read_number(mask: np.ndarray) -> tuple[int, float]:
     """(value, confidence) of an upright glyph mask: one digit 0-9, or two digits side by side read as
-    a number 10-99 (confidence: the lower digit's)."""
+    a number 10-99 (confidence: the lower digit's; 0 for a leading zero)."""
     parts = split_digits(mask)
     if len(parts) == 2:
         (a, ca), (b, cb) = (classify_glyph(p) for p in parts)
-        return 10 * a + b, min(ca, cb)
+        return 10 * a + b, (min(ca, cb) if a != 0 else 0.0)  # a leading 0 is a number read upside down
     return classify_glyph(mask)
