@@ -416,7 +416,7 @@ class SchottenTottenSession:
                 self.games_played + (0 if state.phase is Phase.OVER else 1), self.config.match_length),
             match_length=self.config.match_length, stones_held=(state.stones_of(0), state.stones_of(1)),
             keys=self._keys(), winner=state.winner if state.phase is Phase.OVER else None,
-            match_winner=self.winner_name, status=self._camera_problem)
+            match_winner=self.winner_name, status=self._camera_problem, refused=self._refused)
 
     def _prompt(self) -> str:
         mode, state = self.mode, self.state

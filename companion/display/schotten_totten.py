@@ -118,7 +118,7 @@ def draw_schotten_totten(surface: pygame.Surface, view: StView) -> None:
                               style.colour, bold=True)
         x = name_rect.right + pad * 4
         pygame.draw.rect(surface, style.colour, (0, top_h - 3, w, 3))
-    msg = view.message or view.status
+    msg = view.status if view.refused else (view.message or view.status)
     text.draw_text(surface, msg, pygame.Rect(x, row.y, row.right - x, row.height), normal, palette.FOREGROUND,
                    bold=True, align="right")
     text.draw_wrapped(surface, view.prompt, pygame.Rect(pad * 2, row.bottom, w - pad * 4, top_h - row.height - 4),
@@ -142,7 +142,10 @@ def draw_schotten_totten(surface: pygame.Surface, view: StView) -> None:
     # info line: the selected stone's reason, else the alert
     info = pygame.Rect(pad * 2, board_bottom, w - pad * 4, info_h)
     reason = next((s.reason for s in view.stones if s.selected and s.reason), "")
-    if reason:
+    if view.refused and view.message:
+        text.draw_wrapped(surface, view.message, info.inflate(0, info.height // 2).move(0, -info.height // 4),
+                          normal, ALERT, bold=True, max_lines=2, min_size=max(7, small * 2 // 3))
+    elif reason:
         text.draw_text(surface, reason, info, normal, palette.FOREGROUND, bold=True, min_size=max(7, small * 2 // 3))
     elif view.alert:
         text.draw_text(surface, view.alert, info, normal, ALERT, bold=True, min_size=max(7, small * 2 // 3))

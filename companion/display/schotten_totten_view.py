@@ -50,3 +50,4 @@ class StView:
     winner: int | None = None
     match_winner: str | None = None
     status: str = ""
+    refused: bool = False
