@@ -96,3 +96,13 @@ def test_real_photo_cards_found_and_rectified(shared_data):
     for quad in quads:
         card = rectify(frame, orient_corners(quad.corners, centre), 150)
         assert 1.35 < card.shape[0] / card.shape[1] < 1.6
+
+
+def test_handwriting_style_digits_render_every_form():
+    from vision.card_strokes import render_hand_digit
+
+    rng = np.random.default_rng(1)
+    for digit in range(10):
+        for _ in range(3):
+            glyph = render_hand_digit(digit, rng, size=64)
+            assert glyph.shape == (64, 64) and 0.03 < (glyph > 0).mean() < 0.6

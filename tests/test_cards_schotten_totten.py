@@ -150,3 +150,15 @@ def test_cli_json_shape_with_stones_and_calibration_file(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out.strip())["stones"] == _expected_table(columns)
     assert main(["cards", "read", str(path), "--game", "schotten-totten", "--st-stones", "1,2;3,4"]) == 2
     assert "9 stones" in capsys.readouterr().err
+
+
+def test_cards_without_index_boxes_are_read_by_their_centre_and_flagged():
+    from vision.card_render import render_number_card
+
+    frame = np.full((300, 400, 3), (140, 150, 155), np.uint8)
+    frame[120:274, 60:170] = render_number_card(6, 110)
+    calibration = StCalibration(stones=tuple((20.0 + 40 * i, 60.0) for i in range(9)))
+    obs = read_cards(frame, calibration)
+    assert len(obs.cards) == 1
+    card = obs.cards[0]
+    assert card.flagged and card.value == 6 and (card.stone, card.side) == (2, "b")
