@@ -23,6 +23,7 @@ from companion.games.cant_stop import CantStopConfig
 from companion.i18n import _
 from companion.inputs import open_input
 from companion.paths import AppPaths, ensure_state_dir
+from companion.robustness.trace import EventTrace
 from companion.session import GameSession, Waiting
 from companion.session_cant_stop import GAME, CantStopSession
 from companion.store import Store
@@ -130,6 +131,7 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
     """
     ticks = shots = 0
     last_prompt = None
+    trace = EventTrace.from_env(store, session)  # issue 9: None unless COMPANION_TRACE_EVENTS=1
     wins, scored = _wins(store, game), False
     period = 1.0 / fps
     while not session.finished:
@@ -146,6 +148,8 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
             _show_leds(leds, session)
         view = session.view(wins=wins)
         display.show(view)
+        if trace is not None:
+            trace.shown()
         if screenshots and (view.prompt, view.message) != last_prompt:
             shots += 1
             display.save_png(screenshots / f"{shots:04d}-{session.mode.value}.png")
