@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "vision.cards_cli",
     "vision.board_cli",
     "companion.cli_appliance",
+    "companion.cli_bench",
 )
 
 
