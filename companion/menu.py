@@ -31,7 +31,7 @@ from companion.i18n import _
 from companion.menu_games import GAME_TITLES
 from companion.menu_model import MenuModel, Shutdown, StartGame
 from companion.menu_store import StoreMenuData
-from companion.paths import AppPaths, ensure_state_dir
+from companion.paths import AppPaths
 from companion.store import Store
 
 log = logging.getLogger(__name__)
@@ -130,6 +130,7 @@ class MenuRunner:
         self.inputs: Any = None
         self.leds: Any = None
         self.result = MenuResult()
+        self.notice = ""  # a startup problem to show on the menu screen (e.g. the config was ignored)
 
     # --- the window, inputs and LEDs --------------------------------------------------------------
 
@@ -164,9 +165,12 @@ class MenuRunner:
     def run(self, max_ticks: int | None) -> MenuResult:
         """Open the devices (unless :meth:`open_devices` was called already), show the menus, close
         the devices; see :func:`run_menu`."""
-        ensure_state_dir(self.paths)
-        with Store(self.paths.store_file) as store:
+        from companion.robustness.startup import open_box_store
+
+        store, problem = open_box_store(self.paths)  # issue 9: damaged store moved aside, never fatal
+        with store:
             model = MenuModel(StoreMenuData(store), available_games(), self.config.variants)
+            model.message = " ".join(m for m in (self.notice, problem) if m)
             if self.display is None:
                 self.open_devices()
             try:
@@ -274,18 +278,21 @@ class MenuRunner:
 def run_menu(*, paths: AppPaths, config: Config, input_spec: str = "keys+gpio", headless: bool = False,
              pin_factory: Any = None, camera_spec: str | None = None,
              poweroff: Callable[[], None] = system_poweroff, max_ticks: int | None = None,
-             game_ticks: int | None = None) -> MenuResult:
+             game_ticks: int | None = None, notice: str = "") -> MenuResult:
     """Show the menus until the players shut down or quit (or ``max_ticks`` menu ticks have passed).
 
     paths/config: where the store lives and the settings (window, pins, LEDs, camera spec, variants as
     the switches' starting values). input_spec: as ``companion play --input``. pin_factory: for
     ``gpio`` (default: ``hardware.buttons.make_pin_factory()``). camera_spec: overrides the config's.
     poweroff: called after the players confirmed "shut down" (default ``systemctl poweroff``).
-    game_ticks: stop each game after that many ticks (tests). Raises the store's and config's errors
+    game_ticks: stop each game after that many ticks (tests). notice: a startup problem shown on the
+    menu screen. An unusable store is moved aside or replaced by one in memory, with a message on the
+    screen (``companion.robustness.startup``). Raises the store's and config's errors
     and ``PinFactoryError`` as they come; errors inside a game are shown in the menu instead.
     """
     runner = MenuRunner(paths=paths, config=config, input_spec=input_spec, headless=headless,
                         pin_factory=pin_factory, camera_spec=camera_spec, poweroff=poweroff, game_ticks=game_ticks)
+    runner.notice = notice
     return runner.run(max_ticks)
 
 
@@ -294,17 +301,17 @@ def menu_command(args: argparse.Namespace, env: Any = None) -> int:
     import os
 
     from companion.app import display_available
-    from companion.config import load_config
     from companion.paths import resolve
+    from companion.robustness.startup import load_box_config
 
     paths = resolve(os.environ if env is None else env)
-    config = load_config(paths.config_file)
+    config, notice = load_box_config(paths.config_file)  # issue 9: a bad config never stops the box
     log.info("state in %s, config from %s", paths.state_dir, config.source or "defaults")
     headless = args.headless
     if not headless and not display_available():
         log.info("no display found: running headless")
         headless = True
     result = run_menu(paths=paths, config=config, input_spec=args.input, headless=headless,
-                      camera_spec=args.camera, max_ticks=args.max_ticks)
+                      camera_spec=args.camera, max_ticks=args.max_ticks, notice=notice or "")
     log.info("menu ended after %d ticks, %d game(s) started", result.ticks, len(result.games))
     return 0

@@ -26,6 +26,14 @@ Schema versions
     version to the next. Opening applies the missing steps in one transaction (an empty or new file is
     version 0). A file with a newer version than this code knows is refused (:class:`StoreError`),
     never modified.
+
+Damaged files (issue 9)
+    :func:`open_or_move_aside` is how the appliance opens its store: a file that cannot be used (not
+    SQLite, truncated, damaged so that ``PRAGMA quick_check`` fails, another program's database, or a
+    newer schema) is renamed to ``NAME.unusable-YYYYMMDDTHHMMSSZ`` (with its ``-wal`` / ``-shm``
+    companions), never deleted, and a fresh store is started in its place; the returned message names
+    both files and what to do. A full disk is a :class:`StoreError` saying so; the event that could not
+    be written is not in the log (its transaction was rolled back), so the session did not change.
 """
 
 from __future__ import annotations
@@ -199,6 +207,11 @@ class Store:
             advice = (
                 "The file is not an SQLite database or is damaged. Move it aside (keep it for inspection) "
                 "and start again to begin a new store, or restore a backup."
+            )
+        elif "disk is full" in text or "disk I/O error" in text:
+            advice = (
+                "The disk (SD card) is full or failing: nothing of this change was saved, earlier events are "
+                "safe. Free some space (e.g. delete old photos or logs) and start again."
             )
         elif "unable to open" in text or "readonly" in text or "read-only" in text:
             advice = "Check that the directory exists and is writable by this user."
@@ -395,6 +408,14 @@ class Store:
             rows = self._db.execute(sql + " ORDER BY game, wins DESC, games, name", params).fetchall()
         return [ScoreRow(*row) for row in rows]
 
+    def quick_check(self) -> str:
+        """SQLite's ``PRAGMA quick_check`` (like :meth:`integrity_check`, faster: no index contents)."""
+        try:
+            rows = self._db.execute("PRAGMA quick_check").fetchall()
+        except sqlite3.DatabaseError as error:
+            return str(error)
+        return "\n".join(str(r[0]) for r in rows)
+
     def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check``: ``"ok"``, or the problems found, one a line.
 
@@ -422,6 +443,62 @@ def _game_record(row: tuple[Any, ...]) -> GameRecord:
         finished=bool(finished),
         result=None if result is None else json.loads(result),
     )
+
+
+def move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now) -> Path:
+    """Rename the store file ``path`` (and its ``-wal`` / ``-shm`` files) to ``NAME.unusable-STAMP``.
+
+    STAMP is the UTC time as ``YYYYMMDDTHHMMSSZ`` (a counter is added if that name is taken). Nothing
+    is deleted. Returns the new path of the main file. Raises OSError when the rename fails.
+    """
+    path = Path(path)
+    stamp = now().strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.unusable-{stamp}")
+    counter = 1
+    while target.exists():
+        counter += 1
+        target = path.with_name(f"{path.name}.unusable-{stamp}-{counter}")
+    # The companions first: a -wal left beside a fresh main file would be replayed into it.
+    for suffix in ("-wal", "-shm"):
+        companion = path.with_name(path.name + suffix)
+        if companion.exists():
+            companion.rename(target.with_name(target.name + suffix))
+    if path.exists():
+        path.rename(target)
+    return target
+
+
+def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now) -> tuple[Store, str | None]:
+    """Open the store at ``path``; when the file cannot be used, move it aside and start a new one.
+
+    Returns (store, message): message is None when the file opened cleanly, else a one-line text for
+    the log and the screen that names the unusable file, where it went and what to do. Unusable means:
+    :class:`Store` raised :class:`StoreError` for the file's content (not SQLite, damaged, foreign,
+    newer schema) or ``PRAGMA quick_check`` is not ``ok``. Raises :class:`StoreError` when even a fresh
+    store cannot be made (e.g. the directory is read-only or the disk is full).
+    """
+    path = Path(path)
+    try:
+        store = Store(path, now=now)
+    except StoreError as error:
+        if not path.exists() or "unable to open" in str(error) or "readonly" in str(error):
+            raise
+        reason = str(error)
+    else:
+        check = store.quick_check()
+        if check == "ok":
+            return store, None
+        store.close()
+        reason = f"{path}: the store is damaged ({check.splitlines()[0]})"
+    try:
+        moved = move_aside(path, now=now)
+    except OSError as error:
+        raise StoreError(f"{reason}. It could not be moved aside ({error.strerror or error}); "
+                         f"move or delete {path} by hand.") from None
+    logger.error("%s", reason)
+    store = Store(path, now=now)
+    return store, (f"The saved games could not be read and were kept as {moved}; a new store was started "
+                   f"at {path}. To recover them, update the program or restore a backup. ({reason})")
 
 
 def open_store(paths: AppPaths) -> Store:

@@ -1,0 +1,59 @@
+"""How the appliance (``companion menu``) starts from broken files without crash-looping (issue 9).
+
+Decision: the box always comes up. A problem it can work around is logged (journal) and shown on the
+menu screen, and the box runs:
+
+- a bad config file (wrong types, unknown keys, bad or shared pin numbers, not TOML, unreadable):
+  the message names the file and key; the box runs with the defaults (:func:`load_box_config`);
+- an unusable store file (not SQLite, truncated, damaged, another program's, newer schema): the file is
+  moved aside with a timestamp, never deleted, and a fresh store is started
+  (``companion.store.open_or_move_aside``);
+- a missing state directory is created; one that cannot be created or written (read-only, a file in
+  the way), or a disk too full for a new store: the box runs on a store in memory and says that
+  games will not be kept (:func:`open_box_store`).
+
+What is left (e.g. no GPIO chip, ``PinFactoryError``) ends ``companion`` with exit status 2 and a
+one-line message; the systemd unit has ``RestartPreventExitStatus=2`` so such a start is not repeated
+in a loop, while a real crash (status 1, a signal) is restarted up to ``StartLimitBurst`` times.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from companion.config import Config, ConfigError, load_config
+from companion.i18n import _
+from companion.paths import AppPaths, StateDirError, ensure_state_dir
+from companion.store import Store, StoreError, open_or_move_aside
+
+log = logging.getLogger(__name__)
+
+MEMORY = ":memory:"
+
+
+def load_box_config(path: Path | None) -> tuple[Config, str | None]:
+    """(config, message): the file's settings, or the defaults and a message naming the file's problem."""
+    try:
+        return load_config(path), None
+    except ConfigError as error:
+        message = _("Config ignored, running with the defaults: {error}. Fix the file and restart.").format(error=error)
+        log.error("%s", message)
+        return Config(), message
+
+
+def open_box_store(paths: AppPaths) -> tuple[Store, str | None]:
+    """(store, message): the state directory's store (damaged files moved aside), or a store in memory.
+
+    message is None when all is well, else one line for the log and the screen.
+    """
+    try:
+        ensure_state_dir(paths)
+        store, message = open_or_move_aside(paths.store_file)
+    except (StateDirError, StoreError) as error:
+        message = _("Games will NOT be saved: {error}").format(error=error)
+        log.error("%s", message)
+        return Store(MEMORY), message
+    if message:
+        log.error("%s", message)
+    return store, message
