@@ -1,6 +1,6 @@
 """Benchmark of the card readers: prints accuracy and time as JSON (targets live here, not in tests).
 
-``python -m vision.cards_eval [--photos DIR] [--renders N] [--seed S]``
+``python -m vision.cards_eval [--photos DIR] [--renders N] [--seed S] [--st-size WxH] [--st-perspective F]``
 
 - photos: ``../shared/data/cards/handwritten_battle`` (measure only): per photo one card per sector is
   expected (4 players, sectors as in vision.cards_donkey_race); reports cards found, value accuracy over
@@ -101,21 +101,21 @@ def _score_st(obs, columns) -> tuple[int, int, int]:
     return n, found, correct
 
 
-def eval_st_renders(n: int, seed: int) -> dict:
+def eval_st_renders(n: int, seed: int, size: tuple[int, int] = (1280, 720), perspective: float = 0.04) -> dict:
     rng = np.random.default_rng(seed)
     total = found = correct = extra = 0
     times = []
     for _ in range(n):
         columns = card_render.random_st_columns(rng, int(rng.integers(6, 41)))
-        frame, truth, stones = card_render.render_st_scene(rng, columns)
+        frame, truth, stones = card_render.render_st_scene(rng, columns, size=size, perspective=perspective)
         start = time.perf_counter()
         obs = st.read_cards(frame, st.StCalibration(stones=tuple(stones)))
         times.append((time.perf_counter() - start) * 1000)
         k, f, c = _score_st(obs, columns)
         total, found, correct = total + k, found + f, correct + c
         extra += max(0, len(obs.cards) - len(truth))
-    return {"scenes": n, "cards": total, "found_rate": round(found / total, 3),
-            "code_and_place_accuracy": round(correct / total, 3), "extra_cards": extra,
+    return {"scenes": n, "size": list(size), "perspective": perspective, "cards": total,
+            "found_rate": round(found / total, 3), "code_and_place_accuracy": round(correct / total, 3), "extra_cards": extra,
             "ms_median": round(float(np.median(times)), 1), "ms_max": round(float(np.max(times)), 1)}
 
 
@@ -152,13 +152,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS)
     parser.add_argument("--renders", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--st-size", default="1280x720", help="Schotten Totten render size WxH")
+    parser.add_argument("--st-perspective", type=float, default=0.04,
+                        help="Schotten Totten renders: table corners moved up to this fraction of the frame")
     args = parser.parse_args(argv)
+    size = tuple(int(v) for v in args.st_size.lower().split("x"))
     cv2.setNumThreads(1)
     report = {}
     if (args.photos / "labels.csv").is_file():
         report["photos_donkey_race"] = eval_photos(args.photos)
     report["renders_donkey_race"] = eval_donkey_renders(args.renders, args.seed)
-    report["renders_schotten_totten"] = eval_st_renders(args.renders, args.seed)
+    report["renders_schotten_totten"] = eval_st_renders(args.renders, args.seed, size, args.st_perspective)
     report["renders_schotten_totten_colour_cast"] = eval_st_calibration(max(3, args.renders // 5), args.seed)
     print(json.dumps(report, indent=1))
     return 0
