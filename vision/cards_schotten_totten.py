@@ -19,8 +19,9 @@ extrapolated from the box; its top edge's midpoint gives the stone and side. A c
 (vision.card_find) holding no index box (another deck's design) is read as one card by its centre value
 and always flagged.
 
-Public API: :class:`StCalibration`, :func:`read_cards`, :func:`calibrate_colours`, :func:`stones_table`;
-CLI hooks :func:`add_arguments`, :func:`read_cards_json`.
+Public API: :class:`StCalibration`, :func:`read_cards`, :func:`calibrate_colours`, :func:`stones_table`,
+:class:`IndexBox`, :func:`find_index_boxes`, :func:`white_patch`; CLI hooks :func:`add_arguments`,
+:func:`read_cards_json`. The colour-blind symbols are for the players: the reader does not read them.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from vision.card_digits import glyph_scores
 from vision.card_find import find_card_quads, orient_corners, rectify
 from vision.card_value import read_centre_value
 from vision.cards_common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
-from vision.reference_deck import CARD_MM, COLOUR_BGR, COLOURS, LETTER, card_layout
+from vision.reference_deck import COLOUR_BGR, COLOURS, LETTER, card_layout
 
 STRIP_WIDTH = 160  # pixels of a rectified card's (or column's) width
 WHITE_SAT = 70  # HSV saturation below this (0-255) is white paper
