@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from companion.games.ludo import YARD, LudoState, MoveInfo, Phase
 from companion.i18n import _
 
-PAWN_IN_PLAY = 14.0
+PAWN_IN_PLAY = 11.0
 """Value (steps) of having a pawn out of the yard: about the wait for a 6 to enter (B.4.3)."""
 
 HOME_BONUS = 8.0
@@ -39,19 +39,20 @@ HOME_BONUS = 8.0
 FINISH_BONUS = 6.0
 """Extra value of a pawn whose journey is over (B.6)."""
 
-DANGER_WEIGHT = 1.0
+DANGER_WEIGHT = 1.4
 """Weight of a pawn's chance of being captured before the next turn, times its value."""
 
 OPPONENT_WEIGHT = 0.35
 """Weight of the opponents' pawn values (per opponent pawn) against our own."""
 
-SPREAD_WEIGHT = 1.5
+SPREAD_WEIGHT = 4.0
 """Bonus per own pawn on the track."""
 
-HUNT_WEIGHT = 0.0
-"""Weight of the chance to capture an opponent pawn 1-12 squares ahead next turn, times its value."""
+FAR_DANGER = 1 / 36
+"""Chance counted for an opponent pawn 7-12 squares behind (a six and a bonus roll; also the pawn that
+will be in range after the opponent's next move)."""
 
-PROGRESS_POWER = 1.0
+PROGRESS_POWER = 2.0
 """Exponent of the progress term: above 1 favours pawns near home (less to lose, closer to finishing)."""
 
 
@@ -116,7 +117,7 @@ def danger(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int, rel:
                 if d <= 6:
                     chance += 1 / 6
                 elif d <= 12:
-                    chance += 1 / 36
+                    chance += FAR_DANGER
     return min(1.0, chance)
 
 
@@ -146,6 +147,7 @@ def after_move(state: LudoState, seat: int, info: MoveInfo) -> tuple[tuple[int, 
 
 def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int) -> tuple[float, float]:
     """(value, summed danger of the own pawns) of ``pawns`` for ``seat`` (module docstring)."""
+    dw = DANGER_WEIGHT
     occ = _occupancy(state, pawns)
     tp = state.geometry.track_positions
     own = 0.0
@@ -154,40 +156,11 @@ def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: i
         v = pawn_value(state, rel)
         dz = danger(state, pawns, seat, rel, occ)
         total_danger += dz
-        own += v * (1 - DANGER_WEIGHT * dz)
+        own += v * (1 - dw * dz)
         if 0 <= rel < tp:
             own += SPREAD_WEIGHT
     opp = sum(pawn_value(state, rel) for s, ps in enumerate(pawns) if s != seat for rel in ps)
-    if HUNT_WEIGHT:
-        own += HUNT_WEIGHT * _hunt(state, pawns, seat, occ)
     return own - OPPONENT_WEIGHT * opp, total_danger
-
-
-def _hunt(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int,
-          occ: dict[int, dict[int, int]]) -> float:
-    """Summed (capture chance next turn x value) of opponent pawns 1-12 squares ahead of own pawns."""
-    n, tp = state.geometry.track_length, state.geometry.track_positions
-    off = state.start_offset(seat)
-    total = 0.0
-    for other, opp in enumerate(pawns):
-        if other == seat:
-            continue
-        for q in opp:
-            if not 0 <= q < tp:
-                continue
-            a = (state.start_offset(other) + q) % n
-            if state.is_protected(other, a):
-                continue
-            mine_rel = (a - off) % n
-            if mine_rel >= tp:
-                continue
-            chance = 0.0
-            for p in pawns[seat]:
-                if 0 <= p < mine_rel:
-                    d = mine_rel - p
-                    chance += 1 / 6 if d <= 6 else (1 / 36 if d <= 12 else 0.0)
-            total += min(1.0, chance) * pawn_value(state, q)
-    return total
 
 
 def rank(state: LudoState, seat: int) -> list[tuple[MoveInfo, float, float]]:
@@ -228,9 +201,10 @@ def _reason(state: LudoState, seat: int, info: MoveInfo, occ: dict[int, dict[int
     if info.captures:
         names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
         return "capture", _("Move {frm} to {to}: captures {names}.").format(frm=_where(state, frm), to=to, names=names)
-    if frm != YARD and danger(state, state.pawns, seat, frm, occ) > 0:
+    threat = danger(state, state.pawns, seat, frm, occ) if frm != YARD else 0.0
+    if threat > 0:
         after = after_move(state, seat, info)
-        if danger(state, after, seat, to, _occupancy(state, after)) == 0:
+        if danger(state, after, seat, to, _occupancy(state, after)) <= threat / 2:
             return "escape", _("Move {frm} to {to}: escapes a threat.").format(frm=frm, to=to)
     a = state.absolute(seat, to)
     if a is not None and a in state.safe_indices():
