@@ -1,0 +1,99 @@
+"""``companion play donkey-race``: the composition root of the donkey race at the table.
+
+Builds paths, config, store, camera (optional: without one, plays are entered by hand with
+``dice V [V ...]``), inputs, the :class:`~companion.session_donkey_race.DonkeyRaceSession` and the
+display, and runs the shared loop (:func:`companion.app.run_loop`). Script commands for this game:
+``confirm``, ``next``, ``bank``, ``pass``, ``undo``, ``choose K`` (1-based seat, first leader) and
+``dice V [V ...]`` (a play entered by hand: card values, the donkey as its value, a joker as 100);
+see :mod:`companion.session_donkey_race` for what each does in each mode.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from functools import partial
+from pathlib import Path
+
+from companion.cli import UserError
+from companion.i18n import _
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PLAYERS = ["Player 1", "Player 2"]
+
+
+def open_game(store, game: str, players: list[str] | None, variant: dict, new: bool) -> tuple[int, list[str], dict]:
+    """Resume the latest unfinished donkey race (same players, or none named) unless ``new``; else start one.
+    Returns (game id, player names, variant settings)."""
+    if not new:
+        game_id = store.latest_unfinished(game)
+        if game_id is not None:
+            saved = store.game(game_id)
+            if players is None or list(players) == list(saved.players):
+                log.info("resuming saved game %s", game_id)
+                return game_id, list(saved.players), dict(saved.variant)
+    players = players or list(DEFAULT_PLAYERS)
+    return store.new_game(game, players, variant), players, variant
+
+
+def play(args, env=None) -> int:
+    """Run one donkey race from the ``companion play`` namespace; exit status 0 (the game is saved
+    when the players quit). Raises :class:`UserError` for a bad player list or variant."""
+    from companion.app import display_available, run_loop
+    from companion.cli_games import parse_variant
+    from companion.config import load_config
+    from companion.display.screen import Display
+    from companion.games.base import VariantError
+    from companion.games.donkey_race import DonkeyRaceConfig
+    from companion.inputs import open_input
+    from companion.paths import ensure_state_dir, resolve
+    from companion.session_donkey_race import GAME, DonkeyRaceSession, read_table
+    from companion.store import Store
+    from hardware.buttons import make_pin_factory
+    from vision.camera import CameraError, open_camera
+
+    import companion.display.donkey_race  # noqa: F401  (registers the renderer)
+
+    paths = resolve(os.environ if env is None else env)
+    config = load_config(paths.config_file)
+    players = [p.strip() for p in args.players.split(",")] if args.players else None
+    if players is not None and not 2 <= len(players) <= 4:
+        raise UserError(_("the donkey race takes 2 to 4 players, not {n}").format(n=len(players)))
+    variant = parse_variant(args.variant) or dict(config.variant(GAME))
+    headless = args.headless or not display_available()
+    ensure_state_dir(paths)
+    store = Store(paths.store_file)
+    camera = display = inputs = None
+    try:
+        game_id, players, variant = open_game(store, GAME, players, variant, args.new)
+        try:
+            rules = DonkeyRaceConfig.from_variant(variant)
+        except VariantError as error:
+            raise UserError(str(error)) from None
+        session = DonkeyRaceSession(store, game_id, players, rules, stable_frames=config.session.stable_frames)
+        try:
+            camera = open_camera(args.camera or config.camera.spec, frames_per_photo=config.session.frames_per_photo)
+            log.info("camera: %s", camera.name)
+        except CameraError as error:
+            log.warning("no camera (%s): enter plays by hand", error)
+        display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
+                          headless=headless)
+        pin_factory = make_pin_factory() if "gpio" in args.input.split("+") else None
+        inputs = open_input(args.input, events=display.events, pins=config.buttons, pin_factory=pin_factory)
+        screenshots: Path | None = args.screenshots
+        if screenshots:
+            screenshots.mkdir(parents=True, exist_ok=True)
+        reader = partial(read_table, players=len(players), config=rules)
+        result = run_loop(session, store, camera, reader, inputs, display, game=GAME, screenshots=screenshots,
+                          headless=headless, fps=config.session.fps)
+    finally:
+        for resource in (inputs, display, camera):
+            if resource is not None:
+                resource.close()
+        store.close()
+    if result.winner:
+        print(_("{name} wins.").format(name=result.winner))
+    elif session.finished:
+        print(_("Shared win: {names}").format(names=", ".join(players[s] for s in session.state.winners)))
+    return 0
