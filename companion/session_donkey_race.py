@@ -383,11 +383,10 @@ class DonkeyRaceSession:
                     _("Nobody? The youngest leads (NEXT to choose)"))
         lines = list(self._moves())
         if mode is Mode.REFILL:
-            draw = _("Everyone draws back to {n} cards").format(n=size) if self.config.refill_mode == "up_to_hand_size" \
-                else _("Everyone draws {n} new cards").format(n=size)
-            lines += [_("Clear the sectors onto the discard pile"), draw]
-            need = len(state.draw_queue)
-            if need > len(state.deck):
+            draw = _("everyone draws back to {n} cards").format(n=size) if self.config.refill_mode == "up_to_hand_size" \
+                else _("everyone draws {n} new cards").format(n=size)
+            lines.append(_("Clear the sectors onto the discard pile; {draw}").format(draw=draw))
+            if len(state.draw_queue) > len(state.deck):
                 lines.append(_("The draw pile runs out: then shuffle the discards into a new one"))
         elif mode is Mode.RESHUFFLE:
             lines.append(_("The draw pile is empty: shuffle the discard pile, it becomes the draw pile"))
@@ -402,11 +401,11 @@ class DonkeyRaceSession:
         for seat, gain in enumerate(summary["gains"]):
             token = _("{colour} {shape}").format(colour=_(PLAYER_COLOUR_NAMES[seat]), shape=_(PLAYER_SHAPES[seat].value))
             if gain:
-                lines.append(ngettext("{name}: +{n} point, move the {token} token {n} space to {pos}",
-                                      "{name}: +{n} points, move the {token} token {n} spaces to {pos}", gain).format(
+                lines.append(ngettext("{name} +{n}: move the {token} {n} space (to {pos})",
+                                      "{name} +{n}: move the {token} {n} spaces (to {pos})", gain).format(
                     name=self.players[seat], n=gain, token=token, pos=self.state.positions[seat]))
             else:
-                lines.append(_("{name}: 0, the {token} token stays").format(name=self.players[seat], token=token))
+                lines.append(_("{name} 0: the {token} stays").format(name=self.players[seat], token=token))
         return tuple(lines)
 
     def hint(self) -> str:
@@ -443,7 +442,8 @@ class DonkeyRaceSession:
         return DonkeyRaceView(
             title=_("Donkey race"), lanes=lanes, track_length=self.config.track_length, active=self.active_seat,
             sectors=tuple(sectors), prompt=self._prompt(), to_beat=self.to_beat(), proposal=proposal,
-            round_no=max(1, state.round_no), deck=len(state.deck), discard=len(state.discard),
+            round_no=state.last_round.get("round", 1) if mode in (Mode.REFILL, Mode.RESHUFFLE, Mode.OVER)
+            else max(1, state.round_no), deck=len(state.deck), discard=len(state.discard),
             reminders=self.reminders(), hint=self.hint(), message=self.message or self._camera_problem,
             keys=self._keys(), winners=winners)
 

@@ -15,7 +15,7 @@ from companion.display.donkey_race_view import DonkeyRaceView
 from companion.display.screen import register_renderer
 from companion.display.text import draw_text, draw_wrapped
 from companion.display.tokens import draw_token
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 
 def _styles(view: DonkeyRaceView) -> dict[int, palette.PlayerStyle]:
@@ -61,10 +61,12 @@ def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect
             pygame.draw.rect(surface, palette.HIGHLIGHT, row, 2)
         label = pygame.Rect(area.x + 4, y + 2, name_w - 8, (lane_h - 4) // 2)
         draw_text(surface, lane.name, label, round(lane_h * 0.32), palette.FOREGROUND, bold=True)
-        info = _("{p} pts · {c} cards").format(p=lane.points, c=lane.hand)
+        info = ngettext("{p} point", "{p} points", lane.points).format(p=lane.points) + " · " + ngettext(
+            "{c} card", "{c} cards", lane.hand).format(c=lane.hand)
         draw_text(surface, info, label.move(0, label.height), round(lane_h * 0.26), palette.MUTED)
         cy = y + (lane_h - 4) / 2
         size = min(cell * 0.95, lane_h * 0.62)
+        token = min(cell * 1.5, lane_h * 0.6)
         for space in range(spaces):
             box = pygame.Rect(round(track.x + space * cell) + 1, round(cy - size / 2), max(2, round(cell) - 2), round(size))
             colour = palette.TOP_SPACE if space in (0, spaces - 1) else palette.SLOT
@@ -75,7 +77,7 @@ def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect
             draw_text(surface, text, box, round(lane_h * 0.2), palette.MUTED, align="center")
         shown = min(lane.position, spaces - 1)
         centre = (track.x + (shown + 0.5) * cell, cy)
-        draw_token(surface, centre, size * 1.05, styles[lane.seat])
+        draw_token(surface, centre, token, styles[lane.seat])
         if lane.position > spaces - 1:
             over = pygame.Rect(round(track.right - cell * 3), y, round(cell * 3), round(lane_h * 0.3))
             draw_text(surface, f"+{lane.position - (spaces - 1)}", over, round(lane_h * 0.26), palette.FOREGROUND,
@@ -117,13 +119,11 @@ def _draw_bottom(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rec
     draw_text(surface, keys, pygame.Rect(area.centerx, area.y, area.width // 2, line), round(line * 0.8),
               palette.MUTED, align="right")
     y = area.y + line
-    text = "  ·  ".join(view.reminders)
-    if text:
-        used = draw_wrapped(surface, text, pygame.Rect(area.x, y, area.width, line * 4), round(line * 0.8),
-                            palette.FOREGROUND, max_lines=4)
-        y = used.bottom + 2
+    for text in view.reminders[:5]:
+        draw_text(surface, text, pygame.Rect(area.x, y, area.width, line), round(line * 0.8), palette.FOREGROUND)
+        y += line
     for extra, colour in ((view.hint and _("Hint: ") + view.hint, palette.MUTED), (view.message, palette.DIE_FLAGGED)):
-        if extra and y + line <= area.bottom:
+        if extra and y + line <= area.bottom + 2:
             draw_text(surface, extra, pygame.Rect(area.x, y, area.width, line), round(line * 0.8), colour)
             y += line
 

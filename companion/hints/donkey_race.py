@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from companion.games.donkey_race import JOKER, UNKNOWN, Action, DonkeyRaceState, Pass, Phase, Play, set_value
 from companion.games.donkey_race_config import card_name
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 KEEP_MARGIN = 1
 """With 3-4 players a pair of values ``max_value - KEEP_MARGIN`` or more (12s and 13s) is not led: the
@@ -123,5 +123,6 @@ def _general_reason(state: DonkeyRaceState) -> str:
     """The advice for the seat to act when the box cannot see the hand (the shared screen)."""
     if state.count == 0:
         return _("Lead your biggest set of low cards; keep the 12s and 13s.")
-    return _("Raise with the lowest {n} equal cards above {value}; passing scores 0.").format(
+    return ngettext("Raise with your lowest card above {value}; passing scores 0.",
+                    "Raise with your lowest {n} equal cards above {value}; passing scores 0.", state.count).format(
         n=state.count, value=state.high_value)
