@@ -89,7 +89,10 @@ def advise(state: CantStopState, seat: int) -> Hint:
 
     Works in the CHOOSE phase (a pairing, A.5.2/A.6) and the DECIDE phase (roll again or bank, A.5.4).
     Raises ``ValueError`` when ``seat`` is not the player to act (chance nodes, game over, another
-    seat's turn). Pure: the same state always gets the same advice (grids are cached per turn).
+    seat's turn). No side effects beyond a small per-turn cache of grids and valuations (the numbers of
+    a look-ahead can differ in the last digits with what an earlier decision of the same turn cached,
+    because a look-ahead builds at most a few new grids). Time: median well under 1 ms once the turn's
+    grids exist, tens of ms for the turn's first decisions (``python -m companion.bench_advisor``).
     """
     if state.phase not in (Phase.CHOOSE, Phase.DECIDE) or state.active != seat:
         raise ValueError(f"seat {seat} has no decision to make now (phase {state.phase.value}, "

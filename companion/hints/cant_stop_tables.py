@@ -37,14 +37,13 @@ ITERATIONS = 3
 SEED = 20261130
 """Seed of the first round's games (default); round ``i`` uses ``SEED + i``."""
 
-START = {1: [0.5, 0.12, 0.0, 0.0, 0.0],
-         2: [0.5, 0.12, 0.12, 0.0, 0.0, 0.0, 0.0],
-         3: [0.5, 0.12, 0.12, 0.12, 0.0, 0.0, 0.0, 0.0, 0.0]}
+START = {1: [0.5, 0.12, 0.0], 2: [0.5, 0.12, 0.12, 0.0], 3: [0.5, 0.12, 0.12, 0.12, 0.0]}
 """The hand-set starting rows (turns): 0.5 plus 0.12 per unit of each needed column's effort."""
 
 
 def play_solo(games: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, int, int]]:
-    """Solo advisor games: one (progress (11,), closed (11,), claimed count, turns still taken) per turn."""
+    """Solo advisor games: one (progress (11,), closed (11,), claimed count, turns still taken) per turn,
+    each game's first turn first."""
     rng = random.Random(seed)
     samples: list[tuple[np.ndarray, np.ndarray, int, int]] = []
     for _ in range(games):
@@ -94,7 +93,7 @@ def run(games: int = GAMES, iterations: int = ITERATIONS, seed: int = SEED, log=
         use_coefficients(table)
         cant_stop_search._CACHE.clear()
         samples = play_solo(games, seed + iteration)
-        game_turns = [s[3] for s in samples if not s[0].any()]
+        game_turns = [s[3] for i, s in enumerate(samples) if i == 0 or samples[i - 1][3] == 1]
         mean_turns = float(np.mean(game_turns))
         table, stats = fit(samples, heights)
         history.append({"iteration": iteration, "games": games, "seed": seed + iteration,

@@ -6,8 +6,8 @@ dice offers the total ``c`` in some pairing (A.5.2; 0.13 for 2 and 12 up to 0.64
 by anybody is closed (A.7) and has no effort; one the player claimed counts towards ``columns_to_win``.
 
 With ``n`` columns still needed, :func:`expected_turns` is a fitted function of the sorted efforts
-``e_(1) <= e_(2) <= ...``: ``b0 + sum_i b_i e_(i) + sum_i c_i e_(i)**2`` over the ``n + 1`` cheapest
-columns (the one after the ``n`` needed stands for the fall-back when a needed column turns bad). One
+``e_(1) <= e_(2) <= ...``: ``b0 + sum_i b_i e_(i)`` over the ``n`` cheapest columns, plus ``b_f
+min(e_(n+1), 60)`` for the next one (the fall-back when a needed column turns bad). One
 coefficient row per ``n`` (1, 2, 3); more needed columns (variants with ``columns_to_win`` > 3) reuse
 the ``n = 3`` row with the extra efforts added to the third. The rows are fitted to the turns that
 solo games actually took from each turn's start, by least squares, with the advisor itself playing
@@ -44,10 +44,15 @@ def column_chances() -> np.ndarray:
     return q
 
 
+FALLBACK_CAP = 60.0
+"""The fall-back column's effort counts at most this much (a column that far away no longer matters)."""
+
+
 def features(efforts: np.ndarray, need: int) -> np.ndarray:
-    """Regression features for rows of sorted efforts ``(N, >= need + 1)``: ``(N, 2 * (need + 1) + 1)``."""
-    cheapest = efforts[:, :need + 1]
-    return np.concatenate([np.ones((len(efforts), 1)), cheapest, cheapest ** 2 / 100.0], axis=1)
+    """Regression features for rows of sorted efforts ``(N, >= need + 1)``: ``(N, need + 2)``:
+    1, the ``need`` cheapest efforts, and the next one capped at :data:`FALLBACK_CAP`."""
+    return np.concatenate([np.ones((len(efforts), 1)), efforts[:, :need],
+                           np.minimum(efforts[:, need:need + 1], FALLBACK_CAP)], axis=1)
 
 
 def sorted_efforts(progress: np.ndarray, closed: np.ndarray, heights: tuple[int, ...]) -> np.ndarray:
