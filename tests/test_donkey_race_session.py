@@ -1,0 +1,138 @@
+"""The donkey race session (table-side state, buttons, card readings) and its screen."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pygame
+import pytest
+
+from companion.commands import Button, Command
+from companion.display.donkey_race import render_donkey_race
+from companion.games.donkey_race import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase
+from companion.session import Waiting
+from companion.session_donkey_race import (
+    DonkeyRaceSession, Mode, TableReading, codes_from_entry, reading_from_observation)
+from companion.store import Store
+
+FRAME = np.zeros((8, 8, 3), np.uint8)
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as opened:
+        yield opened
+
+
+def session(store, players=("Ada", "Ben", "Cleo"), **variant) -> DonkeyRaceSession:
+    config = DonkeyRaceConfig(**variant)
+    game_id = store.new_game("donkey-race", list(players), {})
+    return DonkeyRaceSession(store, game_id, list(players), config, stable_frames=2)
+
+
+def press(s: DonkeyRaceSession, *lines: str) -> None:
+    for line in lines:
+        s.on_command(Command.parse(line))
+
+
+def reading(*sectors, donkey=None) -> TableReading:
+    return TableReading(tuple(tuple(sorted(c)) for c in sectors), donkey_seat=donkey)
+
+
+def test_deal_then_the_camera_proposes_the_donkey_holder(store):
+    s = session(store)
+    assert s.mode is Mode.DEAL and s.waiting is Waiting.PLAYERS and "Deal 3 cards" in s.view().prompt
+    press(s, "confirm")
+    assert s.mode is Mode.FIRST and s.wants_frame and s.state.deck == (UNKNOWN,) * 96
+    for _ in range(2):
+        s.on_frame(FRAME, reading((), (), (DONKEY,), donkey=2))
+    assert s.active_seat == 2 and "shows the donkey card" in s.view().prompt
+    press(s, "confirm")
+    assert s.mode is Mode.PLAY and s.state.active == 2 and DONKEY in s.state.hands[2]
+
+
+def test_plays_from_the_camera_are_the_new_cards_in_the_active_sector(store):
+    s = session(store)
+    press(s, "confirm", "choose 2", "confirm")  # Ben leads (nobody shows the donkey)
+    assert s.view().to_beat == "Lead 1 to 3 cards of one value"
+    for _ in range(2):
+        s.on_frame(FRAME, reading((4,), (7, 7), ()))  # a card in Ada's sector is not Ben's play
+    assert s.proposed_play() == ((7, 7), "camera")
+    press(s, "confirm")
+    assert s.state.count == 2 and s.state.active == 2
+    assert s.view().to_beat == "2 cards higher than 7, or PASS"
+    press(s, "pass")
+    assert s.state.active == 0 and [sec.label for sec in s.view().sectors] == ["", "7 7", "PASS"]
+    press(s, "dice 9 9", "confirm")
+    assert s.mode is Mode.REFILL and s.state.points == (2, 1, 0)
+    view = s.view()
+    assert view.round_no == 1 and view.discard == 4
+    assert view.reminders[0] == "Ada +2: move the vermillion circle 2 spaces (to 2)"
+    assert view.reminders[2] == "Cleo 0: the yellow triangle stays"
+    assert "draws back to 3 cards" in view.reminders[3]
+    press(s, "confirm")
+    assert s.mode is Mode.PLAY and s.state.active == 0 and s.state.round_no == 2
+    assert [len(h) for h in s.state.hands] == [3, 3, 3]
+
+
+def test_a_play_that_cannot_be_in_the_hand_is_refused(store):
+    s = session(store, deck=((1, 8), (13, 1)))
+    press(s, "confirm", "choose 1", "confirm", "dice 13", "confirm", "dice 13", "confirm")
+    assert s.attention and "hidden information" in s.message and s.state.active == 1
+    press(s, "dice 1", "confirm")
+    assert "higher than 13" in s.message and s.state.active == 1
+
+
+def test_confirm_without_new_cards_is_refused_and_undo_steps_back(store):
+    s = session(store)
+    press(s, "confirm", "confirm", "confirm")
+    assert s.mode is Mode.PLAY and "No new card" in s.message
+    press(s, "undo")
+    assert s.mode is Mode.FIRST and s.message == "Undone"
+    again = DonkeyRaceSession(store, s.game_id, s.players, s.config)  # a restart replays the log
+    assert again.state == s.state
+
+
+def test_reshuffle_reminder_and_step(store):
+    s = session(store, players=("Ada", "Ben"), deck=((1, 4), (2, 4)), donkey=False, track_length=30)
+    press(s, "confirm", "choose 1", "confirm")
+    assert len(s.state.deck) == 2
+    press(s, "dice 1", "confirm", "dice 2", "confirm")  # 2 is the top value: the round ends (D.4.3)
+    assert s.mode is Mode.REFILL and s.state.points == (1, 2)
+    press(s, "confirm")  # Ben and Ada draw the last two cards
+    assert s.state.deck == () and s.state.active == 1
+    press(s, "dice 1", "confirm", "pass")  # Ben leads, Ada passes; Ben must draw from an empty pile
+    assert s.mode is Mode.RESHUFFLE
+    assert "shuffle the discard pile" in " ".join(s.view().reminders)
+    discards = len(s.state.discard)
+    press(s, "confirm")
+    assert s.state.reshuffles == 1 and s.mode is Mode.PLAY and len(s.state.deck) < discards
+
+
+def test_hand_entry_codes_and_the_reader_adapter():
+    config = DonkeyRaceConfig(jokers=2)
+    assert codes_from_entry([100, 9], config) == (JOKER, 9) and codes_from_entry([0], config) == (DONKEY,)
+    card = lambda value, sector, donkey=False, flagged=False: SimpleNamespace(  # noqa: E731
+        value=value, sector=sector, donkey=donkey, flagged=flagged)
+    observation = SimpleNamespace(cards=[card(7, "south"), card(0, "north", True), card(None, "east", flagged=True)],
+                                  problem=None)
+    result = reading_from_observation(observation, 4, config)
+    assert result.sectors == ((7,), (UNKNOWN,), (DONKEY,), ()) and result.donkey_seat == 2 and result.flagged
+
+
+def test_screen_renders_every_mode_at_800x480(store):
+    s = session(store, players=("Ada", "Ben", "Cleo", "Dan"), track_length=3)
+    surfaces = []
+    for line in ("confirm", "confirm", "dice 5", "confirm", "dice 8", "confirm", "pass", "pass", "confirm",
+                 "dice 2 2", "confirm", "pass", "pass", "pass"):
+        surfaces.append(render_donkey_race(s.view()))
+        press(s, line)
+    assert s.mode is Mode.OVER and s.winner_name == "Ben" and s.state.phase is Phase.OVER
+    final = render_donkey_race(s.view())
+    assert final.get_size() == (800, 480)
+    centre = final.get_at((400, 200))[:3]
+    assert centre == (255, 255, 255)  # the winner banner
+    assert all(isinstance(x, pygame.Surface) for x in surfaces)
+    press(s, "confirm")
+    assert s.finished and s.waiting is Waiting.NOTHING
