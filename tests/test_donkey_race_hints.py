@@ -1,0 +1,85 @@
+"""The donkey race advisor and the simulation driver (donkey-race.md D.4-D.5; ARCHITECTURE.md simulate)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from companion.games.donkey_race import JOKER, DonkeyRaceConfig, DonkeyRaceState, Pass, Phase, Play
+from companion.hints.donkey_race import advise
+from companion.simulate import run_simulation
+
+
+def position(hands, *, leader=0, config=None) -> DonkeyRaceState:
+    config = config or DonkeyRaceConfig()
+    rest = list(config.composition())
+    for card in (c for h in hands for c in h):
+        rest.remove(card)
+    return replace(DonkeyRaceState.new(len(hands), config), phase=Phase.PLAY,
+                   hands=tuple(tuple(sorted(h)) for h in hands), deck=tuple(sorted(rest)), draw_queue=(),
+                   round_no=1, leader=leader, active=leader)
+
+
+def test_lead_the_biggest_set_of_low_cards():
+    hint = advise(position([(5, 5, 2), (1, 2, 3), (4, 4, 4)]), 0)
+    assert hint.action == Play((5, 5)) and "must match 2 cards" in hint.reason
+
+
+def test_with_three_or_four_players_a_pair_of_12s_is_kept():
+    assert advise(position([(12, 12, 4), (1, 2, 3), (4, 4, 6)]), 0).action == Play((4,))
+    assert advise(position([(12, 12, 4), (1, 2, 3)]), 0).action == Play((12, 12))  # two players: any pair
+
+
+def test_two_players_lead_the_top_card_alone():
+    hint = advise(position([(13, 2, 2), (1, 2, 3)]), 0)
+    assert hint.action == Play((13,)) and "ends at once" in hint.reason
+
+
+def test_raise_minimally_and_play_rather_than_pass():
+    state = position([(3, 1, 1), (13, 6, 9), (4, 5, 5)]).apply(Play((3,)))
+    hint = advise(state, 1)
+    assert hint.action == Play((6,)) and hint.numbers["to_beat"] == 3.0 and hint.numbers["sure_highest"] == 0.0
+    assert hint.numbers["unseen_higher"] > 0
+
+
+def test_jokers_are_spent_last():
+    config = DonkeyRaceConfig(jokers=2)
+    state = position([(3, 1, 1), (JOKER, 8, 9), (4, 5, 5)], config=config).apply(Play((3,)))
+    assert advise(state, 1).action == Play((8,))
+
+
+def test_pass_when_nothing_beats_and_table_side_advice_has_no_action():
+    state = position([(13, 1, 1), (2, 6, 9), (4, 5, 5)]).apply(Play((13,)))
+    assert advise(state, 1).action == Pass()
+    table = state.observation(None)
+    hint = advise(table, 1)
+    assert hint.action is None and "above 13" in hint.reason
+    assert advise(state, 0).action is None  # not this seat's turn
+
+
+def test_simulate_output_shape_and_determinism():
+    result = run_simulation("donkey-race", ["advisor", "random", "random"], 20, seed=3)
+    assert set(result) == {"games", "wins", "wins_by_seat", "mean_turns"}
+    assert result["games"] == 20 and set(result["wins"]) == {"advisor", "random"}
+    assert result["wins"]["random"] == result["wins_by_seat"][1] + result["wins_by_seat"][2]
+    assert 5 <= result["mean_turns"] <= 40
+    assert result == run_simulation("donkey-race", ["advisor", "random", "random"], 20, seed=3)
+
+
+def test_advisor_beats_random_players_clearly():
+    # a small sample; the 2000-game figures are in the report (companion simulate ... --games 2000)
+    result = run_simulation("donkey-race", ["advisor", "random"], 150, seed=11)
+    assert result["wins"]["advisor"] >= 120
+
+
+def test_simulate_variants_and_errors():
+    short = run_simulation("donkey-race", ["random", "random"], 10, seed=1, variant={"track_length": "5"})
+    full = run_simulation("donkey-race", ["random", "random"], 10, seed=1)
+    assert short["mean_turns"] < full["mean_turns"]
+    with pytest.raises(ValueError, match="unknown agent"):
+        run_simulation("donkey-race", ["advisor", "genius"], 1, seed=1)
+    with pytest.raises(ValueError, match="2 to 4"):
+        run_simulation("donkey-race", ["advisor"], 1, seed=1)
+    with pytest.raises(ValueError, match="track_length"):
+        run_simulation("donkey-race", ["advisor", "random"], 1, seed=1, variant={"track_length": "0"})
