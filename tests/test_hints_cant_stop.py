@@ -251,3 +251,31 @@ def test_advisor_beats_the_rule_of_28():
     first = run_simulation("cant-stop", ["advisor", "rule28"], 20, seed=1)
     second = run_simulation("cant-stop", ["rule28", "advisor"], 20, seed=1)
     assert first["wins"]["advisor"] + second["wins"]["advisor"] >= 26
+
+
+# -- the fitting script and the timing benchmark -------------------------------------------------------------
+
+
+def test_fit_recovers_a_known_shared_slope():
+    from companion.hints.cant_stop_tables import fit
+    rng = np.random.default_rng(3)
+    samples = []
+    for _ in range(600):
+        progress = np.floor(rng.random(11) * np.asarray(HEIGHTS))
+        won = int(rng.integers(0, 3))
+        samples.append((progress, np.zeros(11, bool), won, 0.0))
+    pieces = np.asarray([s[0] for s in samples])
+    truth = {n: np.asarray([1.0] + [0.1] * n + [0.02]) for n in (1, 2, 3)}
+    won = np.asarray([s[2] for s in samples])
+    turns = expected_turns(pieces, np.zeros((600, 11), bool), won, HEIGHTS, 3, table=truth)
+    table, stats = fit([(p, c, w, t) for (p, c, w, _), t in zip(samples, turns)], HEIGHTS)
+    for need in (1, 2, 3):
+        assert table[need] == pytest.approx(truth[need], abs=1e-6)
+        assert stats[f"rms_{need}"] < 1e-6
+
+
+def test_bench_reports_decision_times():
+    from companion.bench_advisor import measure
+    figures = measure(games=1, players=2, seed=3)
+    assert figures["decisions"] == figures["choose"] + figures["decide"] > 0
+    assert 0 < figures["median_ms"] <= figures["p90_ms"] <= figures["max_ms"]

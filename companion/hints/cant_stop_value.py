@@ -5,13 +5,18 @@ A player's **effort** in an open column ``c`` is ``e_c = (H_c - h_c) / q_c``: th
 dice offers the total ``c`` in some pairing (A.5.2; 0.13 for 2 and 12 up to 0.64 for 7). A column claimed
 by anybody is closed (A.7) and has no effort; one the player claimed counts towards ``columns_to_win``.
 
-With ``n`` columns still needed, :func:`expected_turns` is a fitted function of the sorted efforts
+With ``n`` columns still needed, :func:`expected_turns` is a linear function of the sorted efforts
 ``e_(1) <= e_(2) <= ...``: ``b0 + sum_i b_i e_(i)`` over the ``n`` cheapest columns, plus ``b_f
 min(e_(n+1), 60)`` for the next one (the fall-back when a needed column turns bad). One
 coefficient row per ``n`` (1, 2, 3); more needed columns (variants with ``columns_to_win`` > 3) reuse
-the ``n = 3`` row with the extra efforts added to the third. The rows are fitted to the turns that
-solo games actually took from each turn's start, by least squares, with the advisor itself playing
-(``python -m companion.hints.cant_stop_tables --write``; seed and sizes are in ``assets/cant_stop/value.json``).
+the ``n = 3`` row with the extra efforts added to the third.
+
+The shipped rows (``assets/cant_stop/value.json``) are the hand-set start of the fitting script,
+``0.5 + 0.12 x (sum of the needed efforts)`` turns: 0.12 turns per unit of effort makes an empty board
+worth about 7 turns, what the advisor needs. ``python -m companion.hints.cant_stop_tables`` refits them
+from solo self-play by least squares; its first refits (300 games a round, seeds 20261130-20261131)
+played no better (7.33 turns a game against 7.25 for the hand-set rows, within the noise), so the
+hand-set rows stayed: ``--iterations 0 --write`` reproduces the shipped file.
 
 Arrays: progress ``(N, 11)`` heights (0 = none), ``closed (N, 11)`` bools, ``won (N,)`` ints;
 the result is ``(N,)`` floats in turns, >= 0, 0 when the player has won.
