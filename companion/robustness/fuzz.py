@@ -1,0 +1,153 @@
+"""``companion bench fuzz``: random play over random variants, every action and invariant checked.
+
+For each game (issue 9, item 3), a random variant (``fuzz_engines``) is played to its end, choosing
+chance outcomes by their probabilities and decisions uniformly. Before each step:
+
+- legal actions apply: every legal action (at most :data:`LEGAL_SAMPLE` of them, sampled) is applied
+  to the state and must not raise;
+- illegal actions raise ``IllegalMove`` and change nothing: actions legal earlier in the game but not
+  now, and the engine's malformed ``junk`` actions, are applied; each must raise ``IllegalMove``
+  (another exception, or none, is a violation) and the state's ``to_dict()`` must be unchanged;
+- generic invariants of the Game/State shape (ARCHITECTURE.md): ``outcome()`` is set exactly at
+  TERMINAL; a running game offers legal actions or chance outcomes; chance nodes list outcomes with positive
+  probabilities summing to 1, decision nodes none; ``from_dict(to_dict())`` (through JSON) gives the
+  same state; the winner is a seat;
+- the rules file's invariants (``FuzzEngine.invariants``);
+- the game ends within ``max_steps``.
+
+Returns ``{"games", "steps", "violations"}``; the first violations are kept in ``examples``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from companion.games.base import CHANCE, TERMINAL, IllegalMove
+from companion.robustness.fuzz_engines import ENGINES, FuzzEngine
+
+LEGAL_SAMPLE = 8
+"""Legal actions applied (sampled) at each step, besides the one played."""
+ILLEGAL_PROBES = 4
+"""Earlier-legal actions tried at each step (plus the engine's junk actions)."""
+POOL = 256
+
+
+class FuzzReport:
+    """Counts of one fuzz run, and the first :attr:`MAX_EXAMPLES` violations as text."""
+
+    MAX_EXAMPLES = 10
+
+    def __init__(self) -> None:
+        self.games = self.steps = self.violations = 0
+        self.examples: list[str] = []
+
+    def violation(self, game: int, step: int, text: str) -> None:
+        self.violations += 1
+        if len(self.examples) < self.MAX_EXAMPLES:
+            self.examples.append(f"game {game} step {step}: {text}")
+
+    def summary(self) -> dict[str, int]:
+        return {"games": self.games, "steps": self.steps, "violations": self.violations}
+
+
+def _generic(state: Any, engine: FuzzEngine) -> list[str]:
+    bad = []
+    player = state.current_player
+    outcome = state.outcome()
+    if (player == TERMINAL) != (outcome is not None):
+        bad.append(f"outcome() is {outcome!r} while current_player is {player}")
+    if player != TERMINAL and not state.legal_actions() and not state.chance_outcomes():
+        bad.append("a running game offers neither legal actions nor chance outcomes")
+    outcomes = state.chance_outcomes()
+    if player == CHANCE:
+        if not outcomes or sum(p for _, p in outcomes) != 1 or any(p <= 0 for _, p in outcomes):
+            bad.append("chance outcomes missing, not positive or not summing to 1")
+    elif outcomes:
+        bad.append("chance outcomes at a decision node")
+    try:
+        again = engine.from_dict(json.loads(json.dumps(state.to_dict())))
+        if again != state:
+            bad.append("from_dict(to_dict()) differs from the state")
+    except Exception as error:  # noqa: BLE001 - any failure here is a finding
+        bad.append(f"to_dict/from_dict failed: {type(error).__name__}: {error}")
+    if outcome is not None and outcome.winner is not None and not isinstance(outcome.winner, int):
+        bad.append(f"winner {outcome.winner!r} is not a seat")
+    return bad
+
+
+def _probe_illegal(state: Any, action: Any) -> str | None:
+    try:
+        state.apply(action)
+    except IllegalMove:
+        pass
+    except Exception as error:  # noqa: BLE001
+        return f"illegal {action!r} raised {type(error).__name__}: {error} instead of IllegalMove"
+    else:
+        return f"illegal {action!r} was accepted"
+    return None
+
+
+def fuzz_game(engine: FuzzEngine, rng: random.Random, report: FuzzReport) -> None:
+    """Play one random game of ``engine`` with every check of the module docstring."""
+    game = report.games
+    report.games += 1
+    state = engine.new_state(rng)
+    previous, memo, pool, seen = None, {}, [], set()
+    for step in range(engine.max_steps + 1):
+        for text in _generic(state, engine) + engine.invariants(state, previous, memo):
+            report.violation(game, step, text)
+        if state.current_player == TERMINAL:
+            return
+        if step == engine.max_steps:
+            report.violation(game, step, f"the game did not end within {engine.max_steps} steps")
+            return
+        # At a chance node some engines list the outcomes only in chance_outcomes() (ludo.py).
+        legal = state.legal_actions() or tuple(a for a, _ in state.chance_outcomes())
+        legal_set = set(legal)
+        before = state.to_dict()
+        for action in legal if len(legal) <= LEGAL_SAMPLE else rng.sample(legal, LEGAL_SAMPLE):
+            try:
+                state.apply(action)
+            except Exception as error:  # noqa: BLE001
+                report.violation(game, step, f"legal {action!r} raised {type(error).__name__}: {error}")
+        probes = rng.sample(pool, min(ILLEGAL_PROBES, len(pool))) + engine.junk(state, rng)
+        for action in probes:
+            if action not in legal_set:
+                problem = _probe_illegal(state, action)
+                if problem:
+                    report.violation(game, step, problem)
+        if state.to_dict() != before:  # states are immutable: neither the legal nor the illegal tries may change it
+            report.violation(game, step, f"trying actions changed the state (probes {probes!r})")
+        for action in legal[:16]:
+            if action not in seen and len(pool) < POOL:
+                seen.add(action)
+                pool.append(action)
+        if state.current_player == CHANCE:
+            actions, weights = zip(*state.chance_outcomes())
+            action = rng.choices(actions, weights=[float(w) for w in weights])[0]
+        else:
+            action = rng.choice(legal)
+        try:
+            previous, state = state, state.apply(action)
+        except Exception as error:  # noqa: BLE001
+            report.violation(game, step, f"playing {action!r} raised {type(error).__name__}: {error}")
+            return
+        report.steps += 1
+
+
+def run_fuzz(game: str, games: int, seed: int, *, report: FuzzReport | None = None) -> dict[str, int]:
+    """Fuzz ``games`` random games of ``game`` (a key of :data:`ENGINES`) from ``seed``.
+
+    Returns ``{"games", "steps", "violations"}``; pass a :class:`FuzzReport` to see the examples.
+    Raises ValueError for a game without an engine here.
+    """
+    if game not in ENGINES:
+        raise ValueError(f"the fuzzer covers {', '.join(sorted(ENGINES))}, not {game!r}")
+    engine = ENGINES[game]
+    report = report or FuzzReport()
+    rng = random.Random(seed)
+    for _ in range(games):
+        fuzz_game(engine, rng, report)
+    return report.summary()

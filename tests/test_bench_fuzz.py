@@ -1,0 +1,69 @@
+"""`companion bench fuzz`: random play over random variants with every action and invariant checked."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from companion.cli import main
+from companion.games.base import IllegalMove
+from companion.robustness.fuzz import FuzzReport, run_fuzz
+from companion.robustness.fuzz_engines import ENGINES
+
+# Games per engine in the tests (the benchmark runs many more; Ludo games are long).
+GAMES = {"cant-stop": 20, "donkey-race": 25, "schotten-totten": 10, "ludo": 6}
+
+
+@pytest.mark.parametrize("game", sorted(set(ENGINES) - {"schotten-totten"}))
+def test_random_games_break_no_rule_and_no_invariant(game):
+    report = FuzzReport()
+    result = run_fuzz(game, GAMES[game], seed=3, report=report)
+    assert result["games"] == GAMES[game] and result["steps"] > 10 * GAMES[game]
+    assert result["violations"] == 0, report.examples
+
+
+@pytest.mark.skipif("schotten-totten" not in ENGINES, reason="engine not in this tree")
+def test_schotten_totten_breaks_only_by_a_stone_number_outside_0_8():
+    """Known finding: Claim(9) / Claim(-1) raise ValueError, not IllegalMove (schotten_totten.py)."""
+    report = FuzzReport()
+    report.MAX_EXAMPLES = 10**6
+    result = run_fuzz("schotten-totten", GAMES["schotten-totten"], seed=3, report=report)
+    assert result["games"] == GAMES["schotten-totten"]
+    assert all("Claim(stone=" in text and "ValueError" in text for text in report.examples), report.examples[:3]
+
+
+def test_the_fuzzer_finds_an_engine_that_accepts_an_illegal_action(monkeypatch):
+    engine = ENGINES["cant-stop"]
+    state_type = type(engine.new_state(__import__("random").Random(0)))
+    original = state_type.apply
+
+    def lenient(self, action):
+        try:
+            return original(self, action)
+        except IllegalMove:
+            return self  # accepts anything
+
+    monkeypatch.setattr(state_type, "apply", lenient)
+    report = FuzzReport()
+    assert run_fuzz("cant-stop", 2, seed=1, report=report)["violations"] > 0
+    assert any("was accepted" in text for text in report.examples)
+
+
+def test_the_fuzzer_finds_a_broken_invariant(monkeypatch):
+    engine = ENGINES["cant-stop"]
+    broken = replace(engine, invariants=lambda state, previous, memo: ["always"])
+    monkeypatch.setitem(ENGINES, "cant-stop", broken)
+    assert run_fuzz("cant-stop", 1, seed=1)["violations"] >= 1
+
+
+def test_the_command_prints_the_figures(capsys):
+    assert main(["bench", "fuzz", "--game", "donkey-race", "--games", "5", "--seed", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) == {"games", "steps", "violations"} and result["games"] == 5 and result["steps"] > 0
+
+
+def test_an_unknown_game_is_a_one_line_error(capsys):
+    assert main(["bench", "fuzz", "--game", "chess", "--games", "1"]) == 2
+    assert "the fuzzer covers" in capsys.readouterr().err
