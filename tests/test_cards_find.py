@@ -106,3 +106,20 @@ def test_handwriting_style_digits_render_every_form():
         for _ in range(3):
             glyph = render_hand_digit(digit, rng, size=64)
             assert glyph.shape == (64, 64) and 0.03 < (glyph > 0).mean() < 0.6
+
+
+def test_stored_digit_model_matches_its_manifest_and_a_fresh_training():
+    import hashlib
+    import json
+
+    from vision import card_digits
+
+    folder = card_digits._assets_dir()
+    manifest = json.loads((folder / card_digits.MODEL_MANIFEST).read_text(encoding="utf-8"))
+    png = folder / card_digits.MODEL_PNG
+    assert manifest["sha256"] == hashlib.sha256(png.read_bytes()).hexdigest()
+    stored = card_digits.load_model()
+    assert stored is not None and len(stored[1]) == manifest["rows"]
+    fresh = card_digits.train()
+    assert np.array_equal(stored[1], fresh[1])
+    assert np.abs(stored[0] - fresh[0]).max() <= 0.5 / card_digits.FEATURE_SCALE + 1e-6

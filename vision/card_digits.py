@@ -1,10 +1,12 @@
 """Read one large value glyph (a digit 0-9) from a binary ink crop: HOG-like features and a
 k-nearest-neighbour vote (numpy).
 
-The classifier is trained at first use, in about a second, on digits rendered by OpenCV's own Hershey
+The classifier is a k-nearest-neighbour vote over features of digits rendered by OpenCV's own Hershey
 fonts (every font, upright and italic, several stroke widths, random small rotations, shears and scales)
-and on handwriting-style digits (vision.card_strokes), fixed seed :data:`SEED`: no model file ships and
-the runtime needs only OpenCV and numpy. Printed digits (the reference deck, a real deck's indices) match
+and of handwriting-style digits (vision.card_strokes), fixed seed :data:`SEED`. The training features ship
+as ``assets/cards/digit_features.png`` (8-bit, one row a sample) with ``digit_features.json`` (settings,
+sha256, command), made by ``python -m vision.card_digits --write``; when they are missing or stale the
+features are rendered at first use (1-3 s). The runtime needs only OpenCV and numpy. Printed digits (the reference deck, a real deck's indices) match
 closely; handwritten digits less well (vision.cards_eval measures both).
 
 Public API: :func:`classify_glyph` (one binary crop -> (digit, confidence)), :func:`glyph_scores`,
@@ -14,6 +16,11 @@ Public API: :func:`classify_glyph` (one binary crop -> (digit, confidence)), :fu
 from __future__ import annotations
 
 from functools import lru_cache
+import argparse
+import hashlib
+import importlib.resources
+import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -29,6 +36,9 @@ FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COM
          cv2.FONT_HERSHEY_PLAIN)
 VARIANTS = 14  # random distortions per (digit, font, italic)
 HAND_VARIANTS = 300  # handwriting-style renders per digit (vision.card_strokes)
+FEATURE_VERSION = 1  # bump when features() or the training renders change: the stored model is then ignored
+FEATURE_SCALE = 100.0  # stored features are round(value * FEATURE_SCALE) as 8 bits (values are 0-2)
+MODEL_PNG, MODEL_MANIFEST = "digit_features.png", "digit_features.json"
 
 
 _ys, _xs = np.indices((SIZE, SIZE))
@@ -89,8 +99,8 @@ def _render(digit: int, font: int, italic: bool, thickness: int, rng: np.random.
     return (warped > 100).astype(np.uint8) * 255
 
 
-@lru_cache(maxsize=1)
-def _model():
+def train() -> tuple[np.ndarray, np.ndarray]:
+    """Render the training digits and return (features (N, D) float32, labels (N,) int32), seed SEED."""
     rng = np.random.default_rng(SEED)
     feats, labels = [], []
     for digit in range(10):
@@ -104,6 +114,49 @@ def _model():
             feats.append(features(normalise(render_hand_digit(digit, rng))))
             labels.append(digit)
     return np.array(feats, np.float32), np.array(labels, np.int32)
+
+
+def _settings() -> dict:
+    return {"seed": SEED, "size": SIZE, "variants": VARIANTS, "hand_variants": HAND_VARIANTS,
+            "fonts": len(FONTS), "feature_version": FEATURE_VERSION, "feature_scale": FEATURE_SCALE}
+
+
+def _assets_dir() -> Path:
+    return Path(str(importlib.resources.files("assets") / "cards"))
+
+
+def write_model(folder: Path | None = None) -> tuple[Path, Path]:
+    """Train and store the features as a PNG (row = one sample: label, then the features times
+    FEATURE_SCALE as 8-bit) with a JSON manifest (settings, rows, sha256, the command); returns both paths."""
+    folder = folder or _assets_dir()
+    feats, labels = train()
+    table = np.hstack([labels[:, None], np.clip(np.round(feats * FEATURE_SCALE), 0, 255)]).astype(np.uint8)
+    png = folder / MODEL_PNG
+    cv2.imwrite(str(png), table, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    manifest = {**_settings(), "rows": int(len(labels)), "sha256": hashlib.sha256(png.read_bytes()).hexdigest(),
+                "command": "python -m vision.card_digits --write"}
+    path = folder / MODEL_MANIFEST
+    path.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return png, path
+
+
+def load_model(folder: Path | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The stored features (as train() returns them, to 1/FEATURE_SCALE), or None when the files are
+    missing or were made with other settings than this module's."""
+    folder = folder or _assets_dir()
+    try:
+        manifest = json.loads((folder / MODEL_MANIFEST).read_text(encoding="utf-8"))
+        table = cv2.imread(str(folder / MODEL_PNG), cv2.IMREAD_GRAYSCALE)
+    except (OSError, ValueError):
+        return None
+    if table is None or any(manifest.get(k) != v for k, v in _settings().items()) or len(table) != manifest["rows"]:
+        return None
+    return table[:, 1:].astype(np.float32) / FEATURE_SCALE, table[:, 0].astype(np.int32)
+
+
+@lru_cache(maxsize=1)
+def _model():
+    return load_model() or train()
 
 
 def glyph_scores(mask: np.ndarray) -> np.ndarray:
@@ -122,7 +175,7 @@ def glyph_scores(mask: np.ndarray) -> np.ndarray:
 
 
 def warm_up() -> None:
-    """Train the classifier now (about 1-3 s, once per process) instead of at the first card read."""
+    """Load (or, without the stored model, train: 1-3 s) the classifier now, not at the first card read."""
     _model()
 
 
@@ -152,3 +205,19 @@ def classify_glyph(mask: np.ndarray) -> tuple[int, float]:
     best = int(votes.argmax())
     closeness = float(np.clip((FAR - dists.min()) / (FAR - CLOSE), 0.05, 1.0))
     return best, float(votes[best]) * closeness
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="train the card digit classifier and store it in assets/cards")
+    parser.add_argument("--write", action="store_true", help="write digit_features.png and .json")
+    args = parser.parse_args(argv)
+    if not args.write:
+        parser.print_help()
+        return 0
+    for path in write_model():
+        print(path, path.stat().st_size)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
