@@ -197,17 +197,30 @@ def _shown_events(records: list[dict]) -> dict[int, tuple[str, Any]]:
 
 
 def _stored(state_dir: Path, game: str) -> tuple[list[int], list[tuple[int, str, Any]]]:
-    """(game ids, events of the first game as (seq, kind, payload)) in the trial's store."""
+    """(game ids, events of the first game as (seq, kind, payload)) in the trial's store.
+
+    Read with plain SQLite (which recovers the WAL like any opener) rather than :class:`Store`, so that
+    the check never migrates or otherwise writes a store that the child left half-created.
+    """
+    import sqlite3
+
     from companion.paths import STORE_FILE_NAME
-    from companion.store import Store
 
     path = state_dir / STORE_FILE_NAME
     if not path.exists():
         return [], []
-    with Store(path) as store:
-        ids = [g.id for g in store.unfinished_games(game) + store.finished_games(game)]
-        events = [(e.seq, e.kind, e.payload) for e in store.events(min(ids))] if ids else []
-    return sorted(ids), events
+    db = sqlite3.connect(path)
+    try:
+        ids = [row[0] for row in db.execute("SELECT id FROM games WHERE game = ? ORDER BY id", (game,))]
+        rows = db.execute("SELECT seq, kind, payload FROM events WHERE game_id = ? ORDER BY seq",
+                          (ids[0],)).fetchall() if ids else []
+    except sqlite3.OperationalError as error:
+        if "no such table" not in str(error):
+            raise
+        return [], []
+    finally:
+        db.close()
+    return ids, [(seq, kind, json.loads(payload)) for seq, kind, payload in rows]
 
 
 def _preload() -> None:
