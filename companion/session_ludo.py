@@ -320,6 +320,12 @@ class LudoSession:
             return ""
         if isinstance(action, Move) and len(after.placings) > len(before.placings):
             return _("{name} has all pawns home: place {k}").format(name=name, k=len(after.placings))
+        if isinstance(action, Move):
+            captured = [before.colours[s] for s in range(before.num_players)
+                        if after.pawns[s].count(YARD) > before.pawns[s].count(YARD) and s != before.active]
+            if captured:  # B.5: the captured pawns go back to their yards; the players move them by hand
+                return _("Captured: put the {colours} pawn back in its yard").format(
+                    colours=", ".join(_(c) for c in captured))
         return ""
 
     # -- hint and view ----------------------------------------------------------------------------------

@@ -168,3 +168,16 @@ def test_adapter_converts_absolute_squares_to_relative_positions():
     assert problem == "" and pawns == ((YARD, YARD, YARD, 13), (YARD, YARD, 41, 51))
     Obs.squares = {25: ("yellow",)}  # yellow never visits absolute 25 (its start 26 minus one)
     assert pawns_from_board(Obs(), geo, ("red", "yellow"))[0] is None
+
+
+def test_capture_by_hand_asks_the_pawn_back():
+    """B.5: a capture entered by hand leaves the captured pawn on the board; the box asks it back."""
+    from companion.games.ludo_position import state_from_position
+
+    s = _session()
+    before, _ = state_from_position({"pawns": {"red": [0, "yard", "yard", "yard"], "yellow": [27, "yard", "yard", "yard"]},
+                                     "to_move": "red", "roll": 1})  # yellow 27 = absolute 1
+    before = before.apply(Roll(1))
+    after = before.apply(Move(0, 1))
+    assert after.pawns[1] == (YARD,) * 4
+    assert "yellow" in s._describe(before, Move(0, 1), after)

@@ -189,7 +189,7 @@ def draw_ludo(surface: pygame.Surface, view: LudoView) -> None:
         colour = (255, 120, 255) if view.problems else palette.MUTED
         draw_wrapped(surface, " ".join(notes), pygame.Rect(x, y, pw, max(20, h - y - 4)), 16, colour)
     if view.winner is not None:
-        banner = pygame.Rect(board.x + 20, board.centery - 40, board.width - 40, 80)
+        banner = pygame.Rect(board.x + 20, board.bottom - 100, board.width - 40, 80)
         pygame.draw.rect(surface, palette.PANEL, banner, border_radius=10)
         pygame.draw.rect(surface, palette.HIGHLIGHT, banner, 3, border_radius=10)
         draw_text(surface, _("{name} wins!").format(name=view.winner), banner.inflate(-20, -10), 34,
