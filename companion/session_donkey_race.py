@@ -297,6 +297,16 @@ class DonkeyRaceSession:
         new = Counter(self._reading.sectors[seat]) - Counter(self.state.sector(seat))
         return tuple(sorted(new.elements())), "camera"
 
+    def out_of_turn(self) -> str:
+        """A warning when the camera sees new cards in the sector of a player who is not to act."""
+        if self._reading is None or self.mode is not Mode.PLAY:
+            return ""
+        for seat, seen in enumerate(self._reading.sectors):
+            if seat != self.state.active and Counter(seen) - Counter(self.state.sector(seat)):
+                return _("{name}: it is not your turn, {active} acts now").format(
+                    name=self.players[seat], active=self.players[self.state.active])
+        return ""
+
     # -- accepting and undoing ---------------------------------------------------------------------------
 
     def _accept(self, actions: list[Action], **details) -> None:
@@ -438,13 +448,16 @@ class DonkeyRaceSession:
                     proposal += "  " + _("(value {v})").format(v=set_value(cards, self.config, state.donkey_round))
                 except ValueError:
                     proposal += "  " + _("(not one value)")
+                if source == "camera" and self._reading is not None and self._reading.flagged:
+                    proposal += "  " + _("check the cards!")
         winners = state.winners if mode is Mode.OVER else ()
         return DonkeyRaceView(
             title=_("Donkey race"), lanes=lanes, track_length=self.config.track_length, active=self.active_seat,
             sectors=tuple(sectors), prompt=self._prompt(), to_beat=self.to_beat(), proposal=proposal,
             round_no=state.last_round.get("round", 1) if mode in (Mode.REFILL, Mode.RESHUFFLE, Mode.OVER)
             else max(1, state.round_no), deck=len(state.deck), discard=len(state.discard),
-            reminders=self.reminders(), hint=self.hint(), message=self.message or self._camera_problem,
+            reminders=self.reminders(), hint=self.hint(),
+            message=self.message or self.out_of_turn() or self._camera_problem,
             keys=self._keys(), winners=winners)
 
     def _prompt(self) -> str:

@@ -59,6 +59,8 @@ def test_plays_from_the_camera_are_the_new_cards_in_the_active_sector(store):
     for _ in range(2):
         s.on_frame(FRAME, reading((4,), (7, 7), ()))  # a card in Ada's sector is not Ben's play
     assert s.proposed_play() == ((7, 7), "camera")
+    assert s.out_of_turn() == "Ada: it is not your turn, Ben acts now"
+    assert s.view().proposal == "Seen: 7 7  (value 7)"
     press(s, "confirm")
     assert s.state.count == 2 and s.state.active == 2
     assert s.view().to_beat == "2 cards higher than 7, or PASS"
