@@ -18,11 +18,11 @@ def add_commands(subparsers) -> None:
     sub.required = True
 
     crash = sub.add_parser("crash", help="SIGKILL `companion play GAME` at random moments; check the store")
-    crash.add_argument("--game", required=True, help="a game the bench covers (cant-stop)")
+    crash.add_argument("--game", required=True, help="a game the bench covers: cant-stop, ludo, schotten-totten")
     crash.add_argument("--trials", type=int, default=20)
     crash.add_argument("--seed", type=int, default=1)
-    crash.add_argument("--script-lines", type=int, default=40, metavar="N",
-                       help="commands of the game's script each child plays before quitting (default 40)")
+    crash.add_argument("--script-lines", type=int, default=60, metavar="N",
+                       help="script commands each child plays before quitting (default 60)")
     crash.add_argument("--exec", dest="exec_children", action="store_true",
                        help="start each child as a fresh interpreter instead of forking this one")
     crash.add_argument("--verbose", action="store_true", help="one line per trial on stderr")

@@ -9,8 +9,11 @@ from companion.robustness.trace import EventTrace
 
 
 def test_twenty_random_kills_lose_and_duplicate_nothing():
-    result = run_crash_bench("cant-stop", trials=20, seed=7, script_lines=15)
+    lines = []
+    result = run_crash_bench("cant-stop", trials=20, seed=7, script_lines=40, progress=lines.append)
     assert result == {"trials": 20, "lost": 0, "duplicated": 0, "diverged": 0}
+    stored = {int(line.split(" stored")[0].rsplit(" ", 1)[1]) for line in lines}
+    assert len(stored) >= 4, f"the kills should land at different moments of the game: {sorted(stored)}"
 
 
 def _restart(state):

@@ -5,8 +5,9 @@ One trial (issue 9, item 1):
 1. a child process runs ``companion play GAME --headless`` on a script of commands and a folder of
    photos, with ``COMPANION_TRACE_EVENTS=1`` (``companion.robustness.trace``) so that it prints every
    event whose acceptance it has put on the screen;
-2. the parent sends it SIGKILL at a moment drawn uniformly from (0, T), where T is the wall time of an
-   uninterrupted reference run of the same workload;
+2. the parent sends it SIGKILL at a random moment: in :data:`STARTUP_KILLS` of the trials during
+   start-up (uniform before the reference run's first screen), else uniformly between the child's
+   first screen and the time the uninterrupted reference run of the same workload took to its end;
 3. a second child restarts ``companion play GAME`` (no ``--new``, so it resumes) with a script that
    only quits; it prints the state it rebuilt from the log;
 4. the parent checks the store.
@@ -24,7 +25,9 @@ Children are forked from this process by default (the imports are paid once, so 
 itself); ``exec_children=True`` runs each child as a fresh ``python -m companion`` instead.
 
 Games plug in through :data:`GAMES` (a :class:`CrashGame` per game): Can't Stop uses the bundled
-demo's photos and a prefix of its script.
+real photo of dice, then random hand-entered rolls and choices; Ludo a rendered board and random hand-entered rolls;
+Schotten Totten no camera and random hand-entered cards. (The donkey race has no ``companion play``
+session in this tree yet.)
 """
 
 from __future__ import annotations
@@ -70,20 +73,35 @@ class CrashGame:
     replay: Callable[[Any, int], Any]
 
 
+def _random_commands(seed: int, count: int, make: Callable[[random.Random], list[str]]) -> list[str]:
+    """``count`` groups of commands drawn by ``make``: valid or not, the session takes or refuses each
+    the same way every run, so a script replays identically."""
+    rng = random.Random(seed)
+    lines: list[str] = []
+    while len(lines) < count:
+        lines += make(rng)
+    return lines[:count]
+
+
 def _cant_stop_prepare(folder: Path, script_lines: int) -> Workload:
-    from companion.demo import demo_playlist, demo_script_path
+    """One real photo of four dice (read by the camera path, corrected to its true values), then, once
+    the folder has run out, random rolls entered by hand, each confirmed, a random pairing chosen and
+    a random roll-again-or-bank: many events in little time."""
+    from companion.demo import photos_dir
 
     photos = folder / "photos"
     photos.mkdir(parents=True, exist_ok=True)
-    for index, photo in enumerate(demo_playlist()):  # numbered copies keep the playlist's order
-        target = photos / f"{index:03d}-{photo.name}"
-        if not target.exists():
-            shutil.copyfile(photo, target)
-    lines = [line.strip() for line in demo_script_path().read_text(encoding="utf-8").splitlines()
-             if line.strip() and not line.lstrip().startswith("#")]
+    shutil.copyfile(photos_dir() / "IMG_20191209_100026.jpg", photos / "dice.jpg")  # 3 4 5 6
+
+    def turn(rng: random.Random) -> list[str]:
+        dice = " ".join(str(rng.randint(1, 6)) for _ in range(4))
+        return [f"dice {dice}", "confirm", f"choose {rng.randint(1, 3)}", rng.choice(["confirm", "confirm", "bank"])]
+
+    lines = ["confirm", "next", "dice 3 4 5 6", "confirm", "choose 1", "confirm"]
+    lines += _random_commands(2, script_lines, turn)
     script = folder / "crash.script"
-    script.write_text("\n".join(lines[:script_lines] + ["quit"]) + "\n", encoding="utf-8")
-    argv = ["play", "cant-stop", "--headless", "--players", "Ada,Ben", "--seed", "1",
+    script.write_text("\n".join(lines + ["quit"]) + "\n", encoding="utf-8")
+    argv = ["play", "cant-stop", "--headless", "--players", "Ada,Ben", "--seed", "3",
             "--camera", f"folder:{photos}"]
     return Workload(argv, script)
 
@@ -96,10 +114,73 @@ def _cant_stop_replay(store, game_id: int) -> Any:
     return replay(store.events(game_id), len(record.players), CantStopConfig.from_variant(record.variant)).to_dict()
 
 
+def _ludo_prepare(folder: Path, script_lines: int) -> Workload:
+    """A rendered empty Ludo board as the only photo (the die is entered by hand: ``dice N``), and
+    random rolls, each confirmed (the selected move)."""
+    import pygame
+
+    from companion.display.ludo import draw_board
+    from companion.display.ludo_view import LudoView, PawnView
+    from companion.games.ludo import YARD
+
+    photos = folder / "photos"
+    photos.mkdir(parents=True, exist_ok=True)
+    pygame.font.init()
+    pawns = tuple(PawnView(c, YARD) for c in ("red", "yellow") for _ in range(4))
+    view = LudoView("Ludo", "ludo52", (), None, pawns, (), None, (), 0, 0, "", "", "", (), (), None, "roll")
+    surface = pygame.Surface((640, 480))
+    surface.fill((120, 110, 100))
+    draw_board(surface, pygame.Rect(100, 20, 440, 440), view)
+    pygame.image.save(surface, str(photos / "board.png"))
+    lines = ["confirm"] + _random_commands(5, script_lines, lambda rng: [f"dice {rng.randint(1, 6)}", "confirm"])
+    script = folder / "crash.script"
+    script.write_text("\n".join(lines + ["quit"]) + "\n", encoding="utf-8")
+    argv = ["play", "ludo", "--headless", "--players", "Ada,Ben", "--seed", "3", "--variant", "board=ludo52",
+            "--camera", f"folder:{photos}"]
+    return Workload(argv, script)
+
+
+def _ludo_replay(store, game_id: int) -> Any:
+    from companion.games.ludo_config import LudoConfig
+    from companion.session_ludo import replay
+
+    record = store.game(game_id)
+    return replay(store.events(game_id), len(record.players), LudoConfig.from_variant(record.variant)).to_dict()
+
+
+def _schotten_totten_prepare(folder: Path, script_lines: int) -> Workload:
+    """No camera (every card entered by hand): random cards set at random stones and confirmed."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def turn(rng: random.Random) -> list[str]:
+        return [f"set {rng.randint(1, 9)} {rng.randint(1, 6)}{rng.randint(1, 9)}", "confirm"]
+
+    lines = ["confirm"] + _random_commands(4, script_lines, turn)
+    script = folder / "crash.script"
+    script.write_text("\n".join(lines + ["quit"]) + "\n", encoding="utf-8")
+    argv = ["play", "schotten-totten", "--headless", "--players", "Ada,Ben", "--seed", "1", "--camera", "none"]
+    return Workload(argv, script)
+
+
+def _schotten_totten_replay(store, game_id: int) -> Any:
+    from companion.games.schotten_totten import SchottenTottenConfig
+    from companion.session_schotten_totten import replay
+
+    record = store.game(game_id)
+    return replay(store.events(game_id), SchottenTottenConfig.from_variant(record.variant)).state.to_dict()
+
+
 GAMES: dict[str, CrashGame] = {
     "cant-stop": CrashGame("cant-stop", _cant_stop_prepare, _cant_stop_replay),
+    "ludo": CrashGame("ludo", _ludo_prepare, _ludo_replay),
+    "schotten-totten": CrashGame("schotten-totten", _schotten_totten_prepare, _schotten_totten_replay),
 }
 """The games the crash bench covers, by the ``companion play`` name."""
+
+
+STARTUP_KILLS = 0.1
+"""Share of the kills drawn during start-up (before the game is on the screen); the others fall
+uniformly between the reference run's first screen and its end."""
 
 
 @dataclass
@@ -150,14 +231,18 @@ def _wait(pid: int) -> int:
 
 
 def run_child(argv: list[str], env: dict[str, str], *, kill_after: float | None = None,
-              exec_children: bool = False, timeout: float = 300.0) -> ChildRun:
-    """Run ``companion ARGV``, reading its trace; SIGKILL it ``kill_after`` seconds after the start.
+              kill_after_start: float | None = None, exec_children: bool = False,
+              timeout: float = 300.0) -> ChildRun:
+    """Run ``companion ARGV``, reading its trace; SIGKILL it ``kill_after`` seconds after it was
+    started, or ``kill_after_start`` seconds after it printed its ``start`` record (the game is on the
+    screen), whichever is given. Without either it runs to its end (or ``timeout``).
 
     Lines the child wrote before it died are read after the kill, so they all count as shown.
+    ``ChildRun.records`` get an ``"at"`` key: seconds from the start of the child to the line's arrival.
     """
     started = time.monotonic()
     pid, fd = _start_child(argv, env, exec_children)
-    run, buffer, killed = ChildRun(), b"", False
+    run, pending, killed = ChildRun(), b"", False
     deadline = started + (kill_after if kill_after is not None else timeout)
     try:
         while True:
@@ -171,19 +256,34 @@ def run_child(argv: list[str], env: dict[str, str], *, kill_after: float | None 
             chunk = os.read(fd, 65536)
             if not chunk:
                 break
-            buffer += chunk
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                record = _parse(line)
+                if record is None:
+                    continue
+                record["at"] = time.monotonic() - started
+                run.records.append(record)
+                if "start" in record and kill_after_start is not None and kill_after is None and not killed:
+                    deadline = time.monotonic() + kill_after_start
     finally:
-        if not killed and kill_after is None and time.monotonic() >= deadline:
-            os.kill(pid, signal.SIGKILL)
+        if not killed:
+            try:
+                os.kill(pid, signal.SIGKILL)  # past the timeout, or the parent was interrupted
+            except ProcessLookupError:
+                pass
         os.close(fd)
         run.status = _wait(pid)
     run.seconds = time.monotonic() - started
-    for line in buffer.decode("utf-8", "replace").splitlines():
-        try:
-            run.records.append(json.loads(line))
-        except json.JSONDecodeError:
-            pass  # a line cut by the kill, or other output
     return run
+
+
+def _parse(line: bytes) -> dict | None:
+    try:
+        record = json.loads(line.decode("utf-8", "replace"))
+    except json.JSONDecodeError:
+        return None  # a line cut by the kill, or other output
+    return record if isinstance(record, dict) else None
 
 
 def _shown_events(records: list[dict]) -> dict[int, tuple[str, Any]]:
@@ -259,7 +359,7 @@ def check_trial(shown: dict[int, tuple[str, Any]], before: list[tuple[int, str, 
     return lost, duplicated, bool(diverged)
 
 
-def run_crash_bench(game: str, trials: int, seed: int, *, script_lines: int = 40, exec_children: bool = False,
+def run_crash_bench(game: str, trials: int, seed: int, *, script_lines: int = 60, exec_children: bool = False,
                     workdir: Path | None = None, progress: Callable[[str], None] | None = None) -> dict[str, int]:
     """Run ``trials`` kill-and-restart trials of ``game`` (a key of :data:`GAMES`).
 
@@ -285,11 +385,15 @@ def run_crash_bench(game: str, trials: int, seed: int, *, script_lines: int = 40
         if reference.status != 0:
             raise RuntimeError(f"the reference run of {game} exited with status {reference.status}")
         _, ref_events = _stored(reference_dir, game)
+        start_at = next((r["at"] for r in reference.records if "start" in r), 0.0)
         ref_log = [(kind, payload) for _, kind, payload in ref_events]
         for trial in range(trials):
             state_dir = root / f"trial-{trial}"
-            killed = run_child([*play, "--new"], _child_env(state_dir), kill_after=rng.uniform(0, reference.seconds),
-                               exec_children=exec_children)
+            if rng.random() < STARTUP_KILLS:  # while the program starts (store being created...)
+                moment = {"kill_after": rng.uniform(0, start_at)}
+            else:  # while the game is played
+                moment = {"kill_after_start": rng.uniform(0, max(reference.seconds - start_at, 0.01))}
+            killed = run_child([*play, "--new"], _child_env(state_dir), exec_children=exec_children, **moment)
             shown = _shown_events(killed.records)
             ids, before = _stored(state_dir, game)
             restart = run_child([*workload.argv, "--input", f"script:{quit_script}"], _child_env(state_dir),
