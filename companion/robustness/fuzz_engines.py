@@ -83,7 +83,8 @@ def _cant_stop() -> FuzzEngine:
 
     def junk(state, rng):
         return [Roll((0, rng.randint(1, 6), 7, 1)), Roll((1, 2, 3)), Choose((1, 13)), Choose(()),
-                StartWith(state.num_players), StartWith(-1), Bank() if state.phase is not Phase.DECIDE else Roll((1,) * 4)]
+                StartWith(state.num_players), StartWith(-1),
+                Bank() if state.phase is not Phase.DECIDE else Roll((1,) * 4)]
 
     return FuzzEngine("cant-stop", new_state, invariants, CantStopState.from_dict, junk, 5000)
 

@@ -10,8 +10,8 @@ frames = an hour), or as fast as it can with ``fast``.
 Figures (Linux ``/proc/self``): RSS in MB (``VmRSS``) at the start (before the store and window are
 opened), after a warm-up (the first :data:`WARMUP_FRAMES` frames: fonts, reader tables and
 SQLite caches are loaded lazily) and at the end; open file descriptors with the store and window open,
-before the first frame and after the last (each game's camera and script are closed by then). Target (issue 9): growth from warm-up to end under
-10 MB, and no more open files at the end than at the start.
+before the first frame and after the last (each game's camera and script are closed by then).
+Target (issue 9): growth from warm-up to end under 10 MB, and no more open files at the end than at the start.
 """
 
 from __future__ import annotations
