@@ -8,7 +8,9 @@
   the opponent's. It claims every claimable stone (a claim only closes a stone in the claimant's
   favour, C.6), passes when it must (C.4), and otherwise plays the card and stone whose resulting
   board value is highest (:mod:`companion.hints.schotten_totten_eval`). Limitation: the value of the
-  other stones is taken with the whole hand, so a card's use elsewhere is not charged to a play.
+  other stones is taken with the whole hand, so a card's use elsewhere is not charged to a play
+  (charging it, with hand cards counted as sure at every stone at once, made the advisor hoard its
+  good cards: it won 45-50 % against ``greedy`` instead of 72 %).
 """
 
 from __future__ import annotations
@@ -23,14 +25,13 @@ from companion.hints.schotten_totten_eval import Evaluator, beat_chance, board_v
 from companion.i18n import _
 
 
-HAND_AWARE = 0.0
-"""Whether the other stones are valued without the card played (1) or with the whole hand (0)."""
+MY_DRAW_WEIGHT = 2.0
+"""Scale of my own chance to draw a given unseen card. Tuned against ``greedy`` (400 games, seed 2):
+0.6 won 56 %, 1.0 72 %, 1.5 77 %, 2.0 75 %, 3.0 67 % (before the other two knobs were set)."""
 
-MY_DRAW_WEIGHT = 1.0
-"""Scale of my own chance to draw a given unseen card (tuning knob of the advisor)."""
-
-THEIR_DRAW_WEIGHT = 1.0
-"""Scale of the opponent's chance to hold or draw a given unseen card (tuning knob of the advisor)."""
+THEIR_DRAW_WEIGHT = 0.8
+"""Scale of the opponent's chance to hold or draw a given unseen card. With MY_DRAW_WEIGHT 2.0 (seed 2):
+1.0 won 75 %, 0.8 80 %, 0.6 80 %."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,6 @@ def advise(state: SchottenTottenState, seat: int) -> Hint:
     evaluator = _evaluator(state, seat)
     hand_mask = tables.mask(hand)  # type: ignore[arg-type]
     base = stone_chances(state, seat, evaluator, hand_mask)
-    without: dict[int, list[float]] = {}
     seen = tables.mask(state.table_cards())
     best: tuple[float, int, int] | None = None
     best_play = plays[0]
@@ -168,12 +168,7 @@ def advise(state: SchottenTottenState, seat: int) -> Hint:
             chance = 0.0  # the opponent completed first and can claim it whatever I add
         else:
             chance = stone_chance(evaluator, mine, theirs, hand_mask & ~bit)
-        if HAND_AWARE:
-            if bit not in without:
-                without[bit] = stone_chances(state, seat, evaluator, hand_mask & ~bit)
-            chances = list(without[bit])
-        else:
-            chances = list(base)
+        chances = list(base)
         chances[play.stone] = chance
         value = board_value(chances)
         rank = (value, -play.card.value, -play.stone)
