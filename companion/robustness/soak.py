@@ -2,7 +2,8 @@
 
 The Can't Stop session loop (``companion.app.run_loop``) runs headless on the bundled demo: the
 photo-folder camera over the demo playlist and the demo's button script, game after game in one store,
-one window (SDL dummy driver) for all of them, until ``frames`` loop ticks have run. Each tick is one
+one window (SDL dummy driver) for all of them, until ``frames`` loop ticks have run. A game whose
+script ends (the demo script no longer fits the reader or the advisor) is left for the next one. Each tick is one
 frame as on the box: a camera frame through the dice reader while the session watches the dice, the
 screen drawn, the inputs polled. The loop runs at the configured ``[session] fps`` (10 by default: 36,000
 frames = an hour), or as fast as it can with ``fast``.
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 
 WARMUP_FRAMES = 200
+CHUNK = 100  # loop ticks per run_loop call
 
 
 def rss_mb() -> float:
@@ -52,13 +54,14 @@ def run_soak(frames: int, *, fast: bool = False, state_dir: Path | None = None) 
     rss_growth_mb (end minus warm-up), files_start, files_end.
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from companion.app import DEMO_PLAYERS, DEMO_SEED, run_loop
+    from companion.app import DEMO_PLAYERS, DEMO_SEED, ScriptEnded, run_loop
     from companion.config import Config
     from companion.demo import demo_camera, demo_script_path
     from companion.display.screen import Display
     from companion.games.cant_stop import CantStopConfig
     from companion.inputs import open_input
     from companion.session_cant_stop import GAME, CantStopSession
+    from companion.session import Waiting
     from companion.store import Store
 
     config = Config()
@@ -68,12 +71,10 @@ def run_soak(frames: int, *, fast: bool = False, state_dir: Path | None = None) 
                "rss_warm_mb": 0.0, "rss_end_mb": 0.0, "rss_growth_mb": 0.0, "files_start": 0, "files_end": 0}
     started = time.monotonic()
     store = Store(folder / "companion.sqlite3")
-    display = Display(config.display.width, config.display.height, headless=True)
+    display = _CountingDisplay(Display(config.display.width, config.display.height, headless=True))
     figures["files_start"] = open_files()
     try:
-        while figures["frames"] < frames:
-            chunk = min(frames - figures["frames"], max(1, WARMUP_FRAMES - figures["frames"])
-                        if figures["frames"] < WARMUP_FRAMES else frames - figures["frames"])
+        while display.shown < frames:
             game_id = store.new_game(GAME, DEMO_PLAYERS, {})
             figures["games"] += 1
             session = CantStopSession(store, game_id, list(DEMO_PLAYERS), CantStopConfig(),
@@ -81,14 +82,17 @@ def run_soak(frames: int, *, fast: bool = False, state_dir: Path | None = None) 
             inputs = open_input(f"script:{demo_script_path()}", events=display.events)
             try:
                 with demo_camera(config.session.frames_per_photo) as camera:
-                    while True:
-                        result = run_loop(session, store, camera, _reader(), inputs, display, game=GAME,
-                                          headless=fast, fps=config.session.fps, max_ticks=chunk)
-                        figures["frames"] += result.ticks
-                        if figures["frames"] >= WARMUP_FRAMES and not figures["rss_warm_mb"]:
+                    while display.shown < frames:
+                        # chunks, so that the warm-up figure is taken on time and a stuck game is noticed
+                        chunk = min(CHUNK, frames - display.shown)
+                        try:
+                            run_loop(session, store, camera, _reader(), inputs, display, game=GAME,
+                                     headless=fast, fps=config.session.fps, max_ticks=chunk)
+                        except ScriptEnded:  # the script no longer fits this game: start the next one
+                            break
+                        if display.shown >= WARMUP_FRAMES and not figures["rss_warm_mb"]:
                             figures["rss_warm_mb"] = round(rss_mb(), 1)
-                        chunk = frames - figures["frames"]
-                        if session.finished or chunk <= 0:
+                        if session.finished or (inputs.exhausted and session.waiting is Waiting.PLAYERS):
                             break
             finally:
                 inputs.close()
@@ -98,12 +102,28 @@ def run_soak(frames: int, *, fast: bool = False, state_dir: Path | None = None) 
         store.close()
         if owned:
             shutil.rmtree(folder, ignore_errors=True)
+    figures["frames"] = display.shown
     figures["seconds"] = round(time.monotonic() - started, 1)
     figures["fps"] = round(figures["frames"] / max(figures["seconds"], 1e-9), 1)
     figures["rss_end_mb"] = round(rss_mb(), 1)
     figures["rss_warm_mb"] = figures["rss_warm_mb"] or figures["rss_end_mb"]
     figures["rss_growth_mb"] = round(figures["rss_end_mb"] - figures["rss_warm_mb"], 1)
     return figures
+
+
+class _CountingDisplay:
+    """The display, counting the frames shown (one per loop tick)."""
+
+    def __init__(self, display):
+        self._display = display
+        self.shown = 0
+
+    def show(self, view) -> None:
+        self.shown += 1
+        self._display.show(view)
+
+    def __getattr__(self, name):
+        return getattr(self._display, name)
 
 
 def _reader():
