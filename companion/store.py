@@ -12,7 +12,8 @@ Why an event that :meth:`Store.append_event` returned survives a power cut or SI
     page cache, which outlives the process), and after the fsync they are on the storage medium, so
     a power cut cannot either. On the next open SQLite replays committed frames from the WAL. (With
     WAL and ``synchronous=NORMAL`` the fsync waits for the next checkpoint: safe against a crash but
-    not a power cut, which is why FULL is used.)
+    not a power cut, which is why FULL is used.) ``companion bench crash`` checks the SIGKILL half of
+    this: it kills ``companion play`` at random moments and finds every event the screen had shown.
 
 Why a half-written state never appears
     Every change (an append, an undo, finishing a game together with its scoreboard update, a schema
