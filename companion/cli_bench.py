@@ -18,7 +18,7 @@ def add_commands(subparsers) -> None:
     sub.required = True
 
     crash = sub.add_parser("crash", help="SIGKILL `companion play GAME` at random moments; check the store")
-    crash.add_argument("--game", required=True, help="a game the bench covers: cant-stop, ludo, schotten-totten")
+    crash.add_argument("--game", required=True, help="a game the bench covers: cant-stop, donkey-race, ludo, schotten-totten")
     crash.add_argument("--trials", type=int, default=20)
     crash.add_argument("--seed", type=int, default=1)
     crash.add_argument("--script-lines", type=int, default=60, metavar="N",

@@ -24,10 +24,10 @@ Counts, summed over the trials:
 Children are forked from this process by default (the imports are paid once, so a trial costs the game
 itself); ``exec_children=True`` runs each child as a fresh ``python -m companion`` instead.
 
-Games plug in through ``crash_games.GAMES`` (a ``CrashGame`` per game): Can't Stop uses the bundled
-real photo of dice, then random hand-entered rolls and choices; Ludo a rendered board and random hand-entered rolls;
-Schotten Totten no camera and random hand-entered cards. (The donkey race has no ``companion play``
-session in this tree yet.)
+Games plug in through ``crash_games.GAMES`` (a ``CrashGame`` per game): Can't Stop uses a bundled
+real photo of dice, then random hand-entered rolls and choices; Ludo a rendered board and random
+hand-entered rolls; Schotten Totten no camera and random hand-entered cards; the donkey race an empty
+table and random hand-entered plays and passes.
 """
 
 from __future__ import annotations

@@ -136,9 +136,40 @@ def _schotten_totten_replay(store, game_id: int) -> Any:
     return replay(store.events(game_id), SchottenTottenConfig.from_variant(record.variant)).state.to_dict()
 
 
+def _donkey_race_prepare(folder: Path, script_lines: int) -> Workload:
+    """An empty table as the only photo; plays entered by hand (``dice V``: one card of value V), passes,
+    each confirmed, on a long track so that the race lasts."""
+    import cv2
+    import numpy as np
+
+    photos = folder / "photos"
+    photos.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(photos / "empty.png"), np.full((240, 320, 3), 90, np.uint8))
+
+    def turn(rng: random.Random) -> list[str]:
+        return [rng.choice([f"dice {rng.randint(1, 13)}", "pass"]), "confirm"]
+
+    lines = ["confirm", "choose 1", "confirm"] + _random_commands(6, script_lines, turn)
+    script = folder / "crash.script"
+    script.write_text("\n".join(lines + ["quit"]) + "\n", encoding="utf-8")
+    argv = ["play", "donkey-race", "--headless", "--players", "Ada,Ben", "--variant", "track_length=60",
+            "--camera", f"folder:{photos}"]
+    return Workload(argv, script)
+
+
+def _donkey_race_replay(store, game_id: int) -> Any:
+    from companion.games.donkey_race_config import DonkeyRaceConfig
+    from companion.session_donkey_race import replay
+
+    record = store.game(game_id)
+    config = DonkeyRaceConfig.from_variant(record.variant)
+    return replay(store.events(game_id), len(record.players), config).to_dict()
+
+
 GAMES: dict[str, CrashGame] = {
     "cant-stop": CrashGame("cant-stop", _cant_stop_prepare, _cant_stop_replay),
     "ludo": CrashGame("ludo", _ludo_prepare, _ludo_replay),
     "schotten-totten": CrashGame("schotten-totten", _schotten_totten_prepare, _schotten_totten_replay),
+    "donkey-race": CrashGame("donkey-race", _donkey_race_prepare, _donkey_race_replay),
 }
 """The games the crash bench covers, by the ``companion play`` name."""
