@@ -83,3 +83,20 @@ def test_simulate_variants_and_errors():
         run_simulation("donkey-race", ["advisor"], 1, seed=1)
     with pytest.raises(ValueError, match="track_length"):
         run_simulation("donkey-race", ["advisor", "random"], 1, seed=1, variant={"track_length": "0"})
+
+
+def test_endgame_finish_with_a_play_nobody_can_beat():
+    state = position([(3, 1, 1), (2, 6, 9), (4, 8, 13)]).apply(Play((3,)))
+    state = replace(state, points=(10, 5, 18), positions=(10, 5, 18)).apply(Play((6,)))
+    hint = advise(state, 2)  # the last to act: any raise is sure, the cheapest is enough
+    assert hint.action == Play((8,)) and "wins the game" in hint.reason
+    early = position([(3, 1, 1), (4, 8, 13), (2, 6, 9)]).apply(Play((3,)))
+    early = replace(early, points=(10, 18, 5), positions=(10, 18, 5))
+    assert advise(early, 1).action == Play((13,))  # not last: only the top value is sure
+
+
+def test_endgame_deny_a_player_who_could_finish_ahead():
+    state = position([(3, 1, 1), (2, 6, 12), (4, 5, 13)])
+    state = replace(state, points=(10, 5, 18), positions=(10, 5, 18)).apply(Play((3,)))
+    hint = advise(state, 1)  # seat 2 acts after and would win with 2 points
+    assert hint.action == Play((12,)) and "raise as high" in hint.reason

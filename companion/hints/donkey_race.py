@@ -18,6 +18,11 @@ fewer games):
   (D.4.3): 2 points, and 0 for the other player.
 - **Raise minimally**: the lowest set that beats the current play (D.5), jokers last, so that the
   12s and 13s stay in the hand for the rounds where only they can win.
+- **The last rounds** (3-4 players, :func:`_endgame`): when 2 points win the game, a play nobody can
+  beat; when a player acting later could finish ahead, the highest raise (or the top card as lead).
+
+Measured (``companion simulate donkey-race --games 2000 --seed 1``): 90.3 % wins against one random
+player, 70.8 % against three; other seeds give 88.5-89.5 % and 70-72.5 %.
 """
 
 from __future__ import annotations
@@ -95,7 +100,10 @@ def advise(state: DonkeyRaceState, seat: int) -> Hint:
         play = min(plays, key=lambda p: set_value(p.cards, state.config, donkey_round=True))
         return Hint(play, _("Donkey round: play your lowest card, the highest takes the cards."), numbers)
     value_of = lambda p: set_value(p.cards, state.config)  # noqa: E731
-    if state.count == 0:
+    endgame = _endgame(state, seat, plays) if state.num_players > 2 else None
+    if endgame is not None:
+        play, reason = endgame
+    elif state.count == 0:
         top = [p for p in plays if len(p.cards) == 1 and value_of(p) >= state.config.top_value]
         if state.num_players == 2 and top:
             play = top[0]
@@ -119,6 +127,31 @@ def advise(state: DonkeyRaceState, seat: int) -> Hint:
     numbers["unseen_higher"] = float(_unseen_higher(state, seat, value))
     numbers["sure_highest"] = 1.0 if state.count and _sure_highest(state, play) else 0.0
     return Hint(play, reason, numbers)
+
+
+def _endgame(state: DonkeyRaceState, seat: int, plays: list[Play]) -> tuple[Play, str] | None:
+    """The last rounds with 3-4 players (D.6): finish with a play nobody can beat when 2 points win;
+    raise as high as possible (or lead the top card) when a player acting after this one could
+    finish ahead with 2 points. None when neither applies. 4 players, 2000 games, seeds 2/3/4:
+    70.3 / 71.1 / 72.5 % wins against 71.0 / 67.1 / 68.0 % without it (no gain with 2 players)."""
+    n, points, me = state.num_players, state.points, state.points[seat]
+    finish = state.config.track_length
+    value_of = lambda p: set_value(p.cards, state.config)  # noqa: E731
+    if state.count == 0:
+        after = [(seat + i) % n for i in range(1, n)]
+    else:
+        after = [(seat + i) % n for i in range(1, (state.leader - seat - 1) % n + 1)]
+    sure = [p for p in plays if value_of(p) >= state.config.top_value or (state.count and not after)]
+    if sure and me + 2 >= finish and all(me + 2 > points[o] + 1 for o in range(n) if o != seat):
+        return min(sure, key=value_of), _("This play wins the game: nobody can beat it.")
+    if any(points[o] + 2 >= finish and points[o] + 2 >= me + 1 for o in after):
+        if state.count:
+            play = max(plays, key=lambda p: (value_of(p), -p.cards.count(JOKER)))
+            return play, _("A player after you could finish ahead: raise as high as you can.")
+        top = [p for p in plays if len(p.cards) == 1 and value_of(p) >= state.config.top_value]
+        if top:
+            return top[0], _("A player could finish ahead: lead the card nobody can beat.")
+    return None
 
 
 def _general_reason(state: DonkeyRaceState) -> str:
