@@ -416,6 +416,8 @@ class SchottenTottenState:
     def _claim(self, stone: int) -> "SchottenTottenState":
         if self.phase is not Phase.CLAIM:
             raise IllegalMove("claims are made in the claim step", "schotten-totten.md C.4")
+        if not 0 <= stone < NUM_STONES:
+            raise IllegalMove(f"no stone {stone}: stones are 0-8", "schotten-totten.md C.2")
         verdict = self.claim_verdict(stone, self.active)
         if not verdict.claimable:
             raise IllegalMove(f"stone {stone + 1} cannot be claimed: {verdict.reason}", verdict.rule)
