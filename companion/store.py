@@ -446,6 +446,10 @@ def _game_record(row: tuple[Any, ...]) -> GameRecord:
     )
 
 
+_UNUSABLE_CONTENT = ("not a database", "malformed", "written by a newer", "not a tabletop-companion store")
+"""Signs, in a :class:`StoreError`, that the file's content cannot be used (so it may be moved aside)."""
+
+
 def move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now) -> Path:
     """Rename the store file ``path`` (and its ``-wal`` / ``-shm`` files) to ``NAME.unusable-STAMP``.
 
@@ -482,7 +486,8 @@ def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_n
     try:
         store = Store(path, now=now)
     except StoreError as error:
-        if not path.exists() or "unable to open" in str(error) or "readonly" in str(error):
+        # Only a problem of the file's content: a locked, unreadable or unwritable file is left alone.
+        if not path.exists() or not any(sign in str(error) for sign in _UNUSABLE_CONTENT):
             raise
         reason = str(error)
     else:

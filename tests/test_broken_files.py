@@ -254,3 +254,16 @@ def test_a_store_of_every_earlier_schema_version_migrates_to_the_current_one(tmp
             assert [e.payload for e in store.events(1)] == [{"type": "start", "seat": 0}]
         game = store.new_game("cant-stop", ["A", "B"], {})
         assert store.append_event(game, "action", {}) == 1
+
+
+def test_a_store_that_is_only_locked_or_unreadable_is_never_moved(tmp_path, monkeypatch):
+    path = tmp_path / "companion.sqlite3"
+    _saved_store(path, events=1)
+
+    def locked(self, *args, **kwargs):
+        raise StoreError(f"{path}: cannot open the store: database is locked. Check the file and the disk.")
+
+    monkeypatch.setattr(Store, "__init__", locked)
+    with pytest.raises(StoreError, match="locked"):
+        open_or_move_aside(path)
+    assert path.exists() and not [p for p in tmp_path.iterdir() if ".unusable-" in p.name]
