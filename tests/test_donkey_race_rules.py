@@ -317,3 +317,14 @@ def test_json_round_trip_and_actions():
         assert action_from_dict(action_to_dict(action)) == action
     with pytest.raises(ValueError):
         action_from_dict({"type": "fold"})
+
+
+def test_d7_10_both_piles_empty_the_remaining_draws_lapse():
+    config = DonkeyRaceConfig(deck=((1, 3), (2, 2)), donkey_mode="kramer_round")
+    state = table([(DONKEY, 1, 1), (1, 2, 2)], config=config, deck=())
+    state = run(state, Play((DONKEY,)), Play((2,)))  # Ben takes the donkey round's cards (Kramer)
+    assert state.deck == () and state.discard == () and state.phase is Phase.PLAY
+    assert state.hands == ((1, 1), (DONKEY, 1, 2, 2)) and state.draw_queue == () and state.active == 1
+    assert state.donkey_blocked
+    with pytest.raises(IllegalMove, match="at once"):
+        state.apply(Play((DONKEY,)))
