@@ -389,7 +389,7 @@ class DonkeyRaceSession:
             return (_("Shuffle the deck and deal {n} cards to each player").format(n=size),
                     _("Put the rest face down in the centre"))
         if mode is Mode.FIRST:
-            return (_("Whoever holds the donkey card shows it: that player leads"),
+            return (_("Whoever holds the donkey card shows it in their sector, then takes it back: they lead"),
                     _("Nobody? The youngest leads (NEXT to choose)"))
         lines = list(self._moves())
         if mode is Mode.REFILL:
@@ -483,7 +483,7 @@ class DonkeyRaceSession:
     def _keys(self) -> tuple[tuple[str, str], ...]:
         mode = self.mode
         if mode is Mode.FIRST:
-            return (("CONFIRM", _("accept")), ("NEXT", _("other player")), ("BANK", _("donkey shown")),
+            return (("CONFIRM", _("accept")), ("NEXT", _("other player")), ("BANK", _("donkey")),
                     ("UNDO", _("undo")))
         if mode is Mode.PLAY:
             return (("CONFIRM", _("play")), ("PASS", _("pass")), ("UNDO", _("undo")))

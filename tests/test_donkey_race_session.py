@@ -138,3 +138,33 @@ def test_screen_renders_every_mode_at_800x480(store):
     assert all(isinstance(x, pygame.Surface) for x in surfaces)
     press(s, "confirm")
     assert s.finished and s.waiting is Waiting.NOTHING
+
+
+def test_rendered_card_photos_drive_the_first_leader_and_the_plays(store):
+    from vision.card_render import render_donkey_scene
+
+    from companion.session_donkey_race import read_table
+
+    s = session(store)
+    rng = np.random.default_rng(5)
+
+    def show(*hands):
+        for _ in range(4):  # this test is about the session: re-render a scene the reader flags
+            frame, _ = render_donkey_scene(rng, [list(h) for h in hands])
+            seen = read_table(frame, 3, s.config)
+            if not seen.flagged:
+                break
+        for _ in range(2):
+            s.on_frame(frame, seen)
+
+    press(s, "confirm")
+    show((), (), (0,))  # Cleo shows the donkey card
+    assert s.active_seat == 2 and "shows the donkey" in s.view().prompt
+    press(s, "confirm")
+    show((), (), (4,))
+    press(s, "confirm")
+    assert s.state.plays == ((2, (4,)),) and s.state.active == 0
+    show((9,), (), (4,))
+    assert s.proposed_play() == ((9,), "camera")
+    press(s, "confirm")
+    assert s.state.high_seat == 0 and s.state.high_value == 9
