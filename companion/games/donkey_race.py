@@ -32,121 +32,17 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Union
 
 from companion.games.base import CHANCE, TERMINAL, IllegalMove, Outcome, VariantError
+from companion.games.donkey_race_actions import (
+    Action, Draw, FirstLeader, Pass, Play, Reshuffle, action_from_dict, action_to_dict, add_cards, remove_cards,
+    set_value)
 from companion.games.donkey_race_config import (
     DONKEY, JOKER, MAX_PLAYERS, MIN_PLAYERS, UNKNOWN, DonkeyRaceConfig, card_name)
 
 __all__ = ["DONKEY", "JOKER", "UNKNOWN", "Draw", "Reshuffle", "FirstLeader", "Play", "Pass", "Action",
            "Phase", "DonkeyRaceState", "DonkeyRaceGame", "DonkeyRaceConfig", "action_to_dict",
            "action_from_dict", "set_value"]
-
-
-# ----------------------------------------------------------------------------------------------------
-# Actions
-
-
-@dataclass(frozen=True)
-class Draw:
-    """Chance (D.3.2, D.4.6): the card ``draw_queue[0]`` takes from the draw pile; :data:`UNKNOWN` at
-    the table."""
-
-    card: int
-
-
-@dataclass(frozen=True)
-class Reshuffle:
-    """Chance (D.4.7): the discard pile is shuffled and becomes the draw pile."""
-
-
-@dataclass(frozen=True)
-class FirstLeader:
-    """Chance (D.3.3): the first round's leader. ``donkey``: that player shows the donkey card (at the
-    table); False when nobody holds it and the players chose (the youngest, D.7.4)."""
-
-    seat: int
-    donkey: bool = False
-
-
-@dataclass(frozen=True)
-class Play:
-    """A set laid in the player's sector (D.4.1-2, D.5): card codes, sorted by the constructor."""
-
-    cards: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
-
-
-@dataclass(frozen=True)
-class Pass:
-    """The player passes (D.4.2; the PASS button)."""
-
-
-Action = Union[Draw, Reshuffle, FirstLeader, Play, Pass]
-
-
-def action_to_dict(action: Action) -> dict:
-    """JSON form: ``{"type": "play", "cards": [7, 7]}``, ``{"type": "draw", "card": -3}`` and the like."""
-    if isinstance(action, Draw):
-        return {"type": "draw", "card": action.card}
-    if isinstance(action, Reshuffle):
-        return {"type": "reshuffle"}
-    if isinstance(action, FirstLeader):
-        return {"type": "first_leader", "seat": action.seat, "donkey": action.donkey}
-    if isinstance(action, Play):
-        return {"type": "play", "cards": list(action.cards)}
-    if isinstance(action, Pass):
-        return {"type": "pass"}
-    raise TypeError(f"not a donkey-race action: {action!r}")
-
-
-def action_from_dict(data: Mapping) -> Action:
-    """Inverse of :func:`action_to_dict`; ``ValueError`` on an unknown type or bad fields."""
-    kind = data.get("type")
-    try:
-        if kind == "draw":
-            return Draw(int(data["card"]))
-        if kind == "reshuffle":
-            return Reshuffle()
-        if kind == "first_leader":
-            return FirstLeader(int(data["seat"]), bool(data.get("donkey", False)))
-        if kind == "play":
-            return Play(tuple(int(c) for c in data["cards"]))
-        if kind == "pass":
-            return Pass()
-    except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"bad donkey-race action {dict(data)!r}: {error}") from None
-    raise ValueError(f"unknown donkey-race action type {kind!r}")
-
-
-def set_value(cards: tuple[int, ...], config: DonkeyRaceConfig, donkey_round: bool = False) -> int:
-    """The value of a set (D.5): the value shared by its non-joker cards; jokers stand for it.
-
-    A set of jokers only counts as ``config.top_value`` (max + 1); in a Kramer donkey round a joker
-    counts 1 (D.2 Kramer). Raises ``ValueError`` for an empty set, unknown cards, or mixed values.
-    """
-    if not cards or UNKNOWN in cards:
-        raise ValueError("a set needs known cards")
-    values = {config.value_of(c) for c in cards if c != JOKER}
-    if len(values) > 1:
-        raise ValueError(f"a set is one value, not {', '.join(map(card_name, cards))}")
-    if values:
-        return values.pop()
-    return 1 if donkey_round else config.top_value
-
-
-def _remove(cards: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...]:
-    counts = Counter(cards)
-    counts.subtract(taken)
-    if any(n < 0 for n in counts.values()):
-        raise ValueError("cards not there")
-    return tuple(sorted(counts.elements()))
-
-
-def _add(cards: tuple[int, ...], more: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(sorted(cards + more))
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -364,7 +260,7 @@ class DonkeyRaceState:
                 hands.append((UNKNOWN,) * len(hand))
         hidden_cards += [c for c in self.deck if c != UNKNOWN]
         return replace(self, hidden=True, hands=tuple(hands), deck=(UNKNOWN,) * len(self.deck),
-                       pool=_add(self.pool, tuple(hidden_cards)))
+                       pool=add_cards(self.pool, tuple(hidden_cards)))
 
     # -- rule checks ----------------------------------------------------------------------------------
 
@@ -429,7 +325,7 @@ class DonkeyRaceState:
             if self.phase is not Phase.RESHUFFLE:
                 raise IllegalMove("the discards are reshuffled only when the draw pile is empty", "donkey-race.md D.4.7")
             cards = self.discard
-            deck, pool = ((UNKNOWN,) * len(cards), _add(self.pool, cards)) if self.hidden else (cards, self.pool)
+            deck, pool = ((UNKNOWN,) * len(cards), add_cards(self.pool, cards)) if self.hidden else (cards, self.pool)
             after = replace(self, deck=deck, pool=pool, discard=(), reshuffles=self.reshuffles + 1,
                             phase=Phase.DRAW)
             return after._continue_drawing()
@@ -456,8 +352,8 @@ class DonkeyRaceState:
             raise IllegalMove(f"the draw pile holds no {card_name(action.card)}", "donkey-race.md D.3.2")
         seat = self.draw_queue[0]
         hands = list(self.hands)
-        hands[seat] = _add(hands[seat], (action.card,))
-        after = replace(self, deck=_remove(self.deck, (action.card,)), hands=tuple(hands),
+        hands[seat] = add_cards(hands[seat], (action.card,))
+        after = replace(self, deck=remove_cards(self.deck, (action.card,)), hands=tuple(hands),
                         draw_queue=self.draw_queue[1:])
         return after._continue_drawing()
 
@@ -491,10 +387,10 @@ class DonkeyRaceState:
             if not self.can_hold(action.seat, (DONKEY,)):
                 raise IllegalMove("that player cannot hold the donkey card", "donkey-race.md D.3.3")
             if DONKEY not in hands[action.seat]:  # table: the shown card becomes known
-                hands[action.seat] = _add(_remove(hands[action.seat], (UNKNOWN,)), (DONKEY,))
-                pool = _remove(pool, (DONKEY,))
+                hands[action.seat] = add_cards(remove_cards(hands[action.seat], (UNKNOWN,)), (DONKEY,))
+                pool = remove_cards(pool, (DONKEY,))
             if self.config.donkey_mode == "start_marker_only":  # D.5: set aside, holder draws anew
-                hands[action.seat] = _remove(hands[action.seat], (DONKEY,))
+                hands[action.seat] = remove_cards(hands[action.seat], (DONKEY,))
                 removed, queue = (DONKEY,), (action.seat,)
         elif not self.hidden and any(DONKEY in hand for hand in self.hands):
             raise IllegalMove("the player holding the donkey card leads", "donkey-race.md D.3.3")
@@ -503,9 +399,9 @@ class DonkeyRaceState:
             # D.5: nobody holds it, so it lies in the draw pile: it is taken out before the first round.
             removed = (DONKEY,)
             if self.hidden:
-                deck, pool = deck[1:], _remove(pool, (DONKEY,))
+                deck, pool = deck[1:], remove_cards(pool, (DONKEY,))
             else:
-                deck = _remove(deck, (DONKEY,))
+                deck = remove_cards(deck, (DONKEY,))
         after = replace(self, hands=tuple(hands), pool=pool, removed=removed, draw_queue=queue, deck=deck,
                         round_no=1, leader=action.seat, active=action.seat)
         return after._continue_drawing()
@@ -518,11 +414,11 @@ class DonkeyRaceState:
             if hand[card] > 0:
                 hand[card] -= 1
                 known.append(card)
-        unseen = _remove(cards, tuple(known))
+        unseen = remove_cards(cards, tuple(known))
         known = tuple(known)  # type: ignore[assignment]
         hands = list(self.hands)
-        hands[seat] = _remove(_remove(self.hands[seat], known), (UNKNOWN,) * len(unseen))
-        pool = _remove(self.pool, unseen)
+        hands[seat] = remove_cards(remove_cards(self.hands[seat], known), (UNKNOWN,) * len(unseen))
+        pool = remove_cards(self.pool, unseen)
         kramer = self.config.donkey_mode == "kramer_round"
         if self.donkey_round:
             value = set_value(cards, self.config, donkey_round=True)
@@ -563,9 +459,9 @@ class DonkeyRaceState:
         table = self.table
         hands, discard = list(self.hands), self.discard
         if self.donkey_round and self.high_seat >= 0:  # Kramer: the highest player takes the cards
-            hands[self.high_seat] = _add(hands[self.high_seat], table)
+            hands[self.high_seat] = add_cards(hands[self.high_seat], table)
         else:
-            discard = _add(discard, table)
+            discard = add_cards(discard, table)
         gains = [0] * n
         for seat in range(n):
             if config.advance_mode == "cards_played":
