@@ -16,6 +16,7 @@ from companion.hints.donkey_race import advise
 from companion.i18n import _, ngettext
 from companion.session_donkey_race import DonkeyRaceSession, Mode, describe_set
 
+
 def to_beat(session: DonkeyRaceSession) -> str:
     """What beats the current play: "2 cards higher than 7, or PASS", or what to lead (D.4-D.5)."""
     state = session.state
