@@ -168,3 +168,16 @@ def test_rendered_card_photos_drive_the_first_leader_and_the_plays(store):
     assert s.proposed_play() == ((9,), "camera")
     press(s, "confirm")
     assert s.state.high_seat == 0 and s.state.high_value == 9
+
+
+def test_start_marker_only_the_shown_donkey_is_set_aside(store):
+    s = session(store, donkey_mode="start_marker_only")
+    press(s, "confirm", "choose 2", "bank")
+    assert "shows the donkey card" in s.view().prompt
+    press(s, "confirm")
+    assert s.mode is Mode.REFILL and s.view().prompt == "Set the donkey card aside, draw a card for it, then CONFIRM"
+    assert s.view().reminders[1] == "Ben draws a card in its place"
+    press(s, "confirm")
+    assert s.mode is Mode.PLAY and s.state.removed == (DONKEY,) and len(s.state.hands[1]) == 3
+    press(s, "dice 0", "confirm")
+    assert "hidden information" in s.message  # the donkey is out of the game

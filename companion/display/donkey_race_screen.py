@@ -43,6 +43,9 @@ def reminders(session: DonkeyRaceSession) -> tuple[str, ...]:
     if mode is Mode.FIRST:
         return (_("Whoever holds the donkey card shows it in their sector, then takes it back: they lead"),
                 _("Nobody? The youngest leads (NEXT to choose)"))
+    if mode is Mode.REFILL and not state.last_round:  # D.5 start_marker_only
+        return (_("The donkey card only chose the first leader: set it aside"),
+                _("{name} draws a card in its place").format(name=session.players[state.draw_queue[0]]))
     lines = list(_moves(session))
     if mode is Mode.REFILL:
         draw = _("everyone draws back to {n} cards").format(n=size) if session.config.refill_mode == "up_to_hand_size" \
@@ -128,6 +131,8 @@ def _prompt(session: DonkeyRaceSession) -> str:
     if mode is Mode.PLAY:
         name = session.players[state.active]
         return _("{name}: lay your cards and CONFIRM, or PASS").format(name=name)
+    if mode is Mode.REFILL and not state.last_round:  # D.5 start_marker_only: before round 1
+        return _("Set the donkey card aside, draw a card for it, then CONFIRM")
     if mode is Mode.REFILL:
         return _("Round {n} over: move the tokens, draw, then CONFIRM").format(n=state.last_round.get("round", 0))
     if mode is Mode.RESHUFFLE:
