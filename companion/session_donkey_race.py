@@ -353,7 +353,10 @@ class DonkeyRaceSession:
 
     def _describe(self, before: DonkeyRaceState, action: Action, after: DonkeyRaceState) -> str:
         if isinstance(action, FirstLeader):
-            return _("{name} leads the first round").format(name=self.players[action.seat])
+            text = _("{name} leads the first round").format(name=self.players[action.seat])
+            if after.removed and not action.donkey:  # D.5 start_marker_only, nobody held the donkey
+                text += "; " + _("take the donkey card out of the draw pile")
+            return text
         if isinstance(action, Play):
             return _("{name} plays {cards}").format(name=self.players[before.active], cards=describe_set(action.cards))
         if isinstance(action, Pass):

@@ -181,3 +181,10 @@ def test_start_marker_only_the_shown_donkey_is_set_aside(store):
     assert s.mode is Mode.PLAY and s.state.removed == (DONKEY,) and len(s.state.hands[1]) == 3
     press(s, "dice 0", "confirm")
     assert "hidden information" in s.message  # the donkey is out of the game
+
+
+def test_start_marker_only_nobody_holds_the_donkey(store):
+    s = session(store, donkey_mode="start_marker_only")
+    press(s, "confirm", "choose 3", "confirm")
+    assert s.message == "Cleo leads the first round; take the donkey card out of the draw pile"
+    assert s.mode is Mode.PLAY and len(s.state.deck) == 95 and DONKEY not in s.state.pool
