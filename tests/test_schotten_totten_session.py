@@ -196,3 +196,34 @@ def test_bundled_script_fixture_is_a_whole_game(app_env):
 
 def test_buttons_used_are_known():
     assert {Button.SET, Button.CHOOSE, Button.PASS, Button.CONFIRM, Button.NEXT, Button.UNDO} <= set(Button)
+
+
+def test_cards_read_by_the_camera_from_a_photo_folder(app_env, tmp_path):
+    """Rendered reference-deck photos (vision.card_render): each new card is proposed by the reader and
+    confirmed with one button press."""
+    import cv2
+    import numpy as np
+
+    from vision.card_render import render_st_scene
+
+    starter = random.Random(1).randrange(2)
+    side = {starter: "a" if starter == 0 else "b", 1 - starter: "b" if starter == 0 else "a"}
+    plays = [(starter, 2, ("red", 5)), (1 - starter, 6, ("blue", 7)), (starter, 2, ("red", 6))]
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    columns: dict = {}
+    for k, (seat, stone, card) in enumerate(plays):
+        columns.setdefault((stone, side[seat]), []).append(card)
+        frame, _, _ = render_st_scene(np.random.default_rng(k), {key: list(v) for key, v in columns.items()},
+                                      noise=False, shadow=False)
+        cv2.imwrite(str(photos / f"{k:02d}.png"), frame)
+    script = tmp_path / "camera.script"
+    script.write_text("confirm\nconfirm\nconfirm\nconfirm\nquit\n")
+    status = main(["play", "schotten-totten", "--headless", "--camera", f"folder:{photos}", "--input",
+                   f"script:{script}", "--players", "Ada,Ben", "--seed", "1"])
+    assert status == 0
+    store = Store(app_env / "state" / "companion.sqlite3")
+    game_id = store.latest_unfinished(GAME)
+    played = [e.payload for e in store.events(game_id) if e.payload["type"] == "play"]
+    assert played == [{"type": "play", "card": "R5", "stone": 2}, {"type": "play", "card": "B7", "stone": 6},
+                      {"type": "play", "card": "R6", "stone": 2}]
