@@ -188,3 +188,12 @@ def test_start_marker_only_nobody_holds_the_donkey(store):
     press(s, "confirm", "choose 3", "confirm")
     assert s.message == "Cleo leads the first round; take the donkey card out of the draw pile"
     assert s.mode is Mode.PLAY and len(s.state.deck) == 95 and DONKEY not in s.state.pool
+
+
+def test_kramer_donkey_round_the_taker_is_told_to_take_the_cards(store):
+    s = session(store, donkey_mode="kramer_round")
+    press(s, "confirm", "choose 1", "bank", "confirm", "dice 0", "confirm")
+    assert s.view().to_beat == "Donkey round: play exactly 1 card, any value"
+    press(s, "dice 4", "confirm", "dice 9", "confirm")
+    assert s.mode is Mode.REFILL and "Cleo takes the round's cards into hand" in s.view().reminders[3]
+    assert sorted(s.state.hands[2]) == sorted((UNKNOWN, UNKNOWN, DONKEY, 4, 9))

@@ -50,7 +50,12 @@ def reminders(session: DonkeyRaceSession) -> tuple[str, ...]:
     if mode is Mode.REFILL:
         draw = _("everyone draws back to {n} cards").format(n=size) if session.config.refill_mode == "up_to_hand_size" \
             else _("everyone draws {n} new cards").format(n=size)
-        lines.append(_("Clear the sectors onto the discard pile; {draw}").format(draw=draw))
+        taker = state.last_round.get("taken_by", -1)
+        if taker >= 0:  # D.5 kramer_round
+            lines.append(_("{name} takes the round's cards into hand; {draw}").format(
+                name=session.players[taker], draw=draw))
+        else:
+            lines.append(_("Clear the sectors onto the discard pile; {draw}").format(draw=draw))
         if len(state.draw_queue) > len(state.deck):
             lines.append(_("The draw pile runs out: then shuffle the discards into a new one"))
     elif mode is Mode.RESHUFFLE:

@@ -72,8 +72,8 @@ class DonkeyRaceState:
     (seat, cards) with ``()`` for a pass. count: the round's set size (0 before the lead). high_seat
     and high_value: the highest play so far (-1 / -1). donkey_round: a Kramer donkey round is on
     (D.5 ``kramer_round``); donkey_blocked: the donkey may not be led this round (Kramer). last_round:
-    the finished round's summary for the screen: {"highest": seat or -1, "gains": [..],
-    "reshuffled": bool}. winners: the winning seats once OVER (several = shared, D.6).
+    the finished round's summary for the screen: {"round": n, "highest": seat or -1, "gains": [..],
+    "taken_by": the seat that took a Kramer donkey round's cards or -1, "plays": [[seat, cards], ..]}. winners: the winning seats once OVER (several = shared, D.6).
     """
 
     config: DonkeyRaceConfig
@@ -474,7 +474,8 @@ class DonkeyRaceState:
         limit = config.track_length
         positions = tuple(min(p + g, limit) if config.exact_finish else p + g
                           for p, g in zip(self.positions, gains))
-        summary = {"round": self.round_no, "highest": self.high_seat, "gains": gains,
+        taken = self.high_seat if self.donkey_round else -1
+        summary = {"round": self.round_no, "highest": self.high_seat, "gains": gains, "taken_by": taken,
                    "plays": [[s, list(c)] for s, c in self.plays]}
         after = replace(self, hands=tuple(hands), discard=discard, points=points, positions=positions,
                         last_round=summary)
