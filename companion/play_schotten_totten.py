@@ -9,7 +9,10 @@ Camera: ``--camera none`` plays without a camera (every card is entered with ``s
 :mod:`companion.session_schotten_totten`); any other spec (``folder:DIR`` of photos, ``device:N``,
 ``auto``...) feeds frames to the card reader (``vision.cards_schotten_totten``) through the one adapter
 :func:`companion.session_schotten_totten_reading.read_table`. Without ``--camera`` the config's camera
-is used.
+is used. The stones' places come from ``STATE_DIR/schotten-totten-stones.json`` when that file exists
+(``{"stones": [[x, y], ... nine, left to right], "palette": {...}}``, as
+``vision.cards_schotten_totten.StCalibration.from_json`` reads it); otherwise the reader assumes the
+nine stones evenly spaced along the frame's horizontal middle.
 
 Script (``--input script:FILE``): one command a line (companion/inputs.py), for example::
 
@@ -31,6 +34,24 @@ from contextlib import nullcontext
 from companion.i18n import _
 
 log = logging.getLogger(__name__)
+
+
+CALIBRATION_FILE = "schotten-totten-stones.json"
+"""Stone calibration of the card reader, in the state directory (optional)."""
+
+
+def _reader(path, read_table):
+    """The loop's reader: :func:`read_table` with the calibration at ``path`` when it exists.
+    Raises ``ValueError`` naming the file when it cannot be parsed."""
+    if not path.is_file():
+        return read_table
+    from vision.cards_schotten_totten import StCalibration
+
+    try:
+        calibration = StCalibration.from_json(path.read_text(encoding="utf-8"))
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a stone calibration: {error}") from None
+    return lambda frame_bgr: read_table(frame_bgr, calibration)
 
 
 def _open_match(store, players: list[str] | None, variant: dict, new: bool) -> tuple[int, list[str], dict]:
@@ -91,7 +112,8 @@ def play(args) -> int:
             inputs = open_input(args.input, events=display.events, pins=config.buttons, pin_factory=None)
             if args.screenshots:
                 args.screenshots.mkdir(parents=True, exist_ok=True)
-            result = run_loop(session, store, camera, read_table, inputs, display, game=GAME,
+            reader = _reader(paths.state_dir / CALIBRATION_FILE, read_table)
+            result = run_loop(session, store, camera, reader, inputs, display, game=GAME,
                               screenshots=args.screenshots, headless=headless, fps=config.session.fps)
     finally:
         if inputs is not None:
