@@ -4,27 +4,30 @@
 leaves, from public information only (the whole board is public). It looks at the opponents' next rolls
 only through the **danger** of each own pawn: the chance that some opponent pawn reaches it.
 
-Value model (units: "steps"; one step = one square of progress):
+Value model (units: "steps"; one step = one square of progress; weights in :class:`Weights`, one set
+per rule set: :data:`BASE_WEIGHTS` without safe squares, :data:`SAFE_WEIGHTS` with them):
 
-- A pawn is worth :data:`PAWN_IN_PLAY` once out of the yard plus its progress ``rel**2 / last`` (B.2
-  relative position; :data:`PROGRESS_POWER` = 2, so a step near home is worth more than one near the
-  start: the advisor rushes its leading pawn home, where it is safe), plus :data:`HOME_BONUS` once in its
-  private home (B.5: never captured), plus :data:`FINISH_BONUS` when its journey is over.
+- A pawn is worth ``pawn_in_play`` once out of the yard plus its progress ``rel**p / last**(p-1)`` (B.2
+  relative position, ``p = progress_power``: above 1 a step near home is worth more than one near the
+  start, so the advisor brings its leading pawn home, where it is safe), plus ``home_bonus`` once in its
+  private home (B.5: never captured), plus ``finish_bonus`` when its journey is over.
 - **Danger** of an own pawn on an unprotected track square (B.5, B.7): each opponent pawn 1-6 squares
-  behind it along that opponent's path hits it with chance 1/6 (7-12 behind: 1/36, by a six and a bonus
-  roll), an opponent with pawns in its yard hits a pawn on that opponent's start square with the chance of
-  an entry roll (B.5 entering captures); the chances add up, capped at 1. Protected squares (safe
-  squares, own start with ``capture_on_opponent_start = false``, a block) carry no danger.
-- Position value = own pawns' value x (1 - :data:`DANGER_WEIGHT` x danger) - :data:`OPPONENT_WEIGHT` x the
-  opponents' pawn values (a capture sends an opponent's progress back to zero) + :data:`SPREAD_WEIGHT`
-  per own pawn on the track (more pawns out, more choice for later rolls).
+  behind it along that opponent's path hits it with chance 1/6 (7-12 behind: ``far_danger``), an
+  opponent with pawns in its yard hits a pawn on that opponent's start square with the chance of an
+  entry roll (B.5 entering captures); the chances add up, capped at 1. Protected squares (safe squares,
+  own start with ``capture_on_opponent_start = false``, a block) carry no danger.
+- Position value = own pawns' value x (1 - ``danger`` x their danger) - ``opponent`` x the opponents'
+  pawn values (a capture sends an opponent's progress back to zero) + ``spread`` per own pawn on the
+  track + ``safe_bonus`` per own pawn on a protected track square.
 
-Tuning (games against three random players, ``companion simulate ludo``, 600-1000 games a setting,
-about +-1.7 points of noise): a linear progress term won 43 % (default rules) and 56 %
-(``safe_squares=starts_and_stars``); the squared one 53-55 %; then PAWN_IN_PLAY 8-22, DANGER_WEIGHT
-0.6-2.0, OPPONENT_WEIGHT 0.1-0.7 and SPREAD_WEIGHT 0-8 were scanned; the chosen values won about 55 %
-and 62 %. Tried without gain: a bonus for threatening opponent pawns, a lower danger weight before a
-bonus roll, extra weight on the leading opponent, a linear capture loss, and a one-roll own look-ahead.
+Tuning (against three random players, ``companion simulate ludo``, 600-1000 games a setting, about
++-1.6 points of noise). No safe squares: a linear progress term won 43 %, the squared one 53-55 %;
+pawn_in_play 8-22, danger 0.6-2.0, opponent 0.1-0.7 and spread 0-8 were scanned; BASE_WEIGHTS won
+about 55 %. With ``safe_squares=starts_and_stars`` the same weights won 60-62 %; a lower progress power
+with a heavier danger weight (1.2 and 2.5-3.5 won 64-65 %, 1.0 won 57 %) and a safe-square bonus of 4
+(65-66 %) made SAFE_WEIGHTS; those weights win only 51 % without safe squares, hence two sets. Tried
+without gain: a bonus for threatening opponent pawns, a lower danger weight before a bonus roll, extra
+weight on the leading opponent, a linear capture loss, and a one-roll own look-ahead.
 
 The reason line names the move's main effect in this order: capture, escape a threat, safe square, enter,
 reach home, progress (the order of issue 4).
@@ -38,31 +41,42 @@ from dataclasses import dataclass, field
 from companion.games.ludo import YARD, LudoState, MoveInfo, Phase
 from companion.i18n import _
 
-PAWN_IN_PLAY = 11.0
-"""Value (steps) of having a pawn out of the yard: the wait for a 6 to enter (B.4.3); tuned 8-22."""
+@dataclass(frozen=True)
+class Weights:
+    """The advisor's value weights (units: steps; see the module docstring).
 
-HOME_BONUS = 8.0
-"""Extra value of a pawn in its home column / home squares, where it is never captured (B.5)."""
+    pawn_in_play: value of a pawn out of the yard (the wait for a 6 to enter, B.4.3). home_bonus: extra
+    value in the private home (B.5). finish_bonus: extra value when the journey is over (B.6). danger:
+    weight of a pawn's capture chance before the next turn, times its value (above 1: a capture also costs
+    the tempo of re-entering). opponent: weight of each opponent pawn's value (a capture sends it back).
+    spread: bonus per own pawn on the track (more choice for later rolls). far_danger: chance counted for
+    an opponent pawn 7-12 squares behind. safe_bonus: bonus per own pawn on a protected track square
+    (safety lasts beyond the next round, B.7). progress_power: exponent of the progress term (above 1
+    favours pawns near home).
+    """
 
-FINISH_BONUS = 6.0
-"""Extra value of a pawn whose journey is over (B.6)."""
+    pawn_in_play: float = 11.0
+    home_bonus: float = 8.0
+    finish_bonus: float = 6.0
+    danger: float = 1.4
+    opponent: float = 0.35
+    spread: float = 4.0
+    far_danger: float = 1 / 36
+    safe_bonus: float = 0.0
+    progress_power: float = 2.0
 
-DANGER_WEIGHT = 1.4
-"""Weight of a pawn's chance of being captured before the next turn, times its value. Above 1: a capture
-also costs the tempo of re-entering (tuned 0.6-2.0)."""
 
-OPPONENT_WEIGHT = 0.35
-"""Weight of the opponents' pawn values (per opponent pawn) against our own."""
+BASE_WEIGHTS = Weights()
+"""Weights without safe squares (``safe_squares = none``, the DEFAULT): rush the leading pawn home."""
 
-SPREAD_WEIGHT = 4.0
-"""Bonus per own pawn on the track: more pawns out, more choice for later rolls (tuned 0-8)."""
+SAFE_WEIGHTS = Weights(danger=3.0, safe_bonus=4.0, progress_power=1.2)
+"""Weights when safe squares exist (``starts`` / ``starts_and_stars``, B.7): hop between safe squares."""
 
-FAR_DANGER = 1 / 36
-"""Chance counted for an opponent pawn 7-12 squares behind (a six and a bonus roll; also the pawn that
-will be in range after the opponent's next move)."""
 
-PROGRESS_POWER = 2.0
-"""Exponent of the progress term: above 1 favours pawns near home (less to lose, closer to finishing)."""
+def weights_for(state: LudoState) -> Weights:
+    """The weights for the rule set of ``state``: :data:`SAFE_WEIGHTS` with safe squares, else
+    :data:`BASE_WEIGHTS`."""
+    return BASE_WEIGHTS if state.config.safe_squares == "none" else SAFE_WEIGHTS
 
 
 @dataclass(frozen=True)
@@ -85,16 +99,17 @@ class Hint:
     ranking: tuple[tuple[object, float], ...] = field(default=(), hash=False)
 
 
-def pawn_value(state: LudoState, rel: int) -> float:
+def pawn_value(state: LudoState, rel: int, w: Weights | None = None) -> float:
     """Value of one pawn at relative position ``rel`` (see the module docstring), in steps."""
     if rel == YARD:
         return 0.0
+    w = w or weights_for(state)
     geo = state.geometry
-    value = PAWN_IN_PLAY + (rel ** PROGRESS_POWER) * (geo.last_relative ** (1 - PROGRESS_POWER))
+    value = w.pawn_in_play + (rel ** w.progress_power) * (geo.last_relative ** (1 - w.progress_power))
     if rel >= geo.track_positions:
-        value += HOME_BONUS
+        value += w.home_bonus
         if state.is_finished_position(rel):
-            value += FINISH_BONUS
+            value += w.finish_bonus
     return value
 
 
@@ -111,6 +126,7 @@ def danger(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int, rel:
     if cfg.own_stacking == "block" and occ.get(a, {}).get(seat, 0) >= 2:
         return 0.0
     chance = 0.0
+    far = weights_for(state).far_danger
     entry = len(cfg.entry_rolls) / 6.0
     for other, opp in enumerate(pawns):
         if other == seat or other in state.placings:
@@ -126,7 +142,7 @@ def danger(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int, rel:
                 if d <= 6:
                     chance += 1 / 6
                 elif d <= 12:
-                    chance += FAR_DANGER
+                    chance += far
     return min(1.0, chance)
 
 
@@ -156,20 +172,22 @@ def after_move(state: LudoState, seat: int, info: MoveInfo) -> tuple[tuple[int, 
 
 def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int) -> tuple[float, float]:
     """(value, summed danger of the own pawns) of ``pawns`` for ``seat`` (module docstring)."""
-    dw = DANGER_WEIGHT
+    w = weights_for(state)
     occ = _occupancy(state, pawns)
     tp = state.geometry.track_positions
     own = 0.0
     total_danger = 0.0
     for rel in pawns[seat]:
-        v = pawn_value(state, rel)
+        v = pawn_value(state, rel, w)
         dz = danger(state, pawns, seat, rel, occ)
         total_danger += dz
-        own += v * (1 - dw * dz)
+        own += v * (1 - w.danger * dz)
         if 0 <= rel < tp:
-            own += SPREAD_WEIGHT
-    opp = sum(pawn_value(state, rel) for s, ps in enumerate(pawns) if s != seat for rel in ps)
-    return own - OPPONENT_WEIGHT * opp, total_danger
+            own += w.spread
+            if w.safe_bonus and state.is_protected(seat, (state.start_offset(seat) + rel) % state.geometry.track_length):
+                own += w.safe_bonus
+    opp = sum(pawn_value(state, rel, w) for s, ps in enumerate(pawns) if s != seat for rel in ps)
+    return own - w.opponent * opp, total_danger
 
 
 def rank(state: LudoState, seat: int) -> list[tuple[MoveInfo, float, float]]:
