@@ -84,3 +84,12 @@ def test_simulate_errors():
         simulate(["advisor", "genius"], 1, 1)
     with pytest.raises(ValueError, match="at least 1"):
         simulate(["advisor", "random"], 0, 1)
+
+
+def test_weights_follow_the_rule_set():
+    from companion.hints.ludo import BASE_WEIGHTS, SAFE_WEIGHTS, weights_for
+
+    plain = waiting({"red": [3, Y, Y, Y], "green": [Y] * 4}, 2)
+    safe = waiting({"red": [3, Y, Y, Y], "green": [Y] * 4}, 2, safe_squares="starts")
+    assert weights_for(plain) is BASE_WEIGHTS and weights_for(safe) is SAFE_WEIGHTS
+    assert SAFE_WEIGHTS.danger > BASE_WEIGHTS.danger and SAFE_WEIGHTS.safe_bonus > 0
