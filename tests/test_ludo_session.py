@@ -181,3 +181,12 @@ def test_capture_by_hand_asks_the_pawn_back():
     after = before.apply(Move(0, 1))
     assert after.pawns[1] == (YARD,) * 4
     assert "yellow" in s._describe(before, Move(0, 1), after)
+
+
+def test_restart_resumes_from_the_event_log():
+    """ARCHITECTURE.md Session: the state is the replay of the log."""
+    s = _session()
+    for command in (Command(Button.DICE, (6,)), Command(Button.CONFIRM), Command(Button.DICE, (3,))):
+        s.on_command(command)
+    again = LudoSession(s.store, 1, ["Ada", "Ben"], LudoConfig(), stable_frames=2)
+    assert again.state == s.state and again.mode is Mode.MOVE
