@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,14 +14,12 @@ from vision.camera import bundled_photos_dir
 from vision.dice import FrameError, read_dice
 from vision.dice_eval import load_set, match_to_boxes
 
-SHARED_DICE = Path(__file__).parents[2] / "shared" / "data" / "dice"
-
-# Measured on the bundled 14 photos (4 dice each) when this test was written: 6 photos read exactly,
-# 48 dice reported, all on labelled dice (48 of 56 found), 37 unflagged of which 36 right.
-# The bounds leave a small margin below those figures.
-MIN_EXACT_PHOTOS = 5
-MIN_FOUND = 0.8
-MIN_UNFLAGGED_RIGHT = 0.94
+# Measured on the bundled 14 photos (4 dice each; never used to train the face classifier) with reader
+# v2: 7 photos read exactly, 50 dice reported, all on labelled dice (50 of 56 found), 40 unflagged and
+# all 40 right. (v1: 6 exact, 48 found, 36 of 37 unflagged right.) The bounds leave a small margin.
+MIN_EXACT_PHOTOS = 6
+MIN_FOUND = 0.85
+MIN_UNFLAGGED_RIGHT = 0.97
 
 
 @pytest.fixture(scope="module")
@@ -111,17 +108,20 @@ def synthetic_table(values, body=(235, 240, 240), pip=(20, 20, 20), table=(60, 1
     return cv2.GaussianBlur(frame, (3, 3), 0), boxes
 
 
-@pytest.mark.parametrize("body,pip,table", [
-    ((235, 240, 240), (20, 20, 20), (60, 110, 40)),  # white dice, black pips, green cloth
-    ((40, 40, 200), (245, 245, 245), (200, 200, 200)),  # red dice, white pips, light table
-    ((30, 30, 30), (240, 240, 240), (120, 90, 60)),  # black dice, white pips, wooden brown
+# Drawn dice are unlike the face classifier's training photos: on light pips it contests some faces
+# the pips read cleanly (measured: the 3, 5 and 6 of the red dice, the 3 of the black ones), which the
+# reader then reports flagged with the pips' (right) value. The bound is what was measured.
+@pytest.mark.parametrize("body,pip,table,max_flagged", [
+    ((235, 240, 240), (20, 20, 20), (60, 110, 40), 0),  # white dice, black pips, green cloth
+    ((40, 40, 200), (245, 245, 245), (200, 200, 200), 3),  # red dice, white pips, light table
+    ((30, 30, 30), (240, 240, 240), (120, 90, 60), 1),  # black dice, white pips, wooden brown
 ])
-def test_drawn_dice_all_values(body, pip, table):
+def test_drawn_dice_all_values(body, pip, table, max_flagged):
     frame, boxes = synthetic_table([1, 2, 3, 4, 5, 6], body, pip, table)
-    obs = read_dice(frame)
+    obs = read_dice(frame, calibration=None)
     assert obs.problem is None
     assert sorted(obs.values) == [1, 2, 3, 4, 5, 6]
-    assert not obs.any_flagged
+    assert sum(d.flagged for d in obs.dice) <= max_flagged
     # Reading order follows the drawing: left to right along the two rows (top row first).
     assert list(obs.values) == [1, 3, 5, 2, 4, 6]
     for die in obs.dice:
@@ -195,15 +195,14 @@ def test_cli_read_bad_file_and_debug_out(tmp_path, capsys):
     assert overlay is not None and overlay.shape == cv2.imread(str(good)).shape
 
 
-@pytest.mark.skipif(not SHARED_DICE.is_dir(), reason=f"development photos not present ({SHARED_DICE})")
-def test_pi_camera_set():
-    """The set closest to our hardware (Pi camera over a tray). Measured: 10 of 10 photos exact, every
-    die found, 7 of 60 flagged, no unflagged error."""
+def test_pi_camera_set(shared_data):
+    """The set closest to our hardware (Pi camera over a tray; never trained on). Measured with reader
+    v2: 10 of 10 photos exact, every die found, 3 of 60 flagged, no unflagged error."""
     from vision.dice_eval import evaluate
 
-    result = evaluate(SHARED_DICE / "pi_cam_tray")
+    result = evaluate(shared_data / "dice" / "pi_cam_tray")
     assert result["images"] == 10 and result["dice"] == 60
     assert result["image_accuracy"] >= 0.9
-    assert result["found"] >= 0.95
+    assert result["found"] >= 0.98
     assert result["unflagged_precision"] >= 0.98
-    assert result["flag_rate"] <= 0.2
+    assert result["flag_rate"] <= 0.08

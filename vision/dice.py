@@ -1,15 +1,19 @@
-"""Dice reader v1: find each die in a BGR frame and count its pips (classical OpenCV, no learned model).
+"""Dice reader v2: find each die in a BGR frame, count its pips, and check the count with a small learned
+face classifier (:mod:`vision.dice_model`, run through cv2.dnn).
 
-``read_dice(frame_bgr) -> DiceObservation``. Steps:
+``read_dice(frame_bgr, calibration="auto") -> DiceObservation``. Steps:
 
 1. Check the frame (:class:`FrameError` for input that is not an image; an observation with ``problem``
    set and no dice for a black, saturated, uniform or tiny frame).
 2. Scale it so the long side is at most :data:`WORK_MAX_SIDE` pixels (the *work image*).
-3. Foreground: Lab distance from an estimated table background (:mod:`vision.dice_segment`).
+3. Foreground: Lab distance from the calibrated empty table (:mod:`vision.dice_calibration`) when there
+   is one for this frame size, else from an estimated table background (:mod:`vision.dice_segment`).
 4. Candidates: whole foreground objects, and the flat face pieces that colour edges cut them into (so
    touching dice, a die against a tray wall, a top face against its side faces come apart).
 5. Each candidate is read by :func:`vision.pips.read_face`: pips found, fitted to the 3x3 d6 lattice,
-   the value and a confidence from how cleanly the lattice is lit.
+   the value and a confidence from how cleanly the lattice is lit. The face classifier then votes on
+   each candidate (:func:`_fuse`): agreement raises the confidence, disagreement lowers it, a candidate
+   it is sure is no die face is dropped, and one the pips could not read gets the model's value, flagged.
 6. A die-size prior (median of the confident candidates) drops face fragments and discounts
    oversized candidates; overlapping candidates keep the most confident one.
 7. Boxes are scaled back to frame pixels; a die is flagged when its confidence is below FLAG_BELOW.
@@ -62,6 +66,21 @@ ERODE_FACES_FROM = 40.0
 CLEAN = 0.8
 # Flag a die whose confidence is below this.
 FLAG_BELOW = 0.5
+# Learned classifier fusion (see _fuse). A value offered by the classifier alone (the pips gave none)
+# gets its vote times AGREE_DISCOUNT as confidence, so it is always flagged; the classifier must give
+# the candidate a die-face probability of RESCUE_DIE and the value RESCUE_VALUE for that. Below
+# DIE_LIKELY the die gets the doubt "model: no die face".
+AGREE_DISCOUNT = 0.49
+DIE_LIKELY = 0.5
+RESCUE_DIE, RESCUE_VALUE = 0.8, 0.6
+# A candidate the pips read unsurely (below FLAG_BELOW) is dropped when the classifier gives "no die
+# face" at least this probability.
+NO_DIE = 0.8
+# Least confidence of a die the pips read confidently and the classifier contests: reported, flagged.
+CONTESTED = 0.1
+# Classifier probabilities below this carry no weight in the fusion (on held-out crops its answers
+# under 0.6 are right about half the time; at 0.9 and over 99 %).
+VOTE_FLOOR = 0.6
 
 
 class FrameError(ValueError):
@@ -179,6 +198,7 @@ def _read_with(work: np.ndarray, lab: np.ndarray, fg, known_side: float | None =
         for r in object_regions(fg, min_area, max_area, open_radius=OPEN_FRACTION * typical):
             if all(_overlap(r.box, box) <= MAX_OVERLAP for box in known):
                 reads.append((r, read_face(lab, r.box, r.mask)))
+    _fuse(work, reads)
     reads = [(r, f) for r, f in reads if 1 <= f.value <= 6 and f.confidence >= REPORT_MIN]
     typical = _typical_side(reads) or known_side
     if typical:
@@ -197,6 +217,46 @@ def _read_with(work: np.ndarray, lab: np.ndarray, fg, known_side: float | None =
         if f.confidence >= REPORT_MIN and all(_overlap(r.box, g.box) <= MAX_OVERLAP for g, _ in chosen):
             chosen.append((r, f))
     return [_die(r, f) for r, f in chosen]
+
+
+def _fuse(work: np.ndarray, reads: list[tuple[Region, FaceReading]]) -> None:
+    """Combine the pip count of each candidate with the learned face classifier (vision.dice_model), in
+    place. The classifier's vote is P(die face) * P(its value). Agreement raises the confidence
+    (1 - (1 - pips)(1 - vote)); disagreement lowers it (pips * (1 - vote)) and keeps the pips' value; a
+    candidate both readers doubt is dropped; one whose pips gave no value is kept, flagged, with the
+    model's value when the model is sure it is a die (RESCUE_DIE, RESCUE_VALUE). Without the shipped
+    model the pip count stands alone."""
+    from vision.dice_model import face_crop, shipped_classifier
+
+    model = shipped_classifier()
+    if model is None or not reads:
+        return
+    probs = model.probabilities(np.stack([face_crop(work, r.box) for r, _ in reads]))
+    for (_, f), p in zip(reads, probs):
+        p_die = 1.0 - float(p[0])
+        value = int(np.argmax(p[1:])) + 1
+        # The model's belief that this is a die showing `value`, counted from VOTE_FLOOR up: below that
+        # its held-out accuracy is too low to add anything.
+        vote = max(0.0, (p_die * float(p[value]) - VOTE_FLOOR) / (1.0 - VOTE_FLOOR))
+        if not 1 <= f.value <= 6 or f.confidence < REPORT_MIN:
+            # The pips gave no (believable) value: the model alone may offer one, always flagged.
+            keep = p_die >= RESCUE_DIE and float(p[value]) >= RESCUE_VALUE
+            f.value, f.confidence = value, (AGREE_DISCOUNT * vote if keep else 0.0)
+            f.doubts.append("value from model only")
+            continue
+        if p_die < 1.0 - NO_DIE and f.confidence < FLAG_BELOW:
+            f.confidence = 0.0  # neither reader believes in it
+            continue
+        if value == f.value:
+            f.confidence = 1.0 - (1.0 - f.confidence) * (1.0 - vote)
+        else:
+            # Disagreement flags the die; a die the pips read confidently stays reported (the classifier
+            # can be wrong on dice unlike its training photos), just flagged.
+            lowered = f.confidence * (1.0 - vote)
+            f.confidence = max(lowered, CONTESTED) if f.confidence >= FLAG_BELOW else lowered
+            f.doubts.append("model disagrees")
+            if p_die < DIE_LIKELY:
+                f.doubts.append("model: no die face")
 
 
 def _typical_side(reads: list[tuple[Region, FaceReading]]) -> float | None:

@@ -1,0 +1,237 @@
+"""Train the die-face classifier (:mod:`vision.dice_model`) from ``../shared/data/dice`` (development only).
+
+``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S]``
+
+Needs torch (``.venv/bin/pip install torch==2.13.0``) and onnx for the export; neither is a run-time
+dependency. ``--split all`` (the shipped model) trains on ``byler_d6`` (BSD-3-Clause) except the 14
+photos bundled in ``assets/dice_photos`` (so the tests' photos stay unseen). ``pi_cam_tray`` and
+``ivory_grid`` are never trained on (their licences allow measuring only) and stay wholly held-out
+sets: other tables, cameras and dice. ``--split heldout`` trains on 80 % of byler's remaining photos
+(by photo, seed ``--seed``) and reports crop accuracy on the other 20 % too.
+
+Training samples are crops made by :func:`vision.dice_model.face_crop` from the labelled boxes:
+positives with jitter (centre +-6 % of the side, scale 0.88-1.12, any rotation), and class-0 negatives:
+crops centred half a die or more off a die (pieces of one die, the gap between two), crops of a piece of
+a face (scale 0.45-0.6) and random table patches away from every die. Colour augmentation per photo:
+channel order shuffled, a third of photos inverted (dark dice with light pips), some blurred. The net
+is 4 conv layers (8-16-32-48 channels) and a linear layer, ~20 k weights, ~1 MFLOP a crop. Writes ``face32.onnx`` and
+``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice_eval import load_set
+from vision.dice_model import CROP_SIZE, MANIFEST_FILE, MODEL_FILE, face_crop, model_dir
+
+SHARED_DICE = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice"
+BUNDLED = Path(__file__).resolve().parents[1] / "assets" / "dice_photos"
+
+
+def _photos(set_name: str):
+    images, _ = load_set(SHARED_DICE / set_name)
+    return [(SHARED_DICE / set_name / it.file, it) for it in images if it.boxes]
+
+
+def _colour_variants(image: np.ndarray, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+    out = [image]
+    for _ in range(n - 1):
+        v = image[:, :, rng.permutation(3)]
+        if rng.random() < 0.33:
+            v = 255 - v
+        if rng.random() < 0.3:
+            v = cv2.GaussianBlur(v, (0, 0), rng.uniform(0.5, 1.2))
+        if rng.random() < 0.5:
+            gain = rng.uniform(0.6, 1.3)
+            v = np.clip(v.astype(np.float32) * gain + rng.uniform(-30, 30), 0, 255).astype(np.uint8)
+        out.append(v)
+    return out
+
+
+def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die: int, variants: int = 3):
+    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 (0 = not a die face, 1-6 the value)."""
+    xs, ys = [], []
+    for path, item in photos:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        boxes = [(v, b) for v, b in item.boxes]
+        centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in boxes])
+        sides = np.array([max(b[2] - b[0], b[3] - b[1]) for _, b in boxes])
+        h, w = image.shape[:2]
+        for img in _colour_variants(image, rng, variants):
+            for (value, box), side in zip(boxes, sides):
+                for _ in range(max(1, pos_per_die // variants)):
+                    xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.06, 0.06, 2),
+                                        scale=rng.uniform(0.88, 1.12), angle=rng.uniform(0, 360)))
+                    ys.append(value)
+                for _ in range(max(1, neg_per_die // variants)):
+                    kind = rng.random()
+                    if kind < 0.45:  # off-centre: a piece of this die and its neighbours
+                        a = rng.uniform(0, 2 * math.pi)
+                        r = rng.uniform(0.45, 0.9)
+                        shift = (r * math.cos(a) / 1.2, r * math.sin(a) / 1.2)
+                        c = np.array(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)) + np.array(shift) * side * 1.2
+                        if np.min(np.hypot(*(centres - c).T) / sides) < 0.3:
+                            continue  # landed on another die
+                        xs.append(face_crop(img, box, centre_shift=shift, scale=rng.uniform(0.85, 1.2),
+                                            angle=rng.uniform(0, 360)))
+                    elif kind < 0.6:  # a piece of the face (the patch between pips)
+                        xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.15, 0.15, 2),
+                                            scale=rng.uniform(0.4, 0.6), angle=rng.uniform(0, 360)))
+                    else:  # table
+                        s = side * rng.uniform(0.8, 1.3)
+                        c = np.array((rng.uniform(0, w), rng.uniform(0, h)))
+                        if np.min(np.hypot(*(centres - c).T) / sides) < 1.0:
+                            continue
+                        xs.append(face_crop(img, (c[0] - s / 2, c[1] - s / 2, c[0] + s / 2, c[1] + s / 2),
+                                            angle=rng.uniform(0, 360)))
+                    ys.append(0)
+    return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
+
+
+def plain_crops(photos):
+    """Un-jittered crops of every labelled die, and their values (the held-out accuracy)."""
+    xs, ys = [], []
+    for path, item in photos:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        for value, box in item.boxes:
+            xs.append(face_crop(image, box))
+            ys.append(value)
+    return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
+
+
+def build_net():
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    return nn.Sequential(*block(3, 8), nn.MaxPool2d(2), *block(8, 16), nn.MaxPool2d(2),
+                         *block(16, 32), nn.MaxPool2d(2), *block(32, 48), nn.AdaptiveAvgPool2d(1),
+                         nn.Flatten(), nn.Linear(48, 7))
+
+
+def train(x, y, epochs: int, seed: int, log=print):
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    steps = epochs * math.ceil(len(x) / 256)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=6e-3, total_steps=steps)
+    gen = torch.Generator().manual_seed(seed)
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(x), generator=gen)
+        total = correct = 0
+        loss_sum = 0.0
+        for i in range(0, len(x), 256):
+            idx = order[i:i + 256]
+            xb, yb = xt[idx], yt[idx]
+            if torch.rand(1, generator=gen).item() < 0.5:  # faces read the same mirrored
+                xb = xb.flip(3)
+            out = net(xb)
+            loss = torch.nn.functional.cross_entropy(out, yb, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            loss_sum += float(loss.detach()) * len(idx)
+            correct += int((out.argmax(1) == yb).sum())
+            total += len(idx)
+        log(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / total:.4f}, train accuracy {correct / total:.4f}")
+    net.eval()
+    return net
+
+
+def accuracy(net, x, y) -> dict:
+    import torch
+
+    with torch.no_grad():
+        p = torch.softmax(net(torch.from_numpy(x)), 1).numpy()
+    pred = p.argmax(1)
+    conf = p.max(1)
+    sure = conf >= 0.9
+    return {"crops": int(len(y)), "accuracy": round(float((pred == y).mean()), 4),
+            "sure_fraction": round(float(sure.mean()), 4),
+            "sure_accuracy": round(float((pred[sure] == y[sure]).mean()), 4) if sure.any() else None}
+
+
+def export(net, out_dir: Path) -> Path:
+    import torch
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / MODEL_FILE
+    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    torch.onnx.export(net, dummy, str(path), input_names=["crop"], output_names=["logits"],
+                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, opset_version=13, dynamo=False)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train_dice", description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("heldout", "all"), default="all")
+    parser.add_argument("--out", default=None, help="output folder (default assets/dice_model for --split all)")
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if not SHARED_DICE.is_dir():
+        print(f"no training data: {SHARED_DICE} is absent", file=sys.stderr)
+        return 2
+    t0 = time.time()
+    rng = np.random.default_rng(args.seed)
+    bundled = {line.split(",")[0].split("/")[-1] for line in (BUNDLED / "labels.csv").read_text().splitlines()[1:]}
+    byler = _photos("byler_d6")
+    pi_cam = _photos("pi_cam_tray")
+    test_bundled = [p for p in byler if p[0].name in bundled]
+    rest = [p for p in byler if p[0].name not in bundled]
+    order = rng.permutation(len(rest))
+    n_test = len(rest) // 5
+    tests: dict[str, list] = {"bundled_photos": test_bundled}
+    tests["pi_cam_tray"] = pi_cam  # never trained on: "measure only" (no licence stated)
+    if args.split == "heldout":
+        tests["byler_test_20pct"] = [rest[i] for i in order[:n_test]]
+        train_photos = [rest[i] for i in order[n_test:]]
+    else:
+        train_photos = rest
+    x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6)
+    print(f"{len(train_photos)} training photos, {len(y)} crops ({int((y == 0).sum())} negatives), "
+          f"{time.time() - t0:.0f} s", flush=True)
+    net = train(x, y, args.epochs, args.seed, log=lambda s: print(s, flush=True))
+    figures = {name: accuracy(net, *plain_crops(photos)) for name, photos in tests.items() if photos}
+    train_fig = accuracy(net, *plain_crops([p for p in train_photos if p[0].name not in bundled][:400]))
+    out = Path(args.out) if args.out else (model_dir() if args.split == "all" else Path("/tmp/dice_model_heldout"))
+    path = export(net, out)
+    data = path.read_bytes()
+    manifest = {
+        "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+        "command": f"python -m vision.train_dice --split {args.split} --epochs {args.epochs} --seed {args.seed}",
+        "seed": args.seed, "epochs": args.epochs, "split": args.split,
+        "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice_model.face_crop",
+        "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],
+        "training_photos": len(train_photos), "training_crops": int(len(y)),
+        "data": "../shared/data/dice/byler_d6 (BSD-3-Clause, (c) 2019 Nell Byler) without the 14 bundled photos"
+                + ("" if args.split == "all" else f", 80 % of those photos (seed {args.seed})"),
+        "figures": {"train_crops": train_fig, **figures},
+        "seconds": round(time.time() - t0, 1),
+    }
+    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
+    print(json.dumps(manifest["figures"]), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
