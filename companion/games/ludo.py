@@ -42,6 +42,7 @@ from companion.games.ludo_board import COLOURS, BoardGeometry, load_board
 from companion.games.ludo_actions import (YARD, Action, Move, MoveInfo, Roll, StartWith, action_from_dict,
                                           action_to_dict)
 from companion.games.ludo_config import LudoConfig
+from companion.games.ludo_moves import try_move
 
 __all__ = ["YARD", "PAWNS", "Action", "Move", "MoveInfo", "Roll", "StartWith", "action_from_dict", "action_to_dict",
            "Phase", "LudoState", "LudoGame"]
@@ -212,7 +213,7 @@ class LudoState:
                 if (frm, die) in seen:
                     continue
                 seen.add((frm, die))
-                info = self._try_move(seat, frm, die, occ)
+                info = try_move(self, seat, frm, die, occ)
                 if info is not None:
                     infos.append(info)
         cfg = self.config
@@ -223,67 +224,6 @@ class LudoState:
             if clearing:
                 infos = clearing
         return tuple(infos)
-
-    def _try_move(self, seat: int, frm: int, die: int, occ: dict[int, dict[int, int]]) -> MoveInfo | None:
-        cfg, geo = self.config, self.geometry
-        tp, last = geo.track_positions, geo.last_relative
-        n = geo.track_length
-        off = self.start_offset(seat)
-        block_mode = cfg.own_stacking == "block"
-        if frm == YARD:
-            if die not in cfg.entry_rolls:
-                return None  # B.4.3, B.7 entry_rolls
-            path = [0]
-            to = 0
-        else:
-            if frm >= last:
-                return None  # at the finish: out of play (B.2)
-            to = frm + die
-            path = list(range(frm + 1, min(to, last) + 1))
-            if to > last:
-                if cfg.overshoot == "illegal":
-                    return None  # B.5 exact finish
-                to = 2 * last - to  # B.7 overshoot = bounce
-                if to < tp or to == frm:
-                    return None  # engine decision: a bounce stays inside the home area and moves the pawn
-                path += list(range(last - 1, to - 1, -1))
-        own = list(self.pawns[seat])
-        if frm != YARD:
-            own.remove(frm)  # the moving pawn itself
-        # passing and landing on blocks (B.7 own_stacking = block): no pawn may pass or land on one
-        if block_mode:
-            for rel in path:
-                if rel < tp:
-                    here = occ.get((off + rel) % n)
-                    if here and any(c >= 2 for c in here.values()):
-                        return None
-        # private home area (B.5, B.2b home_no_jump)
-        if to >= tp:
-            if cfg.home_no_jump and any(tp <= rel < last + (0 if geo.has_finish else 1) and rel in own
-                                        for rel in path):
-                return None
-            on_finish = geo.has_finish and to == last
-            if not on_finish and to in own:
-                if not geo.has_finish or cfg.own_stacking == "forbidden":
-                    return None  # B.5 own pawn on destination; mensch40 home squares hold one pawn
-            finishes = on_finish or (not geo.has_finish and frm < tp)
-            return MoveInfo(Move(frm, die), to, (), frm == YARD, finishes, False)
-        a = (off + to) % n
-        here = occ.get(a, {})
-        mine = here.get(seat, 0)
-        if frm != YARD and ((off + frm) % n) == a:
-            mine -= 1
-        if mine and cfg.own_stacking == "forbidden":
-            return None  # B.5 own token on destination (B.5 entering blocked by own pawn on start)
-        captures: list[tuple[int, int]] = []
-        for other, count in here.items():
-            if other == seat:
-                continue
-            if self.is_protected(other, a):
-                continue  # B.7 safe squares / capture_on_opponent_start = false: both share the square
-            captures.append((other, count))  # B.5 capture; B.8 two pawns on one square: both go home
-        return MoveInfo(Move(frm, die), to, tuple(captures), frm == YARD, False,
-                        block_mode and mine >= 1)
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Moves in MOVE (never empty: a roll without a legal move is lost at once, B.4.3); nothing else."""
