@@ -74,7 +74,14 @@ def _fuzz(args) -> int:
 
     if args.game not in ENGINES:
         raise UserError(f"the fuzzer covers {', '.join(sorted(ENGINES))}, not {args.game!r}")
-    _print(run_fuzz(args.game, _positive(args.games, "--games"), args.seed), args.json)
+    from companion.robustness.fuzz import FuzzReport
+
+    report = FuzzReport()
+    _print(run_fuzz(args.game, _positive(args.games, "--games"), args.seed, report=report), args.json)
+    for example in report.examples:
+        print(f"violation: {example}", file=sys.stderr)
+    if report.unfinished:
+        print(f"{report.unfinished} game(s) stopped unfinished at the step limit", file=sys.stderr)
     return 0
 
 

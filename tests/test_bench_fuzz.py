@@ -67,3 +67,13 @@ def test_the_command_prints_the_figures(capsys):
 def test_an_unknown_game_is_a_one_line_error(capsys):
     assert main(["bench", "fuzz", "--game", "chess", "--games", "1"]) == 2
     assert "the fuzzer covers" in capsys.readouterr().err
+
+
+def test_a_dice_game_at_the_step_limit_is_unfinished_but_a_bounded_one_is_a_violation(monkeypatch):
+    short = replace(ENGINES["cant-stop"], max_steps=3)
+    monkeypatch.setitem(ENGINES, "cant-stop", short)
+    report = FuzzReport()
+    assert run_fuzz("cant-stop", 2, seed=1, report=report) == {"games": 2, "steps": 6, "violations": 0}
+    assert report.unfinished == 2
+    monkeypatch.setitem(ENGINES, "cant-stop", replace(short, bounded=True))
+    assert run_fuzz("cant-stop", 2, seed=1)["violations"] == 2

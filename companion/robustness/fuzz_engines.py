@@ -19,8 +19,10 @@ from typing import Any
 
 @dataclass(frozen=True)
 class FuzzEngine:
-    """One engine for the fuzzer (see the module docstring). ``max_steps``: a game longer than this
-    is reported as a violation (it should have ended)."""
+    """One engine for the fuzzer (see the module docstring). ``max_steps``: the most steps one game
+    is played. ``bounded``: the rules guarantee an end within ``max_steps`` (a finite deck, a track
+    that every round advances), so a longer game is a violation; in a dice game a run of busts or
+    missed entries can last any time, so there the game is only stopped (counted as unfinished)."""
 
     name: str
     new_state: Callable[[random.Random], Any]
@@ -28,6 +30,7 @@ class FuzzEngine:
     from_dict: Callable[[Any], Any]
     junk: Callable[[Any, random.Random], list]
     max_steps: int
+    bounded: bool = True
 
 
 # --- Can't Stop (cant-stop.md) -----------------------------------------------------------------------
@@ -86,7 +89,7 @@ def _cant_stop() -> FuzzEngine:
                 StartWith(state.num_players), StartWith(-1),
                 Bank() if state.phase is not Phase.DECIDE else Roll((1,) * 4)]
 
-    return FuzzEngine("cant-stop", new_state, invariants, CantStopState.from_dict, junk, 5000)
+    return FuzzEngine("cant-stop", new_state, invariants, CantStopState.from_dict, junk, 20000, bounded=False)
 
 
 # --- Ludo (ludo.md) ----------------------------------------------------------------------------------
@@ -145,7 +148,7 @@ def _ludo() -> FuzzEngine:
         return [Roll(0), Roll(7), Move(rng.randint(-5, 90), rng.choice([0, 7])), StartWith(len(state.colours)),
                 Move(YARD, 2) if 2 not in state.config.entry_rolls else Move(YARD, 4)]
 
-    return FuzzEngine("ludo", new_state, invariants, LudoState.from_dict, junk, 20000)
+    return FuzzEngine("ludo", new_state, invariants, LudoState.from_dict, junk, 20000, bounded=False)
 
 
 # --- Schotten Totten (schotten-totten.md) ---------------------------------------------------------------
