@@ -25,7 +25,9 @@ Tuning (against three random players, ``companion simulate ludo``, 600-1000 game
 pawn_in_play 8-22, danger 0.6-2.0, opponent 0.1-0.7 and spread 0-8 were scanned; BASE_WEIGHTS won
 about 55 %. With ``safe_squares=starts_and_stars`` the same weights won 60-62 %; a lower progress power
 with a heavier danger weight (1.2 and 2.5-3.5 won 64-65 %, 1.0 won 57 %) and a safe-square bonus of 4
-(65-66 %) made SAFE_WEIGHTS; those weights win only 51 % without safe squares, hence two sets. Tried
+(65-66 %), then more weight on pawns out (spread 6-8) and on captures (opponent 0.55-0.75: 66-69 %
+on seeds 33 and 44, against 65 % before) made SAFE_WEIGHTS; the safe-square weights win only 51 %
+without safe squares, hence two sets. Tried
 without gain: a bonus for threatening opponent pawns, a lower danger weight before a bonus roll, extra
 weight on the leading opponent, a linear capture loss, and a one-roll own look-ahead.
 
@@ -69,7 +71,7 @@ class Weights:
 BASE_WEIGHTS = Weights()
 """Weights without safe squares (``safe_squares = none``, the DEFAULT): rush the leading pawn home."""
 
-SAFE_WEIGHTS = Weights(danger=3.0, safe_bonus=4.0, progress_power=1.2)
+SAFE_WEIGHTS = Weights(danger=3.0, safe_bonus=4.0, progress_power=1.2, spread=8.0, opponent=0.75)
 """Weights when safe squares exist (``starts`` / ``starts_and_stars``, B.7): hop between safe squares."""
 
 
