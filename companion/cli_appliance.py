@@ -1,4 +1,4 @@
-"""Subcommands of the box as an appliance: ``menu``, ``selftest``, ``calibrate camera``.
+"""Subcommands of the box as an appliance: ``menu``, ``selftest``, ``calibrate camera|dice``.
 
 ``menu`` is what the systemd unit starts; ``selftest --json`` says what works on this machine;
 ``calibrate camera`` stores the Pi camera's locked exposure, white balance and focus in the state
@@ -35,6 +35,12 @@ def add_commands(subparsers) -> None:
                         help="frames the automatic exposure and white balance get to settle (default 30)")
     camera.add_argument("--json", action="store_true", help="print the stored settings as JSON")
     camera.set_defaults(handler=_calibrate_camera)
+    dice = cal_sub.add_parser("dice", help="store frames of the empty play area for the dice reader")
+    dice.add_argument("--camera", default=None, metavar="SPEC", help="camera spec (default: config)")
+    dice.add_argument("--frames", type=int, default=5, help="frames of the empty play area (default 5)")
+    dice.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
+                      help="time to clear the play area before reading (default 0)")
+    dice.set_defaults(handler=_calibrate_dice)
 
 
 def _menu(args) -> int:
@@ -47,6 +53,12 @@ def _selftest(args) -> int:
     from companion.selftest import selftest_command
 
     return selftest_command(args)
+
+
+def _calibrate_dice(args) -> int:
+    from companion.calibrate_dice import calibrate_dice_command
+
+    return calibrate_dice_command(args)
 
 
 def _calibrate_camera(args) -> int:

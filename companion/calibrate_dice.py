@@ -1,0 +1,45 @@
+"""``companion calibrate dice``: a few frames of the empty play area, stored for the dice reader.
+
+The reader works without it; with it, the empty table's own picture replaces the estimated background
+(``vision.dice_calibration``). Frames come from the configured camera (or ``--camera``); the players
+are asked to clear the play area first, and ``--wait`` gives them time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from companion.i18n import _
+
+
+def calibrate_dice_command(args: Any, env: Any = None) -> int:
+    """Read ``args.frames`` frames of the empty play area and store the calibration. Exit status 0.
+
+    Raises ``vision.dice_calibration.CalibrationError`` (a ValueError) for unusable frames,
+    ``vision.camera.CameraError`` when the camera cannot be opened, and ``OSError`` when the state
+    directory cannot be written (all printed as one line by the command line).
+    """
+    from companion.config import load_config
+    from companion.paths import ensure_state_dir, resolve
+    from vision.camera import open_camera
+    from vision.dice_calibration import calibrate_dice
+
+    paths = resolve(os.environ if env is None else env)
+    config = load_config(paths.config_file)
+    ensure_state_dir(paths)
+    print(_("Clear the play area: no dice, no hands. Reading {n} frames…").format(n=args.frames))
+    time.sleep(max(0.0, args.wait))
+    frames = []
+    with open_camera(args.camera or config.camera.spec, frames_per_photo=1) as camera:
+        while len(frames) < args.frames:
+            frame = camera.read()
+            if frame is None:
+                break
+            frames.append(frame)
+    if not frames:
+        raise ValueError(_("the camera gave no frame to calibrate with"))
+    path = calibrate_dice(frames, paths.state_dir)
+    print(_("Dice calibration stored in {path} ({n} frames).").format(path=path, n=len(frames)))
+    return 0
