@@ -49,7 +49,7 @@ def test_orient_corners_puts_the_nearest_short_edge_first(cx, cy, angle, px, py)
     side = np.linalg.norm(out[3] - out[0])
     assert top == pytest.approx(63.0, abs=0.01) and side == pytest.approx(88.0, abs=0.01)
     mid_top, mid_bottom = (out[0] + out[1]) / 2, (out[2] + out[3]) / 2
-    assert dist(*mid_top) <= dist(*mid_bottom) + 1e-6
+    assert dist(*mid_top) <= dist(*mid_bottom) * (1 + 1e-5) + 1e-3  # float32 corners: ties within rounding
     # clockwise on screen (y down): positive shoelace sum
     x, y = out[:, 0], out[:, 1]
     assert float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) > 0
