@@ -178,8 +178,12 @@ def _schotten_totten() -> FuzzEngine:
             bad.append("C.2: a card is in two places")
         if any(len(side) > stone.side_size() for stone in state.stones for side in stone.cards):
             bad.append("C.4: more than three cards on one side of a stone")
-        if any(len(hand) > state.config.hand_size for hand in state.hands):
-            bad.append("C.3: a hand holds more than hand_size cards")
+        passes = memo.setdefault("passes", [0, 0])
+        if (previous is not None and previous.phase is Phase.PLAY and state.phase is not Phase.PLAY
+                and len(state.table_cards()) == len(previous.table_cards())):
+            passes[previous.active] += 1  # C.4: a player who cannot play skips the play step, still draws
+        if any(len(hand) > state.config.hand_size + passes[seat] for seat, hand in enumerate(state.hands)):
+            bad.append("C.3/C.4: a hand holds more than hand_size cards plus one per skipped play")
         owners = memo.setdefault("owners", {})
         for index, stone in enumerate(state.stones):
             if index in owners and stone.owner != owners[index]:
