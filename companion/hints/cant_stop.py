@@ -20,8 +20,15 @@ Method (three modules, one idea: value the banked board, then search the turn ex
    A pairing (A.5.2) is chosen by the value of the position it leads to; roll or bank by comparing
    banking's utility with rolling's. Every bust chance shown is exact.
 
-Measured (``companion simulate cant-stop``; figures in the project notes and in the report of issue 8):
-solo turns to claim three columns and wins against the Rule of 28 (:mod:`companion.hints.cant_stop_rule28`).
+Measured on the development machine (``companion simulate cant-stop ... --seed 1 --json``):
+
+- ``--agents advisor --games 2000``: mean_turns 7.2085 (the Rule of 28, ``--agents rule28 --games 20000``:
+  10.9136; Keller's published figure 10.74).
+- ``--agents advisor,rule28 --games 2000``: advisor wins 1590 (79.5 %); ``--agents rule28,advisor``:
+  1592 (79.6 %); 79.55 % over both seat orders.
+- ``python -m companion.bench_advisor``: median 0.1 ms for a pairing plus roll-or-bank (grids cached
+  for the turn); the turn's first decisions take tens to hundreds of ms (p90 70-140 ms, max about 0.9 s
+  measured on a heavily loaded machine).
 """
 
 from __future__ import annotations
