@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from companion.commands import Button
 from companion.config import Config
 from companion.display.screen import Display
@@ -26,7 +28,7 @@ from companion.paths import AppPaths, ensure_state_dir
 from companion.robustness.trace import EventTrace
 from companion.session import GameSession, Waiting
 from companion.session_cant_stop import GAME, CantStopSession
-from companion.store import Store
+from companion.store import Store, open_or_move_aside
 from hardware.buttons import make_pin_factory
 from hardware.leds import LedPanel, StatusPattern
 from vision.camera import FrameSource
@@ -78,12 +80,15 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
     """
     ensure_state_dir(paths)
     variant = dict(config.variant(GAME) if variant is None else variant)
-    store = Store(paths.store_file)
+    store, store_problem = open_or_move_aside(paths.store_file)  # a damaged file is moved aside, kept
+    if store_problem:
+        log.error("%s", store_problem)
     display = inputs = leds = None
     try:
         game_id, players, variant = open_game(store, players, variant, new)
         session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
                                   stable_frames=config.session.stable_frames, rng=random.Random(seed))
+        session.message = store_problem or ""
         display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
                           headless=headless)
         pin_factory = make_pin_factory() if "gpio" in input_spec.split("+") else None
@@ -105,12 +110,17 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
 
 
 def read_dice_frame(frame_bgr) -> DiceObservation:
-    """The dice reader as the loop's ``reader``: a frame it cannot take becomes an observation with a problem."""
+    """The dice reader as the loop's ``reader``: a frame it cannot take becomes an observation with a
+    problem, so that one bad frame never stops the game (an unexpected reader failure is logged)."""
+    shape = tuple(frame_bgr.shape[:2]) if hasattr(frame_bgr, "shape") else (0, 0)
     try:
         return read_dice(frame_bgr)
     except FrameError as error:
-        shape = tuple(frame_bgr.shape[:2]) if hasattr(frame_bgr, "shape") else (0, 0)
         return DiceObservation((), shape, problem=str(error))
+    except (cv2.error, ArithmeticError, IndexError, ValueError) as error:
+        log.exception("the dice reader failed on a frame")
+        return DiceObservation((), shape, problem=_("the dice reader failed on this frame: {error}").format(
+            error=str(error).splitlines()[0] if str(error) else type(error).__name__))
 
 
 def run_loop(session: GameSession, store: Store, camera: FrameSource | None, reader: Callable[[Any], Any],

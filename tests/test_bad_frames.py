@@ -64,10 +64,7 @@ FRAMES = {
     "None": None,
 }
 # Found by these tests, in files this suite does not own; strict xfail so a fix is noticed.
-KNOWN_CRASHES = {
-    ("dice", "thin 1x2000"): "vision/dice.py read_dice: cv2.resize to a 0-pixel height raises cv2.error "
-                             "(a frame wider than 640 px scaled down below 1 px tall); needs a minimum size check",
-}
+KNOWN_CRASHES: dict[tuple[str, str], str] = {}
 
 IMAGES = {"black", "saturated", "noise", "tiny 1x1", "tiny 3x2", "thin 1x2000", "huge 4000x6000 noise"}
 

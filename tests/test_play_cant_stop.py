@@ -123,3 +123,29 @@ def test_a_game_killed_mid_turn_resumes_exactly(tmp_path):
         session = CantStopSession(store, game.id, list(game.players))
         assert session.state == replay(store.events(game.id), 2, session.config)
         assert session.state.phase is not Phase.OVER
+
+
+def test_a_reader_failure_on_one_frame_becomes_a_problem_not_a_crash(monkeypatch):
+    import numpy as np
+
+    from companion import app
+
+    def broken(frame):
+        raise IndexError("pip grid out of range")
+
+    monkeypatch.setattr(app, "read_dice", broken)
+    observation = app.read_dice_frame(np.zeros((64, 64, 3), np.uint8))
+    assert observation.dice == () and "pip grid out of range" in observation.problem
+
+
+def test_play_moves_a_damaged_store_aside_and_starts_afresh(app_env, one_photo, capsys):
+    state = app_env / "state"
+    state.mkdir()
+    (state / "companion.sqlite3").write_bytes(b"this is not a database" * 100)
+    script = write_script(app_env / "quit.script", ["quit"])
+    assert main(["play", "cant-stop", "--headless", "--camera", f"folder:{one_photo}", "--input",
+                 f"script:{script}"]) == 0
+    kept = [p.name for p in state.iterdir() if ".unusable-" in p.name]
+    assert len(kept) == 1 and (state / kept[0]).read_bytes().startswith(b"this is not a database")
+    with Store(state / "companion.sqlite3") as store:
+        assert len(store.unfinished_games("cant-stop")) == 1

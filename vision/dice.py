@@ -132,8 +132,11 @@ def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
     start = time.perf_counter()
     check_frame(frame_bgr)
     h, w = frame_bgr.shape[:2]
+    if min(h, w) < MIN_FRAME_SIDE:  # checked before scaling: a thin frame would scale to 0 px
+        return DiceObservation(dice=(), frame_shape=(h, w), ms=(time.perf_counter() - start) * 1000.0,
+                               problem=frame_problem(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)))
     scale = min(1.0, WORK_MAX_SIDE / max(h, w))
-    work = frame_bgr if scale == 1.0 else cv2.resize(frame_bgr, (round(w * scale), round(h * scale)),
+    work = frame_bgr if scale == 1.0 else cv2.resize(frame_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
                                                      interpolation=cv2.INTER_AREA)
     problem = frame_problem(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
     dice: list[DieReading] = []
