@@ -2,7 +2,7 @@
 
 ``menu`` is what the systemd unit starts; ``selftest --json`` says what works on this machine;
 ``calibrate camera`` stores the Pi camera's locked exposure, white balance and focus in the state
-directory. docs/CLI.md and docs/BUILD.md describe them.
+directory. docs/CLI.md and README.md (Build the box) describe them.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
 #                                             are kept or removed as asked (--keep-state / --yes answer)
 #   systemd/install.sh --dry-run [COMMAND]    print every step without doing anything (no root needed)
 #
-# Why this way (docs/BUILD.md, STYLE.md part 2): picamera2 and libcamera come only from apt, so the venv
+# Why this way (README.md (Build the box), STYLE.md part 2): picamera2 and libcamera come only from apt, so the venv
 # is made with --system-site-packages and sees apt's python3-picamera2, python3-numpy, python3-opencv,
 # python3-pygame, python3-gpiozero and python3-lgpio. The project itself is installed with
 # `pip install --no-deps`, so pip never replaces apt's numpy (apt's simplejpeg, which picamera2
@@ -184,7 +184,7 @@ do_install() {
     install_unit
     console_boot
     say "done: reboot, or start now with: sudo systemctl start $UNIT"
-    say "self-test (docs/BUILD.md, First boot): sudo systemctl stop $UNIT, then run $VENV/bin/companion selftest as $SERVICE_USER"
+    say "self-test (README.md (Build the box), First boot): sudo systemctl stop $UNIT, then run $VENV/bin/companion selftest as $SERVICE_USER"
 }
 
 do_update() {

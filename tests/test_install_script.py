@@ -113,7 +113,7 @@ def test_bad_arguments_and_root_check():
 def test_build_doc_wiring_table_matches_the_config_defaults():
     from companion.config import DEFAULT_BUTTON_PINS, LedsConfig
 
-    text = (ROOT / "docs" / "BUILD.md").read_text()
+    text = (ROOT / "README.md").read_text()
     rows = {line.split("|")[1].strip(): line.split("|")[3].strip() for line in text.splitlines()
             if line.startswith("| Button `") or line.startswith("| LED ")}
     expected = {f"Button `{button.value}`": f"GPIO {pin}" for button, pin in DEFAULT_BUTTON_PINS.items()}
