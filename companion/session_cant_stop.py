@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 import logging
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -72,6 +72,24 @@ class _Check:
     frame_bgr: np.ndarray | None
     read: tuple[int, ...] | None
     selected: int | None = None
+
+
+def _onto_boxes(values: list[int], read: tuple[int, ...]) -> list[int]:
+    """Order ``values`` so that each one the reader also saw stands at that die's place (and box).
+
+    The players' values that match a read die go to its index; the others fill the remaining places
+    in order, then any extra ones follow (dice the reader missed have no box).
+    """
+    placed: list[int | None] = [None] * len(read)
+    rest = list(values)
+    for i, seen in enumerate(read):
+        if seen in rest:
+            rest.remove(seen)
+            placed[i] = seen
+    for i in range(len(placed)):
+        if placed[i] is None and rest:
+            placed[i] = rest.pop(0)
+    return [v for v in placed if v is not None] + rest
 
 
 def replay(events, players: int, config: CantStopConfig) -> CantStopState:
@@ -294,7 +312,7 @@ class CantStopSession:
             self.message = str(error)
             return
         if self._check is not None:  # a correction of the whole reading: keep what the camera read
-            self._check.values, self._check.selected = dice, None
+            self._check.values, self._check.selected = _onto_boxes(dice, self._check.read or ()), None
         else:
             self._check = _Check(dice, None, None, None, selected=None)
 
@@ -319,7 +337,8 @@ class CantStopSession:
         self.state = after
         if isinstance(action, Roll):
             self._roll_frame = self._check.frame_bgr if self._check else None
-            self._roll_dice = self._dice_views(self._check) if self._check else ()
+            self._roll_dice = tuple(replace(d, flagged=False, selected=False)  # confirmed by the players
+                                    for d in self._dice_views(self._check)) if self._check else ()
             self.scene.remember(self._roll_frame)
             self.stabilizer.reset()
         self.message = self._describe(before, action, after)
@@ -435,10 +454,9 @@ class CantStopSession:
             height = state.choice_result(option)[column]
             moves.append(_("{col} to {h}/{top}").format(col=column, h=height, top=state.height(column)))
         after = state.apply(option)
-        risk = float(bust_probability(after)) if after.phase is Phase.DECIDE else None
         effect = ", ".join(moves)
-        if risk is not None:
-            effect += "  " + _("(next roll busts {p:.0%})").format(p=risk)
+        if after.phase is Phase.DECIDE:  # the bust chance first, so a narrow screen cuts the heights
+            effect = _("bust {p:.0%}").format(p=float(bust_probability(after))) + " · " + effect
         return OptionView(" + ".join(map(str, option.totals)), effect, selected)
 
     def _prompt(self) -> str:

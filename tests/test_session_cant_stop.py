@@ -295,3 +295,21 @@ def test_every_mode_renders(store):
     press(session, "confirm")
     shots.append(render_to_surface(session.view(), (1920, 1080)))
     assert [s.get_size() for s in shots] == [(800, 480)] * 3 + [(1920, 1080)]
+
+
+def test_a_whole_roll_typed_over_a_reading_keeps_matching_dice_on_their_boxes(store):
+    session = started(store)
+    show(session, scene(1), observation(6, 4, 2), 3)
+    press(session, "next", "dice 3 4 3 4")
+    dice = session.view().dice
+    assert [d.value for d in dice] == [3, 4, 3, 4]
+    assert dice[1].box == (50, 10, 80, 40)  # the 4 stays on the box of the die read as 4
+    assert dice[3].box is None  # the die the reader missed has no box
+
+
+def test_confirmed_dice_lose_their_question_mark_and_options_lead_with_the_bust_chance(store):
+    session = started(store)
+    show(session, scene(1), observation(3, 4, 3, 4, flagged=(1,)), 3)
+    press(session, "confirm")
+    assert not any(d.flagged for d in session.view().dice)
+    assert all(o.effect.startswith("bust ") for o in session.view().options)
