@@ -53,7 +53,7 @@ def test_play_reads_a_photo_then_falls_back_to_hand_entry_and_resumes_after_quit
         (game,) = store.unfinished_games("cant-stop")
         payloads = [e.payload for e in store.events(game.id)]
     assert [p["type"] for p in payloads] == ["start", "roll", "choose", "roll_again", "roll", "choose"]
-    assert payloads[1]["source"] == "camera" and payloads[1]["read"] and payloads[1]["dice"] == [3, 4, 5, 6]
+    assert payloads[1]["source"] == "camera" and payloads[1]["read"] and sorted(payloads[1]["dice"]) == [3, 4, 5, 6]
     assert payloads[4]["source"] == "hand"
     assert payloads[4]["dice"] == [1, 1, 1, 1]
 
