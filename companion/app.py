@@ -52,21 +52,25 @@ class RunResult:
     screenshots: int
 
 
-def open_game(store: Store, players: list[str] | None, variant: dict, new: bool = False) -> tuple[int, list[str], dict]:
-    """Resume the latest unfinished Can't Stop game, or start one.
+DEFAULT_PLAYERS = ("Player 1", "Player 2")
 
-    A saved game is resumed unless ``new`` is set or ``players`` names other players than it has.
-    Returns (game id, player names, variant settings).
+
+def open_game(store: Store, game: str, players: list[str] | None, variant: dict,
+              new: bool = False) -> tuple[int, list[str], dict]:
+    """Resume the latest unfinished game of ``game`` (e.g. ``"cant-stop"``), or start one.
+
+    A saved game is resumed unless ``new`` is set or ``players`` names other players than it has; a new
+    game without named players gets :data:`DEFAULT_PLAYERS`. Returns (game id, player names, variant).
     """
     if not new:
-        game_id = store.latest_unfinished(GAME)
+        game_id = store.latest_unfinished(game)
         if game_id is not None:
             saved = store.game(game_id)
             if players is None or list(players) == list(saved.players):
-                log.info("resuming saved game %s", game_id)
+                log.info("resuming saved %s game %s", game, game_id)
                 return game_id, list(saved.players), dict(saved.variant)
-    players = players or ["Player 1", "Player 2"]
-    return store.new_game(GAME, players, variant), players, variant
+    players = list(players or DEFAULT_PLAYERS)
+    return store.new_game(game, players, variant), players, variant
 
 
 def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input_spec: str,
@@ -85,7 +89,7 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
         log.error("%s", store_problem)
     display = inputs = leds = None
     try:
-        game_id, players, variant = open_game(store, players, variant, new)
+        game_id, players, variant = open_game(store, GAME, players, variant, new)
         session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
                                   stable_frames=config.session.stable_frames, rng=random.Random(seed))
         session.message = store_problem or ""

@@ -20,27 +20,10 @@ from companion.i18n import _
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PLAYERS = ["Player 1", "Player 2"]
-
-
-def open_game(store, game: str, players: list[str] | None, variant: dict, new: bool) -> tuple[int, list[str], dict]:
-    """Resume the latest unfinished donkey race (same players, or none named) unless ``new``; else start one.
-    Returns (game id, player names, variant settings)."""
-    if not new:
-        game_id = store.latest_unfinished(game)
-        if game_id is not None:
-            saved = store.game(game_id)
-            if players is None or list(players) == list(saved.players):
-                log.info("resuming saved game %s", game_id)
-                return game_id, list(saved.players), dict(saved.variant)
-    players = players or list(DEFAULT_PLAYERS)
-    return store.new_game(game, players, variant), players, variant
-
-
 def play(args, env=None) -> int:
     """Run one donkey race from the ``companion play`` namespace; exit status 0 (the game is saved
     when the players quit). Raises :class:`UserError` for a bad player list or variant."""
-    from companion.app import display_available, run_loop
+    from companion.app import display_available, open_game, run_loop
     from companion.cli_games import parse_variant
     from companion.config import load_config
     from companion.display.screen import Display

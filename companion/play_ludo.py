@@ -74,7 +74,7 @@ class LudoFrameReader:
 
 def play(args) -> int:
     """``companion play ludo`` (args: the ``play`` namespace of companion.cli_games). Exit status 0."""
-    from companion.app import display_available, run_loop
+    from companion.app import display_available, open_game, run_loop
     from companion.cli_games import parse_variant
     from companion.config import load_config
     from companion.display.ludo import draw_ludo  # noqa: F401  (registers the renderer)
@@ -94,7 +94,7 @@ def play(args) -> int:
     store = Store(paths.store_file)
     display = inputs = leds = None
     try:
-        game_id, players, variant = _open_game(store, players, variant, args.new)
+        game_id, players, variant = open_game(store, GAME, players, variant, args.new)
         session = LudoSession(store, game_id, players, LudoConfig.from_variant(variant),
                               stable_frames=config.session.stable_frames, rng=random.Random(args.seed))
         reader = LudoFrameReader(session.config.board, colours_for(len(players)))
@@ -125,18 +125,3 @@ def play(args) -> int:
     if result.winner:
         print(_("{name} wins.").format(name=result.winner))
     return 0
-
-
-def _open_game(store, players: list[str] | None, variant: dict, new: bool) -> tuple[int, list[str], dict]:
-    """Resume the latest unfinished Ludo game (same players, or none named) unless ``new``; else start one."""
-    from companion.session_ludo import GAME
-
-    if not new:
-        game_id = store.latest_unfinished(GAME)
-        if game_id is not None:
-            saved = store.game(game_id)
-            if players is None or list(players) == list(saved.players):
-                log.info("resuming saved game %s", game_id)
-                return game_id, list(saved.players), dict(saved.variant)
-    players = players or ["Player 1", "Player 2"]
-    return store.new_game(GAME, players, variant), players, variant

@@ -54,20 +54,6 @@ def _reader(path, read_table):
     return lambda frame_bgr: read_table(frame_bgr, calibration)
 
 
-def _open_match(store, players: list[str] | None, variant: dict, new: bool) -> tuple[int, list[str], dict]:
-    from companion.session_schotten_totten import GAME
-
-    if not new:
-        game_id = store.latest_unfinished(GAME)
-        if game_id is not None:
-            saved = store.game(game_id)
-            if players is None or list(players) == list(saved.players):
-                log.info("resuming saved match %s", game_id)
-                return game_id, list(saved.players), dict(saved.variant)
-    players = players or ["Player 1", "Player 2"]
-    return store.new_game(GAME, players, variant), players, variant
-
-
 def play(args) -> int:
     """Run (or resume) a match; returns the exit status (0 when it ended or the players quit).
 
@@ -75,7 +61,7 @@ def play(args) -> int:
     script's errors as they come (the command line prints them as one line).
     """
     import companion.display.schotten_totten  # noqa: F401 (registers the renderer)
-    from companion.app import display_available, run_loop
+    from companion.app import display_available, open_game, run_loop
     from companion.cli import UserError
     from companion.cli_games import parse_variant
     from companion.config import load_config
@@ -103,7 +89,7 @@ def play(args) -> int:
     display = inputs = None
     try:
         with camera_cm as camera:
-            game_id, players, variant = _open_match(store, players, dict(variant), args.new)
+            game_id, players, variant = open_game(store, GAME, players, dict(variant), args.new)
             session = SchottenTottenSession(store, game_id, players, SchottenTottenConfig.from_variant(variant),
                                             stable_frames=config.session.stable_frames,
                                             rng=random.Random(args.seed))
