@@ -27,6 +27,21 @@ class VariantError(ValueError):
     """A variant setting with an unknown key or a value outside its allowed range."""
 
 
+def parse_bool(raw: object) -> bool:
+    """A variant switch's truth value: a bool, or ``1/true/yes/on`` and ``0/false/no/off`` in any case.
+
+    Raises ``ValueError`` for anything else (the engines turn it into a :class:`VariantError`).
+    """
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(raw)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.

@@ -27,7 +27,7 @@ from functools import lru_cache
 from math import factorial
 from typing import Union
 
-from companion.games.base import CHANCE, TERMINAL, IllegalMove, Outcome, VariantError
+from companion.games.base import CHANCE, TERMINAL, IllegalMove, Outcome, VariantError, parse_bool
 
 COLUMNS = tuple(range(2, 13))
 """The eleven columns, labelled by the total of two dice (A.2)."""
@@ -107,23 +107,12 @@ class CantStopConfig:
                     items = raw.split(",") if isinstance(raw, str) else raw
                     values[key] = tuple(int(h) for h in items)  # type: ignore[union-attr]
                 elif key == "auto_stop_on_win":
-                    values[key] = _as_bool(raw)
+                    values[key] = parse_bool(raw)
                 else:
                     values[key] = str(raw)
             except (TypeError, ValueError):
                 raise VariantError(f"bad value {raw!r} for Can't Stop variant key {key!r}") from None
         return cls(**values)  # type: ignore[arg-type]
-
-
-def _as_bool(raw: object) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(raw)
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from companion.games.base import VariantError
+from companion.games.base import VariantError, parse_bool
 
 DONKEY = -1
 """The donkey card («Осёл», D.2): a number card of value ``donkey_value`` under ``plain_value``."""
@@ -177,7 +177,7 @@ class DonkeyRaceConfig:
                         if isinstance(raw, str) else list(raw)  # type: ignore[call-overload]
                     values[key] = tuple(int(s) for s in items)
                 elif known[key].type in ("bool", bool):
-                    values[key] = _as_bool(raw)
+                    values[key] = parse_bool(raw)
                 elif known[key].type in ("int", int):
                     values[key] = int(raw)  # type: ignore[call-overload]
                 else:
@@ -204,14 +204,3 @@ def parse_deck(raw: object) -> tuple[tuple[int, int], ...]:
     if len({v for v, _ in pairs}) != len(pairs):
         raise ValueError("a deck value is listed twice")
     return tuple(sorted(pairs))
-
-
-def _as_bool(raw: object) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(raw)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
-from companion.games.base import VariantError
+from companion.games.base import VariantError, parse_bool
 from companion.games.ludo_board import BOARD_NAMES
 
 TRIPLE_SIX_PENALTIES = ("forfeit_roll", "undo_turn", "last_moved_to_yard")  # B.7
@@ -108,20 +108,9 @@ class LudoConfig:
                 elif key == "entry_attempts_when_all_in_yard":
                     values[key] = int(raw)  # type: ignore[call-overload]
                 elif key in _BOOLS:
-                    values[key] = _as_bool(raw)
+                    values[key] = parse_bool(raw)
                 else:
                     values[key] = str(raw)
             except (TypeError, ValueError):
                 raise VariantError(f"bad value {raw!r} for Ludo variant key {key!r}") from None
         return cls(**values).resolved()  # type: ignore[arg-type]
-
-
-def _as_bool(raw: object) -> bool:
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(raw)
