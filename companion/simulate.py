@@ -8,7 +8,8 @@ dispatches by game name.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 SIMULATORS = {
     "cant-stop": "companion.simulate_cant_stop",
@@ -32,3 +33,37 @@ def run_simulation(game: str, agents: list[str], games: int, seed: int,
             raise
         raise ValueError(f"simulate: game {game} is not available yet") from None
     return module.simulate(agents, games, seed, variant)
+
+
+def lookup_agent(agents: Mapping[str, Callable[..., Any]], name: str) -> Callable[..., Any]:
+    """The agent called ``name`` in a game's registry; ``ValueError`` listing the known names."""
+    try:
+        return agents[name]
+    except KeyError:
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(agents))}") from None
+
+
+class Tally:
+    """Counts the games of one simulation into the contract's result.
+
+    agents: the agent names in seating order. :meth:`add` takes each game's winning seat (None for a
+    draw or a capped game: it counts for nobody), the agent name that sat there, and the game's
+    length (turns or rounds, as the game documents); :meth:`result` gives ``{"games", "wins",
+    "wins_by_seat", "mean_turns"}`` with mean_turns over the won games (0.0 when none was won).
+    """
+
+    def __init__(self, agents: list[str]):
+        self.wins = {name: 0 for name in agents}
+        self.wins_by_seat = [0] * len(agents)
+        self.lengths: list[int] = []
+
+    def add(self, seat: int | None, agent: str | None = None, length: int = 0) -> None:
+        if seat is None:
+            return
+        self.wins[agent] += 1
+        self.wins_by_seat[seat] += 1
+        self.lengths.append(length)
+
+    def result(self, games: int) -> dict:
+        mean = sum(self.lengths) / len(self.lengths) if self.lengths else 0.0
+        return {"games": games, "wins": self.wins, "wins_by_seat": self.wins_by_seat, "mean_turns": mean}

@@ -16,6 +16,7 @@ from typing import Any
 from companion.games.base import CHANCE
 from companion.games.donkey_race import DonkeyRaceConfig, DonkeyRaceState, Draw, Phase
 from companion.hints.donkey_race import advise
+from companion.simulate import Tally, lookup_agent
 
 Agent = Callable[[Any, random.Random], Any]
 """``(state, rng) -> action``: the action for ``state.current_player``."""
@@ -43,10 +44,7 @@ AGENTS: dict[str, Agent] = {"random": random_agent, "advisor": advisor_agent}
 
 def get_agent(name: str) -> Agent:
     """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
-    try:
-        return AGENTS[name]
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}") from None
+    return lookup_agent(AGENTS, name)
 
 
 def chance(state: DonkeyRaceState, rng: random.Random) -> Any:
@@ -94,16 +92,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     players = [get_agent(name) for name in agents]
     config = DonkeyRaceConfig.from_variant(variant or {})
     rng = random.Random(seed)
-    wins = {name: 0 for name in agents}
-    wins_by_seat = [0] * len(agents)
-    rounds: list[int] = []
+    tally = Tally(agents)
     for _ in range(games):
         final, finished = play_game(DonkeyRaceState.new(len(agents), config), players, rng)
-        if not finished or len(final.winners) != 1:
-            continue
-        winner = final.winners[0]
-        wins[agents[winner]] += 1
-        wins_by_seat[winner] += 1
-        rounds.append(final.round_no)
-    mean_turns = sum(rounds) / len(rounds) if rounds else 0.0
-    return {"games": games, "wins": wins, "wins_by_seat": wins_by_seat, "mean_turns": mean_turns}
+        if finished and len(final.winners) == 1:
+            winner = final.winners[0]
+            tally.add(winner, agents[winner], final.round_no)
+    return tally.result(games)

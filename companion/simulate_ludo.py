@@ -15,6 +15,7 @@ from companion.games.base import CHANCE
 from companion.games.ludo import LudoState, Phase, Roll, StartWith
 from companion.games.ludo_config import LudoConfig
 from companion.hints.ludo import advise
+from companion.simulate import Tally, lookup_agent
 
 Agent = Callable[[Any, random.Random], Any]
 
@@ -44,10 +45,7 @@ AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "advis
 
 def get_agent(name: str) -> Agent:
     """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
-    try:
-        return AGENTS[name]
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}") from None
+    return lookup_agent(AGENTS, name)
 
 
 def play_game(state: LudoState, agents: list[Agent], rng: random.Random,
@@ -93,15 +91,9 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     players = [get_agent(name) for name in agents]
     config = LudoConfig.from_variant(variant or {})
     rng = random.Random(seed)
-    wins = {name: 0 for name in agents}
-    wins_by_seat = [0] * len(agents)
-    winner_turns: list[int] = []
+    tally = Tally(agents)
     for _ in range(games):
         winner, turns = play_game(LudoState.new(len(agents), config), players, rng)
-        if winner is None:
-            continue
-        wins[agents[winner]] += 1
-        wins_by_seat[winner] += 1
-        winner_turns.append(turns[winner])
-    mean_turns = sum(winner_turns) / len(winner_turns) if winner_turns else 0.0
-    return {"games": games, "wins": wins, "wins_by_seat": wins_by_seat, "mean_turns": mean_turns}
+        if winner is not None:
+            tally.add(winner, agents[winner], turns[winner])
+    return tally.result(games)

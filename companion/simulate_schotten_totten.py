@@ -25,6 +25,7 @@ from companion.games.schotten_totten import (
     Claim, Draw, EndClaims, Pass, Phase, SchottenTottenConfig, SchottenTottenState, StartWith)
 from companion.games.schotten_totten_cards import formation_key
 from companion.hints.schotten_totten import advise
+from companion.simulate import Tally, lookup_agent
 
 Agent = Callable[[SchottenTottenState, random.Random], Any]
 
@@ -71,10 +72,7 @@ AGENTS: dict[str, Agent] = {"random": random_agent, "greedy": greedy_agent, "adv
 
 def get_agent(name: str) -> Agent:
     """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
-    try:
-        return AGENTS[name]
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}") from None
+    return lookup_agent(AGENTS, name)
 
 
 def play_game(state: SchottenTottenState, agents: list[Agent], rng: random.Random,
@@ -115,16 +113,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     players = [get_agent(name) for name in agents]
     config = SchottenTottenConfig.from_variant(variant or {})
     rng = random.Random(seed)
-    wins = {name: 0 for name in agents}
-    wins_by_seat = [0, 0]
-    winner_turns: list[int] = []
+    tally = Tally(agents)
     for g in range(games):
         order = [0, 1] if g % 2 == 0 else [1, 0]  # order[seat] = index into agents
         winner, turns = play_game(SchottenTottenState.new(config), [players[i] for i in order], rng)
-        if winner is None:
-            continue
-        wins[agents[order[winner]]] += 1
-        wins_by_seat[winner] += 1
-        winner_turns.append(turns[winner])
-    mean_turns = sum(winner_turns) / len(winner_turns) if winner_turns else 0.0
-    return {"games": games, "wins": wins, "wins_by_seat": wins_by_seat, "mean_turns": mean_turns}
+        if winner is not None:
+            tally.add(winner, agents[order[winner]], turns[winner])
+    return tally.result(games)
