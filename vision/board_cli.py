@@ -44,13 +44,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.board_ludo import BoardObservation
+from vision.image_files import load_image
 
 BOARDS = ("ludo52", "mensch40", "dga56")
 DRAW_BGR = {"red": (0, 0, 255), "green": (0, 170, 0), "yellow": (0, 215, 255), "blue": (255, 120, 0)}
@@ -157,11 +157,8 @@ def run_read(args: argparse.Namespace) -> int:
         debug_dir.mkdir(parents=True, exist_ok=True)
     failed = 0
     for name in args.images:
-        path = Path(name)
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        frame = load_image(name, "companion board read")
         if frame is None:
-            why = "no such file" if not path.exists() else "not a readable image"
-            print(f"companion board read: {name}: {why}", file=sys.stderr)
             failed += 1
             continue
         obs = read_board(frame, geometry)
@@ -176,7 +173,7 @@ def run_read(args: argparse.Namespace) -> int:
             print(f"{name}: squares {squares} | yards {yards} | homes {homes}  "
                   f"[conf {obs.confidence:.2f}, {obs.ms:.1f} ms]", flush=True)
         if debug_dir:
-            cv2.imwrite(str(debug_dir / f"{path.stem}.png"), draw_overlay(frame, obs, geometry))
+            cv2.imwrite(str(debug_dir / f"{Path(name).stem}.png"), draw_overlay(frame, obs, geometry))
     return 1 if failed else 0
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
 import time
 from pathlib import Path
 
 import cv2
+
+from vision.image_files import load_image
 
 READERS = {
     "schotten-totten": "vision.cards_schotten_totten",
@@ -53,9 +54,8 @@ def _read(args) -> int:
     reader = _reader(args.game)
     status = 0
     for path in args.images:
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        frame = load_image(path, "companion cards read")
         if frame is None:
-            print(f"companion: {path}: not a readable image", file=sys.stderr)
             status = 2
             continue
         started = time.perf_counter()

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.observation import DiceObservation
+from vision.image_files import load_image
 
 EVAL_ORDER = ("images", "dice", "image_accuracy", "image_accuracy_1_6", "die_precision", "die_recall",
               "found", "unflagged_precision", "flag_rate", "flagged_errors", "flagged_correct",
@@ -84,11 +84,8 @@ def run_read(args: argparse.Namespace) -> int:
         debug_dir.mkdir(parents=True, exist_ok=True)
     failed = 0
     for name in args.images:
-        path = Path(name)
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        frame = load_image(name, "companion dice read")
         if frame is None:
-            why = "no such file" if not path.exists() else "not a readable image"
-            print(f"companion dice read: {name}: {why}", file=sys.stderr)
             failed += 1
             continue
         obs = read_dice(frame)
@@ -99,7 +96,7 @@ def run_read(args: argparse.Namespace) -> int:
             extra = f" ({obs.problem})" if obs.problem else ""
             print(f"{name}: {values}{extra}  [{obs.ms:.1f} ms]", flush=True)
         if debug_dir:
-            cv2.imwrite(str(debug_dir / f"{path.stem}.png"), draw_overlay(frame, obs))
+            cv2.imwrite(str(debug_dir / f"{Path(name).stem}.png"), draw_overlay(frame, obs))
     return 1 if failed else 0
 
 
