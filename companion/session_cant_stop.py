@@ -133,6 +133,7 @@ class CantStopSession:
         self._roll_dice: tuple[DieView, ...] = ()
         self._camera_problem = ""
         self._hints: dict[CantStopState, object] = {}
+        self._busts: dict[CantStopState, float] = {}
         self._enter_phase()
         if self.state.phase is Phase.OVER:
             self._record_result()
@@ -403,6 +404,13 @@ class CantStopSession:
             self._hints[self.state] = advise(self.state, self.state.active)
         return self._hints[self.state]
 
+    def _bust(self, state: CantStopState) -> float:
+        """The exact next-roll bust chance of ``state``, computed once per state (the view is drawn
+        every frame)."""
+        if state not in self._busts:
+            self._busts[state] = float(bust_probability(state))
+        return self._busts[state]
+
     def _dice_views(self, check: _Check) -> tuple[DieView, ...]:
         observed = check.observation.dice if check.observation else ()
         views = []
@@ -441,7 +449,7 @@ class CantStopSession:
         elif mode is Mode.CHOOSE:
             options = tuple(self._option_view(o, i == self._option) for i, o in enumerate(state.legal_actions()))
         elif mode is Mode.DECIDE:
-            bust = float(bust_probability(state))
+            bust = self._bust(state)
         return ScreenView(
             title=_("Can't Stop"), players=players, active=active, board=board, prompt=self._prompt(),
             status=self._status(), frame_bgr=frame, dice=dice, options=options, bust_probability=bust,
@@ -456,7 +464,7 @@ class CantStopSession:
         after = state.apply(option)
         effect = ", ".join(moves)
         if after.phase is Phase.DECIDE:  # the bust chance first, so a narrow screen cuts the heights
-            effect = _("bust {p:.0%}").format(p=float(bust_probability(after))) + " · " + effect
+            effect = _("bust {p:.0%}").format(p=self._bust(after)) + " · " + effect
         return OptionView(" + ".join(map(str, option.totals)), effect, selected)
 
     def _prompt(self) -> str:
