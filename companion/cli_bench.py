@@ -33,6 +33,8 @@ def add_commands(subparsers) -> None:
     fuzz.add_argument("--game", required=True, help="an engine the fuzzer covers")
     fuzz.add_argument("--games", type=int, default=1000)
     fuzz.add_argument("--seed", type=int, default=1)
+    fuzz.add_argument("--jobs", type=int, default=1, metavar="N",
+                      help="worker processes (0: one per CPU); the figures do not depend on it")
     fuzz.add_argument("--json", action="store_true")
     fuzz.set_defaults(handler=_fuzz)
 
@@ -76,8 +78,11 @@ def _fuzz(args) -> int:
         raise UserError(f"the fuzzer covers {', '.join(sorted(ENGINES))}, not {args.game!r}")
     from companion.robustness.fuzz import FuzzReport
 
+    if args.jobs < 0:
+        raise UserError(f"--jobs must be 0 (one per CPU) or more, not {args.jobs}")
     report = FuzzReport()
-    _print(run_fuzz(args.game, _positive(args.games, "--games"), args.seed, report=report), args.json)
+    _print(run_fuzz(args.game, _positive(args.games, "--games"), args.seed, report=report, jobs=args.jobs),
+           args.json)
     for example in report.examples:
         print(f"violation: {example}", file=sys.stderr)
     if report.unfinished:

@@ -67,3 +67,18 @@ def test_a_dice_game_at_the_step_limit_is_unfinished_but_a_bounded_one_is_a_viol
     assert report.unfinished == 2
     monkeypatch.setitem(ENGINES, "cant-stop", replace(short, bounded=True))
     assert run_fuzz("cant-stop", 2, seed=1)["violations"] == 2
+
+
+def test_the_figures_do_not_depend_on_the_number_of_worker_processes():
+    one = run_fuzz("donkey-race", 6, seed=4)
+    two = run_fuzz("donkey-race", 6, seed=4, jobs=2)
+    assert one == two and one["games"] == 6 and one["steps"] > 60
+
+
+def test_a_violation_found_by_a_worker_reaches_the_report(monkeypatch):
+    monkeypatch.setitem(ENGINES, "donkey-race",
+                        replace(ENGINES["donkey-race"], invariants=lambda state, previous, memo: ["always"]))
+    report = FuzzReport()
+    result = run_fuzz("donkey-race", 4, seed=1, report=report, jobs=2)
+    assert result["violations"] == result["steps"] + 4  # once per position, the final one included
+    assert len(report.examples) == FuzzReport.MAX_EXAMPLES and report.examples[0].startswith("game 0 step 0")
