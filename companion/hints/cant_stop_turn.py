@@ -52,6 +52,65 @@ def _moves(columns: tuple[int, ...]) -> np.ndarray:
     return ((pairs[:, :, 0, None] == cols) + (pairs[:, :, 1, None] == cols)).astype(np.int16)
 
 
+@lru_cache(maxsize=512)
+def _move_sets(columns: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """The rolls seen from runners on ``columns`` (indices 0-10): ``(vectors (M, L), members (S, 3),
+    set_weights (S,), never)``: the distinct moves that climb (steps per runner), the groups of rolls
+    offering the same set of moves (indices into ``vectors``; short sets repeat their first), each
+    group's chance, and the chance of a roll that offers none of the columns (A.5.2, A.6)."""
+    weights, _ = rolls()
+    moves = _moves(tuple(c + 2 for c in columns)).reshape(-1, len(columns))  # (378, L)
+    vectors, ids = np.unique(moves, axis=0, return_inverse=True)
+    ids = np.asarray(ids).reshape(-1, 3)
+    nonzero = vectors.any(axis=1)
+    groups: dict[tuple[int, ...], float] = {}
+    never = 0.0
+    for roll in range(ids.shape[0]):
+        members = tuple(sorted({int(m) for m in ids[roll] if nonzero[m]}))
+        if members:
+            groups[members] = groups.get(members, 0.0) + float(weights[roll])
+        else:
+            never += float(weights[roll])
+    keep = np.nonzero(nonzero)[0]
+    remap = {int(m): i for i, m in enumerate(keep)}
+    member_rows = np.asarray([[remap[m] for m in s] + [remap[s[0]]] * (3 - len(s)) for s in groups],
+                             dtype=np.intp)
+    return vectors[keep], member_rows, np.asarray(list(groups.values())) / 1296.0, never / 1296.0
+
+
+@lru_cache(maxsize=256)
+def _geometry(columns: tuple[int, ...], dims: tuple[int, ...]) -> "_Geometry":
+    return _Geometry(columns, dims)
+
+
+class _Geometry:
+    """The shape of a grid, shared by every grid with the same columns and extent (cached).
+
+    A roll's pairings give at most 9 distinct moves on three runners (steps in {0, 1, 2} per column,
+    one or two steps in all), so the dynamic program looks up ``M <= 9`` successors per point instead of
+    126 x 3, then takes for each group of rolls offering the same set of moves (``S`` groups with their
+    weights) the best of its members. ``target (N, M)``: flat index a move leads to (steps past a top are
+    lost, A.8); ``legal (N, M)``: the move climbs at least one step there (A.6); ``bust_probability
+    (N,)``: exact chance that no offered move is legal (A.5.3); ``levels``: the points by total height,
+    highest first.
+    """
+
+    def __init__(self, columns: tuple[int, ...], dims: tuple[int, ...]):
+        vectors, self.members, self.set_weights, never = _move_sets(columns)
+        grid = np.indices(dims).reshape(len(dims), -1).T  # (N, L) offsets, C order
+        strides = np.cumprod((1,) + dims[:0:-1])[::-1]
+        here = grid @ strides
+        target = np.zeros((len(grid), len(vectors)), dtype=np.intp)
+        for i in range(len(dims)):
+            target += np.minimum(grid[:, i, None] + vectors[None, :, i], dims[i] - 1) * int(strides[i])
+        self.grid, self.strides, self.target = grid, strides, target
+        self.legal = target != here[:, None]
+        usable = self.legal[:, self.members].any(axis=2)  # (N, S)
+        self.bust_probability = never + (~usable).astype(float) @ self.set_weights
+        layer = grid.sum(axis=1)
+        self.levels = [np.nonzero(layer == level)[0] for level in range(int(layer.max()), -1, -1)]
+
+
 class RunnerGrid:
     """Exact rest-of-turn values with runners fixed on ``columns`` (indices 0-10 for columns 2-12).
 
@@ -59,6 +118,8 @@ class RunnerGrid:
     ``(11,)`` heights of the player's pieces elsewhere (turn-start markers); bank: the :data:`Utility`;
     bust: the utility of busting. After construction ``value(x)`` and ``bank_value(x)`` give, for runner
     heights ``x`` >= origin, the best expected utility (roll or bank) and banking's utility.
+    Cost: one :data:`Utility` call on all ``N`` points and about ``N x (M + 3 S)`` look-ups (a few ms
+    for 1573 points); the geometry is cached by columns and extent.
     """
 
     def __init__(self, columns: tuple[int, ...], origin: tuple[int, ...], tops: tuple[int, ...],
@@ -66,33 +127,20 @@ class RunnerGrid:
         self.columns, self.origin, self.tops = columns, np.asarray(origin), np.asarray(tops)
         dims = tuple(int(t - o + 1) for o, t in zip(origin, tops))
         self.dims = dims
-        grid = np.indices(dims).reshape(len(dims), -1).T  # (N, L) offsets
-        heights = grid + self.origin
-        pieces = np.repeat(base[None, :].astype(float), len(grid), axis=0)
-        pieces[:, list(columns)] = heights
-        self.bank = bank(pieces)
-        weights, _ = rolls()
-        moves = _moves(tuple(c + 2 for c in columns))  # (126, 3, L)
-        strides = np.cumprod((1,) + dims[:0:-1])[::-1]  # C-order strides of the grid
-        here = grid @ strides  # (N,) flat index of each point
-        self._origin, self._strides = tuple(int(o) for o in origin), tuple(int(t) for t in strides)
-        flat = np.zeros((len(grid), moves.shape[0], moves.shape[1]), dtype=np.int64)
-        for i in range(len(dims)):
-            offset = np.minimum(grid[:, i, None, None] + moves[None, :, :, i], dims[i] - 1)
-            flat += offset * int(strides[i])
-        legal = flat != here[:, None, None]
-        busts = ~(legal[:, :, 0] | legal[:, :, 1] | legal[:, :, 2])  # (N, 126)
-        bust_share = busts.astype(float) @ weights / 1296.0
-        self.bust_probability = bust_share
-        values = np.empty(len(grid))
-        rolling = np.empty(len(grid))
-        layer = grid.sum(axis=1)
-        for level in range(int(layer.max()), -1, -1):
-            rows = np.nonzero(layer == level)[0]
-            succ = np.where(legal[rows], values[flat[rows]], -np.inf)  # (K, 126, 3)
-            best = np.maximum(np.maximum(succ[:, :, 0], succ[:, :, 1]), succ[:, :, 2])
-            best[busts[rows]] = 0.0
-            rolling[rows] = best @ weights / 1296.0 + bust_share[rows] * bust
+        geometry = _geometry(tuple(columns), dims)
+        pieces = np.repeat(base[None, :].astype(float), len(geometry.grid), axis=0)
+        pieces[:, list(columns)] = geometry.grid + self.origin
+        self.bank = np.asarray(bank(pieces), dtype=float)
+        self._origin, self._strides = tuple(int(o) for o in origin), tuple(int(t) for t in geometry.strides)
+        self.bust_probability = geometry.bust_probability
+        values = np.empty(len(pieces))
+        rolling = np.empty(len(pieces))
+        members, set_weights, target, legal = geometry.members, geometry.set_weights, geometry.target, geometry.legal
+        for rows in geometry.levels:
+            succ = np.where(legal[rows], values[target[rows]], -np.inf)  # (K, M)
+            best = succ[:, members].max(axis=2)  # (K, S)
+            best[np.isneginf(best)] = 0.0
+            rolling[rows] = best @ set_weights + geometry.bust_probability[rows] * bust
             values[rows] = np.maximum(self.bank[rows], rolling[rows])
         self.values, self.rolling = values, rolling
 
