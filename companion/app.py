@@ -101,7 +101,8 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
             leds = LedPanel.from_config(config.leds, pin_factory=pin_factory)
         if screenshots:
             screenshots.mkdir(parents=True, exist_ok=True)
-        return run_loop(session, store, camera, read_dice_frame, inputs, display, game=GAME, screenshots=screenshots,
+        reader = live_dice_reader(camera, config, paths.state_dir)
+        return run_loop(session, store, camera, reader, inputs, display, game=GAME, screenshots=screenshots,
                         headless=headless, fps=config.session.fps, max_ticks=max_ticks, leds=leds)
     finally:
         if leds is not None:
@@ -111,6 +112,19 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
         if display is not None:
             display.close()
         store.close()
+
+
+def live_dice_reader(camera: FrameSource | None, config: Config,
+                     state_dir: Path) -> Callable[[Any], DiceObservation]:
+    """The dice reader for ``camera``: :func:`read_dice_frame`, behind the settle tracker
+    (``companion.dice_settle``, ``[session] still_seconds``) for a live camera, with the empty table of
+    ``companion calibrate dice`` stored in ``state_dir`` when there is one."""
+    from companion.dice_settle import dice_reader_for
+    from vision.dice_calibration import load_calibration
+
+    calibration = load_calibration(state_dir) if camera is not None and camera.live else None
+    empty = calibration.empty_grey if calibration is not None else None
+    return dice_reader_for(camera, read_dice_frame, config.session.still_seconds, empty_table=empty)
 
 
 def read_dice_frame(frame_bgr) -> DiceObservation:

@@ -9,8 +9,9 @@ Every key is optional; a missing file means all defaults. Errors are :class:`Con
 Sections (all keys with their defaults in ``assets/config.example.toml``):
 
 - ``[session]`` ``stable_frames`` (int >= 1): a reading is acted on only when it is the same over this
-  many consecutive frames; ``still_seconds`` (float >= 0, seconds): and, for a live camera, unchanged
-  for this long (0 for photo folders); ``fps`` (float > 0, frames per second): the main loop rate;
+  many consecutive frames; ``still_seconds`` (float >= 0, seconds): and, with a live camera (Pi camera,
+  device, video), read only after the dice have been still this long (``companion.dice_settle``; photo
+  folders ignore it); ``fps`` (float > 0, frames per second): the main loop rate;
   ``frames_per_photo`` (int >= 1): how many frames a photo-folder image is held as a still scene.
 - ``[display]`` ``width`` / ``height`` (int >= 1, pixels; ignored when ``fullscreen``), ``fullscreen``
   (bool), ``language`` (``""`` follows ``LANGUAGE``/``LANG``; else a code such as ``"de"``, ``"pt_BR"``).
@@ -63,7 +64,7 @@ class SessionConfig:
     """``[session]``: when a reading counts, and the loop rate (see the module docstring for units)."""
 
     stable_frames: int = 3
-    still_seconds: float = 0.0
+    still_seconds: float = 0.6
     fps: float = 10.0
     frames_per_photo: int = 4
 
@@ -196,7 +197,7 @@ def _pin_list(value: Any) -> tuple[int, ...]:
 _SECTIONS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "session": {
         "stable_frames": _int(1),
-        "still_seconds": _float(0.0),
+        "still_seconds": _float(0.6),
         "fps": _float(0.0, strict=True),
         "frames_per_photo": _int(1),
     },

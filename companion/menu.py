@@ -237,7 +237,7 @@ class MenuRunner:
             return False
 
     def _play_cant_stop(self, store: Store, action: StartGame) -> bool:
-        from companion.app import read_dice_frame, run_loop
+        from companion.app import live_dice_reader, run_loop
         from companion.games.cant_stop import CantStopConfig
         from companion.session_cant_stop import GAME, CantStopSession
         from vision.camera import open_camera
@@ -255,7 +255,8 @@ class MenuRunner:
         game_input = GameInput(self.inputs, self.pending)
         with open_camera(self.camera_spec, frames_per_photo=self.config.session.frames_per_photo) as camera:
             log.info("camera: %s", camera.name)
-            run_loop(session, store, camera, read_dice_frame, game_input, self.display, game=GAME,
+            run_loop(session, store, camera, live_dice_reader(camera, self.config, self.paths.state_dir),
+                     game_input, self.display, game=GAME,
                      headless=self.headless, fps=self.config.session.fps, max_ticks=self.game_ticks, leds=self.leds)
         return game_input.quit_requested
 

@@ -30,7 +30,7 @@ def example_path() -> Path:
 
 def test_defaults():
     config = load_config(None)
-    assert config.session == SessionConfig(stable_frames=3, still_seconds=0.0, fps=10.0, frames_per_photo=4)
+    assert config.session == SessionConfig(stable_frames=3, still_seconds=0.6, fps=10.0, frames_per_photo=4)
     assert config.buttons.pins == {
         Button.CONFIRM: 17, Button.BANK: 27, Button.PASS: 22, Button.NEXT: 23, Button.UNDO: 24
     }

@@ -32,9 +32,14 @@ class CameraError(RuntimeError):
 
 
 class FrameSource:
-    """Base of every source: ``read()``, ``name``, ``close()`` and the context-manager protocol."""
+    """Base of every source: ``read()``, ``name``, ``live``, ``close()`` and the context-manager protocol.
+
+    ``live``: the frames show the table as it moves (camera, video), so the play loop waits for the dice
+    to settle between them (``companion.dice_settle``); False for photos, each a still scene.
+    """
 
     name: str = "frame source"
+    live: bool = True
 
     def read(self) -> np.ndarray | None:
         """The next BGR uint8 frame (h, w, 3), or None when exhausted or not available."""
@@ -71,6 +76,8 @@ class PhotoListSource(FrameSource):
     consecutive reads; then None. A file that cannot be decoded is skipped with a logged warning.
     Raises CameraError when the list is empty, ValueError when frames_per_photo < 1.
     """
+
+    live = False
 
     def __init__(self, paths: list[Path], frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO,
                  name: str = "photo list"):
@@ -183,6 +190,7 @@ class _FirstFrameSource(FrameSource):
     def __init__(self, source: FrameSource, first: np.ndarray):
         self._source, self._first = source, first
         self.name = source.name
+        self.live = source.live
 
     def read(self) -> np.ndarray | None:
         if self._first is not None:
