@@ -4,6 +4,11 @@ The loop is the shared ``companion.app.run_loop``; this module builds the Ludo p
 (:class:`LudoFrameReader`) reads the die (``vision.dice.read_dice``) in ROLL and the board
 (``vision.board_ludo.read_board``, through the adapter ``companion.games.ludo_reading``) in MOVE; a
 reading is cached per still scene, so a photo held for many frames is read once.
+
+The die is read with the board blanked out (``vision.board_ludo.mask_board``): pawns and printed circles
+look like dice to the dice reader, so a die is read on the table beside the board, not on it. Each new
+scene's board is read for that (a bumped board moves its outline); when the board is not found the last
+outline found is used.
 """
 
 from __future__ import annotations
@@ -50,14 +55,19 @@ class LudoFrameReader:
 
     def _read_die(self, frame_bgr: np.ndarray) -> LudoReading:
         try:
+            from vision.board_ludo import mask_board, read_board
             from vision.dice import read_dice
 
-            obs = read_dice(frame_bgr)
+            board = read_board(frame_bgr, self.geometry, self._calibration)
+            if board.found:
+                self._calibration = board
+            table = frame_bgr if self._calibration is None else mask_board(frame_bgr, self._calibration, self.geometry)
+            obs = read_dice(table)
         except Exception as error:  # a reader failure must not stop the game: hand entry still works
             return LudoReading(problem=f"die reader: {error}")
         values = obs.values
         die = values[0] if len(values) == 1 and not obs.any_flagged else None
-        return LudoReading(die=die, dice_seen=len(values), problem=obs.problem or "")
+        return LudoReading(die=die, dice_seen=len(values), problem=obs.problem or "", die_view=table)
 
     def _read_board(self, frame_bgr: np.ndarray) -> LudoReading:
         try:
@@ -66,7 +76,7 @@ class LudoFrameReader:
             obs = read_board(frame_bgr, self.geometry, self._calibration)
         except Exception as error:
             return LudoReading(problem=f"board reader: {error}")
-        if obs.found and self._calibration is None:
+        if obs.found:
             self._calibration = obs
         pawns, problem = pawns_from_board(obs, self.geometry, self.colours)
         return LudoReading(pawns=pawns, problem=problem)

@@ -3,15 +3,19 @@
 Flow (ludo.md B.3-B.6), one :class:`Mode` at a time:
 
 - ``START``: the box proposes who starts (drawn at random, as fair as the roll-off of B.3); ``next``
-  picks another player, ``confirm`` accepts.
+  picks another player, ``confirm`` accepts, ``choose K`` starts with player K (1-based, seating order).
 - ``ROLL``: waiting for the die. A reading of exactly one die, the same over ``stable_frames`` frames
   and from a scene that changed since the last accepted roll, is taken as the roll. By hand (keys or
   script): ``dice V`` (1-6). A roll without a legal move is lost at once (B.4.3) and the screen says so.
+  The scene compared is the die reader's view (the board blanked out) when the reader gives one, so a
+  pawn moved next to a die still lying there does not make that die a new roll.
 - ``MOVE``: the legal moves are listed (arrows on the board), the advisor's one selected. The player
-  moves the pawn by hand; the first stable board reading of this phase is the baseline, and a later
-  stable reading that differs from it is checked (:func:`companion.games.ludo_check.check_move`): a
-  legal move is recorded; a captured pawn still on the track, or a change no legal move explains, is
-  shown (which pawn, where it belongs) and nothing is recorded until the board is right. By hand:
+  moves the pawn by hand; every board reading stable over ``stable_frames`` frames and not yet judged
+  is checked against the state (:func:`companion.games.ludo_check.check_move`): the board as before
+  means still waiting; a legal move is recorded; a captured pawn still on the track, or a change no
+  legal move explains, is shown (which pawn, where it belongs) and nothing is recorded until the board
+  is right. A reading the adapter cannot use (a hand over a yard or squares: unknown, not empty) is
+  waited out and said in the prompt. By hand:
   ``next`` selects another move, ``confirm`` plays the selected one, ``choose K`` plays move K (1-based,
   as listed).
 - ``OVER``: the placings; ``confirm`` ends the session.
@@ -130,7 +134,6 @@ class LudoSession:
         self._die_seen = 0
         self._die_stable = _Stable(self.stable_frames)
         self._board_stable = _Stable(self.stable_frames)
-        self._baseline: tuple | None = None
         self._board_seen: tuple | None = None
         self.scene = SceneChange()
         self._last_frame: np.ndarray | None = None
@@ -184,14 +187,14 @@ class LudoSession:
 
     def on_frame(self, frame_bgr: np.ndarray | None, reading: LudoReading) -> None:
         """Take one reading (see :mod:`companion.session_ludo_reading`)."""
-        self._last_frame = frame_bgr
+        self._last_frame = reading.die_view if reading.die_view is not None else frame_bgr
         self._camera_problem = reading.problem if reading.problem and reading.pawns is None and reading.die is None else ""
         if self.mode is Mode.ROLL:
             self._die_seen = reading.dice_seen
             if reading.die is None or reading.dice_seen != 1:
                 self._die_stable.reset()
                 return
-            if frame_bgr is not None and not self.scene.changed(frame_bgr):
+            if self._last_frame is not None and not self.scene.changed(self._last_frame):
                 return  # the same still scene as at the last accepted roll
             if self._die_stable.feed(reading.die):
                 self._accept(Roll(reading.die), source="camera")
@@ -200,12 +203,7 @@ class LudoSession:
 
     def _on_board(self, pawns: tuple[tuple[int, ...], ...]) -> None:
         key = tuple(tuple(sorted(p)) for p in pawns)
-        if not self._board_stable.feed(key):
-            return
-        if self._baseline is None:
-            self._baseline = key
-            return
-        if key == self._baseline or key == self._board_seen:
+        if not self._board_stable.feed(key) or key == self._board_seen:
             return
         self._board_seen = key
         result = check_move(self.state, key)
@@ -235,6 +233,12 @@ class LudoSession:
                 self._start_seat = (self._start_seat + 1) % len(self.players)
             elif button is Button.CONFIRM:
                 self._accept(StartWith(self._start_seat))
+            elif button is Button.CHOOSE:
+                k = command.args[0]
+                if not 1 <= k <= len(self.players):
+                    raise IllegalMove(_("choose 1 to {n}, not {k}").format(n=len(self.players), k=k), "input")
+                self._start_seat = k - 1
+                self._accept(StartWith(k - 1))
             return
         if mode is Mode.ROLL:
             if button is Button.DICE:
@@ -290,7 +294,7 @@ class LudoSession:
         self._option = 0
         self._die_stable.reset()
         self._board_stable.reset()
-        self._baseline = self._board_seen = None
+        self._board_seen = None
         self.problems, self.misplaced = (), ()
         if self.state.phase is Phase.MOVE:
             options = self.state.legal_actions()
@@ -386,6 +390,9 @@ class LudoSession:
                 return _("{name}: roll the die (camera: {problem})").format(name=name, problem=self._camera_problem)
             return _("{name}: roll the die").format(name=name)
         if mode is Mode.MOVE:
-            return _("{name}: move a pawn {die} (CONFIRM plays the selected move)").format(
+            prompt = _("{name}: move a pawn {die} (CONFIRM plays the selected move)").format(
                 name=name, die="/".join(map(str, self.state.pool)))
+            if self._camera_problem:
+                prompt += " " + _("(board: {problem})").format(problem=self._camera_problem)
+            return prompt
         return _("Game over. CONFIRM to finish")

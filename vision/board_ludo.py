@@ -176,3 +176,32 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
         homes={c: tuple(sorted(v)) for c, v in homes.items()}, pawns=tuple(out_pawns),
         confidence=float(fit.confidence * weakest), homography=tuple(tuple(float(v) for v in row) for row in hom),
         clockwise=fit.clockwise, frame_shape=(h, w), ms=(time.perf_counter() - start) * 1000.0)
+
+
+def board_outline(observation: BoardObservation, geometry: BoardGeometry, margin: float = 1.5) -> np.ndarray | None:
+    """The board's corners in frame pixels, ``margin`` grid cells beyond the grid (the print's margin is
+    about 1 cell; a standing pawn leans a little further): (4, 2) float64, None when not found."""
+    hom = observation.homography_array()
+    if hom is None:
+        return None
+    lo, hi = -0.5 - margin, geometry.grid_size - 0.5 + margin
+    grid = np.array([[[lo, lo], [hi, lo], [hi, hi], [lo, hi]]], np.float64)
+    return cv2.perspectiveTransform(grid, hom)[0]
+
+
+def mask_board(frame_bgr: np.ndarray, observation: BoardObservation, geometry: BoardGeometry,
+               margin: float = 1.5) -> np.ndarray:
+    """A copy of the frame with the board (see :func:`board_outline`) filled with the table's median
+    colour, so that a reader of things on the table (the die) does not take pawns or printed circles for
+    dice. The frame itself when the board was not found."""
+    quad = board_outline(observation, geometry, margin)
+    if quad is None:
+        return frame_bgr
+    mask = np.zeros(frame_bgr.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(quad).astype(np.int32), 255)
+    outside = frame_bgr[mask == 0]
+    fill = np.median(outside, axis=0) if len(outside) else np.array([128, 128, 128])
+    out = frame_bgr.copy()
+    out[mask > 0] = fill.astype(np.uint8)
+    return out
+

@@ -28,14 +28,17 @@ SKIN_BGR = (150, 175, 225)
 TABLE_BGR = (70, 95, 140)
 # Pawn shape in grid cells: body radius and height, head radius and height of its centre.
 BODY_R, BODY_H, HEAD_R, HEAD_Z = 0.3, 1.0, 0.22, 1.2
+# Pawns sharing a track square stand this far apart (cells) along the grid's column axis.
+STACK_STEP = 0.36
 
 
 @dataclass(frozen=True)
 class Position:
-    """Where the pawns are: ``squares`` absolute track index -> colour; ``yards`` colour -> count (0-4);
-    ``homes`` colour -> occupied home squares (0-based)."""
+    """Where the pawns are: ``squares`` absolute track index -> colour, or a tuple of colours for two or
+    more pawns on one square (a capture not yet cleared, a stack; drawn side by side, :data:`STACK_STEP`
+    cells apart); ``yards`` colour -> count (0-4); ``homes`` colour -> occupied home squares (0-based)."""
 
-    squares: dict[int, str] = field(default_factory=dict)
+    squares: dict[int, str | tuple[str, ...]] = field(default_factory=dict)
     yards: dict[str, int] = field(default_factory=dict)
     homes: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
@@ -166,8 +169,12 @@ def render(geometry: BoardGeometry, position: Position, scene: Scene = Scene(),
     img[board_mask > 0] = board[board_mask > 0]
     printed = dict(zip(layout.clockwise, clockwise or layout.clockwise, strict=True))
     inverse = {v: k for k, v in printed.items()}
-    pawns = [(float(c), float(r), colour) for i, colour in position.squares.items()
-             for r, c in [geometry.track[i]]]
+    pawns = []
+    for i, here in position.squares.items():
+        r, c = geometry.track[i]
+        here = (here,) if isinstance(here, str) else tuple(here)
+        for k, colour in enumerate(here):
+            pawns.append((float(c) + STACK_STEP * (k - (len(here) - 1) / 2), float(r), colour))
     for colour, count in position.yards.items():
         spots = layout.yard_spots[inverse[colour]]
         pawns += [(sc, sr, colour) for sr, sc in spots[:count]]
