@@ -55,8 +55,26 @@ def test_wrong_distance_is_illegal_not_guessed():
     s = waiting({"red": [3, 10, Y, Y], "green": [Y] * 4}, 4)
     c = check_move(s, seen([3, 15, Y, Y], [Y] * 4))
     assert c.status == ILLEGAL and c.move is None
-    assert c.misplaced == (Misplaced("red", 15, 10),)
+    assert c.misplaced == (Misplaced("red", 15, 14),)  # B.4: it belongs 4 squares on, on 14
     assert "not legal" in c.problems[0] and "3->7" in c.problems[0]
+
+
+def test_wrong_entry_is_shown_on_the_start_square():
+    """B.4.1: a pawn brought out of the yard belongs on its start square (relative 0)."""
+    s = waiting({"red": [Y, Y, Y, Y], "green": [Y] * 4}, 6)
+    c = check_move(s, seen([2, Y, Y, Y], [Y] * 4))
+    assert c.status == ILLEGAL and c.misplaced == (Misplaced("red", 2, 0),)
+
+
+def test_pawn_unseen_on_ludo52_is_missing_not_finished():
+    """A pawn the reader sees nowhere counts as finished (taken off the board) on ludo52; a finish no
+    legal move makes is reported as the pawn missing, with where it belongs."""
+    s = waiting({"red": [3, 10, Y, Y], "green": [Y] * 4}, 4)
+    c = check_move(s, seen([3, 56, Y, Y], [Y] * 4))
+    assert c.status == ILLEGAL and c.misplaced == (Misplaced("red", None, 10),)
+    assert "missing" in c.problems[0]
+    s = waiting({"red": [52, Y, Y, Y], "green": [Y] * 4}, 4)
+    assert check_move(s, seen([56, Y, Y, Y], [Y] * 4)).move == Move(52, 4)
 
 
 def test_other_colour_moved_is_illegal():

@@ -118,7 +118,7 @@ def test_board_reading_records_a_legal_move_and_refuses_a_wrong_one():
     wrong[seat] = (YARD, YARD, YARD, 3)
     for _ in range(2):
         s.on_frame(None, LudoReading(pawns=tuple(wrong)))
-    assert s.mode is Mode.MOVE and s.attention and s.misplaced and s.misplaced[0].should == YARD
+    assert s.mode is Mode.MOVE and s.attention and s.misplaced and s.misplaced[0].should == 0  # its start square
     assert "not legal" in s.problems[0]
     right = list(before)
     right[seat] = (YARD, YARD, YARD, 0)
@@ -190,3 +190,73 @@ def test_restart_resumes_from_the_event_log():
         s.on_command(command)
     again = LudoSession(s.store, 1, ["Ada", "Ben"], LudoConfig(), stable_frames=2)
     assert again.state == s.state and again.mode is Mode.MOVE
+
+
+def test_choose_picks_the_first_player():
+    s = LudoSession(_FakeStore(), 1, ["Ada", "Ben", "Cy"], LudoConfig(), stable_frames=2, rng=random.Random(0))
+    s.on_command(Command(Button.CHOOSE, (4,)))
+    assert s._refused and s.mode is Mode.START
+    s.on_command(Command(Button.CHOOSE, (3,)))
+    assert s.mode is Mode.ROLL and s.state.active == 2 and s.store.log[-1].payload == {"type": "start", "seat": 2}
+
+
+def test_move_read_without_a_baseline_and_the_die_left_lying_is_not_rolled_again():
+    """The board after the move may be the first one read in MOVE; the die still lying where it landed
+    (the same die view) is not a new roll, a die at a new place is."""
+    import numpy as np
+
+    s = _session()
+    seat = s.state.active
+    view = np.zeros((60, 80, 3), np.uint8)
+    view[10:20, 10:20] = 255
+    for _ in range(2):
+        s.on_frame(view, LudoReading(die=6, dice_seen=1, die_view=view))
+    assert s.mode is Mode.MOVE and s.store.log[-1].payload["source"] == "camera"
+    after = list(s.state.pawns)
+    after[seat] = (YARD, YARD, YARD, 0)
+    for _ in range(2):
+        s.on_frame(view, LudoReading(pawns=tuple(after)))
+    assert s.mode is Mode.ROLL and s.state.pawns[seat] == (YARD, YARD, YARD, 0)
+    for _ in range(3):
+        s.on_frame(view, LudoReading(die=6, dice_seen=1, die_view=view))
+    assert s.mode is Mode.ROLL and len(s.store.log) == 3  # start, roll, move: the old die is not read again
+    moved = np.zeros_like(view)
+    moved[30:40, 50:60] = 255
+    for _ in range(2):
+        s.on_frame(moved, LudoReading(die=2, dice_seen=1, die_view=moved))
+    assert s.mode is Mode.MOVE and s.state.pool == (2,)
+
+
+def test_covered_yard_is_unknown_and_waited_out():
+    """A hand over a yard: its count is unknown, not 0; the session records nothing and says so."""
+    geo = load_board("mensch40")
+
+    class Obs:
+        found = True
+        squares = {}
+        yards = {"red": 0, "yellow": 4, "green": 0, "blue": 0}
+        covered_yards = ("red",)
+        homes = {}
+
+    pawns, problem = pawns_from_board(Obs(), geo, ("red", "yellow"))
+    assert pawns is None and "red yard is covered" in problem
+    s = _session("mensch40")
+    s.on_command(Command(Button.DICE, (6,)))
+    for _ in range(3):
+        s.on_frame(None, LudoReading(problem=problem))
+    assert s.mode is Mode.MOVE and not s.problems and "covered" in s.view().prompt
+
+
+def test_ludo52_pawns_seen_nowhere_count_as_finished():
+    geo = load_board("ludo52")
+
+    class Obs:
+        found = True
+        squares = {5: ("red",)}
+        yards = {"red": 1, "yellow": 4}
+        homes = {"red": (4,), "yellow": ()}
+
+    pawns, problem = pawns_from_board(Obs(), geo, ("red", "yellow"))
+    assert problem == "" and pawns[0] == (YARD, 5, 55, 56)
+    pawns, _ = pawns_from_board(Obs(), load_board("mensch40"), ("red", "yellow"))
+    assert pawns[0] == (YARD, 5, 44)  # no finish on mensch40: three pawns, one missing (home 4 = relative 44)

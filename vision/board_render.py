@@ -28,8 +28,9 @@ SKIN_BGR = (150, 175, 225)
 TABLE_BGR = (70, 95, 140)
 # Pawn shape in grid cells: body radius and height, head radius and height of its centre.
 BODY_R, BODY_H, HEAD_R, HEAD_Z = 0.3, 1.0, 0.22, 1.2
-# Pawns sharing a track square stand this far apart (cells) along the grid's column axis.
-STACK_STEP = 0.36
+# Pawns sharing a track square stand side by side, this far apart (cells; a pawn is 0.6 wide) along the
+# grid's column axis.
+STACK_STEP = 0.6
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,11 @@
 Pure: given the engine state waiting for a move (its pawns are the board before) and the pawns as read
 after the player moved by hand, :func:`check_move` decodes the legal move that was made, or reports what
 is wrong without guessing: a pawn on a square no legal move reaches, a pawn of another colour moved, a
-pawn missing, or a captured pawn still on the track (B.5: it must go back to its yard).
+pawn missing, or a captured pawn still on the track (B.5: it must go back to its yard). A pawn of the
+mover moved wrongly is shown where the die takes it (B.4) when that is one square, else back where it
+was; any other misplaced pawn goes back where it was. On a board with a finish (ludo52) the reading
+counts pawns seen nowhere as finished (:mod:`companion.games.ludo_reading`); a finish no legal move
+explains is reported as a missing pawn.
 
 Pawns are given as the engine holds them: per seat, the relative positions (``YARD`` = -1) in any order
 (``LudoState.pawns`` order: seat = index into ``state.colours``).
@@ -16,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.games.ludo import YARD, LudoState, Move, MoveInfo, Phase
+from companion.games.ludo_board import load_board
 from companion.i18n import _
 
 UNCHANGED = "unchanged"
@@ -125,6 +130,11 @@ def _diagnose(state: LudoState, before, seen) -> MoveCheck:
     misplaced: list[Misplaced] = []
     seat = state.active
     legal = ", ".join(f"{_where(i.move.frm)}->{i.to}" for i in state.move_infos()) or _("none")
+    targets: dict[tuple[int, int], tuple[int, ...]] = {}
+    for i in state.move_infos():
+        targets[(seat, i.move.frm)] = tuple(sorted(set(targets.get((seat, i.move.frm), ())) | {i.to}))
+    geometry = load_board(state.config.board)
+    off_board = geometry.track_positions + geometry.home_length if geometry.has_finish else None
     for other in range(state.num_players):
         colour = state.colours[other]
         gone = sorted(_extra(before[other], seen[other]))
@@ -139,11 +149,19 @@ def _diagnose(state: LudoState, before, seen) -> MoveCheck:
                 problems.append(_("An extra {colour} pawn is on {where}.").format(colour=_(colour), where=_where(rel)))
                 misplaced.append(Misplaced(colour, rel, None))
         for frm, to in zip(gone, new):
+            if to == off_board and to not in targets.get((other, frm), ()):
+                # a pawn seen nowhere counts as taken off to the finish (ludo_reading): here it is missing
+                problems.append(_("The {colour} pawn on {where} is missing.").format(colour=_(colour), where=_where(frm)))
+                misplaced.append(Misplaced(colour, None, frm))
+                continue
             if other == seat:
                 problems.append(_("The {colour} move {frm}->{to} is not legal with {die} (legal: {legal}).").format(
                     colour=_(colour), frm=_where(frm), to=_where(to), die="/".join(map(str, state.pool)), legal=legal))
-            else:
-                problems.append(_("The {colour} pawn moved {frm}->{to}, but it is {turn}'s turn.").format(
-                    colour=_(colour), frm=_where(frm), to=_where(to), turn=_(state.colours[seat])))
+                legal_to = targets.get((other, frm), ())
+                # B.4: the pawn belongs where the die takes it (when that is one square), else back where it was
+                misplaced.append(Misplaced(colour, to, legal_to[0] if len(legal_to) == 1 else frm))
+                continue
+            problems.append(_("The {colour} pawn moved {frm}->{to}, but it is {turn}'s turn.").format(
+                colour=_(colour), frm=_where(frm), to=_where(to), turn=_(state.colours[seat])))
             misplaced.append(Misplaced(colour, to, frm))
     return MoveCheck(ILLEGAL, problems=tuple(problems), misplaced=tuple(misplaced))
