@@ -9,7 +9,9 @@ sha256, command), made by ``python -m vision.card_digits --write``; when they ar
 features are rendered at first use (1-3 s). The runtime needs only OpenCV and numpy. Printed digits (the reference deck, a real deck's indices) match
 closely; handwritten digits less well (vision.cards_eval measures both).
 
-Public API: :func:`classify_glyph` (one binary crop -> (digit, confidence)), :func:`glyph_scores`,
+With the digit network shipped (vision.card_digit_net, assets/cards/digit_cnn.onnx) the network's
+probabilities replace the neighbours' votes (method "auto"); the k-NN distance still measures how
+digit-like a glyph is. Public API: :func:`classify_glyph` (one binary crop -> (digit, confidence)), :func:`glyph_scores`,
 :func:`nearest_distance`, :func:`normalise`, :func:`features`.
 """
 
@@ -159,19 +161,40 @@ def _model():
     return load_model() or train()
 
 
-def glyph_scores(mask: np.ndarray) -> np.ndarray:
-    """Votes per digit 0-9 (shape (10,), sums to 1) for a binary glyph mask (ink > 0).
-
-    Raises ValueError when the mask holds no ink.
-    """
+def _knn_votes(feat: np.ndarray) -> tuple[np.ndarray, float]:
     train, labels = _model()
-    feat = features(normalise(mask))
     dists = np.sqrt(((train - feat) ** 2).sum(axis=1))
     nearest = np.argpartition(dists, K)[:K]
     votes = np.zeros(10)
     for index in nearest:
         votes[labels[index]] += 1.0 / (0.05 + float(dists[index]))
-    return votes / votes.sum()
+    return votes / votes.sum(), float(dists.min())
+
+
+def _use_net(method: str) -> bool:
+    if method not in ("auto", "net", "knn"):
+        raise ValueError(f"digit method: auto, net or knn, not {method!r}")
+    if method == "knn":
+        return False
+    from vision import card_digit_net
+    if method == "net" or card_digit_net.available():
+        return True
+    return False
+
+
+def glyph_scores(mask: np.ndarray, method: str = "auto") -> np.ndarray:
+    """Scores per digit 0-9 (shape (10,), sums to 1) for a binary glyph mask (ink > 0): the digit
+    network's probabilities (vision.card_digit_net; method "net", or "auto" when the model is shipped)
+    or the k-nearest-neighbour votes (method "knn", or "auto" without the model).
+
+    Raises ValueError when the mask holds no ink or for an unknown method; RuntimeError for "net"
+    without the model.
+    """
+    glyph = normalise(mask)
+    if _use_net(method):
+        from vision import card_digit_net
+        return card_digit_net.probabilities(glyph[None])[0].astype(np.float64)
+    return _knn_votes(features(glyph))[0]
 
 
 def warm_up() -> None:
@@ -187,23 +210,21 @@ def nearest_distance(mask: np.ndarray) -> float:
     return float(np.sqrt(((train - feat) ** 2).sum(axis=1)).min())
 
 
-def classify_glyph(mask: np.ndarray) -> tuple[int, float]:
+def classify_glyph(mask: np.ndarray, method: str = "auto") -> tuple[int, float]:
     """The digit 0-9 a binary glyph (uint8 2-D, ink > 0, upright) shows, and a confidence 0-1: the
-    neighbours' agreement times how close the glyph lies to its nearest training digit (full up to
-    CLOSE, falling to 0.05 at FAR: an upside-down digit or a drawing agrees with itself but lies far).
+    score of the best digit (glyph_scores, by ``method``) times how close the glyph lies to its nearest
+    k-NN training digit (full up to CLOSE, falling to 0.05 at FAR: an upside-down digit or a drawing
+    agrees with itself but lies far).
 
-    Raises ValueError when the mask holds no ink.
+    Raises ValueError when the mask holds no ink or for an unknown method.
     """
-    train, labels = _model()
-    feat = features(normalise(mask))
-    dists = np.sqrt(((train - feat) ** 2).sum(axis=1))
-    nearest = np.argpartition(dists, K)[:K]
-    votes = np.zeros(10)
-    for index in nearest:
-        votes[labels[index]] += 1.0 / (0.05 + float(dists[index]))
-    votes /= votes.sum()
+    glyph = normalise(mask)
+    votes, nearest = _knn_votes(features(glyph))
+    if _use_net(method):
+        from vision import card_digit_net
+        votes = card_digit_net.probabilities(glyph[None])[0].astype(np.float64)
     best = int(votes.argmax())
-    closeness = float(np.clip((FAR - dists.min()) / (FAR - CLOSE), 0.05, 1.0))
+    closeness = float(np.clip((FAR - nearest) / (FAR - CLOSE), 0.05, 1.0))
     return best, float(votes[best]) * closeness
 
 

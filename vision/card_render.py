@@ -91,13 +91,14 @@ def degrade(frame: np.ndarray, rng: np.random.Generator, light: bool = True, sha
 
 def render_st_scene(rng: np.random.Generator, columns: dict[tuple[int, str], list[tuple[str, int]]],
                     size: tuple[int, int] = (1280, 720), perspective: float = 0.04, light: bool = True,
-                    shadow: bool = True, noise: bool = True, card_px: int = 240):
+                    shadow: bool = True, noise: bool = True, card_px: int = 240, card_image=render_card):
     """A Schotten Totten table seen from above.
 
     columns: {(stone 0-8, side "a"|"b"): [(colour, value), ...]} in the order played (first nearest the
     stone line); side "a" lies above the stone line in the frame (its cards face the top edge), "b" below.
     Returns (frame BGR uint8 (h, w, 3), truth, stones): truth a list of {"code", "stone", "side"} and
-    stones the nine stone centres in frame pixels, left to right.
+    stones the nine stone centres in frame pixels, left to right. card_image(colour, value, width) draws
+    one card (default the reference deck's; vision.card_render_other.render_other_card another design).
     """
     w, h = size
     frame = _background(rng, size)
@@ -115,7 +116,7 @@ def render_st_scene(rng: np.random.Generator, columns: dict[tuple[int, str], lis
     for (stone, side), cards in sorted(columns.items()):
         x = 50.0 + STONE_PITCH_MM * stone
         for k, (colour, value) in enumerate(cards):
-            img = render_card(colour, value, cw)
+            img = card_image(colour, value, cw)
             jitter = rng.normal(0, 1.2, 2)
             angle = np.deg2rad(rng.normal(0, 2.0))
             ca, sa = np.cos(angle), np.sin(angle)

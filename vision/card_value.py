@@ -110,7 +110,7 @@ def glyph_stats(mask: np.ndarray) -> tuple[float, float, float, int]:
     return float(crop.mean()), 2 * float(dist.max()) / max(crop.shape), float(crop.sum()) / max(hull, 1.0), holes
 
 
-def read_centre_value(card_bgr: np.ndarray, upright_bonus: float = 0.4) -> ValueRead:
+def read_centre_value(card_bgr: np.ndarray, upright_bonus: float = 0.4, method: str = "auto") -> ValueRead:
     """Read the value in the middle of a rectified card, trying it upright and turned by 180 degrees.
 
     upright_bonus: added to the upright reading's score (the caller's orientation prior: e.g. the card's
@@ -123,8 +123,8 @@ def read_centre_value(card_bgr: np.ndarray, upright_bonus: float = 0.4) -> Value
     ink_bgr = tuple(float(v) for v in cv2.mean(card_bgr, mask=mask)[:3])
     if is_picture(mask):
         return ValueRead(None, True, 0.8, False, ink_bgr)
-    up_value, up_conf = read_number(mask)
-    down_value, down_conf = read_number(cv2.rotate(mask, cv2.ROTATE_180))
+    up_value, up_conf = read_number(mask, method)
+    down_value, down_conf = read_number(cv2.rotate(mask, cv2.ROTATE_180), method)
     if down_conf > up_conf + upright_bonus:
         return ValueRead(down_value, False, down_conf, True, ink_bgr)
     return ValueRead(up_value, False, up_conf, False, ink_bgr)
@@ -154,11 +154,11 @@ def split_digits(mask: np.ndarray) -> list[np.ndarray]:
     return [np.isin(labels, g).astype(np.uint8) * 255 for g in groups]
 
 
-def read_number(mask: np.ndarray) -> tuple[int, float]:
+def read_number(mask: np.ndarray, method: str = "auto") -> tuple[int, float]:
     """(value, confidence) of an upright glyph mask: one digit 0-9, or two digits side by side read as
-    a number 10-99 (confidence: the lower digit's; 0 for a leading zero)."""
+    a number 10-99 (confidence: the lower digit's; 0 for a leading zero). method: as in read_centre_value."""
     parts = split_digits(mask)
     if len(parts) == 2:
-        (a, ca), (b, cb) = (classify_glyph(p) for p in parts)
+        (a, ca), (b, cb) = (classify_glyph(p, method) for p in parts)
         return 10 * a + b, (min(ca, cb) if a != 0 else 0.0)  # a leading 0 is a number read upside down
-    return classify_glyph(mask)
+    return classify_glyph(mask, method)

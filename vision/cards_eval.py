@@ -9,6 +9,10 @@
 - Schotten Totten renders: N scenes with 6-40 reference-deck cards in columns, perspective, uneven light,
   colour cast, shadow, noise and JPEG; reports cards found, code accuracy, stone/side accuracy, and the
   same after a colour calibration under a strong colour cast.
+- photos again with the k-NN digit votes instead of the digit network (``photos_donkey_race_knn_digits``).
+- another deck design (vision.card_render_other: coloured border and background, artwork, an unseen font)
+  after ``calibrate_deck`` on one frame of six cards: code+place accuracy on single cards and on
+  overlapping columns (``covered_accuracy``: the cards showing only their top strip), ms per frame.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import card_digits, card_render
+from contextlib import contextmanager
+
+from vision import card_digit_net, card_digits, card_render, card_render_other
 from vision import cards_donkey_race as dr
 from vision import cards_schotten_totten as st
 from vision.reference_deck import COLOURS
@@ -147,6 +153,65 @@ def eval_st_calibration(n: int, seed: int) -> dict:
     return {"cast_gains_bgr": gains, "scenes": n, **results}
 
 
+@contextmanager
+def digit_method(method: str):
+    """Within the block, readers use the k-NN digit votes ("knn") or the digit network ("auto")."""
+    saved = card_digit_net.available
+    if method == "knn":
+        card_digit_net.available = lambda: False
+    try:
+        yield
+    finally:
+        card_digit_net.available = saved
+
+
+def _other_scenes(rng: np.random.Generator, n: int, singles: bool):
+    for _ in range(n):
+        if singles:  # 12 cards, one per column
+            deck = [(c, v) for c in COLOURS for v in range(1, 10)]
+            cards = [deck[i] for i in rng.permutation(len(deck))[:12]]
+            slots = [(s, side) for s in range(9) for side in "ab"]
+            chosen = [slots[i] for i in rng.permutation(len(slots))[:12]]
+            columns = {slot: [card] for slot, card in zip(chosen, cards)}
+        else:
+            columns = card_render.random_st_columns(rng, int(rng.integers(20, 41)))
+        yield columns, card_render_other.render_other_scene(rng, columns)
+
+
+def eval_other_design(n: int, seed: int) -> dict:
+    """Another deck design (vision.card_render_other, an unseen font) after calibrate_deck on one frame
+    with one card of each colour: code+place accuracy on single cards and on overlapping columns (cards
+    covered by later ones show only their top strip), and the covered cards alone."""
+    rng = np.random.default_rng(seed)
+    calib_columns = {(i, "b"): [(c, int(v))] for i, (c, v) in enumerate(zip(COLOURS, rng.integers(1, 10, 6)))}
+    frame, _, stones = card_render_other.render_other_scene(rng, calib_columns, shadow=False)
+    design = st.calibrate_deck(frame, st.StCalibration(stones=tuple(stones))).design
+    report = {"calibration": design.to_dict() | {"colours": sorted(design.colours)}}
+    for name, singles in (("single_cards", True), ("columns", False)):
+        total = found = correct = covered = covered_ok = extra = 0
+        times = []
+        for columns, (frame, truth, stones) in _other_scenes(rng, n, singles):
+            calibration = st.StCalibration(stones=tuple(stones), design=design)
+            start = time.perf_counter()
+            obs = st.read_cards(frame, calibration)
+            times.append((time.perf_counter() - start) * 1000)
+            k, f, c = _score_st(obs, columns)
+            total, found, correct = total + k, found + f, correct + c
+            extra += max(0, len(obs.cards) - len(truth))
+            for (stone, side), cards in columns.items():
+                got = obs.extra["stones"][stone][side]
+                for i, (colour, value) in enumerate(cards[:-1]):
+                    covered += 1
+                    covered_ok += i < len(got) and got[i] == f"{colour[0].upper()}{value}"
+        report[name] = {"scenes": n, "cards": total, "found_rate": round(found / total, 3),
+                        "code_and_place_accuracy": round(correct / total, 3), "extra_cards": extra,
+                        "ms_median": round(float(np.median(times)), 1)}
+        if covered:
+            report[name]["covered_cards"] = covered
+            report[name]["covered_accuracy"] = round(covered_ok / covered, 3)
+    return report
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS)
@@ -161,9 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     report = {}
     if (args.photos / "labels.csv").is_file():
         report["photos_donkey_race"] = eval_photos(args.photos)
+        with digit_method("knn"):
+            report["photos_donkey_race_knn_digits"] = eval_photos(args.photos)
     report["renders_donkey_race"] = eval_donkey_renders(args.renders, args.seed)
     report["renders_schotten_totten"] = eval_st_renders(args.renders, args.seed, size, args.st_perspective)
     report["renders_schotten_totten_colour_cast"] = eval_st_calibration(max(3, args.renders // 5), args.seed)
+    report["renders_other_design"] = eval_other_design(max(3, args.renders // 3), args.seed)
     print(json.dumps(report, indent=1))
     return 0
 

@@ -15,12 +15,17 @@ Each box is one card. Its top is its long side nearer the stone line (cards face
 box is rectified and the black digit in its left half read by the digit classifier (values 1-9); the
 card's colour is the median of the saturated ring round the box divided by the box's white (white
 balance: a colour cast or a shadow cancels), nearest to the palette in Lab. The card's outline is
-extrapolated from the box; its top edge's midpoint gives the stone and side. A card outline
-(vision.card_find) holding no index box (another deck's design) is read as one card by its centre value
-and always flagged.
+extrapolated from the box; its top edge's midpoint gives the stone and side.
+
+Another deck (any design with its value printed in a top corner): :func:`calibrate_deck` learns it from one
+card of each colour shown once (vision.cards_corner: the index's place, each colour's hue/saturation
+histogram) and stores it in the calibration (``"design"``); every card, single or in an overlapping column,
+is then read by its corner index with the digit network. Without that calibration, a card outline holding
+no index box is read as one card by its centre value and always flagged.
 
 Public API: :class:`StCalibration`, :func:`read_cards`, :func:`calibrate_colours`, :func:`stones_table`,
-:class:`IndexBox`, :func:`find_index_boxes`, :func:`white_patch`; CLI hooks :func:`add_arguments`,
+:func:`calibrate_deck` (another deck's design), :class:`IndexBox`, :func:`find_index_boxes`,
+:func:`white_patch`; CLI hooks :func:`add_arguments`,
 :func:`read_cards_json`. The colour-blind symbols are for the players: the reader does not read them.
 """
 
@@ -36,6 +41,7 @@ import numpy as np
 
 from vision.card_digits import glyph_scores
 from vision.card_find import find_card_quads, orient_corners, rectify
+from vision.cards_corner import CornerDesign, learn_design, read_corner_cards
 from vision.card_value import read_centre_value
 from vision.cards_common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
 from vision.reference_deck import COLOUR_BGR, COLOURS, LETTER, card_layout
@@ -43,6 +49,7 @@ from vision.reference_deck import COLOUR_BGR, COLOURS, LETTER, card_layout
 STRIP_WIDTH = 160  # pixels of a rectified card's (or column's) width
 WHITE_SAT = 70  # HSV saturation below this (0-255) is white paper
 COLOUR_FLAG_DISTANCE = 28.0  # Lab distance to the nearest palette colour above which a card is flagged
+DESIGN_FLAG_DISTANCE = 0.5  # another deck: histogram distance (Bhattacharyya) above which a card is flagged
 
 
 def _lab(bgr) -> np.ndarray:
@@ -58,11 +65,14 @@ class StCalibration:
     """Where the nine stones lie and what the six colours look like.
 
     stones: nine (x, y) frame pixels, left to right. palette: {colour: (L, a, b)} of the white-balanced
-    body colour (OpenCV float Lab: L 0-100, a/b about -128..127).
+    body colour (OpenCV float Lab: L 0-100, a/b about -128..127). design: another deck's look learnt by
+    :func:`calibrate_deck` (vision.cards_corner.CornerDesign); when set, cards are read by their corner
+    index instead of the reference deck's index box.
     """
 
     stones: tuple[tuple[float, float], ...]
     palette: dict = field(default_factory=lambda: dict(DEFAULT_PALETTE))
+    design: CornerDesign | None = None
 
     def __post_init__(self):
         if len(self.stones) != 9:
@@ -76,15 +86,20 @@ class StCalibration:
 
     @classmethod
     def from_json(cls, text: str) -> "StCalibration":
-        """Parse ``{"stones": [[x, y] x9], "palette": {colour: [L, a, b]}}`` (palette optional)."""
+        """Parse ``{"stones": [[x, y] x9], "palette": {colour: [L, a, b]}, "design": {...}}`` (palette and
+        design optional; design as vision.cards_corner.CornerDesign.to_dict)."""
         data = json.loads(text)
         palette = dict(DEFAULT_PALETTE)
         palette.update({c: tuple(map(float, v)) for c, v in data.get("palette", {}).items() if c in COLOURS})
-        return cls(stones=tuple((float(x), float(y)) for x, y in data["stones"]), palette=palette)
+        design = CornerDesign.from_dict(data["design"]) if data.get("design") else None
+        return cls(stones=tuple((float(x), float(y)) for x, y in data["stones"]), palette=palette, design=design)
 
     def to_json(self) -> str:
-        return json.dumps({"stones": [list(p) for p in self.stones],
-                           "palette": {c: [round(v, 2) for v in lab] for c, lab in self.palette.items()}})
+        out = {"stones": [list(p) for p in self.stones],
+               "palette": {c: [round(v, 2) for v in lab] for c, lab in self.palette.items()}}
+        if self.design is not None:
+            out["design"] = self.design.to_dict()
+        return json.dumps(out)
 
     def line(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(origin, unit direction left->right, unit normal toward side "a") of the stone line."""
@@ -267,7 +282,22 @@ def _reading(code, value, colour, corners, confidence, flagged, stone, side) -> 
                        flagged=bool(flagged), stone=stone, side=side)
 
 
+def _read_design(frame_bgr: np.ndarray, calibration: StCalibration) -> list[CardReading]:
+    """Cards of a calibrated other deck (calibration.design), read by their corner index."""
+    cards = []
+    for card in read_corner_cards(frame_bgr, calibration.design, calibration.line_distance, max_value=9):
+        top_mid = (card.corners[0] + card.corners[1]) / 2
+        stone, side = calibration.locate(float(top_mid[0]), float(top_mid[1]))
+        confidence = card.value_conf * (1.0 if card.colour_distance <= DESIGN_FLAG_DISTANCE else 0.4)
+        code = f"{LETTER[card.colour]}{card.value}" if card.colour else None
+        cards.append(_reading(code, card.value, card.colour, card.corners, confidence,
+                              confidence < FLAG_BELOW or code is None, stone, side))
+    return cards
+
+
 def _read_frame(frame_bgr: np.ndarray, calibration: StCalibration) -> list[CardReading]:
+    if calibration.design is not None:
+        return _read_design(frame_bgr, calibration)
     cards = []
     boxes = find_index_boxes(frame_bgr, calibration.line_distance)
     for box in boxes:
@@ -355,6 +385,20 @@ def calibrate_colours(frame_bgr: np.ndarray, calibration: StCalibration | None =
     return StCalibration(stones=calibration.stones, palette=palette)
 
 
+def calibrate_deck(frame_bgr: np.ndarray, calibration: StCalibration | None = None,
+                   colours: tuple[str, ...] = COLOURS) -> StCalibration:
+    """Learn another deck (any design with a printed value in a top corner) from a frame showing one
+    whole card of each colour, in ``colours`` order by stone (vision.cards_corner.learn_design): returns a
+    new StCalibration with the design set (save it with to_json). Raises ValueError for a bad frame or
+    when the cards or their corner values are not all found."""
+    problem = frame_problem_bgr(frame_bgr)
+    if problem is not None:
+        raise ValueError(f"deck calibration: {problem}")
+    calibration = calibration or StCalibration.default(frame_bgr.shape)
+    design = learn_design(frame_bgr, calibration, colours, max_value=10)
+    return StCalibration(stones=calibration.stones, palette=calibration.palette, design=design)
+
+
 def add_arguments(parser) -> None:
     """Flags of ``companion cards read --game schotten-totten`` (all prefixed ``--st-``)."""
     parser.add_argument("--st-calibration", type=Path, metavar="FILE",
@@ -363,7 +407,9 @@ def add_arguments(parser) -> None:
                         help="schotten-totten: the nine stones' pixel centres, left to right")
 
 
-def _calibration_from_args(args, frame_shape) -> StCalibration:
+def calibration_from_args(args, frame_shape) -> StCalibration:
+    """The calibration given by ``--st-calibration`` or ``--st-stones`` (else the default for the frame);
+    raises ValueError for a bad file or list."""
     path = getattr(args, "st_calibration", None)
     if path is not None:
         try:
@@ -382,7 +428,7 @@ def _calibration_from_args(args, frame_shape) -> StCalibration:
 
 def read_cards_json(frame_bgr: np.ndarray, args) -> dict:
     """The JSON object for one image (without ``file``/``ms``); writes an overlay when ``args.debug_out``."""
-    calibration = _calibration_from_args(args, frame_bgr.shape)
+    calibration = calibration_from_args(args, frame_bgr.shape)
     observation = read_cards(frame_bgr, calibration)
     debug_out = getattr(args, "debug_out", None)
     if debug_out is not None:
