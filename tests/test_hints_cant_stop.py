@@ -15,10 +15,12 @@ from companion.games.base import CHANCE
 from companion.games.cant_stop import (
     Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain, StartWith, roll_distribution)
 from companion.hints import cant_stop as hints
-from companion.hints.cant_stop import Hint, advise, bust_chance, steps_at_risk
+from companion.hints import cant_stop_search, cant_stop_threats
+from companion.hints.cant_stop import Hint, advise, bust_chance, steps_at_risk, threats
 from companion.hints.cant_stop_search import search_for
+from companion.hints.cant_stop_threats import THREAT_SURVIVAL, claim_chances, claim_table, threatened
 from companion.hints.cant_stop_turn import RunnerGrid
-from companion.hints.cant_stop_value import column_chances, expected_turns
+from companion.hints.cant_stop_value import FALLBACK_CAP, column_chances, expected_turns
 from companion.simulate import run_simulation
 
 HEIGHTS = CantStopConfig().column_heights
@@ -226,6 +228,59 @@ def test_presses_on_when_the_opponent_is_about_to_win():
     assert advise(calm, 0).action == Bank()
     assert advise(threat, 0).action == RollAgain()
     assert advise(threat, 0).numbers["win_probability"] < advise(calm, 0).numbers["win_probability"]
+
+
+# -- the opponents' threats (cant-stop.md A.7: a claim wipes the others' markers) -------------------------
+
+
+def test_claim_chances_follow_the_binomial_model():
+    table = claim_table(HEIGHTS)
+    q7, q2 = column_chances()[5], column_chances()[0]
+    assert table[5, 1] == pytest.approx(THREAT_SURVIVAL * (1 - (1 - q7) ** 4))  # one space left in 7
+    assert table[5, 1] == pytest.approx(0.738, abs=1e-3) and table[5, 2] == pytest.approx(0.651, abs=1e-3)
+    assert table[0, 3] == pytest.approx(THREAT_SURVIVAL * (4 * q2 ** 3 * (1 - q2) + q2 ** 4))
+    assert table[5, 5] == 0.0  # five spaces cannot be climbed in four rolls of this model
+    progress = np.zeros((1, 11))
+    progress[0, 5], progress[0, 6] = 12, 11  # column 7 one space from its top, column 8 at its top
+    closed = np.zeros((1, 11), bool)
+    closed[0, 6] = True
+    chances = claim_chances(progress, closed, HEIGHTS)[0]
+    assert chances[5] == pytest.approx(table[5, 1]) and chances[6] == 0.0
+    assert chances[0] == pytest.approx(table[0, 3])  # column 2 from the bottom: three spaces left
+
+
+def test_threatened_efforts_blend_towards_the_fallback():
+    efforts = np.asarray([[10.0, 20.0, 80.0]])
+    lost = np.asarray([[0.5, 0.0, 0.9]])
+    assert threatened(efforts, lost)[0] == pytest.approx([10.0 + 0.5 * (FALLBACK_CAP - 10.0), 20.0, 80.0])
+
+
+def test_progress_in_a_column_the_opponent_is_about_to_claim_is_worth_less():
+    """Banking 3 spaces in column 8 against 3 in column 6: equal alone, but the opponent stands one space
+    below the top of 8, so 8 is worth less with them at the table."""
+    search = search_for(make(Phase.DECIDE, runners={8: 3}, markers={1: {8: 10}}))
+    pieces = np.zeros((2, 11))
+    pieces[0, 6], pieces[1, 4] = 3, 3  # column 8 / column 6
+    with_8, with_6 = search.bank_utility(pieces)
+    assert with_8 < with_6 - 0.02
+    solo = search_for(make(Phase.DECIDE, runners={8: 3}, players=1)).bank_utility(pieces)
+    assert solo[0] == pytest.approx(solo[1])
+
+
+def test_avoids_investing_in_a_column_the_opponent_is_about_to_claim(monkeypatch):
+    """Dice 5 2 4 4 pair as 7+8 or 6+9. Our marker is low in 8, the opponent's two spaces below its top
+    (58 % to claim it on their next turn): the advisor takes 6+9 and says why; blind to threats it
+    would take 7+8."""
+    state = make(Phase.CHOOSE, markers={0: {8: 1}, 1: {8: 9}}, dice=(5, 2, 4, 4))
+    hint = advise(state, 0)
+    assert hint.action == Choose((6, 9))
+    assert hint.numbers["threat_column"] == 8.0 and hint.numbers["threat_chance"] == pytest.approx(0.580, abs=1e-3)
+    assert hint.reason.endswith("; column 8 is nearly lost: the opponent claims it next turn with 58%")
+    assert threats(state, 0) == {8: pytest.approx(0.580, abs=1e-3)}
+    monkeypatch.setattr(cant_stop_threats, "THREAT_WEIGHT", 0.0)
+    cant_stop_search._CACHE.clear()
+    assert advise(state, 0).action == Choose((7, 8))
+    cant_stop_search._CACHE.clear()
 
 
 def test_no_advice_outside_the_seats_own_decisions():

@@ -38,8 +38,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
+import numpy as np
+
 from companion.games.cant_stop import COLUMNS, Action, Bank, CantStopState, Choose, Phase, RollAgain
 from companion.hints.cant_stop_search import Valuation, search_for
+from companion.hints.cant_stop_threats import claim_chances
 from companion.i18n import _, ngettext
 from companion.odds import bust_probability_for_columns
 
@@ -183,4 +186,37 @@ def _advise_choose(state: CantStopState, seat: int) -> Hint:
     else:
         reason = _("{choice}: win chance {win:.0%} ({other:.0%} otherwise); next roll busts {risk:.0%}").format(
             choice=head, win=valuation.value, other=runner_up, risk=bust)
+        avoided = _avoided_threat(state, seat, choice, options[ranked[1]][0])
+        if avoided is not None:
+            column, chance = avoided
+            numbers["threat_column"], numbers["threat_chance"] = float(column), chance
+            reason += _("; column {column} is nearly lost: the opponent claims it next turn with {chance:.0%}"
+                        ).format(column=column, chance=chance)
     return Hint(choice, reason, numbers)
+
+
+THREAT_NOTE = 0.5
+"""An opponent's chance to claim a column on their next turn from which the reason names it."""
+
+
+def threats(state: CantStopState, seat: int) -> dict[int, float]:
+    """{open column: chance that some other player claims it on their next turn}, for the columns where
+    that chance is at least :data:`THREAT_NOTE` (model of :mod:`companion.hints.cant_stop_threats`; A.7)."""
+    heights = tuple(state.config.column_heights)
+    closed = (np.asarray(state.claimed) >= 0)[None, :]
+    safe = np.ones(11)
+    for other in range(state.num_players):
+        if other != seat:
+            safe *= 1.0 - claim_chances(np.asarray(state.markers[other], float)[None, :], closed, heights)[0]
+    return {c: float(1.0 - s) for c, s in zip(COLUMNS, safe) if 1.0 - s >= THREAT_NOTE}
+
+
+def _avoided_threat(state: CantStopState, seat: int, chosen: Choose, other: Choose) -> tuple[int, float] | None:
+    """The most threatened column that the runner-up pairing ``other`` would climb and ``chosen`` does not
+    (with its claim chance), or None."""
+    danger = threats(state, seat)
+    columns = [c for c in set(other.totals) - set(chosen.totals) if c in danger]
+    if not columns:
+        return None
+    column = max(columns, key=lambda c: danger[c])
+    return column, danger[column]

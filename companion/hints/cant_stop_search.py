@@ -19,12 +19,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from companion.games.cant_stop import COLUMNS, CantStopState, Choose, roll_distribution
 from companion.hints.cant_stop_turn import RunnerGrid, rolls
-from companion.hints.cant_stop_value import expected_turns
+from companion.hints import cant_stop_threats
+from companion.hints.cant_stop_threats import claim_chances, threatened
+from companion.hints.cant_stop_value import column_efforts, expected_turns, turns_from_efforts
 
 TURN_VARIANCE = 0.6
 """Variance of a player's remaining turns per expected turn (race model; solo advisor games from the
@@ -97,16 +100,29 @@ class TurnSearch:
         claims = (pieces >= self.tops) & ~self.closed
         won = self.won + claims.sum(axis=1)
         heights = tuple(self.config.column_heights)
-        ours = expected_turns(pieces, self.closed | claims, won, heights, self.to_win)
+        closed = self.closed | claims
         if self.solo:
-            return -ours
-        chance = np.ones(len(pieces))
+            return -expected_turns(pieces, closed, won, heights, self.to_win)
+        ours_efforts = column_efforts(pieces, closed, heights)
+        theirs = []
+        safe = np.ones_like(ours_efforts)  # chance that no opponent claims the column on their next turn
         for markers, their_won in self.others:
             theirs_pieces = np.where(claims, 0.0, markers[None, :])
-            theirs = OPPONENT_PACE * expected_turns(
-                theirs_pieces, self.closed | claims, np.full(len(pieces), their_won), heights, self.to_win)
-            sigma = np.sqrt(TURN_VARIANCE * (ours + theirs) + 0.25)
-            chance *= _phi((theirs - ours - 0.5) / sigma)
+            theirs.append((theirs_pieces, their_won))
+            if cant_stop_threats.THREAT_WEIGHT:
+                safe *= 1.0 - claim_chances(theirs_pieces, closed, heights)
+        if cant_stop_threats.THREAT_WEIGHT:
+            ours_efforts = threatened(ours_efforts, 1.0 - safe)
+            our_claims = claim_chances(pieces, closed, heights)
+        ours = turns_from_efforts(ours_efforts, won, self.to_win)
+        chance = np.ones(len(pieces))
+        for theirs_pieces, their_won in theirs:
+            their_efforts = column_efforts(theirs_pieces, closed, heights)
+            if cant_stop_threats.THREAT_WEIGHT and cant_stop_threats.THREAT_SYMMETRIC:
+                their_efforts = threatened(their_efforts, our_claims)
+            turns = OPPONENT_PACE * turns_from_efforts(their_efforts, np.full(len(pieces), their_won), self.to_win)
+            sigma = np.sqrt(TURN_VARIANCE * (ours + turns) + 0.25)
+            chance *= _phi((turns - ours - 0.5) / sigma)
         return np.where(won >= self.to_win, 1.0, chance)
 
     # -- positions ------------------------------------------------------------------------------------
@@ -168,44 +184,99 @@ class TurnSearch:
         roll, bust = self.lookahead(state)
         return Valuation(max(bank, roll), bank, roll, bust)
 
+    @staticmethod
+    def _pair_results(state: CantStopState, a: int, b: int) -> list[tuple[tuple[int, ...], int]]:
+        """The runner positions the pairing ``(a, b)`` (``a <= b``) can lead to from ``state``, each with
+        the number of distinct totals it uses: the engine's ``choices_for`` rules for one pairing (A.6:
+        both totals when both fit, one of them when they compete for the last runner, the same runner
+        twice for ``a == b`` with a step past the top lost, A.8; a total is usable per
+        ``CantStopState.usable``: column open, its runner below the top, or a runner free to enter)."""
+        markers, claimed, tops = state.markers[state.active], state.claimed, state.config.column_heights
+        runners = state.runners
+        free = state.config.num_runners - sum(1 for h in runners if h)
+
+        def usable(total: int, now: tuple[int, ...], free: int) -> bool:
+            i = total - 2
+            if claimed[i] >= 0:
+                return False
+            return now[i] < tops[i] if now[i] else free > 0 and markers[i] < tops[i]
+
+        def step(now: tuple[int, ...], total: int) -> tuple[int, ...]:
+            i = total - 2
+            return now[:i] + ((now[i] or markers[i]) + 1,) + now[i + 1:]
+
+        if a == b:
+            if not usable(a, runners, free):
+                return []
+            after = step(runners, a)
+            return [(step(after, a), 1)] if usable(a, after, free - (not runners[a - 2])) else [(after, 1)]
+        use_a, use_b = usable(a, runners, free), usable(b, runners, free)
+        if use_a and use_b:
+            after = step(runners, a)
+            if usable(b, after, free - (not runners[a - 2])):
+                return [(step(after, b), 2)]
+            return [(after, 1), (step(runners, b), 1)]
+        if use_a:
+            return [(step(runners, a), 1)]
+        if use_b:
+            return [(step(runners, b), 1)]
+        return []
+
     def lookahead(self, state: CantStopState) -> tuple[float, float]:
         """(utility of rolling once more and then banking or playing the grid, exact bust chance).
 
-        Next positions whose columns are then fixed are valued by their grids: cached ones, and up to
-        :data:`MAX_GRID_BUILDS` new ones, the likeliest first; the others by banking there.
+        Each of the 126 rolls leads to the best of the positions its pairings allow (the engine's rules,
+        computed once per distinct pairing of totals). Next positions whose columns are then fixed are
+        valued by their grids: cached ones, and up to :data:`MAX_GRID_BUILDS` new ones, the likeliest
+        first; the others by banking there.
         """
         weights, _ = rolls()
-        outcomes: list[tuple[int, dict[int, int], tuple[int, ...], tuple[int, ...], bool]] = []
+        keys, pair_table = _roll_pairs()
+        index: dict[tuple[int, ...], int] = {}
+        distinct: list[int] = []
+        pair_out = np.full((len(keys), 2), -1, dtype=np.intp)
+        for k, (a, b) in enumerate(keys):
+            for j, (runners, used) in enumerate(self._pair_results(state, a, b)):
+                i = index.setdefault(runners, len(index))
+                if i == len(distinct):
+                    distinct.append(used)
+                pair_out[k, j] = i
+        table = pair_out[pair_table].reshape(len(weights), -1)  # (126, 6) outcome indices, -1: none
+        if state.config.pairing_rule == "must_maximize_runners" and distinct:
+            # A.6 CONFIG: only the choices that use the most distinct totals remain.
+            used = np.where(table >= 0, np.asarray(distinct)[table], 0)
+            table = np.where(used == used.max(axis=1, keepdims=True), table, -1)
+        present = np.zeros((len(weights), len(index) + 1), dtype=bool)
+        present[np.arange(len(weights))[:, None], table] = True  # column -1: padding
+        reach = weights @ present[:, :-1]  # ways (of 1296) that each outcome is on offer
+        outcomes = list(index)
+        afters = [{c: h for c, h in zip(COLUMNS, runners) if h} for runners in outcomes]
+        fixed = [self.fixed(after) for after in afters]
+        columns_of = [tuple(sorted(c - 2 for c in after)) for after in afters]
+        heights_of = [tuple(after[c + 2] for c in columns) for after, columns in zip(afters, columns_of)]
         mass: dict[tuple[int, ...], float] = {}
         lows: dict[tuple[int, ...], tuple[int, ...]] = {}
-        for index, (roll, _) in enumerate(roll_distribution()):
-            for choice in state.choices_for(roll):
-                after = state.choice_result(choice)
-                columns = tuple(sorted(c - 2 for c in after))
-                heights = tuple(after[c + 2] for c in columns)
-                fixed = self.fixed(after)
-                outcomes.append((index, after, columns, heights, fixed))
-                if fixed:
-                    mass[columns] = mass.get(columns, 0.0) + weights[index]
-                    low = lows.get(columns)
-                    lows[columns] = heights if low is None else tuple(map(min, zip(low, heights)))
+        for i in range(len(outcomes)):
+            if fixed[i]:
+                columns = columns_of[i]
+                mass[columns] = mass.get(columns, 0.0) + reach[i]
+                low = lows.get(columns)
+                lows[columns] = heights_of[i] if low is None else tuple(map(min, zip(low, heights_of[i])))
         new = [c for c in sorted(mass, key=lambda c: -mass[c]) if c not in self.grids]
         for columns in new[:MAX_GRID_BUILDS]:
             self.grid({c + 2: h for c, h in zip(columns, lows[columns])}, lows[columns])
-        best = np.full(len(weights), -np.inf)
-        leaves: list[tuple[int, np.ndarray]] = []  # valued by banking
-        for index, after, columns, heights, fixed in outcomes:
-            grid = self.grids.get(columns) if fixed else None
-            if grid is not None and grid.covers(heights):
-                value = grid.value(heights)
-                if value > best[index]:
-                    best[index] = value
+        values = np.empty(len(outcomes) + 1)
+        values[-1] = -np.inf  # padding: no option
+        leaves: list[int] = []  # valued by banking
+        for i in range(len(outcomes)):
+            grid = self.grids.get(columns_of[i]) if fixed[i] else None
+            if grid is not None and grid.covers(heights_of[i]):
+                values[i] = grid.value(heights_of[i])
             else:
-                leaves.append((index, self.pieces(after)))
+                leaves.append(i)
         if leaves:
-            values = self.bank_utility(np.asarray([p for _, p in leaves]))
-            for (index, _), value in zip(leaves, values):
-                best[index] = max(best[index], float(value))
+            values[leaves] = self.bank_utility(np.asarray([self.pieces(afters[i]) for i in leaves]))
+        best = values[table].max(axis=1)
         busts = np.isneginf(best)
         bust = float(weights[busts].sum() / 1296.0)
         roll_value = float(np.where(busts, 0.0, best) @ weights / 1296.0) + bust * self.bust_utility
@@ -221,6 +292,16 @@ class TurnSearch:
                 continue
             options.append((choice, self.valuation(after), after))
         return options
+
+
+@lru_cache(maxsize=1)
+def _roll_pairs() -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The distinct pairings of totals ``(a, b)``, ``a <= b``, that the 126 rolls offer, and each roll's
+    three pairings as indices into them ``(126, 3)`` (a roll with fewer distinct pairings repeats one)."""
+    _, pairs = rolls()
+    keys = sorted({(int(a), int(b)) for row in pairs for a, b in row})
+    ids = {key: i for i, key in enumerate(keys)}
+    return keys, np.asarray([[ids[(int(a), int(b))] for a, b in row] for row in pairs], dtype=np.intp)
 
 
 def _bust_chance(state: CantStopState) -> float:

@@ -60,12 +60,16 @@ def features(efforts: np.ndarray, need: int) -> np.ndarray:
                            np.minimum(efforts[:, need:need + 1], FALLBACK_CAP)], axis=1)
 
 
-def sorted_efforts(progress: np.ndarray, closed: np.ndarray, heights: tuple[int, ...]) -> np.ndarray:
-    """Efforts of every column, closed ones at :data:`EFFORT_CAP`, sorted ascending per row: ``(N, 11)``."""
+def column_efforts(progress: np.ndarray, closed: np.ndarray, heights: tuple[int, ...]) -> np.ndarray:
+    """Efforts ``(H_c - h_c) / q_c`` of every column, closed ones at :data:`EFFORT_CAP`: ``(N, 11)``."""
     tops = np.asarray(heights, dtype=float)
     efforts = (tops - progress) / column_chances()
-    efforts = np.where(closed, EFFORT_CAP, np.minimum(efforts, EFFORT_CAP))
-    return np.sort(efforts, axis=1)
+    return np.where(closed, EFFORT_CAP, np.minimum(efforts, EFFORT_CAP))
+
+
+def sorted_efforts(progress: np.ndarray, closed: np.ndarray, heights: tuple[int, ...]) -> np.ndarray:
+    """Efforts of every column, closed ones at :data:`EFFORT_CAP`, sorted ascending per row: ``(N, 11)``."""
+    return np.sort(column_efforts(progress, closed, heights), axis=1)
 
 
 _override: dict[int, np.ndarray] | None = None
@@ -99,9 +103,17 @@ def expected_turns(progress: np.ndarray, closed: np.ndarray, won: np.ndarray, he
 
     ``table`` overrides the shipped coefficients (the fitting script uses it).
     """
+    return turns_from_efforts(column_efforts(progress, closed, heights), won, to_win, table)
+
+
+def turns_from_efforts(efforts: np.ndarray, won: np.ndarray, to_win: int,
+                       table: dict[int, np.ndarray] | None = None) -> np.ndarray:
+    """:func:`expected_turns` from the columns' efforts ``(N, 11)`` (any order; closed columns at
+    :data:`EFFORT_CAP`), so that a caller can adjust them first (the opponents' threats,
+    :mod:`companion.hints.cant_stop_threats`). ``won (N,)``: columns already claimed. Returns ``(N,)``."""
     table = coefficients() if table is None else table
-    efforts = sorted_efforts(progress, closed, heights)
-    result = np.zeros(len(progress))
+    efforts = np.sort(efforts, axis=1)
+    result = np.zeros(len(efforts))
     need = to_win - np.asarray(won)
     for n in np.unique(need):
         if n <= 0:
