@@ -22,7 +22,8 @@ histogram of its visible strip. Values 1-9, or 1-10 (Battle Line: two digits sid
 
 Public API: :class:`CornerDesign`, :class:`CornerCard`, :func:`learn_design`, :func:`read_corner_cards`,
 :func:`find_outlines`, :func:`read_index`, :func:`strip_histogram`, :func:`nearest_colour`,
-:func:`glyph_candidates`, :func:`remove_lines`, :func:`table_colour`, :func:`balance_gains`.
+:func:`glyph_candidates`, :func:`remove_lines`, :func:`table_colour`, :func:`balance_gains`,
+:func:`stone_cuts`.
 """
 
 from __future__ import annotations
@@ -278,7 +279,7 @@ def learn_design(frame_bgr: np.ndarray, calibration, colours: tuple[str, ...], m
     Raises ValueError unless exactly len(colours) single cards are found, each with a readable corner
     index, and the indices agree on polarity.
     """
-    quads = [q for q in find_outlines(frame_bgr) if 1.15 <= _aspect(q) <= 1.75]
+    quads = [q for q in find_outlines(frame_bgr, stone_cuts(calibration.stones)) if 1.15 <= _aspect(q) <= 1.75]
     if len(quads) != len(colours):
         raise ValueError(f"deck calibration: expected {len(colours)} single cards, found {len(quads)}")
     found = []
@@ -306,9 +307,11 @@ def learn_design(frame_bgr: np.ndarray, calibration, colours: tuple[str, ...], m
                         table_bgr=tuple(float(v) for v in table))
 
 
-def find_outlines(frame_bgr: np.ndarray) -> list[np.ndarray]:
+def find_outlines(frame_bgr: np.ndarray, cuts=()) -> list[np.ndarray]:
     """Outer outlines of cards and overlapping columns (each a (4, 2) float32 quad in frame pixels):
     closed edges filled from outside, so a column's inner card edges and artwork do not split it.
+    cuts: lines ((x, y), (dx, dy)) in frame pixels drawn through the filled blobs before they are
+    outlined (:func:`stone_cuts`: columns at neighbouring stones that touch come apart).
     Blobs smaller than a card's width (1/40 of the frame's long side) or not roughly rectangular
     (filling less than 0.8 of their quad) are left out."""
     h, w = frame_bgr.shape[:2]
@@ -321,6 +324,17 @@ def find_outlines(frame_bgr: np.ndarray) -> list[np.ndarray]:
         edges |= cv2.Canny(channel, *OUTLINE_CANNY)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(cuts):
+        filled = np.zeros(work.shape[:2], np.uint8)
+        cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
+        reach = 2.0 * max(work.shape[:2])
+        for (x, y), (dx, dy) in cuts:
+            norm = max(float(np.hypot(dx, dy)), 1e-9)
+            ux, uy = dx / norm, dy / norm
+            p0 = (int(round((x - reach * ux) * scale)), int(round((y - reach * uy) * scale)))
+            p1 = (int(round((x + reach * ux) * scale)), int(round((y + reach * uy) * scale)))
+            cv2.line(filled, p0, p1, 0, 3)
+        contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_side = max(work.shape[:2]) / 40
     quads = []
     for contour in contours:
@@ -334,12 +348,23 @@ def find_outlines(frame_bgr: np.ndarray) -> list[np.ndarray]:
     return quads
 
 
+def stone_cuts(stones) -> list:
+    """Lines between neighbouring stones, across the stone line: ((x, y) the midpoint between two
+    stones, (dx, dy) the line's normal) in frame pixels, for :func:`find_outlines`."""
+    pts = np.asarray(stones, np.float64)
+    cuts = []
+    for a, b in zip(pts[:-1], pts[1:]):
+        d = b - a
+        cuts.append((tuple((a + b) / 2), (-d[1], d[0])))
+    return cuts
+
+
 def read_corner_cards(frame_bgr: np.ndarray, design: CornerDesign, top_distance,
-                      max_value: int = 10) -> list[CornerCard]:
+                      max_value: int = 10, cuts=()) -> list[CornerCard]:
     """Every card of ``design`` face up in a BGR frame, single or in overlapping columns (each covered
     card showing at least its corner index). top_distance(x, y): smallest toward each card's top (the
-    stone line). Returns CornerCards in no particular order."""
-    outlines = find_outlines(frame_bgr)
+    stone line). cuts: as in :func:`find_outlines`. Returns CornerCards in no particular order."""
+    outlines = find_outlines(frame_bgr, cuts)
     gains = balance_gains(frame_bgr, outlines, design)
     ix0, iy0, ix1, iy1 = design.index
     index_h = (iy1 - iy0) * design.aspect * WIDTH
@@ -350,10 +375,12 @@ def read_corner_cards(frame_bgr: np.ndarray, design: CornerDesign, top_distance,
         card_h = design.aspect * WIDTH
         if column.shape[0] < 0.8 * card_h:
             continue
-        bx0 = max(1, int((ix0 - 0.06) * WIDTH))
-        bx1 = min(WIDTH - 1, int((ix1 + 0.06) * WIDTH))
+        # the band round the index, wide enough for a card shifted or turned a little in its column
+        bx0 = max(1, int((ix0 - 0.1) * WIDTH))
+        bx1 = min(WIDTH - 1, int((ix1 + 0.2) * WIDTH))
         ink = remove_lines(_ink(column[:, bx0:bx1], design.polarity, int(0.45 * index_h)), index_h)
-        glyphs = glyph_candidates(ink, HEIGHT_TOLERANCE[0] * index_h, HEIGHT_TOLERANCE[1] * index_h)
+        glyphs = glyph_candidates(ink, HEIGHT_TOLERANCE[0] * index_h, HEIGHT_TOLERANCE[1] * index_h,
+                                  (ix0 - 0.1) * WIDTH - bx0, (ix1 + 0.1) * WIDTH - bx0)
         reads = []
         for gx0, gy0, gx1, gy1, mask in glyphs:
             top = gy0 - iy0 * card_h

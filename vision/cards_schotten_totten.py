@@ -41,7 +41,7 @@ import numpy as np
 
 from vision.card_digits import glyph_scores
 from vision.card_find import find_card_quads, orient_corners, rectify
-from vision.cards_corner import CornerDesign, learn_design, read_corner_cards
+from vision.cards_corner import CornerDesign, learn_design, read_corner_cards, stone_cuts
 from vision.card_value import read_centre_value
 from vision.cards_common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
 from vision.reference_deck import COLOUR_BGR, COLOURS, LETTER, card_layout
@@ -285,7 +285,8 @@ def _reading(code, value, colour, corners, confidence, flagged, stone, side) -> 
 def _read_design(frame_bgr: np.ndarray, calibration: StCalibration) -> list[CardReading]:
     """Cards of a calibrated other deck (calibration.design), read by their corner index."""
     cards = []
-    for card in read_corner_cards(frame_bgr, calibration.design, calibration.line_distance, max_value=9):
+    for card in read_corner_cards(frame_bgr, calibration.design, calibration.line_distance, max_value=9,
+                                  cuts=stone_cuts(calibration.stones)):
         top_mid = (card.corners[0] + card.corners[1]) / 2
         stone, side = calibration.locate(float(top_mid[0]), float(top_mid[1]))
         confidence = card.value_conf * (1.0 if card.colour_distance <= DESIGN_FLAG_DISTANCE else 0.4)
