@@ -20,10 +20,11 @@ for glyphs of the index's height; each confidently read glyph is one card, whose
 offset above it. The card's colour is the calibrated histogram nearest (Bhattacharyya distance) to the
 histogram of its visible strip. Values 1-9, or 1-10 (Battle Line: two digits side by side).
 
+Colour histograms and the table's colour balance live in vision.card_colour_model.
+
 Public API: :class:`CornerDesign`, :class:`CornerCard`, :func:`learn_design`, :func:`read_corner_cards`,
-:func:`find_outlines`, :func:`read_index`, :func:`strip_histogram`, :func:`nearest_colour`,
-:func:`glyph_candidates`, :func:`remove_lines`, :func:`table_colour`, :func:`balance_gains`,
-:func:`stone_cuts`.
+:func:`find_outlines`, :func:`stone_cuts`, :func:`read_index`, :func:`glyph_candidates`,
+:func:`remove_lines`.
 """
 
 from __future__ import annotations
@@ -33,14 +34,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.card_colour_model import balance_gains, balanced, nearest_colour, strip_histogram, table_colour
 from vision.card_find import _quad_of, orient_corners
 from vision.card_digits import glyph_scores
 from vision.card_value import split_digits
 
 WIDTH = 160            # pixels of a rectified card's width
 STRIP = 0.26           # top strip of a card (fraction of its height) whose colours describe it
-HUE_BINS, SAT_EDGES = 18, (40, 90, 150, 256)
-MIN_SAT = SAT_EDGES[0]
 GLYPH_HEIGHT = (0.07, 0.30)  # a corner index's height, fraction of the card's height (calibration search)
 HEIGHT_TOLERANCE = (0.65, 1.4)  # a glyph read in a column: its height / the calibrated index height
 MIN_CONFIDENCE = 0.35  # glyphs read less confidently than this are not cards (calibration: not an index)
@@ -56,9 +56,10 @@ class CornerDesign:
 
     index: (x0, y0, x1, y1) card fractions (0-1, card upright) round the corner value. polarity: "dark"
     (ink darker than the card) or "light". aspect: card height / width (about 1.4). colours: {colour:
-    hue/saturation histogram, HUE_BINS x (len(SAT_EDGES) - 1) + 1 floats summing to 1, the last bin the
-    unsaturated share}. table_bgr: the median colour of the table round the cards in the calibration frame
-    (B, G, R 0-255): later frames are colour-balanced to it (the same table under another light).
+    hue/saturation histogram (vision.card_colour_model.strip_histogram: HUE_BINS x 3 + 1 floats summing
+    to 1, the last bin the unsaturated share)}. table_bgr: the median colour of the table round the cards
+    in the calibration frame (B, G, R 0-255): later frames are colour-balanced to it (the same table
+    under another light).
     """
 
     index: tuple[float, float, float, float]
@@ -95,42 +96,6 @@ class CornerCard:
     value_conf: float
     colour: str | None
     colour_distance: float
-
-
-def strip_histogram(strip_bgr: np.ndarray) -> np.ndarray:
-    """Hue/saturation histogram (HUE_BINS x 3 saturated bins + 1 unsaturated bin, float32, sums to 1) of a
-    white-balanced BGR region; very dark pixels (value < 40) are left out."""
-    hsv = cv2.cvtColor(strip_bgr, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.int32)
-    hsv = hsv[hsv[:, 2] >= 40]
-    hist = np.zeros(HUE_BINS * (len(SAT_EDGES) - 1) + 1, np.float32)
-    if len(hsv) == 0:
-        hist[-1] = 1.0
-        return hist
-    sat = hsv[:, 1]
-    band = np.searchsorted(np.array(SAT_EDGES[1:]), sat, side="right")
-    hue = np.minimum(hsv[:, 0] * HUE_BINS // 180, HUE_BINS - 1)
-    coloured = sat >= MIN_SAT
-    hist[:-1] = np.bincount(band[coloured] * HUE_BINS + hue[coloured], minlength=len(hist) - 1)
-    hist[-1] = float((~coloured).sum())
-    # a hue bin's neighbours share a little (a cast or print shift moves hues by a bin)
-    body = hist[:-1].reshape(len(SAT_EDGES) - 1, HUE_BINS)
-    body = 0.6 * body + 0.2 * np.roll(body, 1, axis=1) + 0.2 * np.roll(body, -1, axis=1)
-    hist[:-1] = body.ravel()
-    return hist / hist.sum()
-
-
-def _bhattacharyya(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.sqrt(max(0.0, 1.0 - float(np.sqrt(a * b).sum()))))
-
-
-def nearest_colour(hist: np.ndarray, colours: dict) -> tuple[str | None, float]:
-    """(colour, distance) of the calibrated histogram nearest to ``hist``; (None, 1.0) without colours."""
-    best, best_d = None, 1.0
-    for colour, ref in colours.items():
-        d = _bhattacharyya(hist, np.asarray(ref, np.float32))
-        if d < best_d:
-            best, best_d = colour, d
-    return best, best_d
 
 
 def _ink(region_bgr: np.ndarray, polarity: str, window: int) -> np.ndarray:
@@ -227,30 +192,6 @@ def _rectify(frame: np.ndarray, corners: np.ndarray, width: int) -> tuple[np.nda
     m = cv2.getPerspectiveTransform(c, dst)
     return cv2.warpPerspective(frame, m, (width, height), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE), m
-
-
-def table_colour(frame_bgr: np.ndarray, outlines: list[np.ndarray]) -> np.ndarray:
-    """Median BGR (3,) float32 of the frame outside the given outlines (the table round the cards)."""
-    step = 4
-    small = frame_bgr[::step, ::step]
-    mask = np.full(small.shape[:2], 255, np.uint8)
-    for quad in outlines:
-        cv2.fillPoly(mask, [(np.asarray(quad) / step).round().astype(np.int32)], 0)
-    pixels = small[mask > 0]
-    if len(pixels) < 100:
-        pixels = small.reshape(-1, 3)
-    return np.median(pixels, axis=0).astype(np.float32)
-
-
-def balance_gains(frame_bgr: np.ndarray, outlines: list[np.ndarray], design: "CornerDesign") -> np.ndarray:
-    """Per-channel gains (3,) float32 that give this frame's table the calibration frame's table colour
-    (a change of light's colour or brightness cancels)."""
-    table = table_colour(frame_bgr, outlines)
-    return (np.array(design.table_bgr, np.float32) / np.maximum(table, 5.0)).astype(np.float32)
-
-
-def _balanced(image: np.ndarray, gains: np.ndarray) -> np.ndarray:
-    return np.clip(image.astype(np.float32) * gains, 0, 255).astype(np.uint8)
 
 
 def _corner_glyphs(card: np.ndarray, max_value: int) -> dict:
@@ -365,7 +306,7 @@ def read_corner_cards(frame_bgr: np.ndarray, design: CornerDesign, top_distance,
     card showing at least its corner index). top_distance(x, y): smallest toward each card's top (the
     stone line). cuts: as in :func:`find_outlines`. Returns CornerCards in no particular order."""
     outlines = find_outlines(frame_bgr, cuts)
-    gains = balance_gains(frame_bgr, outlines, design)
+    gains = balance_gains(frame_bgr, outlines, design.table_bgr)
     ix0, iy0, ix1, iy1 = design.index
     index_h = (iy1 - iy0) * design.aspect * WIDTH
     cards = []
@@ -400,7 +341,7 @@ def read_corner_cards(frame_bgr: np.ndarray, design: CornerDesign, top_distance,
         if not kept:
             continue
         inverse = np.linalg.inv(m)
-        balanced_column = _balanced(column, gains)
+        balanced_column = balanced(column, gains)
         for k, (top, value, conf) in enumerate(kept):
             bottom = kept[k + 1][0] if k + 1 < len(kept) else top + card_h
             y0 = int(max(0, top + 0.02 * card_h))

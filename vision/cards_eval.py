@@ -181,17 +181,21 @@ def _other_scenes(rng: np.random.Generator, n: int, singles: bool):
 def eval_other_design(n: int, seed: int) -> dict:
     """Another deck design (vision.card_render_other, an unseen font) after calibrate_deck on one frame
     with one card of each colour: code+place accuracy on single cards and on overlapping columns (cards
-    covered by later ones show only their top strip), and the covered cards alone."""
+    covered by later ones show only their top strip), the covered cards alone, and columns under a strong
+    warm colour cast (B x0.65, R x1.15) that the calibration frame did not have."""
     rng = np.random.default_rng(seed)
     calib_columns = {(i, "b"): [(c, int(v))] for i, (c, v) in enumerate(zip(COLOURS, rng.integers(1, 10, 6)))}
     frame, _, stones = card_render_other.render_other_scene(rng, calib_columns, shadow=False)
     design = st.calibrate_deck(frame, st.StCalibration(stones=tuple(stones))).design
     report = {"calibration": design.to_dict() | {"colours": sorted(design.colours)}}
-    for name, singles in (("single_cards", True), ("columns", False)):
+    for name, singles, gains in (("single_cards", True, None), ("columns", False, None),
+                                 ("columns_colour_cast", False, (0.65, 0.95, 1.15))):
         total = found = correct = covered = covered_ok = extra = 0
         times = []
         for columns, (frame, truth, stones) in _other_scenes(rng, n, singles):
             calibration = st.StCalibration(stones=tuple(stones), design=design)
+            if gains is not None:  # a warm light after calibrating under a neutral one
+                frame = _tinted(frame, gains)
             start = time.perf_counter()
             obs = st.read_cards(frame, calibration)
             times.append((time.perf_counter() - start) * 1000)
