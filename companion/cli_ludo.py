@@ -1,4 +1,6 @@
-"""Subcommands of ludo: ``companion ludo moves FILE... [--json]`` (issue 4 command-line contract)."""
+"""Subcommands of ludo: ``companion ludo moves FILE... [--json]`` (issue 4 command-line contract) and
+``companion ludo frames DIR [...]`` (a scripted game as rendered camera frames, for ``companion play ludo
+--camera folder:DIR --input script:DIR/game.script``; :mod:`vision.board_game_frames`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pathlib import Path
 
 
 def add_commands(subparsers) -> None:
-    """Register ``ludo moves``."""
+    """Register ``ludo moves`` and ``ludo frames``."""
     ludo = subparsers.add_parser("ludo", help="check Ludo positions")
     sub = ludo.add_subparsers(dest="ludo_command", metavar="COMMAND")
     sub.required = True
@@ -16,6 +18,18 @@ def add_commands(subparsers) -> None:
     moves.add_argument("files", nargs="+", type=Path, metavar="FILE")
     moves.add_argument("--json", action="store_true", help="one JSON object a line")
     moves.set_defaults(handler=_moves)
+    frames = sub.add_parser("frames", help="render a seeded game as camera frames plus its input script")
+    frames.add_argument("directory", type=Path, metavar="DIR")
+    frames.add_argument("--board", default="ludo52", choices=("ludo52", "mensch40"))
+    frames.add_argument("--players", type=int, default=2, help="2-4 (default 2)")
+    frames.add_argument("--moves", type=int, default=12, help="stop after this many moves (default 12)")
+    frames.add_argument("--seed", type=int, default=1)
+    frames.add_argument("--size", default="480x360", help="frame WIDTHxHEIGHT in pixels (default 480x360)")
+    frames.add_argument("--wrong", default="", help="comma-separated move numbers (0-based) first shown wrong")
+    frames.add_argument("--hand-rate", type=float, default=0.25, help="share of moves with a hand over the board")
+    frames.add_argument("--prefer-captures", action="store_true", help="capture whenever a roll allows it")
+    frames.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    frames.set_defaults(handler=_frames)
 
 
 def _moves(args) -> int:
@@ -38,3 +52,26 @@ def _moves(args) -> int:
                 " ".join(f"{f}->{t}" for f, t in record["moves"]) or "no move")
             print(f"{path}: {text}")
     return status
+
+
+def _frames(args) -> int:
+    """Write the frames and ``game.script`` into DIR; print the summary (``--json``: actions, moves,
+    photos, files, over, wrong, captures) or the ``companion play ludo`` line that replays them."""
+    from vision.board_game_frames import generate
+
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+        wrong = tuple(int(v) for v in args.wrong.split(",") if v.strip())
+    except ValueError:
+        raise ValueError(f"--size is WIDTHxHEIGHT and --wrong a list of whole numbers, not {args.size!r} / {args.wrong!r}") from None
+    frames = generate(args.directory, board=args.board, players=args.players, moves=args.moves, seed=args.seed,
+                      size=(w, h), wrong=wrong, hand_rate=args.hand_rate, prefer_captures=args.prefer_captures)
+    summary = frames.summary()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{summary['files']} frames, {summary['moves']} moves in {frames.directory}")
+        print(f"companion play ludo --headless --new --players {','.join(frames.players)} --variant board={frames.board} "
+              f"--camera folder:{frames.directory} --input script:{frames.script}")
+    return 0
+

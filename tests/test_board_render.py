@@ -119,3 +119,35 @@ def test_yard_under_a_hand_is_not_counted():
     obs = read_board(rend.image, geometry)
     assert obs.found and obs.covered_yards == ("red",)
     assert obs.yards["green"] == 4 and obs.to_dict()["covered_yards"] == ["red"]
+
+
+def test_squares_under_a_hand_are_unknown_not_empty():
+    """vision.board_hand: the empty squares the hand hides are reported unknown; none without a hand."""
+    geometry = load_board("ludo52")
+    position = _position(geometry)
+    covered = render(geometry, position, Scene(turn=30, tilt=10, fill=0.75, hand=(7.0, 9.0), seed=3))
+    hidden = {h for h in covered.hidden if h[0] == "track" and h[1] not in position.squares}
+    obs = read_board(covered.image, geometry)
+    unknown = {u for u in obs.unknown if u[0] == "track"}
+    assert len(hidden) >= 5 and len(hidden & unknown) >= 0.8 * len(hidden)
+    assert not read_board(render(geometry, position, Scene(turn=30, tilt=10, fill=0.75, shadow=True, seed=3)).image,
+                          geometry).unknown
+
+
+def test_pawns_covering_most_of_their_print_are_read():
+    """Three red pawns on mensch40's four red home squares and none in the red yard: the print's own
+    saturation is measured away from the pawns (SPOT_CLEAR), so the pawns still stand out."""
+    geometry = load_board("mensch40")
+    position = Position({37: "red", 28: "yellow"}, {"red": 0, "yellow": 1}, {"red": (0, 1, 2), "yellow": (1, 3)})
+    rend = render(geometry, position, Scene(size=(480, 360), turn=205, tilt=12, fill=0.65, seed=7))
+    obs = read_board(rend.image, geometry)
+    assert obs.homes["red"] == (0, 1, 2) and obs.homes["yellow"] == (1, 3)
+    assert obs.squares == {37: ("red",), 28: ("yellow",)}
+
+
+def test_two_colours_on_one_square_both_read():
+    """A capture not yet cleared (ludo.md B.5): both pawns stand side by side on the square."""
+    geometry = load_board("mensch40")
+    position = Position({16: ("green", "yellow"), 23: "red"}, {"red": 3, "green": 3, "yellow": 3, "blue": 4}, {})
+    obs = read_board(render(geometry, position, Scene(turn=80, tilt=10, fill=0.7, seed=1)).image, geometry)
+    assert set(obs.squares[16]) == {"green", "yellow"} and obs.squares[23] == ("red",)

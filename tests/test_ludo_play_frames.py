@@ -130,3 +130,19 @@ def _captures(frames, k: int) -> bool:
     """Whether the k-th move of the generated game captures (a capture photo was written for it)."""
     moves = [i for i, a in enumerate(frames.actions) if a["type"] == "move"]
     return any(p.kind == "capture" and p.step == moves[k] for p in frames.photos)
+
+
+def test_ludo_frames_command_prints_the_summary(tmp_path, capsys):
+    out = tmp_path / "f"
+    out.mkdir()
+    (out / "0999-move.jpg").write_bytes(b"stale")  # an earlier run's frame is removed
+    (out / "notes.txt").write_text("kept")
+    assert main(["ludo", "frames", str(out), "--board", "mensch40", "--moves", "1", "--seed", "3",
+                 "--size", "240x180", "--hand-rate", "0", "--json"]) == 0
+    import json
+
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["board"] == "mensch40" and summary["moves"] == 1 and summary["over"] is False
+    assert summary["actions"][0] == {"type": "start", "seat": 0}
+    assert not (out / "0999-move.jpg").exists() and (out / "notes.txt").exists()
+    assert len(list(out.glob("*.jpg"))) == summary["files"]

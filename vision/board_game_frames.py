@@ -27,14 +27,15 @@ A roll with no legal move (B.4.3) or a third six (B.4.2) has only its ``roll`` p
 pawn that reaches the finish (relative 56) is taken off the board (the finish triangle holds no pawns in
 this rendering; the session counts a colour's pawns seen nowhere as finished).
 
-Deterministic: the same arguments give the same frames and script. Run it as
-``python -m vision.board_game_frames DIR [--board mensch40] [--moves 12] [--seed 1] [--json]``.
+Deterministic: the same arguments give the same frames and script. Frames of an earlier run in the
+folder (names ``NNNN-KIND[-K].jpg|png``) are deleted first; other files are left alone. Command line:
+``companion ludo frames DIR [--board mensch40] [--players 4] [--moves 12] [--seed 1] [--wrong 0,5]
+[--hand-rate 0.25] [--prefer-captures] [--size 480x360] [--json]`` (or ``python -m vision.board_game_frames``).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
+import re
 import math
 import random
 import sys
@@ -59,6 +60,8 @@ DIE_SIDE = 0.09
 # The board's area in grid cells beyond the printed grid that the die keeps clear of (the print's
 # margin, a leaning pawn and a die's half side).
 BOARD_CLEAR = 2.5
+# The names of the frames this module writes (an earlier run's are removed from the folder first).
+FRAME_NAME = re.compile(r"^\d{4}-(roll|wrong|hand|capture|move)(-\d+)?\.(jpg|png)$")
 # Chance per roll that the light changes (gain, gradient, a shadow band) and that the board is bumped
 # (turned a few degrees).
 LIGHT_CHANGE, BUMP = 0.35, 0.1
@@ -254,6 +257,9 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
         raise ValueError(f"fmt must be jpg or png, not {fmt!r}")
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    for old in directory.iterdir():  # an earlier game's frames would be read after these
+        if FRAME_NAME.match(old.name) and old.is_file():
+            old.unlink()
     names = tuple(names or ("Ada", "Ben", "Cy", "Di")[:players])
     config = LudoConfig.from_variant({**(variant or {}), "board": board})
     geometry = load_board(board)
@@ -352,35 +358,10 @@ def _photo(geometry: BoardGeometry, state: LudoState, scene: Scene, die) -> np.n
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m vision.board_game_frames DIR ...``: write a game's frames and script; print a summary."""
-    parser = argparse.ArgumentParser(prog="python -m vision.board_game_frames", description=__doc__.split("\n")[0])
-    parser.add_argument("directory", type=Path)
-    parser.add_argument("--board", default="ludo52", choices=("ludo52", "mensch40"))
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--moves", type=int, default=12)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--size", default="480x360", help="frame WIDTHxHEIGHT pixels")
-    parser.add_argument("--wrong", default="", help="comma-separated move indices shown wrong first")
-    parser.add_argument("--hand-rate", type=float, default=0.25)
-    parser.add_argument("--prefer-captures", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-        wrong = tuple(int(v) for v in args.wrong.split(",") if v.strip())
-        frames = generate(args.directory, board=args.board, players=args.players, moves=args.moves, seed=args.seed,
-                          size=(w, h), wrong=wrong, hand_rate=args.hand_rate, prefer_captures=args.prefer_captures)
-    except (ValueError, OSError) as error:
-        print(f"board_game_frames: {error}", file=sys.stderr)
-        return 2
-    summary = frames.summary()
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        print(f"{summary['files']} frames, {summary['moves']} moves in {frames.directory}; script {frames.script}")
-        print(f"companion play ludo --headless --new --players {','.join(frames.players)} --variant board={frames.board} "
-              f"--camera folder:{frames.directory} --input script:{frames.script}")
-    return 0
+    """``python -m vision.board_game_frames DIR ...``: the same as ``companion ludo frames DIR ...``."""
+    from companion.cli import main as cli_main
+
+    return cli_main(["ludo", "frames", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

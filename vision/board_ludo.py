@@ -8,7 +8,7 @@
    (:mod:`vision.board_colour`).
 3. Find the board and its orientation (:mod:`vision.board_find`), or reuse ``calibration`` (a previous
    observation's homography, e.g. from the empty board) when its printed circles still match.
-4. Read the pawns (:mod:`vision.board_pieces`).
+4. Read the pawns (:mod:`vision.board_pieces`) and the places a hand covers (:mod:`vision.board_hand`).
 
 Places follow the geometry (ludo.md B.2 / B.2b): ``squares`` by ABSOLUTE track index (0 = red's start
 square), ``homes`` by colour and home-square number (0 = first after the track), ``yards`` as counts.
@@ -28,6 +28,7 @@ import numpy as np
 from companion.games.ludo_board import BoardGeometry
 from vision.board_colour import classify
 from vision.board_find import BoardFit, find_board
+from vision.board_hand import covered_places
 from vision.board_layouts import layout_for
 from vision.board_pieces import PawnReading, hidden_yards, read_pieces
 from vision.board_print import printed_colours
@@ -50,6 +51,8 @@ class BoardObservation:
     board: geometry name. found: whether the board was found. squares: absolute track index -> colours
     of the pawns on it (a tuple, usually of one). yards: colour -> pawns seen in that colour's yard (0-4).
     covered_yards: yards that could not be counted (a hand over them; their count is 0 and means nothing).
+    unknown: track and home places a hand covers (``("track", i)``, ``("home", colour, k)``,
+    :mod:`vision.board_hand`): nothing is known of them, they are not empty (not in the JSON form).
     homes: colour -> its occupied home squares (0-based, relative position ``track_positions + k``).
     pawns: every pawn read, with place, score and confidence. confidence: 0-1 for the whole reading
     (board fit x the weakest pawn's confidence). homography: 3x3 grid ``(col, row, 1)`` -> frame pixels
@@ -62,6 +65,7 @@ class BoardObservation:
     squares: dict[int, tuple[str, ...]] = field(default_factory=dict)
     yards: dict[str, int] = field(default_factory=dict)
     covered_yards: tuple[str, ...] = ()
+    unknown: tuple[tuple, ...] = ()
     homes: dict[str, tuple[int, ...]] = field(default_factory=dict)
     pawns: tuple[PawnReading, ...] = ()
     confidence: float = 0.0
@@ -167,12 +171,14 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
         else:
             homes[printed[p.place[1]]].append(p.place[2])
         out_pawns.append(PawnReading(p.place, p.colour, p.score, p.confidence, (p.pixel[0] * back, p.pixel[1] * back)))
+    unknown = tuple(("home", printed[q[1]], q[2]) if q[0] == "home" else q
+                    for q in covered_places(work, labels, fit, layout, {p.place for p in pawns}))
     hom = np.diag([back, back, 1.0]) @ fit.homography
     hom = hom / hom[2, 2]
     weakest = min((p.confidence for p in pawns), default=1.0)
     return BoardObservation(
         board=geometry.name, found=True, squares=squares, yards=yards,
-        covered_yards=tuple(c for c in fit.clockwise if c in covered),
+        covered_yards=tuple(c for c in fit.clockwise if c in covered), unknown=unknown,
         homes={c: tuple(sorted(v)) for c, v in homes.items()}, pawns=tuple(out_pawns),
         confidence=float(fit.confidence * weakest), homography=tuple(tuple(float(v) for v in row) for row in hom),
         clockwise=fit.clockwise, frame_shape=(h, w), ms=(time.perf_counter() - start) * 1000.0)

@@ -37,6 +37,10 @@ PRINT_SCALE = 12
 # A pixel over print of its own colour counts as a pawn when its saturation exceeds this percentile of
 # that print's saturation in the frame, plus SAT_MARGIN.
 SAT_PERCENTILE, SAT_MARGIN = 85, 12
+# The print's saturation is measured away from where pawns stand (outside a disc of SPOT_CLEAR cells
+# round every place): where pawns cover most of a colour's print (three pawns on mensch40's four small
+# home squares, an empty yard) the percentile would otherwise be the pawns' own saturation.
+SPOT_CLEAR = 0.42
 PAWNS_PER_COLOUR = 4
 # Yard spots: radius (cells) of the foot disc looked at, and the least fraction of it in the yard's colour.
 YARD_FOOT, YARD_ACCEPT = 0.3, 0.33
@@ -81,23 +85,35 @@ def _column_offsets() -> np.ndarray:
     return np.array([(dx, dy, z) for z in heights for dx, dy in ring])
 
 
-def _expected_classes(layout: PrintLayout, fit: BoardFit, shape: tuple[int, int]) -> np.ndarray:
-    """The print's class at every frame pixel (NONE off the board): (h, w) uint8."""
+def expected_classes(layout: PrintLayout, fit: BoardFit, shape: tuple[int, int], open_print: bool = False) -> np.ndarray:
+    """The print's class at every frame pixel (NONE off the board): (h, w) uint8. ``open_print``: NONE
+    also within :data:`SPOT_CLEAR` cells of every place a pawn stands on (the print pawns rarely hide)."""
     _, cls = print_image(layout, fit.clockwise, PRINT_SCALE)
+    if open_print:
+        cls = cls.copy()
+        top = to_top(PRINT_SCALE)
+        for _, (col, row) in places(layout):
+            x, y, _w = top @ np.array([col, row, 1.0])
+            cv2.circle(cls, (int(round(x)), int(round(y))), int(round(SPOT_CLEAR * PRINT_SCALE)), NONE, -1)
     warp = fit.homography @ np.linalg.inv(to_top(PRINT_SCALE))
     return cv2.warpPerspective(cls, warp, (shape[1], shape[0]), flags=cv2.INTER_NEAREST,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=NONE)
 
 
-def evidence_maps(frame_bgr: np.ndarray, labels: np.ndarray, expected: np.ndarray) -> dict[str, np.ndarray]:
-    """Colour -> bool (h, w) map of pixels that look like a pawn of that colour (step 2 of the module)."""
+def evidence_maps(frame_bgr: np.ndarray, labels: np.ndarray, expected: np.ndarray,
+                  reference: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Colour -> bool (h, w) map of pixels that look like a pawn of that colour (step 2 of the module).
+
+    reference: the print classes where the print's own saturation is measured (default ``expected``;
+    :func:`read_pieces` gives ``expected_classes(..., open_print=True)``)."""
     sat = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2HSV)[..., 1]
+    reference = expected if reference is None else reference
     out = {}
     for colour, cls in COLOUR_CLASS.items():
         seen = labels == cls
         over_print = expected == cls
         ev = seen & ~over_print
-        print_sat = sat[seen & over_print]
+        print_sat = sat[seen & (reference == cls)]
         if print_sat.size > 50:
             limit = float(np.percentile(print_sat, SAT_PERCENTILE)) + SAT_MARGIN
             ev |= seen & over_print & (sat > limit)
@@ -112,8 +128,8 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
     """The pawns on a found board (``fit.found``); see the module docstring. Empty when none is seen."""
     h, w = labels.shape
     cam = camera_matrix(fit.homography, frame_bgr.shape)
-    expected = _expected_classes(layout, fit, (h, w))
-    evidence = evidence_maps(frame_bgr, labels, expected)
+    expected = expected_classes(layout, fit, (h, w))
+    evidence = evidence_maps(frame_bgr, labels, expected, expected_classes(layout, fit, (h, w), open_print=True))
     offsets = _column_offsets()
     where = places(layout, yards=False)
     samples = []  # per place: flat pixel indices of its column's samples (in frame; -1 outside)
@@ -231,4 +247,4 @@ def _score(flat: np.ndarray, claimed: np.ndarray, s: np.ndarray) -> float:
     return float(np.count_nonzero(flat[inside] & ~claimed[inside])) / len(s)
 
 
-__all__ = ["PawnReading", "places", "read_pieces", "evidence_maps"]
+__all__ = ["PawnReading", "places", "read_pieces", "evidence_maps", "expected_classes"]
