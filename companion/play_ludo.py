@@ -32,14 +32,16 @@ log = logging.getLogger(__name__)
 class LudoFrameReader:
     """``reader(frame_bgr) -> LudoReading`` for the loop: the die and the board of one frame.
 
-    board: geometry name; colours: the colours in play (seat order); session: the session, asked which
-    part to read (``mode``: ``roll`` reads the die, ``move`` the board). Reader failures become a reading
-    with ``problem`` set, never an exception.
+    board: geometry name; colours: the colours in play (seat order); stacks: count two pawns of one
+    colour on a square (set when the variant's ``own_stacking`` is not ``forbidden``, ludo.md B.5 / B.7);
+    session: the session, asked which part to read (``mode``: ``roll`` reads the die, ``move`` the
+    board). Reader failures become a reading with ``problem`` set, never an exception.
     """
 
-    def __init__(self, board: str, colours: tuple[str, ...]):
+    def __init__(self, board: str, colours: tuple[str, ...], stacks: bool = False):
         self.geometry = load_board(board)
         self.colours = colours
+        self.stacks = stacks
         self.session = None
         self._cache: dict[tuple[str, bytes], LudoReading] = {}
         self._calibration = None
@@ -73,7 +75,7 @@ class LudoFrameReader:
         try:
             from vision.board_ludo import read_board
 
-            obs = read_board(frame_bgr, self.geometry, self._calibration)
+            obs = read_board(frame_bgr, self.geometry, self._calibration, stacks=self.stacks)
         except Exception as error:
             return LudoReading(problem=f"board reader: {error}")
         if obs.found:
@@ -107,7 +109,8 @@ def play(args) -> int:
         game_id, players, variant = open_game(store, GAME, players, variant, args.new)
         session = LudoSession(store, game_id, players, LudoConfig.from_variant(variant),
                               stable_frames=config.session.stable_frames, rng=random.Random(args.seed))
-        reader = LudoFrameReader(session.config.board, colours_for(len(players)))
+        reader = LudoFrameReader(session.config.board, colours_for(len(players)),
+                                 stacks=session.config.own_stacking != "forbidden")
         reader.session = session
         display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
                           headless=headless)

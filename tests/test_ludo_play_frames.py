@@ -57,13 +57,35 @@ def test_generated_game_is_the_engine_game_and_the_script_only_starts_and_ends(t
     assert lines[0] == f"choose {seat + 1}" and lines[1].startswith("wait ") and lines[2] == "quit"
 
 
-@pytest.mark.parametrize("board,seed", [("ludo52", 1), ("mensch40", 6)])
-def test_play_ludo_records_the_game_shown_in_the_frames(app_env, tmp_path, board, seed):
-    """The whole command: rolls from the die reader, moves from the board reader, a wrong move first."""
-    frames = generate(tmp_path / "frames", board=board, moves=5, seed=seed, size=SIZE, wrong=(1,), hand_rate=0.3)
+def _stacked(frames) -> bool:
+    """Whether two pawns of one colour ever share a track square in the generated game."""
+    from companion.games.ludo import action_from_dict
+
+    state = LudoState.new(len(frames.players), frames.final.config)
+    track = load_board(frames.board).track_positions
+    for action in frames.actions:
+        state = state.apply(action_from_dict(action))
+        for mine in state.pawns:
+            on_track = [p for p in mine if 0 <= p < track]
+            if len(on_track) != len(set(on_track)):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("board,seed,variant", [
+    ("ludo52", 6, {"own_stacking": "allowed", "entry_rolls": "1,6"}),  # two red pawns share a square
+    ("mensch40", 6, {}),
+])
+def test_play_ludo_records_the_game_shown_in_the_frames(app_env, tmp_path, board, seed, variant):
+    """The whole command: rolls from the die reader, moves from the board reader, a wrong move first;
+    on ludo52 with own stacking allowed (ludo.md B.7) a stack of two pawns is read as two."""
+    frames = generate(tmp_path / "frames", board=board, moves=5, seed=seed, size=SIZE, wrong=(1,), hand_rate=0.3,
+                      variant=variant)
     assert frames.wrong  # the frames do show a wrong move
+    assert _stacked(frames) == bool(variant)
+    extra = [a for k, v in variant.items() for a in ("--variant", f"{k}={v}")]
     status = main(["play", "ludo", "--headless", "--new", "--players", ",".join(frames.players),
-                   "--variant", f"board={board}", "--camera", f"folder:{frames.directory}",
+                   "--variant", f"board={board}", *extra, "--camera", f"folder:{frames.directory}",
                    "--input", f"script:{frames.script}"])
     assert status == 0
     store = Store(resolve().store_file)

@@ -124,12 +124,14 @@ def frame_problem(frame_bgr: np.ndarray) -> str | None:
 
 
 def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
-               calibration: BoardObservation | None = None) -> BoardObservation:
+               calibration: BoardObservation | None = None, stacks: bool = False) -> BoardObservation:
     """Read the pawns of a Ludo board in a BGR uint8 frame (h, w, 3); see the module docstring.
 
     geometry: the board (``load_board("mensch40")``, ``vision.board_layouts.dga56()``, ...).
     calibration: an earlier observation of the same board from the same camera; its homography is reused
-    when this frame's board is not found on its own (a hand over a yard).
+    when this frame's board is not found on its own (a hand over a yard). stacks: count two pawns of
+    one colour side by side on a track square (``own_stacking`` allowed / block; see
+    :func:`vision.board_pieces.read_pieces`); ``squares`` then lists that colour twice.
     Raises BoardFrameError for input that is not an image; never for what the image shows.
     """
     start = time.perf_counter()
@@ -152,7 +154,7 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
     if not fit.found:
         return BoardObservation(geometry.name, False, frame_shape=(h, w), problem=fit.problem,
                                 ms=(time.perf_counter() - start) * 1000.0)
-    pawns = read_pieces(work, labels, fit, layout)
+    pawns = read_pieces(work, labels, fit, layout, stacks=stacks)
     printed = printed_colours(layout, fit.clockwise)
     squares: dict[int, tuple[str, ...]] = {}
     covered = hidden_yards(labels, fit, layout)

@@ -36,11 +36,14 @@ ACCEPT = 0.3
 PRINT_SCALE = 12
 # A pixel over print of its own colour counts as a pawn when its saturation exceeds this percentile of
 # that print's saturation in the frame, plus SAT_MARGIN.
-SAT_PERCENTILE, SAT_MARGIN = 85, 12
+SAT_PERCENTILE, SAT_MARGIN = 92, 12
 # The print's saturation is measured away from where pawns stand (outside a disc of SPOT_CLEAR cells
 # round every place): where pawns cover most of a colour's print (three pawns on mensch40's four small
 # home squares, an empty yard) the percentile would otherwise be the pawns' own saturation.
 SPOT_CLEAR = 0.42
+# Stacks (read_pieces(stacks=True)): a second pawn of a colour is looked for this far (cells) from the
+# square's centre, beside the one read there, and taken at this unclaimed-evidence score.
+STACK_OFFSET, STACK_ACCEPT = 0.4, 0.3
 PAWNS_PER_COLOUR = 4
 # Yard spots: radius (cells) of the foot disc looked at, and the least fraction of it in the yard's colour.
 YARD_FOOT, YARD_ACCEPT = 0.3, 0.33
@@ -124,8 +127,15 @@ def evidence_maps(frame_bgr: np.ndarray, labels: np.ndarray, expected: np.ndarra
 _OPEN = np.ones((3, 3), np.uint8)
 
 
-def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout: PrintLayout) -> list[PawnReading]:
-    """The pawns on a found board (``fit.found``); see the module docstring. Empty when none is seen."""
+def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout: PrintLayout,
+                stacks: bool = False) -> list[PawnReading]:
+    """The pawns on a found board (``fit.found``); see the module docstring. Empty when none is seen.
+
+    stacks: also look for a second pawn of the same colour standing beside one read on a track square
+    (ludo.md B.5 / B.7 ``own_stacking`` allowed or ``block``: two pawns share the square side by side);
+    it is reported as a second reading of that place. Off by default: where stacks are forbidden a
+    second pawn would only be a misreading.
+    """
     h, w = labels.shape
     cam = camera_matrix(fit.homography, frame_bgr.shape)
     expected = expected_classes(layout, fit, (h, w))
@@ -167,7 +177,36 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
             readings.append(PawnReading(place, colour, float(score), confidence, centres[i]))
             _claim(claimed, hulls[i], (h, w))
             taken += 1
+        if stacks:
+            for r in [r for r in readings if r.colour == colour and r.place[0] == "track"]:
+                if taken >= PAWNS_PER_COLOUR:
+                    break
+                second = _second_pawn(flat, claimed, cam, offsets, layout, r, (h, w))
+                if second is not None:
+                    readings.append(second)
+                    taken += 1
     return yard_pawns + readings
+
+
+def _second_pawn(flat: np.ndarray, claimed: np.ndarray, cam: np.ndarray, offsets: np.ndarray, layout: PrintLayout,
+                 first: PawnReading, shape: tuple[int, int]) -> PawnReading | None:
+    """A pawn of ``first``'s colour beside it on the same track square: a pawn column :data:`STACK_OFFSET`
+    cells off the square's centre (four directions) with unclaimed evidence of :data:`STACK_ACCEPT`."""
+    h, w = shape
+    row, col = layout.geometry.track[first.place[1]]
+    best, best_px = 0.0, None
+    for dc, dr in ((STACK_OFFSET, 0.0), (-STACK_OFFSET, 0.0), (0.0, STACK_OFFSET), (0.0, -STACK_OFFSET)):
+        px = project(cam, offsets + np.array([col + dc, row + dr, 0.0]))
+        x, y = np.rint(px[:, 0]).astype(int), np.rint(px[:, 1]).astype(int)
+        ok = (x >= 0) & (y >= 0) & (x < w) & (y < h)
+        score = _score(flat, claimed, np.where(ok, y * w + x, -1))
+        if score > best:
+            best, best_px = score, px
+    if best < STACK_ACCEPT or best_px is None:
+        return None
+    _claim(claimed, best_px, shape)
+    confidence = float(min(1.0, 0.5 + 0.5 * (best - STACK_ACCEPT) / STACK_ACCEPT))
+    return PawnReading(first.place, first.colour, best, confidence, first.pixel)
 
 
 def _claim(claimed: np.ndarray, px: np.ndarray, shape: tuple[int, int]) -> None:
