@@ -151,3 +151,28 @@ def test_two_colours_on_one_square_both_read():
     position = Position({16: ("green", "yellow"), 23: "red"}, {"red": 3, "green": 3, "yellow": 3, "blue": 4}, {})
     obs = read_board(render(geometry, position, Scene(turn=80, tilt=10, fill=0.7, seed=1)).image, geometry)
     assert set(obs.squares[16]) == {"green", "yellow"} and obs.squares[23] == ("red",)
+
+
+def test_aruco_stickers_find_the_board_when_two_yards_are_hidden():
+    """vision.board_aruco: with two yard disks under cloths the markerless finder cannot place the board;
+    the corner stickers can, and the pawns are read."""
+    import cv2
+
+    from vision.board_aruco import marker_sheet
+    from vision.board_find import find_board
+    from vision.board_layouts import layout_for
+
+    geometry = load_board("mensch40")
+    layout = layout_for(geometry)
+    position = Position({3: "red", 17: "yellow", 25: "green"}, {"red": 3, "green": 3, "yellow": 3, "blue": 4}, {})
+    rend = render(geometry, position, Scene(size=(640, 480), turn=35, tilt=12, fill=0.62, markers=True, seed=5))
+    image = rend.image.copy()
+    for colour in ("green", "blue"):  # a cloth over each of these yards
+        r, c = layout.yard_centre[colour]
+        x, y = cv2.perspectiveTransform(np.array([[[c, r]]], np.float64), rend.homography)[0, 0]
+        cv2.circle(image, (int(x), int(y)), 45, (90, 90, 90), -1)
+    assert not find_board(image, layout).found
+    obs = read_board(image, geometry)
+    assert obs.found and corner_error(obs, rend.homography, geometry.grid_size) < 0.2
+    assert obs.squares == {3: ("red",), 17: ("yellow",), 25: ("green",)}
+    assert marker_sheet(60).shape == (60, 240)

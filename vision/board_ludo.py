@@ -6,8 +6,9 @@
    ``problem`` set for a black, uniform or tiny one).
 2. Scale it so the long side is at most :data:`WORK_MAX_SIDE` pixels, classify pixel colours
    (:mod:`vision.board_colour`).
-3. Find the board and its orientation (:mod:`vision.board_find`), or reuse ``calibration`` (a previous
-   observation's homography, e.g. from the empty board) when its printed circles still match.
+3. Find the board and its orientation with no markers (:mod:`vision.board_find`); when that fails,
+   from ArUco corner stickers if at least two are in view (an optional aid, :mod:`vision.board_aruco`),
+   else reuse ``calibration`` (a previous observation's homography, e.g. from the empty board).
 4. Read the pawns (:mod:`vision.board_pieces`) and the places a hand covers (:mod:`vision.board_hand`).
 
 Places follow the geometry (ludo.md B.2 / B.2b): ``squares`` by ABSOLUTE track index (0 = red's start
@@ -27,6 +28,7 @@ import numpy as np
 
 from companion.games.ludo_board import BoardGeometry
 from vision.board_colour import classify
+from vision.board_aruco import marker_fit
 from vision.board_find import BoardFit, find_board
 from vision.board_hand import covered_places
 from vision.board_layouts import layout_for
@@ -147,6 +149,8 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
     layout = layout_for(geometry)
     labels = classify(work)
     fit = find_board(work, layout, labels)
+    if not fit.found:
+        fit = marker_fit(work, labels, layout) or fit
     if not fit.found and calibration is not None and calibration.homography is not None:
         to_work = np.diag([scale, scale, 1.0])
         fit = BoardFit(to_work @ calibration.homography_array(), calibration.clockwise, 0, 0, 0, 0.5,

@@ -36,7 +36,7 @@ ACCEPT = 0.3
 PRINT_SCALE = 12
 # A pixel over print of its own colour counts as a pawn when its saturation exceeds this percentile of
 # that print's saturation in the frame, plus SAT_MARGIN.
-SAT_PERCENTILE, SAT_MARGIN = 92, 12
+SAT_PERCENTILE, SAT_MARGIN = 85, 12
 # The print's saturation is measured away from where pawns stand (outside a disc of SPOT_CLEAR cells
 # round every place): where pawns cover most of a colour's print (three pawns on mensch40's four small
 # home squares, an empty yard) the percentile would otherwise be the pawns' own saturation.

@@ -53,7 +53,8 @@ class Scene:
     (0.3-1.0). focal: focal length over the image's long side. gain: overall brightness (0.5-1.3);
     gradient: brightness change across the image (0-0.4). shadow: cast a shadow band. hand: cover part of
     the board with a hand (``None`` or the grid point ``(col, row)`` the hand's palm is over).
-    noise: sensor noise sigma (0-255 scale). seed: noise and shadow randomness.
+    noise: sensor noise sigma (0-255 scale). seed: noise and shadow randomness. markers: the four ArUco
+    stickers of :mod:`vision.board_aruco` lie on the table at the board's corners.
     """
 
     size: tuple[int, int] = (800, 600)
@@ -67,6 +68,7 @@ class Scene:
     hand: tuple[float, float] | None = None
     noise: float = 2.0
     seed: int = 0
+    markers: bool = False
 
 
 @dataclass(frozen=True)
@@ -168,6 +170,8 @@ def render(geometry: BoardGeometry, position: Position, scene: Scene = Scene(),
     board_mask = cv2.warpPerspective(np.full(art.shape[:2], 255, np.uint8), warp, (w, h), flags=cv2.INTER_NEAREST)
     board = cv2.warpPerspective(art, warp, (w, h), flags=cv2.INTER_LINEAR)
     img[board_mask > 0] = board[board_mask > 0]
+    if scene.markers:
+        _draw_markers(img, hom, geometry.grid_size)
     printed = dict(zip(layout.clockwise, clockwise or layout.clockwise, strict=True))
     inverse = {v: k for k, v in printed.items()}
     pawns = []
@@ -194,6 +198,22 @@ def render(geometry: BoardGeometry, position: Position, scene: Scene = Scene(),
     if scene.noise > 0:
         img = np.clip(img.astype(np.float32) + rng.normal(0, scene.noise, img.shape), 0, 255).astype(np.uint8)
     return Render(img, position, hom, hidden)
+
+
+def _draw_markers(img: np.ndarray, hom: np.ndarray, grid_size: int) -> None:
+    """The four ArUco stickers (with their white border) warped onto the table, in place."""
+    from vision.board_aruco import MARKER_CELLS, marker_centres, marker_image
+
+    px = 120
+    side = MARKER_CELLS * 1.5  # the sticker with its border: the black square is 2/3 of it
+    h, w = img.shape[:2]
+    for k, (cc, rr) in marker_centres(grid_size).items():
+        sticker = cv2.cvtColor(marker_image(k, px), cv2.COLOR_GRAY2BGR)
+        to_grid = np.array([[side / px, 0, cc - side / 2], [0, side / px, rr - side / 2], [0, 0, 1]])
+        warp = hom @ to_grid
+        mask = cv2.warpPerspective(np.full((px, px), 255, np.uint8), warp, (w, h), flags=cv2.INTER_NEAREST)
+        art = cv2.warpPerspective(sticker, warp, (w, h), flags=cv2.INTER_AREA)
+        img[mask > 0] = art[mask > 0]
 
 
 def _light(img: np.ndarray, scene: Scene, rng: np.random.Generator) -> np.ndarray:
