@@ -143,3 +143,17 @@ def test_cards_calibrate_and_read_commands_with_another_deck(tmp_path, capsys):
     assert read["stones"] == want
     assert main(["cards", "calibrate", str(image), "--game", "schotten-totten", "--deck", "other",
                  "--st-stones", "1,2;3,4", "--out", str(out)]) == 2
+
+
+def test_touching_columns_come_apart_between_the_stones():
+    from vision.cards_corner import find_outlines, stone_cuts
+
+    frame = np.full((400, 900, 3), (150, 165, 172), np.uint8)
+    card = render_other_card("green", 4, 100)  # 100 x 140
+    frame[200:340, 300:400] = card
+    frame[200:340, 400:500] = render_other_card("red", 7, 100)  # touching its neighbour
+    stones = [(50.0 + 100 * i, 180.0) for i in range(9)]  # stones 2 and 3 centred on the two cards
+    assert len([q for q in find_outlines(frame) if q[:, 1].max() > 300]) == 1
+    split = sorted(find_outlines(frame, stone_cuts(stones)), key=lambda q: q[:, 0].min())
+    assert len(split) == 2
+    assert split[0][:, 0].min() == pytest.approx(300, abs=4) and split[1][:, 0].max() == pytest.approx(500, abs=4)
