@@ -186,7 +186,7 @@ class LudoSession:
         self._camera_problem = reason
 
     def on_frame(self, frame_bgr: np.ndarray | None, reading: LudoReading) -> None:
-        """Take one reading (see :mod:`companion.session_ludo_reading`)."""
+        """Take one reading (:class:`companion.games.ludo_reading.LudoReading`; see the module docstring)."""
         self._last_frame = reading.die_view if reading.die_view is not None else frame_bgr
         self._camera_problem = reading.problem if reading.problem and reading.pawns is None and reading.die is None else ""
         if self.mode is Mode.ROLL:
