@@ -63,7 +63,8 @@ def _frames(args) -> int:
         w, h = (int(v) for v in args.size.lower().split("x"))
         wrong = tuple(int(v) for v in args.wrong.split(",") if v.strip())
     except ValueError:
-        raise ValueError(f"--size is WIDTHxHEIGHT and --wrong a list of whole numbers, not {args.size!r} / {args.wrong!r}") from None
+        raise ValueError(f"--size is WIDTHxHEIGHT and --wrong a list of whole numbers, "
+                         f"not {args.size!r} / {args.wrong!r}") from None
     frames = generate(args.directory, board=args.board, players=args.players, moves=args.moves, seed=args.seed,
                       size=(w, h), wrong=wrong, hand_rate=args.hand_rate, prefer_captures=args.prefer_captures)
     summary = frames.summary()
@@ -71,7 +72,7 @@ def _frames(args) -> int:
         print(json.dumps(summary))
     else:
         print(f"{summary['files']} frames, {summary['moves']} moves in {frames.directory}")
-        print(f"companion play ludo --headless --new --players {','.join(frames.players)} --variant board={frames.board} "
-              f"--camera folder:{frames.directory} --input script:{frames.script}")
+        print(f"companion play ludo --headless --new --players {','.join(frames.players)} "
+              f"--variant board={frames.board} --camera folder:{frames.directory} --input script:{frames.script}")
     return 0
 

@@ -55,12 +55,12 @@ def test_wrong_distance_is_illegal_not_guessed():
     s = waiting({"red": [3, 10, Y, Y], "green": [Y] * 4}, 4)
     c = check_move(s, seen([3, 15, Y, Y], [Y] * 4))
     assert c.status == ILLEGAL and c.move is None
-    assert c.misplaced == (Misplaced("red", 15, 14),)  # B.4: it belongs 4 squares on, on 14
+    assert c.misplaced == (Misplaced("red", 15, 14),)  # B.4.3: it belongs 4 squares on, on 14
     assert "not legal" in c.problems[0] and "3->7" in c.problems[0]
 
 
 def test_wrong_entry_is_shown_on_the_start_square():
-    """B.4.1: a pawn brought out of the yard belongs on its start square (relative 0)."""
+    """B.4.3: a 6 brings a yard pawn onto its start square (relative 0); shown on 2, it belongs on 0."""
     s = waiting({"red": [Y, Y, Y, Y], "green": [Y] * 4}, 6)
     c = check_move(s, seen([2, Y, Y, Y], [Y] * 4))
     assert c.status == ILLEGAL and c.misplaced == (Misplaced("red", 2, 0),)

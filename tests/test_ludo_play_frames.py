@@ -137,7 +137,8 @@ def test_wrong_move_and_capture_left_on_the_track_are_reported_not_recorded(tmp_
     finally:
         store.close()
     assert _without_source(recorded) == list(frames.actions)
-    reports = {tuple(m): moves for problems, misplaced, moves in display.shown for m in misplaced}  # (colour, seen, should)
+    # (colour, seen, should) -> moves recorded when the box showed it
+    reports = {tuple(m): moves for problems, misplaced, moves in display.shown for m in misplaced}
     # the wrong entry: green's pawn shown on 1, it belongs on 0 (its start square); shown before move 1
     assert reports.get(("green", 1, 0)) == 0
     # the capture: green's pawn on its relative 13 must go back to its yard; the capturing move waits

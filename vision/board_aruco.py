@@ -104,7 +104,8 @@ def marker_fit(frame_bgr: np.ndarray, labels: np.ndarray, layout: PrintLayout) -
         pts = np.column_stack([c + 0.6 * layout.yard_radius * np.cos(a), r + 0.6 * layout.yard_radius * np.sin(a)])
         px = np.rint(cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom).reshape(-1, 2)).astype(int)
         ok = (px[:, 0] >= 0) & (px[:, 1] >= 0) & (px[:, 0] < w) & (px[:, 1] < h)
-        votes = np.bincount(labels[px[ok, 1], px[ok, 0]], minlength=len(CLASSES)) if ok.any() else np.zeros(len(CLASSES))
+        votes = np.bincount(labels[px[ok, 1], px[ok, 0]], minlength=len(CLASSES)) if ok.any() else np.zeros(
+            len(CLASSES), int)
         best = int(np.argmax(votes))
         name = CLASSES[best]
         printed.append(name if name in COLOUR_CLASS and votes[best] >= 0.5 * len(a) else None)

@@ -14,7 +14,7 @@ reading seen ``stable_frames`` times in a row):
 
 - ``roll``: the board before the roll and the die showing the roll at a new place on the table.
 - ``wrong`` (steps listed in ``wrong``): the mover's pawn one square past where the legal move puts it
-  (ludo.md B.4: a move is exactly the die's count); the box must report it and record nothing.
+  (ludo.md B.4.3: a pawn moves exactly the die's count); the box must report it and record nothing.
 - ``hand`` (about ``hand_rate`` of the moves): a hand over the board while the pawn is moved.
 - ``capture`` (every capturing move, ludo.md B.5): the mover's pawn on the square with the captured
   pawn still beside it; the box must ask it back to its yard.
@@ -218,9 +218,9 @@ def _capture_state(state: LudoState, after: LudoState) -> tuple[LudoState, list[
 
 @dataclass
 class _Writer:
+    """Writes the photos in folder order (``NNNN-KIND[-K].fmt``) and keeps their list."""
+
     directory: Path
-    geometry: BoardGeometry
-    size: tuple[int, int]
     fmt: str
     photos: list[Photo] = field(default_factory=list)
 
@@ -264,7 +264,7 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
     config = LudoConfig.from_variant({**(variant or {}), "board": board})
     geometry = load_board(board)
     rng = random.Random(seed)
-    writer = _Writer(directory, geometry, size, fmt)
+    writer = _Writer(directory, fmt)
     copies = max(1, math.ceil(stable_frames / frames_per_photo))
     hold = max(1, math.ceil((stable_frames + 1) / frames_per_photo))  # the roll photo also starts MOVE
 
@@ -338,7 +338,8 @@ def _roll_value(state: LudoState, rng: random.Random, prefer_captures: bool) -> 
         return value
     for v in rng.sample(range(1, 7), 6):
         rolled = state.apply(Roll(v))
-        if rolled.phase is Phase.MOVE and rolled.active == state.active and any(i.captures for i in rolled.move_infos()):
+        same_turn = rolled.phase is Phase.MOVE and rolled.active == state.active
+        if same_turn and any(i.captures for i in rolled.move_infos()):
             return v
     return value
 

@@ -88,7 +88,8 @@ def _column_offsets() -> np.ndarray:
     return np.array([(dx, dy, z) for z in heights for dx, dy in ring])
 
 
-def expected_classes(layout: PrintLayout, fit: BoardFit, shape: tuple[int, int], open_print: bool = False) -> np.ndarray:
+def expected_classes(layout: PrintLayout, fit: BoardFit, shape: tuple[int, int],
+                     open_print: bool = False) -> np.ndarray:
     """The print's class at every frame pixel (NONE off the board): (h, w) uint8. ``open_print``: NONE
     also within :data:`SPOT_CLEAR` cells of every place a pawn stands on (the print pawns rarely hide)."""
     _, cls = print_image(layout, fit.clockwise, PRINT_SCALE)

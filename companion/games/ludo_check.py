@@ -4,7 +4,7 @@ Pure: given the engine state waiting for a move (its pawns are the board before)
 after the player moved by hand, :func:`check_move` decodes the legal move that was made, or reports what
 is wrong without guessing: a pawn on a square no legal move reaches, a pawn of another colour moved, a
 pawn missing, or a captured pawn still on the track (B.5: it must go back to its yard). A pawn of the
-mover moved wrongly is shown where the die takes it (B.4) when that is one square, else back where it
+mover moved wrongly is shown where the die takes it (B.4.3) when that is one square, else back where it
 was; any other misplaced pawn goes back where it was. On a board with a finish (ludo52) the reading
 counts pawns seen nowhere as finished (:mod:`companion.games.ludo_reading`); a finish no legal move
 explains is reported as a missing pawn.
@@ -151,14 +151,15 @@ def _diagnose(state: LudoState, before, seen) -> MoveCheck:
         for frm, to in zip(gone, new):
             if to == off_board and to not in targets.get((other, frm), ()):
                 # a pawn seen nowhere counts as taken off to the finish (ludo_reading): here it is missing
-                problems.append(_("The {colour} pawn on {where} is missing.").format(colour=_(colour), where=_where(frm)))
+                problems.append(_("The {colour} pawn on {where} is missing.").format(
+                    colour=_(colour), where=_where(frm)))
                 misplaced.append(Misplaced(colour, None, frm))
                 continue
             if other == seat:
                 problems.append(_("The {colour} move {frm}->{to} is not legal with {die} (legal: {legal}).").format(
                     colour=_(colour), frm=_where(frm), to=_where(to), die="/".join(map(str, state.pool)), legal=legal))
                 legal_to = targets.get((other, frm), ())
-                # B.4: the pawn belongs where the die takes it (when that is one square), else back where it was
+                # B.4.3: the pawn belongs where the die takes it (when that is one square), else back where it was
                 misplaced.append(Misplaced(colour, to, legal_to[0] if len(legal_to) == 1 else frm))
                 continue
             problems.append(_("The {colour} pawn moved {frm}->{to}, but it is {turn}'s turn.").format(
