@@ -37,6 +37,7 @@ from companion.hints.cant_stop import advise
 from companion.i18n import _
 from companion.odds import bust_probability
 from companion.session import ReadingStabilizer, SceneChange, Waiting
+from companion.session_log import CorruptLog, LoggedSession, replay_log
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
@@ -54,10 +55,6 @@ class Mode(enum.Enum):
     CHOOSE = "choose"
     DECIDE = "decide"
     OVER = "over"
-
-
-class CorruptLog(RuntimeError):
-    """The stored event log does not replay under the rules (a damaged or foreign store)."""
 
 
 @dataclass
@@ -94,16 +91,10 @@ def _onto_boxes(values: list[int], read: tuple[int, ...]) -> list[int]:
 
 def replay(events, players: int, config: CantStopConfig) -> CantStopState:
     """The state after the logged actions; raises :class:`CorruptLog` when one does not apply."""
-    state = CantStopState.new(players, config)
-    for event in events:
-        try:
-            state = state.apply(action_from_dict(event.payload))
-        except (IllegalMove, ValueError) as error:
-            raise CorruptLog(f"event {event.seq} of the saved game does not apply: {error}") from None
-    return state
+    return replay_log(CantStopState.new(players, config), events, lambda payload: [action_from_dict(payload)])
 
 
-class CantStopSession:
+class CantStopSession(LoggedSession):
     """One Can't Stop game at the table, backed by an event log in ``store``.
 
     players: names in seating order (1-4). stable_frames: frames a reading must hold (>= 1).
@@ -113,17 +104,10 @@ class CantStopSession:
 
     def __init__(self, store, game_id: int, players: list[str], config: CantStopConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None):
-        self.store = store
-        self.game_id = game_id
-        self.players = list(players)
-        self.config = config or CantStopConfig()
+        super().__init__(store, game_id, players, config or CantStopConfig())
         self.rng = rng or random.Random()
         self.stabilizer = ReadingStabilizer(stable_frames, DICE)
         self.scene = SceneChange()
-        self.state = replay(store.events(game_id), len(self.players), self.config)
-        self.message = ""
-        self._refused = False
-        self.finished = False
         self._check: _Check | None = None
         self._option = 0
         self._start_seat = self.rng.randrange(len(self.players))
@@ -347,16 +331,10 @@ class CantStopSession:
         if after.phase is Phase.OVER:
             self._record_result()
 
-    def undo(self) -> None:
-        """Drop the last accepted event and replay; at the start of the game nothing happens."""
-        if self.state.phase is Phase.OVER:
-            self.message = _("The game is over and saved; it cannot be undone")
-            return
-        if self.store.drop_last_event(self.game_id) is None:
-            self.message = _("Nothing to undo")
-            return
-        self.state = replay(self.store.events(self.game_id), len(self.players), self.config)
-        self.message = _("Undone")
+    def replay(self, events) -> CantStopState:
+        return replay(events, len(self.players), self.config)
+
+    def after_undo(self) -> None:
         self.scene.remember(None)
         self.stabilizer.reset()
         self._enter_phase()
@@ -369,14 +347,9 @@ class CantStopSession:
             recommended = self.hint().action if self.hint() else None
             self._option = options.index(recommended) if recommended in options else 0
 
-    def _record_result(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        result = {"winner": self.players[outcome.winner] if outcome.winner is not None else None,
-                  "placings": [self.players[s] for s in outcome.placings],
-                  "columns": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
-                  "turns": self.state.turn}
-        self.store.finish_game(self.game_id, result)
+    def result_details(self, outcome) -> dict:
+        return {"columns": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
+                "turns": self.state.turn}
 
     def _describe(self, before: CantStopState, action: Action, after: CantStopState) -> str:
         name = self.players[before.active] if before.active >= 0 else ""

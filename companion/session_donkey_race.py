@@ -41,6 +41,7 @@ from companion.games.donkey_race import (
 from companion.games.donkey_race_config import card_name
 from companion.i18n import _
 from companion.session import Waiting
+from companion.session_log import CorruptLog, LoggedSession, replay_log
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +59,6 @@ class Mode(enum.Enum):
     REFILL = "refill"
     RESHUFFLE = "reshuffle"
     OVER = "over"
-
-
-class CorruptLog(RuntimeError):
-    """The stored event log does not replay under the rules."""
 
 
 @dataclass(frozen=True)
@@ -129,14 +126,8 @@ def codes_from_entry(values: Iterable[int], config: DonkeyRaceConfig) -> tuple[i
 
 def replay(events, players: int, config: DonkeyRaceConfig) -> DonkeyRaceState:
     """The table-side state after the logged steps; :class:`CorruptLog` when one does not apply."""
-    state = DonkeyRaceState.new(players, config, hidden=True)
-    for event in events:
-        try:
-            for action in event.payload["actions"]:
-                state = state.apply(action_from_dict(action))
-        except (IllegalMove, ValueError, KeyError, TypeError) as error:
-            raise CorruptLog(f"event {event.seq} of the saved game does not apply: {error}") from None
-    return state
+    return replay_log(DonkeyRaceState.new(players, config, hidden=True), events,
+                      lambda payload: [action_from_dict(action) for action in payload["actions"]])
 
 
 def describe_set(cards: tuple[int, ...]) -> str:
@@ -144,7 +135,7 @@ def describe_set(cards: tuple[int, ...]) -> str:
     return " ".join(card_name(c) for c in cards)
 
 
-class DonkeyRaceSession:
+class DonkeyRaceSession(LoggedSession):
     """One donkey card race at the table, backed by an event log in ``store``.
 
     players: 2-4 names in seating order (seat k plays in the reader's sector k). stable_frames: frames
@@ -156,15 +147,8 @@ class DonkeyRaceSession:
                  stable_frames: int = 3):
         if stable_frames < 1:
             raise ValueError(f"stable_frames must be at least 1, not {stable_frames}")
-        self.store = store
-        self.game_id = game_id
-        self.players = list(players)
-        self.config = config or DonkeyRaceConfig()
+        super().__init__(store, game_id, players, config or DonkeyRaceConfig())
         self.stable_frames = stable_frames
-        self.state = replay(store.events(game_id), len(self.players), self.config)
-        self.finished = False
-        self.message = ""
-        self._refused = False
         self._first_seat = 0
         self._first_donkey = False
         self._entry: tuple[int, ...] | None = None
@@ -329,27 +313,16 @@ class DonkeyRaceSession:
             state = state.apply(Draw(UNKNOWN))
         self._accept(actions, note=note)
 
-    def undo(self) -> None:
-        """Drop the last accepted step and replay; nothing happens at the start or once over."""
-        if self.state.phase is Phase.OVER:
-            self.message = _("The game is over and saved; it cannot be undone")
-            return
-        if self.store.drop_last_event(self.game_id) is None:
-            self.message = _("Nothing to undo")
-            return
-        self.state = replay(self.store.events(self.game_id), len(self.players), self.config)
-        self._entry = None
-        self.message = _("Undone")
+    def replay(self, events) -> DonkeyRaceState:
+        return replay(events, len(self.players), self.config)
 
-    def _record_result(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        result = {"winner": self.players[outcome.winner] if outcome.winner is not None else None,
-                  "winners": [self.players[s] for s in self.state.winners],
-                  "placings": [self.players[s] for s in outcome.placings],
-                  "points": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
-                  "rounds": self.state.round_no}
-        self.store.finish_game(self.game_id, result)
+    def after_undo(self) -> None:
+        self._entry = None
+
+    def result_details(self, outcome) -> dict:
+        return {"winners": [self.players[s] for s in self.state.winners],
+                "points": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
+                "rounds": self.state.round_no}
 
     def _describe(self, before: DonkeyRaceState, action: Action, after: DonkeyRaceState) -> str:
         if isinstance(action, FirstLeader):

@@ -1,0 +1,85 @@
+"""What the sessions of turn-by-turn games share: the state is the replay of the game's event log.
+
+ARCHITECTURE.md, Session: every accepted event is appended to the store before the screen changes, so
+a restart resumes the same game by replaying the log, and undo drops the last event and replays.
+:func:`replay_log` and :class:`LoggedSession` do this once for the games whose log is a list of rule
+actions (Can't Stop, Ludo, the donkey race); Schotten Totten's match log has its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from companion.games.base import IllegalMove
+from companion.i18n import _
+
+
+class CorruptLog(RuntimeError):
+    """The stored event log does not replay under the rules (a damaged or foreign store)."""
+
+
+def replay_log(state: Any, events: Iterable[Any], actions_of: Callable[[dict], Iterable[Any]]) -> Any:
+    """Apply the actions of each logged event (``event.payload`` -> ``actions_of`` -> actions) to ``state``.
+
+    Returns the state after the last event. Raises :class:`CorruptLog` naming the event (its ``seq``)
+    when an action does not decode or does not apply.
+    """
+    for event in events:
+        try:
+            for action in actions_of(event.payload):
+                state = state.apply(action)
+        except (IllegalMove, ValueError, KeyError, TypeError) as error:
+            raise CorruptLog(f"event {event.seq} of the saved game does not apply: {error}") from None
+    return state
+
+
+class LoggedSession:
+    """Base of a game's session backed by an event log in ``store`` (a ``companion.store.Store``).
+
+    Subclasses give :meth:`replay` (events -> state) and :meth:`result_details` (the game's own
+    figures for the store's result), and may extend :meth:`after_undo`. ``players``: names in seating
+    order. Raises :class:`CorruptLog` when the stored events do not replay.
+    """
+
+    def __init__(self, store, game_id: int, players: list[str], config: Any) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.players = list(players)
+        self.config = config
+        self.state = self.replay(store.events(game_id))
+        self.message = ""
+        self.finished = False
+        self._refused = False
+
+    def replay(self, events: Iterable[Any]) -> Any:
+        """The state after ``events`` (the store's event rows of this game)."""
+        raise NotImplementedError
+
+    def result_details(self, outcome: Any) -> dict:
+        """The game's own figures added to the stored result (JSON-ready), e.g. columns and turns."""
+        return {}
+
+    def after_undo(self) -> None:
+        """Forget what belonged to the undone event (readings, selections)."""
+
+    def undo(self) -> None:
+        """Drop the last accepted event and replay; at the start, or once the game is over, nothing
+        happens and :attr:`message` says why."""
+        if self.state.outcome() is not None:
+            self.message = _("The game is over and saved; it cannot be undone")
+            return
+        if self.store.drop_last_event(self.game_id) is None:
+            self.message = _("Nothing to undo")
+            return
+        self.state = self.replay(self.store.events(self.game_id))
+        self.message = _("Undone")
+        self.after_undo()
+
+    def _record_result(self) -> None:
+        """Store the finished game's result: winner and placings by name, plus :meth:`result_details`."""
+        outcome = self.state.outcome()
+        assert outcome is not None
+        result = {"winner": self.players[outcome.winner] if outcome.winner is not None else None,
+                  "placings": [self.players[s] for s in outcome.placings], **self.result_details(outcome)}
+        self.store.finish_game(self.game_id, result)
