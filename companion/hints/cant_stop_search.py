@@ -18,7 +18,7 @@ the columns then are fixed, else the utility of banking there. Grids are cached 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -26,7 +26,7 @@ import numpy as np
 from companion.games.cant_stop import COLUMNS, CantStopState, Choose, roll_distribution
 from companion.hints.cant_stop_turn import RunnerGrid, rolls
 from companion.hints import cant_stop_threats
-from companion.hints.cant_stop_threats import claim_chances, threatened
+from companion.hints.cant_stop_threats import claim_chances, threatened, threatened_turns
 from companion.hints.cant_stop_value import column_efforts, expected_turns, turns_from_efforts
 
 TURN_VARIANCE = 0.6
@@ -42,6 +42,13 @@ advisor take needless risks."""
 
 MAX_GRID_BUILDS = 4
 """Grids one look-ahead may build for next positions (cost bound); later ones are valued by banking."""
+
+NESTED_LEAVES = 0
+"""Next positions with a runner still off the board that a look-ahead values by a look-ahead of their
+own (the likeliest first) instead of by banking there."""
+
+NESTED_GRID_BUILDS = 1
+"""Grids such a nested look-ahead may build."""
 
 MAX_GRID_STATES = 6000
 """Largest grid built (positions); bigger ones (four or more runners, CONFIG num_runners) fall back to the
@@ -85,15 +92,10 @@ class TurnSearch:
                        for s in range(state.num_players) if s != self.seat]
         self.grids: dict[tuple[int, ...], RunnerGrid] = {}
         self.valuations: dict[tuple[int, ...], Valuation] = {}
+        self._depth = 0  # look-ahead nesting
         self.bust_utility = float(self.bank_utility(self.markers[None])[0])
 
     # -- utilities ------------------------------------------------------------------------------------
-
-    def our_turns(self, pieces: np.ndarray) -> np.ndarray:
-        """Expected turns the seat still needs after banking ``pieces`` ``(N, 11)``."""
-        claims = (pieces >= self.tops) & ~self.closed
-        return expected_turns(pieces, self.closed | claims, self.won + claims.sum(axis=1),
-                              tuple(self.config.column_heights), self.to_win)
 
     def bank_utility(self, pieces: np.ndarray) -> np.ndarray:
         """Utility of banking with the seat's pieces at ``pieces`` ``(N, 11)`` heights: ``(N,)``."""
@@ -103,24 +105,35 @@ class TurnSearch:
         closed = self.closed | claims
         if self.solo:
             return -expected_turns(pieces, closed, won, heights, self.to_win)
+        threats = cant_stop_threats.THREAT_WEIGHT > 0
+        mix = cant_stop_threats.THREAT_MODE == "mix"
         ours_efforts = column_efforts(pieces, closed, heights)
         theirs = []
         safe = np.ones_like(ours_efforts)  # chance that no opponent claims the column on their next turn
         for markers, their_won in self.others:
             theirs_pieces = np.where(claims, 0.0, markers[None, :])
-            theirs.append((theirs_pieces, their_won))
-            if cant_stop_threats.THREAT_WEIGHT:
+            theirs.append((theirs_pieces, np.full(len(pieces), their_won)))
+            if threats:
                 safe *= 1.0 - claim_chances(theirs_pieces, closed, heights)
-        if cant_stop_threats.THREAT_WEIGHT:
-            ours_efforts = threatened(ours_efforts, 1.0 - safe)
+        if not threats:
+            ours = turns_from_efforts(ours_efforts, won, self.to_win)
+        elif mix:
+            ours = threatened_turns(ours_efforts, won, self.to_win, 1.0 - safe)
+        else:
+            ours = turns_from_efforts(threatened(ours_efforts, 1.0 - safe), won, self.to_win)
+        symmetric = threats and cant_stop_threats.THREAT_SYMMETRIC
+        if symmetric:
             our_claims = claim_chances(pieces, closed, heights)
-        ours = turns_from_efforts(ours_efforts, won, self.to_win)
         chance = np.ones(len(pieces))
         for theirs_pieces, their_won in theirs:
             their_efforts = column_efforts(theirs_pieces, closed, heights)
-            if cant_stop_threats.THREAT_WEIGHT and cant_stop_threats.THREAT_SYMMETRIC:
-                their_efforts = threatened(their_efforts, our_claims)
-            turns = OPPONENT_PACE * turns_from_efforts(their_efforts, np.full(len(pieces), their_won), self.to_win)
+            if symmetric and mix:
+                turns = threatened_turns(their_efforts, their_won, self.to_win, our_claims)
+            elif symmetric:
+                turns = turns_from_efforts(threatened(their_efforts, our_claims), their_won, self.to_win)
+            else:
+                turns = turns_from_efforts(their_efforts, their_won, self.to_win)
+            turns = OPPONENT_PACE * turns
             sigma = np.sqrt(TURN_VARIANCE * (ours + turns) + 0.25)
             chance *= _phi((turns - ours - 0.5) / sigma)
         return np.where(won >= self.to_win, 1.0, chance)
@@ -263,7 +276,7 @@ class TurnSearch:
                 low = lows.get(columns)
                 lows[columns] = heights_of[i] if low is None else tuple(map(min, zip(low, heights_of[i])))
         new = [c for c in sorted(mass, key=lambda c: -mass[c]) if c not in self.grids]
-        for columns in new[:MAX_GRID_BUILDS]:
+        for columns in new[:MAX_GRID_BUILDS if self._depth == 0 else NESTED_GRID_BUILDS]:
             self.grid({c + 2: h for c, h in zip(columns, lows[columns])}, lows[columns])
         values = np.empty(len(outcomes) + 1)
         values[-1] = -np.inf  # padding: no option
@@ -276,6 +289,18 @@ class TurnSearch:
                 leaves.append(i)
         if leaves:
             values[leaves] = self.bank_utility(np.asarray([self.pieces(afters[i]) for i in leaves]))
+        if self._depth == 0 and NESTED_LEAVES:
+            # The likeliest positions whose columns are still open get a roll of look-ahead of their own
+            # (rolling on from there is nearly free: a runner is still off the board).
+            open_leaves = sorted((i for i in leaves if not fixed[i]), key=lambda i: -reach[i])
+            self._depth += 1
+            try:
+                for i in open_leaves[:NESTED_LEAVES]:
+                    leaf = replace(state, runners=outcomes[i])
+                    if not leaf.would_win_by_banking():
+                        values[i] = max(values[i], self.lookahead(leaf)[0])
+            finally:
+                self._depth -= 1
         best = values[table].max(axis=1)
         busts = np.isneginf(best)
         bust = float(weights[busts].sum() / 1296.0)

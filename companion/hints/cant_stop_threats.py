@@ -28,7 +28,7 @@ from math import comb
 
 import numpy as np
 
-from companion.hints.cant_stop_value import FALLBACK_CAP, column_chances
+from companion.hints.cant_stop_value import EFFORT_CAP, FALLBACK_CAP, column_chances, turns_from_efforts
 
 THREAT_ROLLS = 4
 """Rolls a player is assumed to make in one turn (the Rule of 28 stops after about three to five)."""
@@ -70,3 +70,26 @@ def threatened(efforts: np.ndarray, lost: np.ndarray) -> np.ndarray:
 THREAT_SYMMETRIC = True
 """Whether the opponents' efforts are corrected for the columns we are about to claim, as ours are for
 theirs (the same formula, our pieces after the bank)."""
+
+THREAT_MODE = "mix"
+"""``mix``: expected turns as the mixture over each threatened column being lost or kept (see
+:func:`threatened_turns`); ``blend``: the efforts blended by :func:`threatened` before the value."""
+
+THREAT_MIN = 0.02
+"""Claim chances below this are ignored by :func:`threatened_turns` (cost bound)."""
+
+
+def threatened_turns(efforts: np.ndarray, won: np.ndarray, to_win: int, lost: np.ndarray) -> np.ndarray:
+    """Expected turns ``(N,)`` when each column ``c`` is lost (closed) with chance ``lost[:, c]``: ``T +
+    sum_c p_c (T_without_c - T)``, the mixture of keeping and losing each threatened column taken one at a
+    time (exact for one threatened column), scaled by :data:`THREAT_WEIGHT`."""
+    won = np.asarray(won)
+    base = turns_from_efforts(efforts, won, to_win)
+    result = base.copy()
+    for column in np.nonzero((lost > THREAT_MIN).any(axis=0))[0]:
+        rows = lost[:, column] > THREAT_MIN
+        without = efforts[rows].copy()
+        without[:, column] = EFFORT_CAP
+        result[rows] += THREAT_WEIGHT * lost[rows, column] * (turns_from_efforts(without, won[rows], to_win)
+                                                              - base[rows])
+    return result
