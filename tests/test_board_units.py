@@ -157,3 +157,12 @@ def test_board_eval_command(capsys):
     out = json.loads(capsys.readouterr().out)
     res = out["renders_mensch40"]
     assert res["frames"] == 1 and 0.0 <= res["square_accuracy"] <= 1.0 and res["median_ms"] > 0
+
+
+def test_board_eval_games_reads_generated_game_frames(capsys):
+    """``--games``: the true-board frames of a generated game, read exactly as the session needs them."""
+    assert main(["board", "eval", "--renders", "0", "--games", "1", "--moves", "2", "--seed", "3", "--board",
+                 "mensch40", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)["games_mensch40"]
+    assert res["games"] == 1 and res["photos"] >= 3 and res["exact"] == res["photos"] and res["exact_rate"] == 1.0
+    assert res["first_wrong"] == []

@@ -34,10 +34,14 @@
     yard counts and index 0 marked. A missing or unreadable file prints an error on stderr; the other
     images are still read and the command exits with status 1.
 
-``companion board eval [--renders N] [--seed S] [--board NAME] [--real DIR --labels FILE] [--json]``
+``companion board eval [--renders N] [--seed S] [--board NAME] [--real DIR --labels FILE] [--games G
+[--moves M]] [--json]``
     Measures the reader (:mod:`vision.board_eval`): N random renders per board (default 20, seed 1;
     all three boards unless ``--board``), and the labelled real frames when ``--real`` is given. Prints
     found / orientation rates, per-square accuracy, pawn recall / precision, yard-count accuracy, timing.
+    ``--games G``: also G generated games of up to M moves per game board (ludo52, mensch40;
+    :mod:`vision.board_game_eval`): the share of frames whose whole board is read exactly as the session
+    needs it (``games_<board>``: photos, exact, exact_rate, median_ms, max_ms, first_wrong).
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ BOARDS = ("ludo52", "mensch40", "dga56")
 DRAW_BGR = {"red": (0, 0, 255), "green": (0, 170, 0), "yellow": (0, 215, 255), "blue": (255, 120, 0)}
 EVAL_KEYS = ("frames", "found_rate", "orientation_rate", "square_accuracy", "pawn_recall", "pawn_precision",
              "yard_count_accuracy", "median_ms", "max_ms")
+GAME_BOARDS = ("ludo52", "mensch40")
+GAME_KEYS = ("games", "photos", "exact", "exact_rate", "median_ms", "max_ms")
 
 
 def add_commands(subparsers) -> None:
@@ -79,6 +85,9 @@ def add_commands(subparsers) -> None:
     ev.add_argument("--board", choices=BOARDS, help="only this board's renders")
     ev.add_argument("--real", metavar="DIR", help="folder of labelled photos")
     ev.add_argument("--labels", metavar="FILE", help="labels JSON of the photos in --real")
+    ev.add_argument("--games", type=int, default=0,
+                    help="also read the true-board frames of this many generated games per game board (default 0)")
+    ev.add_argument("--moves", type=int, default=20, help="moves per generated game (default 20)")
     ev.add_argument("--json", action="store_true", help="print one JSON object")
     ev.set_defaults(handler=run_eval)
 
@@ -192,11 +201,16 @@ def run_eval(args: argparse.Namespace) -> int:
             result[f"renders_{name}"] = evaluate_renders(board_by_name(name), args.renders, args.seed)
     if args.real:
         result["real"] = evaluate_labelled(args.real, args.labels)
+    if args.games:
+        from vision.board_game_eval import evaluate_games
+
+        for name in (args.board,) if args.board in GAME_BOARDS else () if args.board else GAME_BOARDS:
+            result[f"games_{name}"] = evaluate_games(name, args.games, args.moves, args.seed)
     if args.json:
         print(json.dumps(result))
         return 0
     for key, res in result.items():
         print(f"{key} ({res.get('board')})")
-        for k in EVAL_KEYS:
+        for k in GAME_KEYS if key.startswith("games_") else EVAL_KEYS:
             print(f"  {k:<20} {res.get(k)}")
     return 0
