@@ -105,10 +105,12 @@ class _Recorder:
     def __init__(self, store: Store, game_id: int):
         self.store, self.game_id = store, game_id
         self.shown: list[tuple[tuple, tuple, int]] = []
+        self.prompts: list[str] = []
 
     def show(self, view) -> None:
         moves = sum(1 for a in _recorded(self.store, self.game_id) if a["type"] == "move")
         self.shown.append((view.problems, view.misplaced, moves))
+        self.prompts.append(view.prompt)
 
 
 def test_wrong_move_and_capture_left_on_the_track_are_reported_not_recorded(tmp_path):
@@ -147,6 +149,10 @@ def test_wrong_move_and_capture_left_on_the_track_are_reported_not_recorded(tmp_
     assert reports.get(("green", 13, YARD)) == captured_at
     texts = [line for problems, _, _ in display.shown for line in problems]
     assert any("not legal" in t for t in texts) and any("back in its yard" in t for t in texts)
+    # the hand over the board: its squares are unknown, the box waits and says so (nothing guessed empty)
+    assert any(p.kind == "hand" for p in frames.photos)
+    assert any("covered" in prompt for prompt in display.prompts)
+    assert not any("missing" in t for t in texts)
 
 
 def _captures(frames, k: int) -> bool:
