@@ -41,11 +41,23 @@ def _bhattacharyya(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.sqrt(max(0.0, 1.0 - float(np.sqrt(a * b).sum()))))
 
 
+def _strong(hist: np.ndarray) -> np.ndarray | None:
+    """The strongly saturated part of a histogram (saturation >= SAT_EDGES[1]: a border, a print colour,
+    which a bright light's clipping shifts less than a pale face), renormalised; None when under 5 %."""
+    part = hist[HUE_BINS:-1]
+    total = float(part.sum())
+    return part / total if total >= 0.05 else None
+
+
 def nearest_colour(hist: np.ndarray, colours: dict) -> tuple[str | None, float]:
     """(colour, distance) of the calibrated histogram nearest to ``hist``; (None, 1.0) without colours."""
     best, best_d = None, 1.0
+    strong = _strong(hist)
     for colour, ref in colours.items():
-        d = _bhattacharyya(hist, np.asarray(ref, np.float32))
+        ref = np.asarray(ref, np.float32)
+        d = _bhattacharyya(hist, ref)
+        if strong is not None and (ref_strong := _strong(ref)) is not None:
+            d = 0.5 * (d + _bhattacharyya(strong, ref_strong))
         if d < best_d:
             best, best_d = colour, d
     return best, best_d

@@ -46,6 +46,7 @@ HEIGHT_TOLERANCE = (0.65, 1.4)  # a glyph read in a column: its height / the cal
 MIN_CONFIDENCE = 0.35  # glyphs read less confidently than this are not cards (calibration: not an index)
 OUTLINE_SIDE = 1280  # outlines are found at most this many pixels on the frame's long side
 OUTLINE_CANNY = (20, 60)
+MERGED = 1.45  # a blob wider than this many card widths is cut between the stones
 INK_RATIO = 0.7      # ink is darker than this share of the local background
 MIN_PITCH = 0.12       # two cards of a column lie at least this fraction of a card's height apart
 
@@ -59,7 +60,7 @@ class CornerDesign:
     hue/saturation histogram (vision.card_colour_model.strip_histogram: HUE_BINS x 3 + 1 floats summing
     to 1, the last bin the unsaturated share)}. table_bgr: the median colour of the table round the cards
     in the calibration frame (B, G, R 0-255): later frames are colour-balanced to it (the same table
-    under another light).
+    under another light). card_px: a card's width in the calibration frame, pixels (0: unknown).
     """
 
     index: tuple[float, float, float, float]
@@ -67,12 +68,13 @@ class CornerDesign:
     aspect: float
     colours: dict
     table_bgr: tuple[float, float, float] = (128.0, 128.0, 128.0)
+    card_px: float = 0.0
 
     def to_dict(self) -> dict:
         return {"index": [round(v, 4) for v in self.index], "polarity": self.polarity,
                 "aspect": round(self.aspect, 4),
                 "colours": {c: [round(float(v), 5) for v in h] for c, h in self.colours.items()},
-                "table_bgr": [round(float(v), 2) for v in self.table_bgr]}
+                "table_bgr": [round(float(v), 2) for v in self.table_bgr], "card_px": round(self.card_px, 1)}
 
     @classmethod
     def from_dict(cls, data: dict) -> "CornerDesign":
@@ -82,7 +84,8 @@ class CornerDesign:
             raise ValueError("corner design: index needs 4 fractions, polarity dark or light")
         return cls(index=index, polarity=data["polarity"], aspect=float(data["aspect"]),
                    colours={c: np.asarray(h, np.float32) for c, h in data["colours"].items()},
-                   table_bgr=tuple(float(v) for v in data.get("table_bgr", (128.0, 128.0, 128.0))))
+                   table_bgr=tuple(float(v) for v in data.get("table_bgr", (128.0, 128.0, 128.0))),
+                   card_px=float(data.get("card_px", 0.0)))
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,7 @@ def remove_lines(ink: np.ndarray, glyph_h: float) -> np.ndarray:
 
 
 def glyph_candidates(ink: np.ndarray, min_h: float, max_h: float, min_x: float = 0, max_x: float = 1e9):
-    """Glyphs in a binary ink image: connected pieces min_h..max_h pixels tall, 0.12-1.6 times as wide as
+    """Glyphs in a binary ink image: connected pieces min_h..max_h pixels tall, 0.22-1.6 times as wide as
     tall, whose centre x lies in [min_x, max_x], not touching the image's left or right edge, merged with
     pieces side by side at the same height (a two-digit 10). Returns a list of (x0, y0, x1, y1, mask) with mask cut to the box."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
@@ -127,7 +130,7 @@ def glyph_candidates(ink: np.ndarray, min_h: float, max_h: float, min_x: float =
     parts = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
-        if not min_h <= bh <= max_h or x <= 0 or x + bw >= w or not 0.12 * bh <= bw <= 1.6 * bh \
+        if not min_h <= bh <= max_h or x <= 0 or x + bw >= w or not 0.22 * bh <= bw <= 1.6 * bh \
                 or area < 0.08 * bw * bh:
             continue
         parts.append(i)
@@ -245,14 +248,16 @@ def learn_design(frame_bgr: np.ndarray, calibration, colours: tuple[str, ...], m
     table = table_colour(frame_bgr, quads)
     return CornerDesign(index=index, polarity=kind[0], aspect=float(np.median([f[3] for f in found])),
                         colours={c: f[2] for c, f in zip(colours, found)},
-                        table_bgr=tuple(float(v) for v in table))
+                        table_bgr=tuple(float(v) for v in table),
+                        card_px=float(np.median([min(cv2.minAreaRect(q)[1]) for q in quads])))
 
 
-def find_outlines(frame_bgr: np.ndarray, cuts=()) -> list[np.ndarray]:
+def find_outlines(frame_bgr: np.ndarray, cuts=(), card_px: float = 0.0) -> list[np.ndarray]:
     """Outer outlines of cards and overlapping columns (each a (4, 2) float32 quad in frame pixels):
     closed edges filled from outside, so a column's inner card edges and artwork do not split it.
-    cuts: lines ((x, y), (dx, dy)) in frame pixels drawn through the filled blobs before they are
-    outlined (:func:`stone_cuts`: columns at neighbouring stones that touch come apart).
+    cuts: lines ((x, y), (dx, dy)) in frame pixels drawn through the filled blobs wider than MERGED card
+    widths (``card_px``, frame pixels; 0: every blob) before they are outlined (:func:`stone_cuts`:
+    columns at neighbouring stones that touch come apart; a column leaning in perspective is not cut).
     Blobs smaller than a card's width (1/40 of the frame's long side) or not roughly rectangular
     (filling less than 0.8 of their quad) are left out."""
     h, w = frame_bgr.shape[:2]
@@ -266,8 +271,13 @@ def find_outlines(frame_bgr: np.ndarray, cuts=()) -> list[np.ndarray]:
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if len(cuts):
+        wide = [c for c in contours if card_px <= 0 or min(cv2.minAreaRect(c)[1]) > MERGED * card_px * scale]
+        if not wide:
+            cuts = ()
+        contours = [c for c in contours if not any(c is w for w in wide)]
+    if len(cuts):
         filled = np.zeros(work.shape[:2], np.uint8)
-        cv2.drawContours(filled, contours, -1, 255, cv2.FILLED)
+        cv2.drawContours(filled, wide, -1, 255, cv2.FILLED)
         reach = 2.0 * max(work.shape[:2])
         for (x, y), (dx, dy) in cuts:
             norm = max(float(np.hypot(dx, dy)), 1e-9)
@@ -275,7 +285,7 @@ def find_outlines(frame_bgr: np.ndarray, cuts=()) -> list[np.ndarray]:
             p0 = (int(round((x - reach * ux) * scale)), int(round((y - reach * uy) * scale)))
             p1 = (int(round((x + reach * ux) * scale)), int(round((y + reach * uy) * scale)))
             cv2.line(filled, p0, p1, 0, 3)
-        contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours = list(contours) + list(cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0])
     min_side = max(work.shape[:2]) / 40
     quads = []
     for contour in contours:
@@ -305,7 +315,7 @@ def read_corner_cards(frame_bgr: np.ndarray, design: CornerDesign, top_distance,
     """Every card of ``design`` face up in a BGR frame, single or in overlapping columns (each covered
     card showing at least its corner index). top_distance(x, y): smallest toward each card's top (the
     stone line). cuts: as in :func:`find_outlines`. Returns CornerCards in no particular order."""
-    outlines = find_outlines(frame_bgr, cuts)
+    outlines = find_outlines(frame_bgr, cuts, design.card_px)
     gains = balance_gains(frame_bgr, outlines, design.table_bgr)
     ix0, iy0, ix1, iy1 = design.index
     index_h = (iy1 - iy0) * design.aspect * WIDTH
