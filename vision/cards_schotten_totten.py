@@ -19,13 +19,14 @@ extrapolated from the box; its top edge's midpoint gives the stone and side.
 
 Another deck (any design with its value printed in a top corner): :func:`calibrate_deck` learns it from one
 card of each colour shown once (vision.cards_corner: the index's place, each colour's hue/saturation
-histogram) and stores it in the calibration (``"design"``); every card, single or in an overlapping column,
+histogram; ``companion cards calibrate IMAGE --game schotten-totten --deck other --out FILE``) and stores
+it in the calibration (``"design"``); every card, single or in an overlapping column,
 is then read by its corner index with the digit network. Without that calibration, a card outline holding
 no index box is read as one card by its centre value and always flagged.
 
 Public API: :class:`StCalibration`, :func:`read_cards`, :func:`calibrate_colours`, :func:`stones_table`,
 :func:`calibrate_deck` (another deck's design), :class:`IndexBox`, :func:`find_index_boxes`,
-:func:`white_patch`; CLI hooks :func:`add_arguments`,
+:func:`white_patch`; CLI hooks :func:`add_arguments`, :func:`calibration_from_args`,
 :func:`read_cards_json`. The colour-blind symbols are for the players: the reader does not read them.
 """
 
