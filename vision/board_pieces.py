@@ -41,6 +41,7 @@ SAT_PERCENTILE, SAT_MARGIN = 85, 12
 # round every place): where pawns cover most of a colour's print (three pawns on mensch40's four small
 # home squares, an empty yard) the percentile would otherwise be the pawns' own saturation.
 SPOT_CLEAR = 0.42
+# (and nowhere under a pawn already read in a yard: its whole column is left out)
 # Stacks (read_pieces(stacks=True)): a second pawn of a colour is looked for this far (cells) from the
 # square's centre, beside the one read there, and taken at this unclaimed-evidence score.
 STACK_OFFSET, STACK_ACCEPT = 0.4, 0.3
@@ -139,9 +140,16 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
     """
     h, w = labels.shape
     cam = camera_matrix(fit.homography, frame_bgr.shape)
-    expected = expected_classes(layout, fit, (h, w))
-    evidence = evidence_maps(frame_bgr, labels, expected, expected_classes(layout, fit, (h, w), open_print=True))
+    printed = printed_colours(layout, fit.clockwise)
+    yard_pawns = _read_yards(labels, cam, layout, printed, {})
     offsets = _column_offsets()
+    expected = expected_classes(layout, fit, (h, w))
+    reference = expected_classes(layout, fit, (h, w), open_print=True)
+    for pawn in yard_pawns:  # yard pawns (found by their feet) cover much of a small yard disk's print
+        row, col = layout.yard_spots[pawn.place[1]][pawn.place[2]]
+        hull = cv2.convexHull(np.rint(project(cam, offsets + np.array([col, row, 0.0]))).astype(np.int32))
+        cv2.fillConvexPoly(reference, hull.reshape(-1, 2), int(NONE))
+    evidence = evidence_maps(frame_bgr, labels, expected, reference)
     where = places(layout, yards=False)
     samples = []  # per place: flat pixel indices of its column's samples (in frame; -1 outside)
     hulls = []  # per place: its column's projected samples, whose outline a pawn read there claims
@@ -156,8 +164,6 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
         ok = (x >= 0) & (y >= 0) & (x < w) & (y < h)
         samples.append(np.where(ok, y * w + x, -1))
         hulls.append(px)
-    printed = printed_colours(layout, fit.clockwise)
-    yard_pawns = _read_yards(labels, cam, layout, printed, {})
     in_yard = taken_by_colour(yard_pawns)
     readings: list[PawnReading] = []
     for colour, ev in evidence.items():
