@@ -79,8 +79,9 @@ def test_invalid_input_raises_frame_error(frame):
 
 
 def test_real_photos_values(shared_data):
-    """The handwritten_battle photos: every card found; values mostly right (measured 0.72 overall with
-    pictures, see vision.cards_eval); the north card of game7_round07 is a 9 upside down, a 6 for north."""
+    """The handwritten_battle photos: every card found; values mostly right (measured 0.904 overall with
+    pictures with the digit network, 0.769 with the k-NN votes, see vision.cards_eval); the north card of
+    game7_round07 is a 9 upside down, a 6 for north."""
     import csv
 
     folder = shared_data / "cards" / "handwritten_battle"
@@ -96,7 +97,7 @@ def test_real_photos_values(shared_data):
             assert obs.extra["sectors"]["north"] == ["6"]
             assert obs.extra["sectors"]["south"] == ["4"]
     assert found == 4 * len(rows)
-    assert correct >= 0.65 * 4 * len(rows)
+    assert correct >= 0.85 * 4 * len(rows)
 
 
 def test_cli_json_shape(tmp_path, capsys):

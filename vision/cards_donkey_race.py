@@ -12,7 +12,8 @@ also read turned by 180 degrees and only a clearly better reading overrides that
 told apart by the prior alone).
 
 Values: the large value in the middle of the card, digits 0-9 or two digits side by side (10-13, D.2's
-default deck); a solid picture (the J/Q/K of the handwritten test deck) is read as J/Q/K = 11/12/13 by a
+default deck), read by the digit network (vision.card_digit_net; the k-NN votes of vision.card_digits
+when the model is missing); a solid picture (the J/Q/K of the handwritten test deck) is read as J/Q/K = 11/12/13 by a
 deck-specific guess and always flagged. The donkey card is the card whose value is ``donkey_value``
 (DEFAULT 0, D.5 ``donkey_mode`` plain_value: the donkey is a number card with value 0).
 
