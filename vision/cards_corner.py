@@ -121,17 +121,22 @@ def remove_lines(ink: np.ndarray, glyph_h: float) -> np.ndarray:
     return cv2.bitwise_and(ink, cv2.bitwise_not(lines))
 
 
-def glyph_candidates(ink: np.ndarray, min_h: float, max_h: float, min_x: float = 0, max_x: float = 1e9):
-    """Glyphs in a binary ink image: connected pieces min_h..max_h pixels tall, 0.22-1.6 times as wide as
-    tall, whose centre x lies in [min_x, max_x], not touching the image's left or right edge, merged with
-    pieces side by side at the same height (a two-digit 10). Returns a list of (x0, y0, x1, y1, mask) with mask cut to the box."""
+def glyph_candidates(ink: np.ndarray, min_h: float, max_h: float, min_x: float = 0, max_x: float = 1e9,
+                     thin_x: tuple[float, float] = (0, 1e9)):
+    """Glyphs in a binary ink image: connected pieces min_h..max_h pixels tall, 0.1-1.6 times as wide as
+    tall, not touching the image's left or right edge, merged with pieces side by side at the same height
+    (a two-digit 10), whose centre x lies in [min_x, max_x]; a thin glyph (narrower than 0.22 of its
+    height: a 1 in a narrow font, or a sliver of a card's edge) only with its centre in ``thin_x``.
+    Returns a list of (x0, y0, x1, y1, mask) with mask cut to the box."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats((ink > 0).astype(np.uint8), connectivity=8)
     h, w = ink.shape
     parts = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
-        if not min_h <= bh <= max_h or x <= 0 or x + bw >= w or not 0.22 * bh <= bw <= 1.6 * bh \
+        if not min_h <= bh <= max_h or x <= 0 or x + bw >= w or not 0.1 * bh <= bw <= 1.6 * bh \
                 or area < 0.08 * bw * bh:
+            continue
+        if bw < 0.22 * bh and not thin_x[0] <= x + bw / 2 <= thin_x[1]:
             continue
         parts.append(i)
     groups: list[list[int]] = []
@@ -223,7 +228,7 @@ def learn_design(frame_bgr: np.ndarray, calibration, colours: tuple[str, ...], m
     Raises ValueError unless exactly len(colours) single cards are found, each with a readable corner
     index, and the indices agree on polarity.
     """
-    quads = [q for q in find_outlines(frame_bgr, stone_cuts(calibration.stones)) if 1.15 <= _aspect(q) <= 1.75]
+    quads = [q for q in find_outlines(frame_bgr, stone_cuts(calibration.stones)) if 1.15 <= _aspect(q) <= 1.9]
     if len(quads) != len(colours):
         raise ValueError(f"deck calibration: expected {len(colours)} single cards, found {len(quads)}")
     found = []
@@ -331,7 +336,8 @@ def read_corner_cards(frame_bgr: np.ndarray, design: CornerDesign, top_distance,
         bx1 = min(WIDTH - 1, int((ix1 + 0.2) * WIDTH))
         ink = remove_lines(_ink(column[:, bx0:bx1], design.polarity, int(0.45 * index_h)), index_h)
         glyphs = glyph_candidates(ink, HEIGHT_TOLERANCE[0] * index_h, HEIGHT_TOLERANCE[1] * index_h,
-                                  (ix0 - 0.1) * WIDTH - bx0, (ix1 + 0.1) * WIDTH - bx0)
+                                  (ix0 - 0.1) * WIDTH - bx0, (ix1 + 0.1) * WIDTH - bx0,
+                                  (ix0 * WIDTH - bx0, ix1 * WIDTH - bx0))
         reads = []
         for gx0, gy0, gx1, gy1, mask in glyphs:
             top = gy0 - iy0 * card_h
