@@ -1,10 +1,14 @@
 """The Ludo advisor (issue 4 step 4) and `simulate ludo` (ARCHITECTURE.md contract)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.games.ludo import YARD, Move, Roll
 from companion.games.ludo_position import state_from_position
-from companion.hints.ludo import advise, danger, pawn_value
+from companion.hints.ludo import SAFE_WEIGHTS, advise, danger, pawn_value
+from companion.hints.ludo_bench import measure
+from companion.hints.ludo_danger import hit_chance, threat_count, turn_hit_chance
 from companion.simulate import run_simulation
 from companion.simulate_ludo import simulate
 
@@ -84,6 +88,91 @@ def test_simulate_errors():
         simulate(["advisor", "genius"], 1, 1)
     with pytest.raises(ValueError, match="at least 1"):
         simulate(["advisor", "random"], 0, 1)
+
+
+def test_advisor_moves_out_of_reach_rather_than_advance():
+    # green 4 = absolute 17, three behind red's pawn at 20 (B.5 capture threat); red 30 is far ahead of it.
+    # Moving 30 -> 34 would be the larger progress; 20 -> 24 leaves green 7 behind (only a six then a one).
+    for variant in ({}, {"safe_squares": "starts_and_stars"}):
+        s = waiting({"red": [20, 30, Y, Y], "green": [4, Y, Y, Y]}, 4, **variant)
+        hint = advise(s, 0)
+        assert hint.action == Move(20, 4) and hint.kind == "escape"
+        assert [m for m, _v in hint.ranking] == [Move(20, 4), Move(30, 4)]
+        assert hint.numbers["danger_before"] > hint.numbers["danger"]
+
+
+def test_advisor_prefers_the_star_square():
+    # starts_and_stars (B.2, B.7): 3 -> 8 lands on the star; 30 -> 35 would be the same five steps for
+    # the leading pawn, on an ordinary square. Nobody is near either pawn.
+    s = waiting({"red": [3, 30, Y, Y], "green": [Y, Y, Y, Y]}, 5, safe_squares="starts_and_stars")
+    hint = advise(s, 0)
+    assert hint.action == Move(3, 5) and hint.kind == "safe" and "safe square" in hint.reason
+    (first, v1), (second, v2) = hint.ranking
+    assert second == Move(30, 5) and v1 - v2 == pytest.approx(2.37, abs=0.01)
+
+
+def test_exact_finish_plateau():
+    # B.5 exact finish: a pawn at 51 needs one exact roll like a pawn at 54, so with the plateau the advisor
+    # spends the 3 on the track pawn; the value is flat over the last six steps before the finish
+    s = waiting({"red": [51, 20, Y, Y], "green": [Y, Y, Y, Y]}, 3, safe_squares="starts_and_stars")
+    hint = advise(s, 0)
+    assert hint.action == Move(20, 3) and hint.kind == "progress"
+    assert pawn_value(s, 50) + SAFE_WEIGHTS.home_bonus == pawn_value(s, 51) == pawn_value(s, 55)
+    assert pawn_value(s, 56) > pawn_value(s, 55) > pawn_value(s, 49)
+
+
+def test_move_inside_home_is_not_called_entering_home():
+    s = waiting({"red": [51, 20, Y, Y], "green": [Y, Y, Y, Y]}, 3)  # base weights: no plateau
+    hint = advise(s, 0)
+    assert hint.action == Move(51, 3) and hint.kind == "progress"
+
+
+def test_turn_hit_chance_values():
+    # one pawn 4 behind: a 4 (1/6), or a six used elsewhere and then a 4 on the bonus roll (B.4.4: 1/36)
+    assert turn_hit_chance({4}, (), 0) == pytest.approx(7 / 36)
+    assert turn_hit_chance({6}, (), 0) == pytest.approx(1 / 6)  # a six hits directly
+    assert turn_hit_chance({9}, (), 0) == pytest.approx(1 / 36)  # six, then three
+    assert turn_hit_chance({1, 2, 3, 4, 5, 6}, (), 0) == pytest.approx(1.0)
+    # the opponent's own start square with a pawn in its yard (B.5 entering captures), entry rolls 1 and 6
+    assert turn_hit_chance(set(), (1, 6), 0) == pytest.approx(2 / 6)
+    # two squares past its start: enter with a six, then a two (1/36)
+    assert turn_hit_chance(set(), (), 2) == pytest.approx(1 / 36)
+
+
+def test_hit_chance_on_the_board():
+    # green 45 = absolute 6, four behind red's pawn at 10; green has pawns in its yard
+    s = waiting({"red": [10, 20, Y, Y], "green": [45, Y, Y, Y]}, 1)
+    occ = s.occupancy()
+    assert hit_chance(s, s.pawns, 0, 10, occ) == pytest.approx(7 / 36)
+    assert threat_count(s, s.pawns, 0, 10, occ) == pytest.approx(1 / 6)
+    assert hit_chance(s, s.pawns, 0, 20, occ) == 0.0  # 14 behind: beyond one turn
+    # two opponents each two behind (yellow with none in its yard): independent, 1 - (1 - 7/36)^2
+    s = waiting({"red": [30, Y, Y, Y], "green": [15, Y, Y, Y], "yellow": [2, 51, 52, 53]}, 1)
+    assert hit_chance(s, s.pawns, 0, 30, s.occupancy()) == pytest.approx(1 - (29 / 36) ** 2)
+    # with yellow pawns in its yard, yellow may also enter with a six (4 before red) and then roll a 4
+    s = waiting({"red": [30, Y, Y, Y], "green": [15, Y, Y, Y], "yellow": [2, Y, Y, Y]}, 1)
+    assert hit_chance(s, s.pawns, 0, 30, s.occupancy()) == pytest.approx(1 - (29 / 36) * (28 / 36))
+    # the star square is safe under starts_and_stars (B.2, B.7)
+    s = waiting({"red": [8, Y, Y, Y], "green": [45, Y, Y, Y]}, 1, safe_squares="starts_and_stars")
+    assert hit_chance(s, s.pawns, 0, 8, s.occupancy()) == 0.0
+    # green's start square (absolute 13 = red 13) with green pawns in the yard: an entering six captures
+    s = waiting({"red": [13, Y, Y, Y], "green": [Y, Y, Y, Y]}, 1)
+    assert hit_chance(s, s.pawns, 0, 13, s.occupancy()) == pytest.approx(1 / 6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.integers(1, 12)), st.integers(1, 12), st.sampled_from([(), (6,), (1, 6)]), st.integers(0, 6))
+def test_turn_hit_chance_is_a_monotone_probability(behind, extra, entry, then):
+    p = turn_hit_chance(behind, entry, then)
+    assert 0.0 <= p <= 1.0
+    assert turn_hit_chance(behind | {extra}, entry, then) >= p - 1e-12  # one more pawn behind never helps
+
+
+def test_bench_measures_every_decision():
+    figures = measure(games=1, seed=2, variant={"safe_squares": "starts_and_stars"})
+    assert figures["decisions"] > 10 and 0 < figures["median_ms"] <= figures["p95_ms"] <= figures["max_ms"]
+    with pytest.raises(ValueError):
+        measure(games=0)
 
 
 def test_weights_follow_the_rule_set():

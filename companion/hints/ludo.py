@@ -11,11 +11,17 @@ per rule set: :data:`BASE_WEIGHTS` without safe squares, :data:`SAFE_WEIGHTS` wi
   relative position, ``p = progress_power``: above 1 a step near home is worth more than one near the
   start, so the advisor brings its leading pawn home, where it is safe), plus ``home_bonus`` once in its
   private home (B.5: never captured), plus ``finish_bonus`` when its journey is over.
-- **Danger** of an own pawn on an unprotected track square (B.5, B.7): each opponent pawn 1-6 squares
-  behind it along that opponent's path hits it with chance 1/6 (7-12 behind: ``far_danger``), an
-  opponent with pawns in its yard hits a pawn on that opponent's start square with the chance of an
-  entry roll (B.5 entering captures); the chances add up, capped at 1. Protected squares (safe squares,
-  own start with ``capture_on_opponent_start = false``, a block) carry no danger.
+- **Danger** of an own pawn on an unprotected track square (B.5, B.7), :mod:`companion.hints.ludo_danger`,
+  in one of two models (``danger_model``). ``count``: each opponent pawn 1-6 squares behind it along that
+  opponent's path adds 1/6 (7-12 behind: ``far_danger``), an opponent with pawns in its yard adds the
+  chance of an entry roll on its own start square (B.5 entering captures); capped at 1. ``exact``: per
+  opponent, the chance that its next turn can land there (a direct roll, an entry, or a six followed by
+  the bonus roll, B.4.4), combined over the opponents as independent events. Protected squares (safe
+  squares, own start with ``capture_on_opponent_start = false``, a block) carry no danger.
+- **Exact finish plateau** (``plateau``, ``ludo52``): with the exact-finish rule (B.5) a lone pawn 1-6
+  steps from the finish needs 6 rolls on average wherever it stands (it waits for one exact roll), so
+  progress counts only up to ``plateau`` steps before the finish; a roll spent walking up the home
+  column gains nothing, and the advisor spends it on a pawn still on the track instead.
 - Position value = own pawns' value x (1 - ``danger`` x their danger) - ``opponent`` x the opponents'
   pawn values (a capture sends an opponent's progress back to zero) + ``spread`` per own pawn on the
   track + ``safe_bonus`` per own pawn on a protected track square.
@@ -25,11 +31,15 @@ Tuning (against three random players, ``companion simulate ludo``, 600-1000 game
 pawn_in_play 8-22, danger 0.6-2.0, opponent 0.1-0.7 and spread 0-8 were scanned; BASE_WEIGHTS won
 about 55 %. With ``safe_squares=starts_and_stars`` the same weights won 60-62 %; a lower progress power
 with a heavier danger weight (1.2 and 2.5-3.5 won 64-65 %, 1.0 won 57 %) and a safe-square bonus of 4
-(65-66 %), then more weight on pawns out (spread 6-8) and on captures (opponent 0.55-0.75: 66-69 %
-on seeds 33 and 44, against 65 % before) made SAFE_WEIGHTS; the safe-square weights win only 51 %
-without safe squares, hence two sets. Tried
-without gain: a bonus for threatening opponent pawns, a lower danger weight before a bonus roll, extra
-weight on the leading opponent, a linear capture loss, and a one-roll own look-ahead.
+(65-66 %), then more weight on pawns out (spread 6-8) and on captures (opponent 0.55-0.75) gave about
+65.5 % (4000 games, seeds 1-5). The exact danger model and the finish plateau then gave 67.3 % (4000
+games, seeds 6-9; the same with danger 4.0: 65.9 %, without the plateau 65.3 %) and made SAFE_WEIGHTS.
+Under the default rules the exact model and the plateau measured 53.9-54.6 % (4000 games, seeds 6-9)
+against 55.8 % for the count model (2000 games, seeds 2-5): no gain within the noise, so BASE_WEIGHTS
+keep the count model. The safe-square weights win only 51 % without safe squares, hence two sets.
+Tried without gain: a bonus for threatening opponent pawns, a lower danger weight before a bonus roll,
+extra weight on the leading opponent, a linear capture loss, a one-roll own look-ahead, and a linear
+value fitted to game outcomes (logistic regression on 0.5 million positions: 63.6 %).
 
 The reason line names the move's main effect in this order: capture, escape a threat, safe square, enter,
 reach home, progress (the order of issue 4).
@@ -41,6 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from companion.games.ludo import YARD, LudoState, MoveInfo, Phase
+from companion.hints.ludo_danger import hit_chance, threat_count
 from companion.i18n import _
 
 @dataclass(frozen=True)
@@ -52,9 +63,11 @@ class Weights:
     weight of a pawn's capture chance before the next turn, times its value (above 1: a capture also costs
     the tempo of re-entering). opponent: weight of each opponent pawn's value (a capture sends it back).
     spread: bonus per own pawn on the track (more choice for later rolls). far_danger: chance counted for
-    an opponent pawn 7-12 squares behind. safe_bonus: bonus per own pawn on a protected track square
-    (safety lasts beyond the next round, B.7). progress_power: exponent of the progress term (above 1
-    favours pawns near home).
+    an opponent pawn 7-12 squares behind (``count`` model only). safe_bonus: bonus per own pawn on a
+    protected track square (safety lasts beyond the next round, B.7). progress_power: exponent of the
+    progress term (above 1 favours pawns near home). plateau: steps before the finish (0-6) over which
+    progress stops counting on a board with a finish (B.5 exact finish), 0 = off. danger_model:
+    ``"count"`` or ``"exact"`` (module docstring).
     """
 
     pawn_in_play: float = 11.0
@@ -66,12 +79,15 @@ class Weights:
     far_danger: float = 1 / 36
     safe_bonus: float = 0.0
     progress_power: float = 2.0
+    plateau: int = 0
+    danger_model: str = "count"
 
 
 BASE_WEIGHTS = Weights()
 """Weights without safe squares (``safe_squares = none``, the DEFAULT): rush the leading pawn home."""
 
-SAFE_WEIGHTS = Weights(danger=3.0, safe_bonus=4.0, progress_power=1.2, spread=8.0, opponent=0.75)
+SAFE_WEIGHTS = Weights(danger=3.0, safe_bonus=4.0, progress_power=1.2, spread=8.0, opponent=0.75,
+                       plateau=6, danger_model="exact")
 """Weights when safe squares exist (``starts`` / ``starts_and_stars``, B.7): hop between safe squares."""
 
 
@@ -107,7 +123,11 @@ def pawn_value(state: LudoState, rel: int, w: Weights | None = None) -> float:
         return 0.0
     w = w or weights_for(state)
     geo = state.geometry
-    value = w.pawn_in_play + (rel ** w.progress_power) * (geo.last_relative ** (1 - w.progress_power))
+    last = geo.last_relative
+    steps = rel
+    if w.plateau and geo.has_finish and rel < last:
+        steps = min(rel, last - w.plateau)  # exact finish (B.5): one exact roll away either way
+    value = w.pawn_in_play + (steps ** w.progress_power) * (last ** (1 - w.progress_power))
     if rel >= geo.track_positions:
         value += w.home_bonus
         if state.is_finished_position(rel):
@@ -116,36 +136,14 @@ def pawn_value(state: LudoState, rel: int, w: Weights | None = None) -> float:
 
 
 def danger(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int, rel: int,
-           occ: dict[int, dict[int, int]]) -> float:
-    """Chance (0-1, approximate) that ``seat``'s pawn at ``rel`` is captured before ``seat`` moves again."""
-    geo, cfg = state.geometry, state.config
-    if not 0 <= rel < geo.track_positions:
-        return 0.0
-    n, tp = geo.track_length, geo.track_positions
-    a = (state.start_offset(seat) + rel) % n
-    if state.is_protected(seat, a):
-        return 0.0
-    if cfg.own_stacking == "block" and occ.get(a, {}).get(seat, 0) >= 2:
-        return 0.0
-    chance = 0.0
-    far = weights_for(state).far_danger
-    entry = len(cfg.entry_rolls) / 6.0
-    for other, opp in enumerate(pawns):
-        if other == seat or other in state.placings:
-            continue
-        ro = (a - state.start_offset(other)) % n
-        if ro >= tp:
-            continue
-        if ro == 0 and YARD in opp:
-            chance += entry
-        for q in opp:
-            if 0 <= q < ro:
-                d = ro - q
-                if d <= 6:
-                    chance += 1 / 6
-                elif d <= 12:
-                    chance += far
-    return min(1.0, chance)
+           occ: dict[int, dict[int, int]], w: Weights | None = None) -> float:
+    """Danger (0-1) of ``seat``'s pawn at ``rel`` before ``seat`` moves again, in the weights'
+    ``danger_model``: :func:`companion.hints.ludo_danger.hit_chance` (``exact``) or
+    :func:`companion.hints.ludo_danger.threat_count` (``count``). occ: absolute occupancy of ``pawns``."""
+    w = w or weights_for(state)
+    if w.danger_model == "exact":
+        return hit_chance(state, pawns, seat, rel, occ)
+    return threat_count(state, pawns, seat, rel, occ, w.far_danger)
 
 
 def _occupancy(state: LudoState, pawns: tuple[tuple[int, ...], ...]) -> dict[int, dict[int, int]]:
@@ -172,16 +170,17 @@ def after_move(state: LudoState, seat: int, info: MoveInfo) -> tuple[tuple[int, 
     return tuple(tuple(p) for p in pawns)
 
 
-def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int) -> tuple[float, float]:
+def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int,
+                   w: Weights | None = None) -> tuple[float, float]:
     """(value, summed danger of the own pawns) of ``pawns`` for ``seat`` (module docstring)."""
-    w = weights_for(state)
+    w = w or weights_for(state)
     occ = _occupancy(state, pawns)
     tp = state.geometry.track_positions
     own = 0.0
     total_danger = 0.0
     for rel in pawns[seat]:
         v = pawn_value(state, rel, w)
-        dz = danger(state, pawns, seat, rel, occ)
+        dz = danger(state, pawns, seat, rel, occ, w)
         total_danger += dz
         own += v * (1 - w.danger * dz)
         if 0 <= rel < tp:
@@ -192,11 +191,12 @@ def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: i
     return own - w.opponent * opp, total_danger
 
 
-def rank(state: LudoState, seat: int) -> list[tuple[MoveInfo, float, float]]:
+def rank(state: LudoState, seat: int, w: Weights | None = None) -> list[tuple[MoveInfo, float, float]]:
     """Every legal move of ``seat`` with (value, danger after), best first (ties: engine order)."""
+    w = w or weights_for(state)
     scored = []
     for info in state.move_infos(seat):
-        value, dz = position_value(state, after_move(state, seat, info), seat)
+        value, dz = position_value(state, after_move(state, seat, info), seat, w)
         scored.append((info, value, dz))
     scored.sort(key=lambda t: -t[1])
     return scored
@@ -240,6 +240,6 @@ def _reason(state: LudoState, seat: int, info: MoveInfo, occ: dict[int, dict[int
         return "safe", _("Move {frm} to {to}: a safe square.").format(frm=_where(state, frm), to=to)
     if info.enters:
         return "enter", _("Bring a pawn out onto the start square.")
-    if to >= state.geometry.track_positions:
+    if to >= state.geometry.track_positions and (frm < state.geometry.track_positions or info.finishes):
         return "home", _("Move {frm} to {to}: into home.").format(frm=frm, to=to)
     return "progress", _("Move {frm} to {to}: the best progress.").format(frm=frm, to=to)
