@@ -157,3 +157,18 @@ def test_touching_columns_come_apart_between_the_stones():
     split = sorted(find_outlines(frame, stone_cuts(stones)), key=lambda q: q[:, 0].min())
     assert len(split) == 2
     assert split[0][:, 0].min() == pytest.approx(300, abs=4) and split[1][:, 0].max() == pytest.approx(500, abs=4)
+
+
+def test_our_reference_deck_read_as_another_deck():
+    from vision.card_render import render_st_scene
+
+    rng = np.random.default_rng(1)
+    columns = {(i, "b"): [(c, v)] for i, (c, v) in enumerate(zip(COLOURS, CALIBRATION_VALUES))}
+    frame, _, stones = render_st_scene(rng, columns, shadow=False)
+    design = calibrate_deck(frame, StCalibration(stones=tuple(stones))).design
+    assert design.polarity == "black"  # the black value in the white index box, not the coloured body
+    columns = {(2, "a"): [("blue", 9), ("yellow", 1), ("red", 6)], (6, "b"): [("purple", 5), ("green", 3)]}
+    frame, _, stones = render_st_scene(rng, columns)
+    obs = read_cards(frame, StCalibration(stones=tuple(stones), design=design))
+    assert obs.extra["stones"][2]["a"] == ["B9", "Y1", "R6"]
+    assert obs.extra["stones"][6]["b"] == ["P5", "G3"]

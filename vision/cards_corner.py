@@ -3,9 +3,9 @@ calibration: one card of each colour shown once (the issue's "real deck after a 
 
 Calibration (:func:`learn_design`): a frame with one card of each colour (red, orange, yellow, green,
 blue, purple) lying whole at stones 0-5 (any side). For each card the reader finds the outline
-(:func:`find_outlines`), turns it so that its top faces the stone line, and looks in both top corners, for
-dark ink on light and light ink on dark, for the glyph the digit network (vision.card_digit_net) reads
-most confidently: the corner index. The six cards give the index's place on the card (card fractions),
+(:func:`find_outlines`), turns it so that its top faces the stone line, and looks in both top corners,
+for dark ink on light, light ink on dark and black ink on white, for the glyph the digit network
+(vision.card_digit_net) reads most confidently: the corner index. The six cards give the index's place on the card (card fractions),
 its polarity and the card's aspect; each colour's appearance is a hue/saturation histogram of its card's
 top strip (border, background and index: the part a column leaves visible); the table's median colour
 round the cards is kept too, and later frames are colour-balanced so that their table matches it (a
@@ -48,6 +48,7 @@ OUTLINE_SIDE = 1280  # outlines are found at most this many pixels on the frame'
 OUTLINE_CANNY = (20, 60)
 MERGED = 1.45  # a blob wider than this many card widths is cut between the stones
 INK_RATIO = 0.7      # ink is darker than this share of the local background
+POLARITIES = ("dark", "light", "black")  # ink kinds tried at calibration (see _ink)
 MIN_PITCH = 0.12       # two cards of a column lie at least this fraction of a card's height apart
 
 
@@ -56,7 +57,7 @@ class CornerDesign:
     """What one deck's cards look like.
 
     index: (x0, y0, x1, y1) card fractions (0-1, card upright) round the corner value. polarity: "dark"
-    (ink darker than the card) or "light". aspect: card height / width (about 1.4). colours: {colour:
+    (ink darker than the card), "light" (lighter) or "black" (black ink on white, e.g. in an index box). aspect: card height / width (about 1.4). colours: {colour:
     hue/saturation histogram (vision.card_colour_model.strip_histogram: HUE_BINS x 3 + 1 floats summing
     to 1, the last bin the unsaturated share)}. table_bgr: the median colour of the table round the cards
     in the calibration frame (B, G, R 0-255): later frames are colour-balanced to it (the same table
@@ -80,8 +81,8 @@ class CornerDesign:
     def from_dict(cls, data: dict) -> "CornerDesign":
         """Inverse of to_dict; raises KeyError/TypeError/ValueError on a malformed dict."""
         index = tuple(float(v) for v in data["index"])
-        if len(index) != 4 or data["polarity"] not in ("dark", "light"):
-            raise ValueError("corner design: index needs 4 fractions, polarity dark or light")
+        if len(index) != 4 or data["polarity"] not in POLARITIES:
+            raise ValueError("corner design: index needs 4 fractions, polarity dark, light or black")
         return cls(index=index, polarity=data["polarity"], aspect=float(data["aspect"]),
                    colours={c: np.asarray(h, np.float32) for c, h in data["colours"].items()},
                    table_bgr=tuple(float(v) for v in data.get("table_bgr", (128.0, 128.0, 128.0))),
@@ -102,13 +103,21 @@ class CornerCard:
 
 
 def _ink(region_bgr: np.ndarray, polarity: str, window: int) -> np.ndarray:
-    """uint8 0/255 ink of a region: pixels at most INK_RATIO of the brightest grey level within ``window``
-    pixels (for "light" ink the same on the inverted grey), so a shadow or a darker card does not count."""
+    """uint8 0/255 ink of a region. "dark": pixels at most INK_RATIO of the brightest grey level within
+    ``window`` pixels, so a shadow or a darker card does not count; "light": the same on the inverted
+    grey; "black": at most half the brightest level and nearly grey (max - min channel under 0.3 of it),
+    so a coloured card body round a white index box is not ink."""
+    window = max(3, window | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (window, window))
+    if polarity == "black":
+        value = region_bgr.max(axis=2)
+        chroma = (value - region_bgr.min(axis=2)).astype(np.float32)
+        background = cv2.dilate(value, kernel).astype(np.float32)
+        return ((value < 0.5 * background) & (chroma < 0.3 * background)).astype(np.uint8) * 255
     grey = cv2.cvtColor(region_bgr, cv2.COLOR_BGR2GRAY)
     if polarity == "light":
         grey = 255 - grey
-    window = max(3, window | 1)
-    background = cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (window, window)))
+    background = cv2.dilate(grey, kernel)
     return ((grey.astype(np.float32) < INK_RATIO * background.astype(np.float32)).astype(np.uint8)) * 255
 
 
@@ -207,7 +216,7 @@ def _corner_glyphs(card: np.ndarray, max_value: int) -> dict:
     {(polarity, "left"|"right"): (confidence, value, box fractions (x0, y0, x1, y1))}."""
     h, w = card.shape[:2]
     best = {}
-    for polarity in ("dark", "light"):
+    for polarity in POLARITIES:
         for corner, (x0, x1) in (("left", (0, w // 2)), ("right", (w // 2, w))):
             region = card[: int(0.35 * h), x0:x1]
             ink = remove_lines(_ink(region, polarity, int(0.12 * h)), 0.22 * h)

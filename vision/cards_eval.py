@@ -12,7 +12,8 @@
 - photos again with the k-NN digit votes instead of the digit network (``photos_donkey_race_knn_digits``).
 - another deck design (vision.card_render_other: coloured border and background, artwork, an unseen font)
   after ``calibrate_deck`` on one frame of six cards: code+place accuracy on single cards and on
-  overlapping columns (``covered_accuracy``: the cards showing only their top strip), ms per frame.
+  overlapping columns (``covered_accuracy``: the cards showing only their top strip), ms per frame; and
+  our reference deck read the same way (calibrate_deck and the corner reader instead of its index boxes).
 """
 
 from __future__ import annotations
@@ -216,6 +217,23 @@ def eval_other_design(n: int, seed: int) -> dict:
     return report
 
 
+def eval_reference_as_other(n: int, seed: int) -> dict:
+    """Our reference deck read like any other deck (calibrate_deck and the corner reader, not its
+    index-box reader): code+place accuracy on n scenes of 30 cards in columns."""
+    rng = np.random.default_rng(seed)
+    calib_columns = {(i, "b"): [(c, int(v))] for i, (c, v) in enumerate(zip(COLOURS, rng.integers(1, 10, 6)))}
+    frame, _, stones = card_render.render_st_scene(rng, calib_columns, shadow=False)
+    design = st.calibrate_deck(frame, st.StCalibration(stones=tuple(stones))).design
+    total = correct = 0
+    for _ in range(n):
+        columns = card_render.random_st_columns(rng, 30)
+        frame, _, stones = card_render.render_st_scene(rng, columns)
+        k, _, c = _score_st(st.read_cards(frame, st.StCalibration(stones=tuple(stones), design=design)), columns)
+        total, correct = total + k, correct + c
+    return {"scenes": n, "cards": total, "polarity": design.polarity,
+            "code_and_place_accuracy": round(correct / total, 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, default=DEFAULT_PHOTOS)
@@ -236,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     report["renders_schotten_totten"] = eval_st_renders(args.renders, args.seed, size, args.st_perspective)
     report["renders_schotten_totten_colour_cast"] = eval_st_calibration(max(3, args.renders // 5), args.seed)
     report["renders_other_design"] = eval_other_design(max(3, args.renders // 3), args.seed)
+    report["renders_reference_deck_as_other"] = eval_reference_as_other(max(3, args.renders // 3), args.seed)
     print(json.dumps(report, indent=1))
     return 0
 
