@@ -18,9 +18,11 @@ from companion.hints import cant_stop as hints
 from companion.hints import cant_stop_search, cant_stop_threats
 from companion.hints.cant_stop import Hint, advise, bust_chance, steps_at_risk, threats
 from companion.hints.cant_stop_search import search_for
-from companion.hints.cant_stop_threats import THREAT_SURVIVAL, claim_chances, claim_table, threatened
+from companion.hints.cant_stop_threats import (
+    THREAT_SURVIVAL, claim_chances, claim_table, threatened, threatened_turns)
 from companion.hints.cant_stop_turn import RunnerGrid
-from companion.hints.cant_stop_value import FALLBACK_CAP, column_chances, expected_turns
+from companion.hints.cant_stop_value import (
+    EFFORT_CAP, FALLBACK_CAP, column_chances, column_efforts, expected_turns, turns_from_efforts)
 from companion.simulate import run_simulation
 
 HEIGHTS = CantStopConfig().column_heights
@@ -253,6 +255,22 @@ def test_threatened_efforts_blend_towards_the_fallback():
     efforts = np.asarray([[10.0, 20.0, 80.0]])
     lost = np.asarray([[0.5, 0.0, 0.9]])
     assert threatened(efforts, lost)[0] == pytest.approx([10.0 + 0.5 * (FALLBACK_CAP - 10.0), 20.0, 80.0])
+
+
+def test_threatened_turns_mix_keeping_and_losing_the_column():
+    progress = np.zeros((1, 11))
+    progress[0, 4], progress[0, 5] = 8, 9  # columns 6 and 7 well advanced
+    efforts = column_efforts(progress, np.zeros((1, 11), bool), HEIGHTS)
+    lost = np.zeros((1, 11))
+    lost[0, 5] = 0.4  # column 7
+    won = np.asarray([0])
+    keep = turns_from_efforts(efforts, won, 3)[0]
+    without = efforts.copy()
+    without[0, 5] = EFFORT_CAP
+    lose = turns_from_efforts(without, won, 3)[0]
+    assert lose > keep + 1.0
+    assert threatened_turns(efforts, won, 3, lost)[0] == pytest.approx(0.6 * keep + 0.4 * lose)
+    assert threatened_turns(efforts, won, 3, np.zeros((1, 11)))[0] == pytest.approx(keep)
 
 
 def test_progress_in_a_column_the_opponent_is_about_to_claim_is_worth_less():

@@ -4,21 +4,23 @@ Claiming a column removes every other player's markers in it and closes it (cant
 progress in a column that an opponent will probably claim on their next turn is nearly worthless, and
 a column we are about to claim is nearly lost to the opponents. The position value
 (:mod:`companion.hints.cant_stop_value`) is fitted to solo play and knows nothing of this; this module
-corrects the efforts it is computed from.
+corrects the expected turns it gives.
 
-**Claim chance.** A player with ``r`` spaces left in open column ``c`` is taken to claim it on their
-next turn with chance ``S x P(Binomial(R, q_c) >= r)``: ``R`` = :data:`THREAT_ROLLS` rolls in a turn,
-each offering the total ``c`` with its exact chance ``q_c`` (A.5.2), the turn surviving (not busting)
-with chance ``S`` = :data:`THREAT_SURVIVAL`. One or two spaces left in column 7 make about 0.73 and
-0.65; three left in column 2 about 0.01.
+**Claim chance** (:func:`claim_chances`). A player with ``r`` spaces left in open column ``c`` is taken
+to claim it on their next turn with chance ``S x P(Binomial(R, q_c) >= r)``: ``R`` =
+:data:`THREAT_ROLLS` rolls in a turn, each offering the total ``c`` with its exact chance ``q_c``
+(A.5.2), the turn surviving (not busting) with chance ``S`` = :data:`THREAT_SURVIVAL`. One or two spaces
+left in column 7 make about 0.74 and 0.65; three left in column 2 about 0.01.
 
-**Correction.** With ``p`` the chance that some opponent claims column ``c`` first, the player's effort
-there becomes ``e + p (F - e)`` (``F`` = :data:`companion.hints.cant_stop_value.FALLBACK_CAP`, the effort
-at which a column no longer counts): a blend of keeping the column and losing it, after which the
-value function's sorting picks the next cheapest column in its place. Scaled by :data:`THREAT_WEIGHT`
-(0 switches the correction off).
+**Correction** (:func:`threatened_turns`, the default :data:`THREAT_MODE` ``mix``). With ``p_c`` the
+chance that somebody else claims column ``c`` first, a player's expected turns become ``T + sum_c p_c
+(T_without_c - T)``: the mixture of keeping each threatened column and losing it (the column closed, so
+the value function falls back on the next cheapest one), one column at a time. The alternative ``blend``
+(:func:`threatened`) moves the column's effort towards :data:`companion.hints.cant_stop_value.FALLBACK_CAP`
+instead; it played worse (below). :data:`THREAT_WEIGHT` scales either (0 switches them off).
 
-Arrays: progress ``(N, 11)`` heights, ``closed (N, 11)`` bools; chances are ``(N, 11)`` floats in 0-1.
+Arrays: progress ``(N, 11)`` heights, ``closed (N, 11)`` bools, claim chances ``(N, 11)`` floats in 0-1,
+efforts as in :mod:`companion.hints.cant_stop_value`.
 """
 
 from __future__ import annotations
@@ -37,7 +39,17 @@ THREAT_SURVIVAL = 0.75
 """Chance that such a turn does not bust (the Rule of 28 busts about one turn in four)."""
 
 THREAT_WEIGHT = 1.0
-"""Scale of the correction: 0 ignores the threats, 1 applies the blend as described."""
+"""Scale of the correction: 0 ignores the threats, 1 applies it as described."""
+
+THREAT_MODE = "mix"
+"""``mix`` (:func:`threatened_turns`) or ``blend`` (:func:`threatened`)."""
+
+THREAT_SYMMETRIC = True
+"""Whether the opponents' expected turns are corrected for the columns we are about to claim, as ours
+are for theirs (the same formula, our pieces after the bank)."""
+
+THREAT_MIN = 0.02
+"""Claim chances below this are ignored by :func:`threatened_turns` (cost bound)."""
 
 
 @lru_cache(maxsize=16)
@@ -55,34 +67,18 @@ def claim_table(heights: tuple[int, ...], rolls: int = THREAT_ROLLS,
 
 
 def claim_chances(progress: np.ndarray, closed: np.ndarray, heights: tuple[int, ...]) -> np.ndarray:
-    """Chance that a player with pieces at ``progress`` claims each open column on their next turn."""
+    """Chance ``(N, 11)`` that a player with pieces at ``progress`` claims each open column on their next
+    turn (0 for closed columns)."""
     left = np.clip(np.asarray(heights)[None, :] - progress.astype(int), 0, max(heights))
     chances = claim_table(tuple(heights), THREAT_ROLLS, THREAT_SURVIVAL)[np.arange(11)[None, :], left]
     return np.where(closed, 0.0, chances)
 
 
-def threatened(efforts: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    """Efforts ``(N, 11)`` corrected for the chance ``lost (N, 11)`` that somebody else claims each column
-    first: ``e + w p (F - e)`` where ``e < F``, unchanged elsewhere."""
-    gap = np.maximum(FALLBACK_CAP - efforts, 0.0)
-    return efforts + THREAT_WEIGHT * lost * gap
-
-THREAT_SYMMETRIC = True
-"""Whether the opponents' efforts are corrected for the columns we are about to claim, as ours are for
-theirs (the same formula, our pieces after the bank)."""
-
-THREAT_MODE = "mix"
-"""``mix``: expected turns as the mixture over each threatened column being lost or kept (see
-:func:`threatened_turns`); ``blend``: the efforts blended by :func:`threatened` before the value."""
-
-THREAT_MIN = 0.02
-"""Claim chances below this are ignored by :func:`threatened_turns` (cost bound)."""
-
-
 def threatened_turns(efforts: np.ndarray, won: np.ndarray, to_win: int, lost: np.ndarray) -> np.ndarray:
     """Expected turns ``(N,)`` when each column ``c`` is lost (closed) with chance ``lost[:, c]``: ``T +
-    sum_c p_c (T_without_c - T)``, the mixture of keeping and losing each threatened column taken one at a
-    time (exact for one threatened column), scaled by :data:`THREAT_WEIGHT`."""
+    w sum_c p_c (T_without_c - T)`` (``w`` = :data:`THREAT_WEIGHT`), the mixture of keeping and losing
+    each threatened column taken one at a time (exact for one threatened column). ``won (N,)``: columns
+    the player has claimed; ``to_win``: columns needed (A.4)."""
     won = np.asarray(won)
     base = turns_from_efforts(efforts, won, to_win)
     result = base.copy()
@@ -93,3 +89,10 @@ def threatened_turns(efforts: np.ndarray, won: np.ndarray, to_win: int, lost: np
         result[rows] += THREAT_WEIGHT * lost[rows, column] * (turns_from_efforts(without, won[rows], to_win)
                                                               - base[rows])
     return result
+
+
+def threatened(efforts: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    """Efforts ``(N, 11)`` blended towards the fall-back for the chance ``lost (N, 11)`` that somebody else
+    claims each column first: ``e + w p (F - e)`` where ``e < F``, unchanged elsewhere."""
+    gap = np.maximum(FALLBACK_CAP - efforts, 0.0)
+    return efforts + THREAT_WEIGHT * lost * gap
