@@ -14,9 +14,11 @@ vision.cards_corner), normalised by vision.card_digits.normalise to SIZE x SIZE.
 Augmentation per glyph: stroke thickness (dilate/erode, pen width), rotation, shear, aspect, perspective,
 elastic distortion, blur and re-threshold (ragged or rounded edges), specks and small bites.
 
-``python -m vision.card_digit_train [--per-class N] [--epochs E] [--seed S]`` (needs torch, onnx; about
-3 minutes of one core) writes ``digit_cnn.onnx`` and ``digit_cnn.json`` (settings, seed, fonts,
+``python -m vision.card_digit_train [--per-class N] [--epochs E] [--seed S]`` (needs torch, onnx; a few
+CPU minutes on one thread: 9 wall minutes on a busy two-core machine) writes ``digit_cnn.onnx`` and ``digit_cnn.json`` (settings, seed, fonts,
 accuracy on held-out renders, sha256, the command). Not imported at run time.
+
+Public API: :func:`font_files`, :func:`augment`, :func:`render_set`, :func:`train`.
 """
 
 from __future__ import annotations
