@@ -351,4 +351,6 @@ def test_bench_reports_decision_times():
     from companion.bench_advisor import measure
     figures = measure(games=1, players=2, seed=3)
     assert figures["decisions"] == figures["choose"] + figures["decide"] > 0
-    assert 0 < figures["median_ms"] <= figures["p90_ms"] <= figures["max_ms"]
+    assert 0 < figures["median_ms"] <= figures["p90_ms"] <= figures["p95_ms"] <= figures["p99_ms"] <= figures["max_ms"]
+    assert 0 <= figures["cpu_median_ms"] <= figures["cpu_p95_ms"] <= figures["cpu_p99_ms"] <= figures["cpu_max_ms"]
+    assert figures["median_pair_ms"] <= figures["p99_pair_ms"] <= figures["max_pair_ms"]

@@ -4,15 +4,21 @@
 :mod:`companion.hints.cant_stop_value`). With opponents it is an estimated **chance to win**, from a race
 model: after this turn every opponent moves once before our next turn, so we win against opponent ``j``
 when our remaining turns ``T`` are fewer than theirs ``T_j``; both are taken as normal with means from the
-value function (the opponent's computed on the board as it would be after our bank: a column we claim
-wipes their markers in it, cant-stop.md A.7; scaled by :data:`OPPONENT_PACE`) and variance
-:data:`TURN_VARIANCE` per expected turn, so ``P(win) = prod_j Phi((T_j - T - 1/2) / sigma_j)``. That makes the advisor press on when an opponent is
-about to win (a column from victory, or about to claim a column we need) and bank early when it leads.
+value function and variance :data:`TURN_VARIANCE` per expected turn, so ``P(win) = prod_j Phi((T_j - T -
+1/2) / sigma_j)``. The opponent's ``T_j`` is computed on the board as it would be after our bank (a
+column we claim wipes their markers in it, cant-stop.md A.7) and scaled by :data:`OPPONENT_PACE`. Both
+``T`` and ``T_j`` are corrected for the **threats** of :mod:`companion.hints.cant_stop_threats`: a column
+an opponent will probably claim on their next turn is mostly lost to us, one we will probably claim on
+ours mostly lost to them (a mixture over each threatened column kept or lost). That makes the advisor
+press on when an opponent is about to win, stop investing in a column an opponent is about to claim,
+race for a contested column it can take first, and bank early when it leads.
 
 **Search** (:class:`TurnSearch`): banking's utility is exact given the value function; rolling's is the
 exact dynamic program of :class:`companion.hints.cant_stop_turn.RunnerGrid` once the runners' columns are
-fixed, else a one-roll look-ahead over the engine's legal choices (A.6) whose leaves are grid values when
-the columns then are fixed, else the utility of banking there. Grids are cached per turn.
+fixed, else a one-roll look-ahead over the engine's legal choices (A.6; worked out once per distinct
+pairing of totals, not per roll) whose leaves are grid values when the columns then are fixed, else the
+utility of banking there. Grids are cached per turn; a look-ahead builds at most
+:data:`MAX_GRID_BUILDS` (the likeliest), which bounds the slowest decision.
 """
 
 from __future__ import annotations
@@ -23,10 +29,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.games.cant_stop import COLUMNS, CantStopState, Choose, roll_distribution
-from companion.hints.cant_stop_turn import RunnerGrid, rolls
+from companion.games.cant_stop import COLUMNS, CantStopState, Choose
 from companion.hints import cant_stop_threats
 from companion.hints.cant_stop_threats import claim_chances, threatened, threatened_turns
+from companion.hints.cant_stop_turn import RunnerGrid, rolls
 from companion.hints.cant_stop_value import column_efforts, expected_turns, turns_from_efforts
 
 TURN_VARIANCE = 0.6

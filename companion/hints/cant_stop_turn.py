@@ -7,15 +7,19 @@ from here form a grid that only climbs.
 
 Once the runners' columns are fixed (no runner is left off the board, or no other column is open; A.6)
 the grid is the product of the runners' heights up to their tops, and :class:`RunnerGrid` solves it
-exactly, layer by layer from the top (numpy, all 126 distinct rolls with their weights out of 1296 and
-their up to three pairings at once): ``W(x) = max(bank(x), sum_r w_r max_pairing W(x + move) + P(bust)
-bust)``. A move is a pairing's steps clipped at the tops; a pairing that moves nothing is unusable and a
-roll with no usable pairing busts (A.5.3, A.6, A.8: a step past a top is lost). The
-``must_maximize_runners`` variant (A.6 CONFIG) is not modelled inside the grid (it only narrows choices).
+exactly, layer by layer from the top (numpy): ``W(x) = max(bank(x), sum_r w_r max_pairing W(x + move) +
+P(bust) bust)`` over all 126 distinct rolls with their weights out of 1296 and their up to three
+pairings. A move is a pairing's steps clipped at the tops; a pairing that moves nothing is unusable and a
+roll with no usable pairing busts (A.5.3, A.6, A.8: a step past a top is lost). For speed the rolls are
+grouped by the set of distinct moves they offer the runners (at most 9 moves on three columns), and the
+grid's shape (successors, legality, exact bust chances) is cached by columns and extent, so a grid of
+1573 points (6, 7, 8 from the bottom) takes about 0.5 ms of CPU plus one utility call (2 ms when its
+shape is not cached yet). The ``must_maximize_runners`` variant (A.6 CONFIG) is not modelled inside the grid (it only narrows choices).
 
 Positions with a runner still off the board are valued one roll ahead with the engine's own legal
-choices (:func:`lookahead`): each next position is worth its grid value when its columns are then fixed
-and the grid is at hand, else what banking it would be worth.
+choices (``TurnSearch.lookahead`` in :mod:`companion.hints.cant_stop_search`): each next position is
+worth its grid value when its columns are then fixed and the grid is at hand, else what banking it
+would be worth.
 """
 
 from __future__ import annotations
@@ -118,8 +122,8 @@ class RunnerGrid:
     ``(11,)`` heights of the player's pieces elsewhere (turn-start markers); bank: the :data:`Utility`;
     bust: the utility of busting. After construction ``value(x)`` and ``bank_value(x)`` give, for runner
     heights ``x`` >= origin, the best expected utility (roll or bank) and banking's utility.
-    Cost: one :data:`Utility` call on all ``N`` points and about ``N x (M + 3 S)`` look-ups (a few ms
-    for 1573 points); the geometry is cached by columns and extent.
+    Cost: one :data:`Utility` call on all ``N`` points and about ``N x (M + 3 S)`` look-ups (about
+    0.5 ms for 1573 points); the geometry is cached by columns and extent.
     """
 
     def __init__(self, columns: tuple[int, ...], origin: tuple[int, ...], tops: tuple[int, ...],
