@@ -60,6 +60,8 @@ DIE_SIDE = 0.09
 # The board's area in grid cells beyond the printed grid that the die keeps clear of (the print's
 # margin, a leaning pawn and a die's half side).
 BOARD_CLEAR = 2.5
+# Photos are held this many times longer than the session strictly needs (see generate).
+SLACK = 2
 # The names of the frames this module writes (an earlier run's are removed from the folder first).
 FRAME_NAME = re.compile(r"^\d{4}-(roll|wrong|hand|capture|move)(-\d+)?\.(jpg|png)$")
 # Chance per roll that the light changes (gain, gradient, a shadow band) and that the board is bumped
@@ -265,8 +267,10 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
     geometry = load_board(board)
     rng = random.Random(seed)
     writer = _Writer(directory, fmt)
-    copies = max(1, math.ceil(stable_frames / frames_per_photo))
-    hold = max(1, math.ceil((stable_frames + 1) / frames_per_photo))  # the roll photo also starts MOVE
+    # Each photo is held for twice the reads the session needs (SLACK): a reading acted on a few reads
+    # late must not eat into the next photo's reads (a roll read fewer than stable_frames times is lost).
+    copies = SLACK * max(1, math.ceil(stable_frames / frames_per_photo))
+    hold = SLACK * max(1, math.ceil((stable_frames + 1) / frames_per_photo))  # the roll photo also starts MOVE
 
     state = LudoState.new(players, config)
     first = rng.randrange(players)
