@@ -301,6 +301,20 @@ def test_avoids_investing_in_a_column_the_opponent_is_about_to_claim(monkeypatch
     cant_stop_search._CACHE.clear()
 
 
+def test_races_for_a_contested_column_it_can_still_take_first(monkeypatch):
+    """We stand at 9 of 13 in column 7, the opponent at 12 (74 % to claim it on their next turn). Dice
+    5 6 1 2 offer 7 twice (to 11, two spaces short, and the turn goes on) or 6+8: the advisor races for 7,
+    whose claim would wipe the opponent's marker (A.7); counting only their threat and not ours, it
+    would give 7 up and take 6+8."""
+    state = make(Phase.CHOOSE, markers={0: {7: 9}, 1: {7: 12}}, dice=(5, 6, 1, 2))
+    cant_stop_search._CACHE.clear()
+    assert advise(state, 0).action == Choose((7, 7))
+    monkeypatch.setattr(cant_stop_threats, "THREAT_SYMMETRIC", False)
+    cant_stop_search._CACHE.clear()
+    assert advise(state, 0).action == Choose((6, 8))
+    cant_stop_search._CACHE.clear()
+
+
 def test_no_advice_outside_the_seats_own_decisions():
     with pytest.raises(ValueError, match="no decision"):
         advise(CantStopState.new(2), 0)
