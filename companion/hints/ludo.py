@@ -32,8 +32,9 @@ pawn_in_play 8-22, danger 0.6-2.0, opponent 0.1-0.7 and spread 0-8 were scanned;
 about 55 %. With ``safe_squares=starts_and_stars`` the same weights won 60-62 %; a lower progress power
 with a heavier danger weight (1.2 and 2.5-3.5 won 64-65 %, 1.0 won 57 %) and a safe-square bonus of 4
 (65-66 %), then more weight on pawns out (spread 6-8) and on captures (opponent 0.55-0.75) gave about
-65.5 % (4000 games, seeds 1-5). The exact danger model and the finish plateau then gave 67.3 % (4000
-games, seeds 6-9; the same with danger 4.0: 65.9 %, without the plateau 65.3 %) and made SAFE_WEIGHTS.
+65.5 % (65.6 % on 4000 games of seed 1). The exact danger model and the finish plateau then gave
+67.3 % (4000 games, seeds 6-9; with danger 4.0: 65.9 % with the plateau, 65.3 % without) and made
+SAFE_WEIGHTS.
 Under the default rules the exact model and the plateau measured 53.9-54.6 % (4000 games, seeds 6-9)
 against 55.8 % for the count model (2000 games, seeds 2-5): no gain within the noise, so BASE_WEIGHTS
 keep the count model. The safe-square weights win only 51 % without safe squares, hence two sets.
@@ -104,8 +105,9 @@ class Hint:
     action: the recommended :class:`companion.games.ludo.Move`, always one of ``state.legal_actions()``.
     reason: one translated line for the players (``companion.i18n._``). kind: ``capture``, ``escape``,
     ``safe``, ``enter``, ``home``, ``progress`` (the reason's category). to: the destination (relative).
-    numbers: ``value`` (the position value after the move, steps), ``danger`` (0-1, summed capture chance
-    of the own pawns after the move), ``danger_before`` (the same before), ``captures`` (pawns captured).
+    numbers: ``value`` (the position value after the move, steps), ``danger`` (the own pawns' dangers
+    after the move, each 0-1, summed: 0-4), ``danger_before`` (the same before), ``captures`` (pawns
+    captured).
     ranking: every legal move with its value, best first.
     """
 
