@@ -171,6 +171,7 @@ def test_turn_hit_chance_is_a_monotone_probability(behind, extra, entry, then):
 def test_bench_measures_every_decision():
     figures = measure(games=1, seed=2, variant={"safe_squares": "starts_and_stars"})
     assert figures["decisions"] > 10 and 0 < figures["median_ms"] <= figures["p95_ms"] <= figures["max_ms"]
+    assert 0 < figures["choices"] < figures["decisions"] and figures["choice_median_ms"] > 0
     with pytest.raises(ValueError):
         measure(games=0)
 

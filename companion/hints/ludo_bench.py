@@ -7,7 +7,10 @@ process, which a loaded machine inflates less). A **decision** is one MOVE of se
 forced ones with a single legal move. Prints one JSON object::
 
     {"decisions": n, "median_ms": f, "p95_ms": f, "max_ms": f, "cpu_median_ms": f, "cpu_p95_ms": f,
-     "games": n, "seed": s, "variant": {...}}
+     "choices": n, "choice_median_ms": f, "choice_p95_ms": f, "games": n, "seed": s, "variant": {...}}
+
+``choices`` / ``choice_*`` count only the decisions with at least two legal moves (a forced move is
+ranked too, but costs a single evaluation).
 
 A Raspberry Pi 4 is about four times slower than the development machine.
 """
@@ -45,6 +48,7 @@ def measure(games: int = 20, seed: int = 1, variant: Mapping[str, str] | None = 
     rng = random.Random(seed)
     wall: list[float] = []
     cpu: list[float] = []
+    choice: list[float] = []
     for _ in range(games):
         state = LudoState.new(4, config)
         while state.phase is not Phase.OVER:
@@ -61,10 +65,14 @@ def measure(games: int = 20, seed: int = 1, variant: Mapping[str, str] | None = 
             action = advise(state, 0).action
             wall.append((time.perf_counter() - start) * 1000.0)
             cpu.append((time.process_time() - cpu_start) * 1000.0)
+            if len(state.legal_actions()) > 1:
+                choice.append(wall[-1])
             state = state.apply(action)
     return {"decisions": len(wall), "median_ms": round(statistics.median(wall), 3),
             "p95_ms": round(_percentile(wall, 0.95), 3), "max_ms": round(max(wall), 3),
             "cpu_median_ms": round(statistics.median(cpu), 3), "cpu_p95_ms": round(_percentile(cpu, 0.95), 3),
+            "choices": len(choice), "choice_median_ms": round(statistics.median(choice), 3) if choice else 0.0,
+            "choice_p95_ms": round(_percentile(choice, 0.95), 3) if choice else 0.0,
             "games": games, "seed": seed, "variant": dict(variant or {})}
 
 
