@@ -162,10 +162,10 @@ def test_cli_eval_json_and_table(capsys, bundled_result, monkeypatch):
 
 @pytest.mark.skipif(not SHARED_DICE.is_dir(), reason=f"development photos not present ({SHARED_DICE})")
 def test_ivory_grid_set():
-    """Ivory dice on paper (3 grid photos, 18 close-ups). Measured: 13 of 18 close-ups exact, precision
-    0.86, found 0.88, no unflagged error (cells)."""
+    """Ivory dice on paper (3 grid photos, 18 close-ups). Measured with the width-2 classifier: 14 of 18
+    close-ups exact, precision 0.78 (extra readings, all flagged), found 0.97, no unflagged error (cells)."""
     r = dice_eval.evaluate(SHARED_DICE / "ivory_grid")
     assert r["images"] == 21 and r["dice"] == 72
-    assert r["image_accuracy_1_6"] >= 0.6
-    assert r["die_precision"] >= 0.8 and r["found"] >= 0.8
+    assert r["image_accuracy_1_6"] >= 0.7
+    assert r["die_precision"] >= 0.75 and r["found"] >= 0.95
     assert r["unflagged_precision"] >= 0.95

@@ -14,7 +14,9 @@ positives with jitter (centre +-6 % of the side, scale 0.88-1.12, any rotation),
 crops centred half a die or more off a die (pieces of one die, the gap between two), crops of a piece of
 a face (scale 0.45-0.6) and random table patches away from every die. Colour augmentation per photo:
 channel order shuffled, a third of photos inverted (dark dice with light pips), some blurred. The net
-is 4 conv layers (8-16-32-48 channels) and a linear layer, ~20 k weights, ~1 MFLOP a crop. Writes ``face32.onnx`` and
+is 4 conv layers ((8, 16, 32, 48) times ``--width`` channels) and a linear layer: ~20 k weights and
+~1 MFLOP a crop at width 1, ~80 k and ~4 MFLOP at width 2 (the shipped model). ``--jitter`` widens the
+positives' centre and scale jitter (1.7 for the shipped model). Writes ``face32.onnx`` and
 ``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``.
 """
 
@@ -58,8 +60,12 @@ def _colour_variants(image: np.ndarray, rng: np.random.Generator, n: int) -> lis
     return out
 
 
-def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die: int, variants: int = 3):
-    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 (0 = not a die face, 1-6 the value)."""
+def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die: int, variants: int = 3,
+                 jitter: float = 1.0):
+    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 (0 = not a die face, 1-6 the value).
+
+    ``jitter`` multiplies the positives' centre shift (+-6 %) and scale range (0.88-1.12) (1.7 for
+    crops around the die detector's boxes, which are less tight than the labels)."""
     xs, ys = [], []
     for path, item in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -72,8 +78,9 @@ def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die
         for img in _colour_variants(image, rng, variants):
             for (value, box), side in zip(boxes, sides):
                 for _ in range(max(1, pos_per_die // variants)):
-                    xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.06, 0.06, 2),
-                                        scale=rng.uniform(0.88, 1.12), angle=rng.uniform(0, 360)))
+                    xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.06, 0.06, 2) * jitter,
+                                        scale=1.0 + (rng.uniform(0.88, 1.12) - 1.0) * jitter,
+                                        angle=rng.uniform(0, 360)))
                     ys.append(value)
                 for _ in range(max(1, neg_per_die // variants)):
                     kind = rng.random()
@@ -111,23 +118,25 @@ def plain_crops(photos):
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
-def build_net():
+def build_net(width: float = 1.0):
+    """The classifier: 4 conv layers of (8, 16, 32, 48) * width channels and a linear layer."""
     import torch.nn as nn
 
     def block(cin, cout):
         return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU()]
 
-    return nn.Sequential(*block(3, 8), nn.MaxPool2d(2), *block(8, 16), nn.MaxPool2d(2),
-                         *block(16, 32), nn.MaxPool2d(2), *block(32, 48), nn.AdaptiveAvgPool2d(1),
-                         nn.Flatten(), nn.Linear(48, 7))
+    c = [round(n * width) for n in (8, 16, 32, 48)]
+    return nn.Sequential(*block(3, c[0]), nn.MaxPool2d(2), *block(c[0], c[1]), nn.MaxPool2d(2),
+                         *block(c[1], c[2]), nn.MaxPool2d(2), *block(c[2], c[3]), nn.AdaptiveAvgPool2d(1),
+                         nn.Flatten(), nn.Linear(c[3], 7))
 
 
-def train(x, y, epochs: int, seed: int, log=print):
+def train(x, y, epochs: int, seed: int, log=print, width: float = 1.0):
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
-    net = build_net()
+    net = build_net(width)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     xt, yt = torch.from_numpy(x), torch.from_numpy(y)
     steps = epochs * math.ceil(len(x) / 256)
@@ -187,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="output folder (default assets/dice_model for --split all)")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier (default 1)")
+    parser.add_argument("--jitter", type=float, default=1.0, help="positive-crop jitter multiplier (default 1)")
     args = parser.parse_args(argv)
     if not SHARED_DICE.is_dir():
         print(f"no training data: {SHARED_DICE} is absent", file=sys.stderr)
@@ -207,10 +218,10 @@ def main(argv: list[str] | None = None) -> int:
         train_photos = [rest[i] for i in order[n_test:]]
     else:
         train_photos = rest
-    x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6)
+    x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter)
     print(f"{len(train_photos)} training photos, {len(y)} crops ({int((y == 0).sum())} negatives), "
           f"{time.time() - t0:.0f} s", flush=True)
-    net = train(x, y, args.epochs, args.seed, log=lambda s: print(s, flush=True))
+    net = train(x, y, args.epochs, args.seed, log=lambda s: print(s, flush=True), width=args.width)
     figures = {name: accuracy(net, *plain_crops(photos)) for name, photos in tests.items() if photos}
     train_fig = accuracy(net, *plain_crops([p for p in train_photos if p[0].name not in bundled][:400]))
     out = Path(args.out) if args.out else (model_dir() if args.split == "all" else Path("/tmp/dice_model_heldout"))
@@ -218,7 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     data = path.read_bytes()
     manifest = {
         "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-        "command": f"python -m vision.train_dice --split {args.split} --epochs {args.epochs} --seed {args.seed}",
+        "command": f"python -m vision.train_dice --split {args.split} --epochs {args.epochs} --seed {args.seed}"
+                   + (f" --width {args.width}" if args.width != 1.0 else "")
+                   + (f" --jitter {args.jitter}" if args.jitter != 1.0 else ""),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
         "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice_model.face_crop",
         "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],
