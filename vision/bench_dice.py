@@ -1,11 +1,13 @@
-"""Speed benchmark of the dice reader: ``python -m vision.bench_dice [DIR...] [--json] [--repeat N]``.
+"""Speed benchmark of the dice reader: ``python -m vision.bench_dice [DIR...] [--json] [--repeat N]
+[--reader classical|hybrid|learned]``.
 
 Reads every image of each set (a folder with ``labels.csv``, default: every set in
 ``../shared/data/dice/``, else the bundled ``assets/dice_photos``) with OpenCV on one thread
 (``cv2.setNumThreads(1)``) and prints per set: images, median and 95th-percentile wall time (ms), and the
 same for CPU time of this process (``time.process_time``; on a machine shared with other work the wall
 time includes waiting for a core, the CPU time does not). Images are decoded before timing; each is read
-``--repeat`` times (default 1) and its fastest time kept. Targets (issue 3): median <= 25 ms and
+``--repeat`` times (default 1) and its fastest time kept. ``--reader`` times another reader than the
+product's (:data:`vision.dice.READER`). Targets (issue 3): median <= 25 ms and
 p95 <= 60 ms wall per photo of up to 1280 px. Exit status 0; 2 when no set is found.
 
 Example ``--json`` line: ``{"set": "pi_cam_tray", "images": 10, "median_ms": 21.3, "p95_ms": 30.1,
@@ -69,7 +71,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dirs", nargs="*", metavar="DIR", help="labelled sets (default: ../shared/data/dice/*)")
     parser.add_argument("--json", action="store_true", help="one JSON object a line per set")
     parser.add_argument("--repeat", type=int, default=1, help="reads per image, the fastest kept (default 1)")
+    parser.add_argument("--reader", choices=("classical", "hybrid", "learned"), default=None,
+                        help="reader to time (default: the product's, vision.dice.READER)")
     args = parser.parse_args(argv)
+    if args.reader:
+        import vision.dice
+
+        vision.dice.READER = args.reader
     cv2.setNumThreads(1)
     sets = [Path(d) for d in args.dirs] or default_sets()
     if not sets:

@@ -1,4 +1,8 @@
-"""Dice reader v2: find each die in a BGR frame, count its pips, and check the count with a small learned
+"""Dice reader: :data:`READER` chooses v3 (``"learned"``: a learned die detector finds the dice, see
+:mod:`vision.dice_learned`) or v2 (``"classical"``, below). Both share the frame checks, the scaling to the
+work image and the reading order of :func:`read_dice`.
+
+Reader v2: find each die in a BGR frame, count its pips, and check the count with a small learned
 face classifier (:mod:`vision.dice_model`, run through cv2.dnn).
 
 ``read_dice(frame_bgr, calibration="auto") -> DiceObservation``. Steps:
@@ -116,6 +120,10 @@ def frame_problem(grey: np.ndarray) -> str | None:
 
 
 AUTO = "auto"
+# The reader read_dice uses: "learned" (v3, vision.dice_learned.read_work_learned: die detector + face
+# classifier + pips), "hybrid" (v2 plus the dice only the detector finds, read_work_hybrid) or
+# "classical" (v2 alone, below; also the fallback when the detector's model file is absent).
+READER = "classical"
 
 
 def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
@@ -146,7 +154,16 @@ def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
             calibration = current_calibration()
         if calibration is not None and not calibration.fits((h, w)):
             calibration = None
-        dice = [_to_frame(d, scale, (w, h)) for d in _read_work(work, calibration)]
+        found = None
+        if READER == "learned":
+            from vision.dice_learned import read_work_learned
+            found = read_work_learned(work)
+        elif READER == "hybrid":
+            from vision.dice_learned import read_work_hybrid
+            found = read_work_hybrid(work, calibration)
+        if found is None:
+            found = _read_work(work, calibration)
+        dice = [_to_frame(d, scale, (w, h)) for d in found]
         dice.sort(key=lambda d: (d.box[1] + d.box[3]) / 2)
         dice = _reading_order(dice)
     ms = (time.perf_counter() - start) * 1000.0

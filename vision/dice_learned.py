@@ -1,0 +1,221 @@
+"""Dice reader v3: the learned die detector finds the dice, the face classifier and the pip count read them.
+
+``read_work_learned(work_bgr) -> list[DieReading] | None`` reads a work image (the frame scaled to a long
+side of at most ``vision.dice.WORK_MAX_SIDE`` px); :func:`vision.dice.read_dice` calls it and does the
+frame checks, scaling and ordering. None means the shipped detector is absent (the caller falls back to
+the classical candidate finder). Steps:
+
+1. :meth:`vision.dice_detect.DieDetector.detect`: die boxes and a detection score (heat-map peak, 0-1).
+2. Each box is cut out (:func:`vision.dice_model.face_crop`) for the face classifier (P(no die face),
+   P(1) .. P(6)) and its pips are counted on the 3x3 lattice (:func:`vision.pips.read_face`, with a
+   rounded-square mask inside the box).
+3. :func:`fuse` turns the three into a value and a confidence; a die whose confidence is below
+   FLAG_BELOW is flagged, one the classifier calls "no die face" with a weak detection is dropped.
+4. A die whose box runs past the frame's edge (partly out of view) is flagged, never silently read.
+
+One parameter set for every table and camera; the constants say where they come from.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.observation import DieReading
+
+# Detections scoring below this are not reported (held-out byler photos: below 0.3 nearly all are
+# table texture, tray corners or a die's side face).
+REPORT_SCORE = 0.3
+# A detection below SURE_SCORE is not sure to be a die: its confidence is capped below FLAG_BELOW.
+SURE_SCORE = 0.5
+# A detection whose box the classifier gives "no die face" at least this probability, and whose score
+# is below SURE_SCORE, is dropped.
+NO_DIE = 0.6
+# A detection on which the pip count finds no face and the classifier believes less than this in its
+# value (P(die) * P(value)) is dropped
+# (held-out byler photos: 83 % of the false detections - tray screws, stains - and 3 % of the dice).
+NO_PIPS_BELIEF = 0.5
+# A die only the detector found (v2's candidates missed it) goes unflagged only with this confidence.
+ADDED_SURE = 0.8
+# Object mask for the pip count (object_mask): ring around the box (fraction of its side) giving the
+# table colour, and the object's threshold: OBJECT_LEVEL of the 90th-percentile distance, at least
+# OBJECT_MIN_DIST Lab units (the foreground floor of vision.dice_segment is of the same order).
+OBJECT_RING, OBJECT_LEVEL, OBJECT_MIN_DIST = 0.15, 0.4, 12.0
+# The pips' likelihood of their own value is PIP_BASE + (1 - PIP_BASE) * confidence: a reading of
+# confidence 0 is about as good as a guess (1/6), one of confidence 1 settles the value.
+PIP_BASE = 0.2
+# A die the classifier gives P(no die face) at least this is always flagged (a stain, a screw head
+# or a tray corner read as a 1).
+DOUBT_DIE = 0.5
+# Flag a die whose confidence is below this (the same threshold as reader v2: vision.dice.FLAG_BELOW).
+FLAG_BELOW = 0.5
+# Classifier probabilities below this carry no weight (its held-out answers under 0.6 are right about
+# half the time, at 0.9 and over 99 %).
+VOTE_FLOOR = 0.6
+# Fraction of a box's side that may lie outside the frame before the die counts as partly out of view.
+EDGE_TOLERANCE = 0.12
+# The pip-count reading's mask inside the box: inset (fraction of the side) and corner radius.
+MASK_INSET, MASK_RADIUS = 0.06, 0.2
+
+
+def face_mask(w: int, h: int) -> np.ndarray:
+    """A (h, w) uint8 0/1 rounded square inset MASK_INSET from a box's edges: the die's top face."""
+    m = np.zeros((h, w), np.uint8)
+    r = int(min(w, h) * MASK_RADIUS)
+    i = int(min(w, h) * MASK_INSET)
+    cv2.rectangle(m, (i + r, i), (w - 1 - i - r, h - 1 - i), 1, -1)
+    cv2.rectangle(m, (i, i + r), (w - 1 - i, h - 1 - i - r), 1, -1)
+    for cx, cy in ((i + r, i + r), (w - 1 - i - r, i + r), (i + r, h - 1 - i - r), (w - 1 - i - r, h - 1 - i - r)):
+        cv2.circle(m, (cx, cy), r, 1, -1)
+    return m
+
+
+def object_mask(lab: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
+    """(h, w) uint8 0/1 mask of the object at the centre of ``box`` (x0, y0, x1, y1) in a Lab work image,
+    or None when nothing there stands out: pixels whose Lab distance (L halved) from the median colour
+    of a ring OBJECT_RING of the side around the box exceeds max(OBJECT_MIN_DIST, OBJECT_LEVEL times its
+    90th percentile), opened, the component covering most of the box's central third, holes filled."""
+    x0, y0, x1, y1 = box
+    H, W = lab.shape[:2]
+    side = max(x1 - x0, y1 - y0)
+    p = int(math.ceil(OBJECT_RING * side))
+    X0, Y0, X1, Y1 = max(0, x0 - p), max(0, y0 - p), min(W, x1 + p), min(H, y1 + p)
+    crop = lab[Y0:Y1, X0:X1]
+    ring = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    d = crop - np.median(ring, axis=0)
+    d[..., 0] *= 0.5
+    dist = np.sqrt((d * d).sum(-1))
+    level = max(OBJECT_MIN_DIST, OBJECT_LEVEL * float(np.percentile(dist, 90)))
+    m = cv2.morphologyEx((dist > level).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(m)
+    cy, cx = (y0 + y1) // 2 - Y0, (x0 + x1) // 2 - X0
+    centre = labels[max(0, cy - side // 6):cy + side // 6 + 1, max(0, cx - side // 6):cx + side // 6 + 1]
+    counts = np.bincount(centre.ravel(), minlength=n)
+    counts[0] = 0
+    if counts.max() == 0:
+        return None
+    obj = (labels == int(np.argmax(counts))).astype(np.uint8)
+    contours, _ = cv2.findContours(obj, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(obj)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    out = filled[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0]
+    return out if int(out.sum()) > 16 else None
+
+
+def read_pips(lab: np.ndarray, box: tuple[int, int, int, int]):
+    """The pip count of a detected die: :func:`vision.pips.read_face` with the object's own mask
+    (:func:`object_mask`; right on dice that stand out from the table) and with the rounded square
+    inside the box (:func:`face_mask`; right on white dice on white paper); the more confident wins."""
+    from vision.pips import read_face
+
+    best = read_face(lab, box, face_mask(box[2] - box[0], box[3] - box[1]))
+    mask = object_mask(lab, box)
+    if mask is not None:
+        other = read_face(lab, box, mask)
+        if other.confidence > best.confidence:
+            best = other
+    return best
+
+
+def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float) -> tuple[int, float] | None:
+    """Value (1-6) and confidence (0-1) of one detection, or None when it is no die.
+
+    score: detection score 0-1. probs: classifier probabilities (7,) (class 0 = no die face).
+    pip_value / pip_conf: the pip count's value (0 when none, may exceed 6) and confidence 0-1.
+
+    The value (best guess) maximises P_classifier(v | die) * L_pips(v), the pips' likelihood being
+    PIP_BASE + (1 - PIP_BASE) * pip_conf for their value and the rest shared by the other five. The
+    confidence: when the classifier and the pips agree, 1 - (1 - pip_conf)(1 - vote) (vote = the
+    classifier's P(die) * P(value) counted from VOTE_FLOOR up); when they disagree, the chosen reader's
+    belief times the other's doubt (flagged unless the other reader was nearly silent). A detection the
+    classifier gives P(no die face) >= DOUBT_DIE is capped below FLAG_BELOW, as is a weak detection
+    (score < SURE_SCORE).
+    None (no die): a weak detection the classifier calls no die face (>= NO_DIE), or one whose pips
+    show no face and whose classifier belief is below NO_PIPS_BELIEF.
+    """
+    p_die = 1.0 - float(probs[0])
+    c_value = int(np.argmax(probs[1:])) + 1
+    belief = p_die * float(probs[c_value])
+    vote = max(0.0, (belief - VOTE_FLOOR) / (1.0 - VOTE_FLOOR))
+    pips_ok = 1 <= pip_value <= 6
+    if score < SURE_SCORE and float(probs[0]) >= NO_DIE:
+        return None
+    if not pips_ok and belief < NO_PIPS_BELIEF:
+        return None
+    faces = np.asarray(probs[1:], np.float64) + 1e-6
+    if pips_ok:
+        likely = PIP_BASE + (1.0 - PIP_BASE) * pip_conf
+        lik = np.full(6, (1.0 - likely) / 5)
+        lik[pip_value - 1] = likely
+        faces = faces * lik
+    value = int(np.argmax(faces)) + 1
+    if pips_ok and pip_value == c_value:
+        conf = 1.0 - (1.0 - pip_conf) * (1.0 - vote)
+    elif value == c_value:
+        conf = vote * (1.0 - (pip_conf if pips_ok else 0.0))
+    else:
+        conf = pip_conf * (1.0 - vote)
+    if score < SURE_SCORE or float(probs[0]) >= DOUBT_DIE:
+        conf = min(conf, FLAG_BELOW * 0.98)
+    return value, conf
+
+
+def read_work_learned(work: np.ndarray) -> list[DieReading] | None:
+    """Read the dice of a BGR uint8 work image (h, w, 3); boxes in its pixels. None without the model."""
+    from vision.dice_detect import shipped_detector
+    from vision.dice_model import face_crop, shipped_classifier
+    from vision.dice_segment import to_lab
+    detector, classifier = shipped_detector(), shipped_classifier()
+    if detector is None or classifier is None:
+        return None
+    dets = [d for d in detector.detect(work) if d.score >= REPORT_SCORE]
+    if not dets:
+        return []
+    h, w = work.shape[:2]
+    probs = classifier.probabilities(np.stack([face_crop(work, d.box) for d in dets]))
+    lab = to_lab(work)
+    out = []
+    for d, p in zip(dets, probs):
+        x0, y0, x1, y1 = d.box
+        box = (max(0, math.floor(x0)), max(0, math.floor(y0)), min(w, math.ceil(x1)), min(h, math.ceil(y1)))
+        if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+            continue
+        face = read_pips(lab, box)
+        fused = fuse(d.score, p, face.value, face.confidence)
+        if fused is None:
+            continue
+        value, conf = fused
+        side = max(x1 - x0, 1.0)
+        outside = max(-x0, -y0, x1 - w, y1 - h, 0.0) / side
+        if outside > EDGE_TOLERANCE:
+            conf = min(conf, FLAG_BELOW * 0.98)
+        flagged = conf < FLAG_BELOW
+        out.append(DieReading(value=value, box=box, confidence=round(float(conf), 4), flagged=bool(flagged)))
+    return out
+
+
+def read_work_hybrid(work: np.ndarray, calibration=None) -> list[DieReading] | None:
+    """Reader v2 (classical candidates, :func:`vision.dice._read_work`) plus every die the detector finds
+    that v2 has not: a detection whose centre lies in no v2 die's box and whose box holds no v2 die's
+    centre is read as in :func:`read_work_learned` and added, flagged unless its confidence is at least
+    ADDED_SURE. None without the detector model."""
+    from vision.dice import _read_work
+
+    learned = read_work_learned(work)
+    if learned is None:
+        return None
+    classical = _read_work(work, calibration)
+    out = list(classical)
+    for d in learned:
+        if not any(_centre_in(d.box, c.box) or _centre_in(c.box, d.box) for c in classical):
+            if d.confidence < ADDED_SURE:  # v2 saw nothing there: only a clear reading goes unflagged
+                d = DieReading(d.value, d.box, min(d.confidence, round(FLAG_BELOW * 0.98, 4)), True)
+            out.append(d)
+    return out
+
+
+def _centre_in(inner, box) -> bool:
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]

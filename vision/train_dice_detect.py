@@ -1,0 +1,461 @@
+"""Train the die detector (:mod:`vision.dice_detect`) on ``byler_d6`` (development only; needs torch + onnx).
+
+``python -m vision.train_dice_detect [--split heldout|all] [--steps N] [--seed S] [--out DIR] [--resume CKPT]``
+
+Data: ``../shared/data/dice/byler_d6`` (BSD-3-Clause, (c) 2019 Nell Byler) and its ``boxes.csv``, without
+the 14 photos bundled in ``assets/dice_photos``; ``--split heldout`` (the shipped model) also keeps out the
+same 20 % of the remaining photos (by photo, seed 0 permutation) as :mod:`vision.train_dice`, on which the
+manifest reports recall and precision. ``pi_cam_tray`` and ``ivory_grid`` are never trained on (measure only).
+
+Every training sample is a 192x192 image made on the fly, half of them a byler photo, half a composite:
+
+- photo: a random perspective warp (rotation k*90 +- 25 degrees, corner jitter up to 12 % of the side,
+  about 30 degrees of tilt) scaling the dice to a median side of 9-64 px;
+- composite: dice cut out of the photos (a rounded-square mask inside each labelled box) pasted with
+  soft shadows onto a plain light, dark, coloured, gradient, noisy or striped background with random
+  distracting shapes (discs, bars, lines: not dice), 1-22 dice of 9-70 px, touching allowed;
+- then for both: hue rotation, channel shuffle, inversion (1 in 5), grey (1 in 10), brightness/contrast/
+  gamma, a shading gradient, glare spots, blur, noise and JPEG re-encoding.
+
+Targets (CenterNet): a Gaussian peak (sigma 0.15 of the die side, at least 0.6 cells) at each centre on
+the stride-4 heat map, ``log(side / 4)`` and the sub-cell offset at the centre cell. Losses: the
+CenterNet focal loss on the heat map, L1 on side and offset. AdamW, cosine learning rate, batch 16.
+Checkpoints (``detect.pt``) every 200 steps in ``--out``; ``--resume`` continues from one.
+Writes ``detect.onnx`` (one output (1, 4, H/4, W/4): sigmoid heat, log side, dx, dy) and
+``detect_manifest.json`` (sizes, sha256, command, seed, figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice_detect import MODEL_FILE, STRIDE, DieDetector, normalise, overlap
+
+SIZE = 192
+MANIFEST = "detect_manifest.json"
+
+
+# ---------------------------------------------------------------------------------------------- data
+
+def split_photos(seed: int = 0):
+    """(train, heldout, bundled) lists of (path, LabelledImage) of byler_d6, the split of train_dice."""
+    from vision.train_dice import BUNDLED, _photos
+
+    bundled = {line.split(",")[0].split("/")[-1] for line in (BUNDLED / "labels.csv").read_text().splitlines()[1:]}
+    byler = _photos("byler_d6")
+    test_bundled = [p for p in byler if p[0].name in bundled]
+    rest = [p for p in byler if p[0].name not in bundled]
+    order = np.random.default_rng(seed).permutation(len(rest))
+    n_test = len(rest) // 5
+    return [rest[i] for i in order[n_test:]], [rest[i] for i in order[:n_test]], test_bundled
+
+
+class Photo:
+    """A decoded photo with its die boxes (n, 4) float32."""
+
+    def __init__(self, path, item) -> None:
+        self.image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        self.boxes = np.array([b for _, b in item.boxes], np.float32).reshape(-1, 4)
+
+
+def cutouts(photos: list[Photo]) -> list[np.ndarray]:
+    """BGRA crops of each labelled die: alpha a feathered rounded square inside the box."""
+    out = []
+    for ph in photos:
+        h, w = ph.image.shape[:2]
+        for x0, y0, x1, y1 in ph.boxes:
+            X0, Y0, X1, Y1 = int(max(0, x0)), int(max(0, y0)), int(min(w, x1 + 1)), int(min(h, y1 + 1))
+            crop = ph.image[Y0:Y1, X0:X1]
+            if crop.shape[0] < 8 or crop.shape[1] < 8:
+                continue
+            ch, cw = crop.shape[:2]
+            alpha = np.zeros((ch * 4, cw * 4), np.uint8)
+            r = int(min(ch, cw) * 4 * 0.25)
+            inset = int(min(ch, cw) * 4 * 0.07)
+            cv2.rectangle(alpha, (inset + r, inset), (cw * 4 - inset - r, ch * 4 - inset), 255, -1)
+            cv2.rectangle(alpha, (inset, inset + r), (cw * 4 - inset, ch * 4 - inset - r), 255, -1)
+            for cx, cy in ((inset + r, inset + r), (cw * 4 - inset - r, inset + r),
+                           (inset + r, ch * 4 - inset - r), (cw * 4 - inset - r, ch * 4 - inset - r)):
+                cv2.circle(alpha, (cx, cy), r, 255, -1)
+            alpha = cv2.resize(alpha, (cw, ch), interpolation=cv2.INTER_AREA)
+            out.append(np.dstack([crop, alpha]))
+    return out
+
+
+def background(rng: np.random.Generator) -> np.ndarray:
+    """A plain, gradient, noisy or striped table of SIZE x SIZE, light, dark or coloured."""
+    base = rng.uniform(0, 255, 3)
+    if rng.random() < 0.35:
+        base = np.full(3, rng.choice([rng.uniform(10, 60), rng.uniform(190, 250)]))
+        base += rng.uniform(-15, 15, 3)
+    img = np.ones((SIZE, SIZE, 3), np.float32) * base
+    kind = rng.random()
+    if kind < 0.3:  # gradient to another colour
+        other = rng.uniform(0, 255, 3)
+        t = np.linspace(0, 1, SIZE, dtype=np.float32)
+        ramp = t[None, :] if rng.random() < 0.5 else t[:, None]
+        img = img * (1 - ramp[..., None] * 0.6) + other * ramp[..., None] * 0.6
+    elif kind < 0.6:  # felt / cloth / paper texture
+        sigma = rng.uniform(0.7, 6)
+        noise = cv2.GaussianBlur(rng.normal(0, 1, (SIZE, SIZE)).astype(np.float32), (0, 0), sigma)
+        noise /= max(1e-6, float(noise.std()))
+        img += noise[..., None] * rng.uniform(3, 25)
+    elif kind < 0.75:  # wood-like stripes
+        period = rng.uniform(6, 40)
+        yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32)
+        a = rng.uniform(0, math.pi)
+        wave = np.sin((xx * math.cos(a) + yy * math.sin(a)) / period * 2 * math.pi
+                      + cv2.GaussianBlur(rng.normal(0, 3, (SIZE, SIZE)).astype(np.float32), (0, 0), 8))
+        img += wave[..., None] * rng.uniform(5, 30)
+    return img
+
+
+def distractors(img: np.ndarray, rng: np.random.Generator) -> None:
+    """Draw 0-5 shapes that are not dice: discs, bars, thin lines, rectangles (tray walls, tokens, grid)."""
+    for _ in range(rng.integers(0, 6)):
+        colour = tuple(float(c) for c in rng.uniform(0, 255, 3))
+        kind = rng.random()
+        p = rng.integers(0, SIZE, 2)
+        if kind < 0.3:
+            cv2.circle(img, tuple(int(v) for v in p), int(rng.uniform(3, 40)), colour, -1, cv2.LINE_AA)
+        elif kind < 0.65:
+            q = rng.integers(0, SIZE, 2)
+            cv2.line(img, tuple(int(v) for v in p), tuple(int(v) for v in q), colour, int(rng.uniform(1, 4)), cv2.LINE_AA)
+        else:
+            s = rng.uniform(10, 120, 2)
+            if rng.random() < 0.5:
+                s[rng.integers(0, 2)] = rng.uniform(3, 10)  # a bar: never die-shaped
+            else:
+                s[1] = s[0] * rng.choice([rng.uniform(0.15, 0.55), rng.uniform(1.8, 6)])
+            rect = ((float(p[0]), float(p[1])), (float(s[0]), float(s[1])), float(rng.uniform(0, 180)))
+            pts = cv2.boxPoints(rect).astype(np.int32)
+            cv2.fillConvexPoly(img, pts, colour, cv2.LINE_AA)
+
+
+def composite(cuts: list[np.ndarray], rng: np.random.Generator):
+    """A synthetic table: (SIZE, SIZE, 3) uint8 and the die boxes (n, 4) in its pixels."""
+    img = background(rng)
+    distractors(img, rng)
+    n = int(rng.choice([rng.integers(1, 7), rng.integers(1, 23)]))
+    side = math.exp(rng.uniform(math.log(9), math.log(70)))
+    boxes = []
+    light = rng.uniform(0, 2 * math.pi)
+    for _ in range(n * 3):
+        if len(boxes) >= n:
+            break
+        cut = cuts[rng.integers(len(cuts))]
+        s = side * rng.uniform(0.85, 1.15)
+        cx, cy = rng.uniform(s * 0.3, SIZE - s * 0.3, 2)
+        box = (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2)
+        if any(overlap(box, b) > 0.12 for b in boxes):
+            continue
+        ch, cw = cut.shape[:2]
+        angle = rng.choice([0, 90, 180, 270]) + rng.uniform(-8, 8)
+        m = cv2.getRotationMatrix2D((cw / 2, ch / 2), angle, s / max(ch, cw))
+        m[0, 2] += cx - cw / 2
+        m[1, 2] += cy - ch / 2
+        warped = cv2.warpAffine(cut, m, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        a = warped[..., 3:4].astype(np.float32) / 255
+        if rng.random() < 0.6:  # soft shadow away from the light
+            off = np.float32([[1, 0, math.cos(light) * s * 0.12], [0, 1, math.sin(light) * s * 0.12]])
+            sh = cv2.GaussianBlur(cv2.warpAffine(a[..., 0], off, (SIZE, SIZE)), (0, 0), max(0.5, s * 0.08))
+            img *= 1 - sh[..., None] * rng.uniform(0.2, 0.6)
+        img = img * (1 - a) + warped[..., :3].astype(np.float32) * a
+        boxes.append(box)
+    return np.clip(img, 0, 255).astype(np.uint8), np.array(boxes, np.float32).reshape(-1, 4)
+
+
+def warp_photo(ph: Photo, rng: np.random.Generator):
+    """A perspective-warped SIZE x SIZE view of a photo: (image, boxes (n, 4) in its pixels)."""
+    sides = np.sqrt((ph.boxes[:, 2] - ph.boxes[:, 0]) * (ph.boxes[:, 3] - ph.boxes[:, 1]))
+    target = math.exp(rng.uniform(math.log(9), math.log(64)))
+    k = target / float(np.median(sides))
+    # Centre the view on a random die (or anywhere) so most views hold dice.
+    if len(ph.boxes) and rng.random() < 0.85:
+        b = ph.boxes[rng.integers(len(ph.boxes))]
+        c = np.array(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)) + rng.normal(0, 60 / k, 2)
+    else:
+        c = rng.uniform(0, ph.image.shape[1], 2)
+    angle = math.radians(int(rng.integers(4)) * 90 + rng.uniform(-25, 25))
+    half = SIZE / k / 2
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    src = np.array([c + rot @ np.array(v) * half for v in ((-1, -1), (1, -1), (1, 1), (-1, 1))], np.float32)
+    dst = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+    dst += rng.uniform(-0.12, 0.12, (4, 2)).astype(np.float32) * SIZE * (rng.random() < 0.6)
+    m = cv2.getPerspectiveTransform(src, dst)
+    border = cv2.BORDER_REPLICATE if rng.random() < 0.5 else cv2.BORDER_CONSTANT
+    img = cv2.warpPerspective(ph.image, m, (SIZE, SIZE), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+                              borderMode=border, borderValue=tuple(float(v) for v in rng.uniform(0, 255, 3)))
+    boxes = []
+    for (x0, y0, x1, y1), s in zip(ph.boxes, sides):
+        centre = cv2.perspectiveTransform(np.float32([[[(x0 + x1) / 2, (y0 + y1) / 2]]]), m)[0, 0]
+        # Local scale of the warp at the centre: how far a small step moves.
+        step = cv2.perspectiveTransform(np.float32([[[(x0 + x1) / 2 + 1, (y0 + y1) / 2],
+                                                     [(x0 + x1) / 2, (y0 + y1) / 2 + 1]]]), m)[0] - centre
+        local = math.sqrt(abs(float(np.linalg.det(step))))
+        half_side = s * local / 2
+        boxes.append((centre[0] - half_side, centre[1] - half_side, centre[0] + half_side, centre[1] + half_side))
+    return img, np.array(boxes, np.float32).reshape(-1, 4)
+
+
+def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colour, light and camera augmentation of a uint8 BGR image."""
+    if rng.random() < 0.6:  # hue rotation
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180).astype(np.uint8)
+        if rng.random() < 0.5:
+            hsv[..., 1] = np.clip(hsv[..., 1].astype(np.float32) * rng.uniform(0.3, 1.4), 0, 255).astype(np.uint8)
+        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.5:
+        img = np.ascontiguousarray(img[..., rng.permutation(3)])
+    if rng.random() < 0.2:
+        img = 255 - img
+    if rng.random() < 0.1:
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    x = img.astype(np.float32)
+    x = x * rng.uniform(0.5, 1.4) + rng.uniform(-40, 40)
+    if rng.random() < 0.4:  # shading across the table
+        t = np.linspace(-1, 1, SIZE, dtype=np.float32)
+        a = rng.uniform(0, 2 * math.pi)
+        ramp = t[None, :] * math.cos(a) + t[:, None] * math.sin(a)
+        x *= (1 + ramp * rng.uniform(0.1, 0.45))[..., None]
+    if rng.random() < 0.3:  # glare spots
+        for _ in range(rng.integers(1, 4)):
+            spot = np.zeros((SIZE, SIZE), np.float32)
+            cv2.circle(spot, tuple(int(v) for v in rng.integers(0, SIZE, 2)), int(rng.uniform(2, 25)), 1.0, -1)
+            x += cv2.GaussianBlur(spot, (0, 0), rng.uniform(1, 6))[..., None] * rng.uniform(60, 200)
+    x = np.clip(x, 0, 255)
+    if rng.random() < 0.3:
+        x = 255 * (x / 255) ** rng.uniform(0.6, 1.6)
+    if rng.random() < 0.35:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.5))
+    if rng.random() < 0.4:
+        x += rng.normal(0, rng.uniform(2, 12), x.shape).astype(np.float32)
+    img = np.clip(x, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+        img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return img
+
+
+def targets(boxes: np.ndarray):
+    """CenterNet targets for boxes (n, 4) in a SIZE image: heat (1, g, g), side/offset (3, g, g), mask (g, g)."""
+    g = SIZE // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((3, g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for x0, y0, x1, y1 in boxes:
+        cx, cy = (x0 + x1) / 2 / STRIDE - 0.5, (y0 + y1) / 2 / STRIDE - 0.5
+        if not (0 <= cx < g - 0.5 and 0 <= cy < g - 0.5):
+            continue
+        side = math.sqrt(max(1.0, (x1 - x0) * (y1 - y0)))
+        sigma = max(0.6, 0.15 * side / STRIDE)
+        heat = np.maximum(heat, np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma * sigma)))
+        ix, iy = int(round(cx)), int(round(cy))
+        ix, iy = min(ix, g - 1), min(iy, g - 1)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (math.log(side / STRIDE), cx - ix, cy - iy)
+        mask[iy, ix] = 1.0
+    return heat[None], reg, mask
+
+
+def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator):
+    """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask."""
+    if rng.random() < 0.5:
+        ph = photos[rng.integers(len(photos))]
+        img, boxes = warp_photo(ph, rng)
+    else:
+        img, boxes = composite(cuts, rng)
+    img = photometric(img, rng)
+    heat, reg, mask = targets(boxes)
+    return normalise(img).transpose(2, 0, 1), heat, reg, mask
+
+
+# --------------------------------------------------------------------------------------------- model
+
+def build_net():
+    """The detector: plain 3x3 convolutions down to stride 32 and a top-down path back to stride 4
+    (16-24-32-48-64 channels, ~120 k weights, ~0.1 GMAC at 320x320)."""
+    import torch
+    import torch.nn as nn
+
+    def conv(cin, cout, stride=1):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU())
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.s4 = nn.Sequential(conv(3, 16, 2), conv(16, 16, 2), conv(16, 16))
+            self.s8 = nn.Sequential(conv(16, 32, 2), conv(32, 32))
+            self.s16 = nn.Sequential(conv(32, 48, 2), conv(48, 48))
+            self.s32 = nn.Sequential(conv(48, 64, 2), conv(64, 64))
+            self.lat32, self.lat16, self.lat8 = nn.Conv2d(64, 48, 1), nn.Conv2d(48, 32, 1), nn.Conv2d(32, 16, 1)
+            self.mix16, self.mix8, self.mix4 = conv(48, 48), conv(32, 32), conv(16, 16)
+            self.head = nn.Conv2d(16, 4, 1)
+            with torch.no_grad():
+                self.head.bias[:] = torch.tensor([-2.2, 1.5, 0.0, 0.0])
+            self.up = nn.Upsample(scale_factor=2, mode="nearest")
+
+        def forward(self, x):
+            f4 = self.s4(x)
+            f8 = self.s8(f4)
+            f16 = self.s16(f8)
+            f32 = self.s32(f16)
+            p16 = self.mix16(f16 + self.up(self.lat32(f32)))
+            p8 = self.mix8(f8 + self.up(self.lat16(p16)))
+            p4 = self.mix4(f4 + self.up(self.lat8(p8)))
+            out = self.head(p4)
+            return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
+
+    return Net()
+
+
+def loss_fn(out, heat, reg, mask):
+    """CenterNet focal loss on the heat map + L1 on log side and offset at centres."""
+    import torch
+
+    p = out[:, :1].clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg_w = (1 - heat) ** 4
+    pos_loss = (torch.log(p) * (1 - p) ** 2 * pos).sum()
+    neg_loss = (torch.log(1 - p) * p ** 2 * neg_w * (1 - pos)).sum()
+    n = pos.sum().clamp(min=1)
+    focal = -(pos_loss + neg_loss) / n
+    m = mask[:, None]
+    l1 = ((out[:, 1:] - reg).abs() * m).sum() / (m.sum().clamp(min=1))
+    return focal + l1, focal, l1
+
+
+# ------------------------------------------------------------------------------------------ evaluate
+
+def match_figures(detector: DieDetector, photos) -> dict:
+    """Recall (labelled dice whose box holds a detection centre) and precision over photos."""
+    n_label = n_det = hit = 0
+    for ph in photos:
+        dets = detector.detect(ph.image)
+        used = set()
+        good = 0
+        for d in dets:
+            cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+            for j, (x0, y0, x1, y1) in enumerate(ph.boxes):
+                if j not in used and x0 <= cx <= x1 and y0 <= cy <= y1:
+                    used.add(j)
+                    good += 1
+                    break
+        n_label += len(ph.boxes)
+        n_det += len(dets)
+        hit += good
+    return {"photos": len(photos), "dice": n_label, "detections": n_det,
+            "recall": round(hit / max(1, n_label), 4), "precision": round(hit / max(1, n_det), 4)}
+
+
+def export(net, out_dir: Path) -> Path:
+    import torch
+
+    path = out_dir / MODEL_FILE
+    net.eval()
+    torch.onnx.export(net, torch.zeros(1, 3, 320, 320), str(path), input_names=["image"], output_names=["maps"],
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}},
+                      opset_version=13, dynamo=False)
+    return path
+
+
+# ---------------------------------------------------------------------------------------------- main
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train_dice_detect", description=__doc__.splitlines()[0])
+    parser.add_argument("--split", choices=("heldout", "all"), default="heldout")
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default="/tmp/dice_detect")
+    parser.add_argument("--resume", default=None, help="checkpoint (detect.pt) to continue from")
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--lr", type=float, default=4e-3)
+    parser.add_argument("--history", default="", help="how the checkpoint resumed from was made (for the manifest)")
+    args = parser.parse_args(argv)
+    import torch
+
+    from vision.train_dice import SHARED_DICE
+
+    if not SHARED_DICE.is_dir():
+        print(f"no training data: {SHARED_DICE} is absent", file=sys.stderr)
+        return 2
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    t0 = time.time()
+    train_p, held_p, bundled_p = split_photos(0)
+    if args.split == "all":
+        train_p = train_p + held_p
+    photos = [Photo(*p) for p in train_p]
+    cuts = cutouts(photos)
+    rng = np.random.default_rng(args.seed)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    start = 0
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if args.resume:
+        ck = torch.load(args.resume, weights_only=False)
+        net.load_state_dict(ck["net"])
+        opt.load_state_dict(ck["opt"])
+        start = ck["step"]
+        rng = np.random.default_rng([args.seed, start])
+    n_params = sum(p.numel() for p in net.parameters())
+    print(f"{len(photos)} photos, {len(cuts)} cut-outs, {n_params} weights", flush=True)
+    run = [0.0, 0.0, 0]
+    for step in range(start, args.steps):
+        lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / args.steps)) * min(1.0, (step + 1) / 100)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        batch = [sample(photos, cuts, rng) for _ in range(args.batch)]
+        x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
+        net.train()
+        loss, focal, l1 = loss_fn(net(x), heat, reg, mask)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        run[0] += float(focal.detach())
+        run[1] += float(l1)
+        run[2] += 1
+        if (step + 1) % 50 == 0:
+            print(f"step {step + 1}/{args.steps} lr {lr:.5f} focal {run[0] / run[2]:.4f} l1 {run[1] / run[2]:.4f} "
+                  f"{time.time() - t0:.0f} s", flush=True)
+            run = [0.0, 0.0, 0]
+        if (step + 1) % 200 == 0 or step + 1 == args.steps:
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step + 1}, out / "detect.pt")
+            export(net, out)
+    path = export(net, out)
+    detector = DieDetector(out)
+    figures = {"byler_heldout_20pct": match_figures(detector, [Photo(*p) for p in held_p]),
+               "bundled_photos": match_figures(detector, [Photo(*p) for p in bundled_p]),
+               "train_photos": match_figures(detector, photos[:40])}
+    data = path.read_bytes()
+    manifest = {
+        "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "weights": n_params,
+        "command": f"python -m vision.train_dice_detect --split {args.split} --steps {args.steps} --seed {args.seed}"
+                   f" --batch {args.batch} --lr {args.lr}",
+        "resumed_from_step": start, "history": args.history,
+        "seed": args.seed, "split": args.split, "training_photos": len(photos),
+        "input": "(1, 3, H, W) float32, H and W multiples of 32, vision.dice_detect.network_input",
+        "output": "(1, 4, H/4, W/4): sigmoid centre heat, log(side/4), dx, dy",
+        "data": "../shared/data/dice/byler_d6 (BSD-3-Clause, (c) 2019 Nell Byler) without the 14 bundled photos"
+                + ("" if args.split == "all" else ", 80 % of those photos (seed 0, the split of vision.train_dice)"),
+        "figures": figures, "seconds": round(time.time() - t0, 1),
+    }
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+    print(json.dumps(figures), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
