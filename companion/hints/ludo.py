@@ -36,7 +36,8 @@ with a heavier danger weight (1.2 and 2.5-3.5 won 64-65 %, 1.0 won 57 %) and a s
 67.3 % (4000 games, seeds 6-9; with danger 4.0: 65.9 % with the plateau, 65.3 % without) and made
 SAFE_WEIGHTS.
 Under the default rules neither helped within the noise (+-0.8 points at 4000 games): the exact model
-won 53.9 % (seeds 2-5 and 6-9), the count model 55.8 % (seeds 2-5), and the plateau with the count
+won 53.9 % (2000 games, seeds 2-5; with the plateau 53.9 % on seeds 6-9), the count model 55.8 %
+(seeds 2-5), and the plateau with the count
 model 55.3 % against 54.8 % without it (seeds 10-13) and 54.6 % on seeds 6-9; BASE_WEIGHTS stay as they
 were (55.4 % on seed 1, 54.3 % on seed 2). The safe-square weights win only 51 % without safe squares, hence two sets.
 Tried without gain: a bonus for threatening opponent pawns, a lower danger weight before a bonus roll,
