@@ -30,11 +30,8 @@ from vision.board_print import print_image, printed_colours, to_top
 
 # Pawn size in grid cells (the real board's pawns: about 1.5 cells tall, 0.6 wide).
 PAWN_HEIGHT, PAWN_RADIUS = 1.5, 0.26
-# Least score (fraction of a pawn column's samples with evidence) to report a pawn; on a place printed
-# in the pawn's own colour (home and start squares), where the evidence is only "more saturated than the
-# print", ACCEPT_OWN_PRINT: print that is unevenly saturated scored 0.31-0.49 on renders, pawns 0.53 up
-# (0.62 on the real photos' blue start square).
-ACCEPT, ACCEPT_OWN_PRINT = 0.3, 0.5
+# Least score (fraction of a pawn column's samples with evidence) to report a pawn.
+ACCEPT = 0.3
 # Top-view scale of the print expectation (pixels per cell).
 PRINT_SCALE = 12
 # A pixel over print of its own colour counts as a pawn when its saturation exceeds this percentile of
@@ -168,8 +165,6 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
         samples.append(np.where(ok, y * w + x, -1))
         hulls.append(px)
     in_yard = taken_by_colour(yard_pawns)
-    own = [int(expected[int(round(cy)), int(round(cx))]) if 0 <= cx < w - 0.5 and 0 <= cy < h - 0.5 else NONE
-           for cx, cy in centres]  # the print's class at each place
     readings: list[PawnReading] = []
     for colour, ev in evidence.items():
         flat = ev.ravel()
@@ -182,7 +177,7 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
             if taken >= PAWNS_PER_COLOUR or scores[i] < ACCEPT:
                 break
             score = _score(flat, claimed, samples[i])  # again: an earlier pawn may have claimed its pixels
-            if score < (ACCEPT_OWN_PRINT if own[i] == COLOUR_CLASS[colour] else ACCEPT):
+            if score < ACCEPT:
                 continue
             place = where[i][0]
             confidence = float(min(1.0, 0.5 + 0.5 * (score - ACCEPT) / ACCEPT))
