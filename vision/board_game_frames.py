@@ -55,8 +55,10 @@ from vision.board_render import Position, Scene, camera, render
 PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
         4: ((-1, -1), (1, -1), (-1, 1), (1, 1)), 5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
         6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1))}
-# Die side as a fraction of the frame's short side (the dice reader wants 20+ px faces).
-DIE_SIDE = 0.09
+# Die side as a fraction of the frame's short side (the dice reader wants 20+ px faces), and the most it
+# is turned (degrees) against the frame: the dice reader (vision.dice, v2) read 80 of 80 such dice beside
+# a rendered board, but left 3 of 80 unread when turned up to 90 degrees.
+DIE_SIDE, DIE_TURN = 0.09, 30.0
 # The board's area in grid cells beyond the printed grid that the die keeps clear of (the print's
 # margin, a leaning pawn and a die's half side).
 BOARD_CLEAR = 2.5
@@ -297,7 +299,7 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
         actions.append(action_to_dict(Roll(value)))
         hom = _homography(geometry, scene)
         die_at = _die_place(rng, geometry, hom, size, side, die_at)
-        die = (die_at, side, rng.uniform(0, 90), value)
+        die = (die_at, side, rng.uniform(0, DIE_TURN), value)
         writer.write(_photo(geometry, state, scene, die), "roll", len(actions) - 1, hold)
         state = rolled
         while state.phase is Phase.MOVE and made < moves:
