@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from vision.camera import bundled_photos_dir
-from vision.dice_detect import (LEVELS, MODEL_FILE, PAD_TO, STRIDE, DieDetector, Detection, decode,
-                                network_input, normalise, overlap)
+from vision.dice_detect import (DUP_CENTRE, LEVELS, MODEL_FILE, PAD_TO, STRIDE, DieDetector, Detection, decode,
+                                network_input, normalise, overlap, same_die)
 from vision.dice_eval import load_set
 from vision.dice_model import model_dir
 
@@ -71,6 +71,47 @@ def test_overlap():
     assert overlap((0, 0, 10, 10), (5, 5, 15, 15)) == pytest.approx(0.25)
     assert overlap((0, 0, 10, 10), (2, 2, 4, 4)) == pytest.approx(1.0)
     assert overlap((0, 0, 10, 10), (10, 0, 20, 10)) == 0.0
+
+
+def test_same_die_by_centre_distance():
+    die = Detection((100, 100, 170, 170), 0.8)
+    # Two peaks on one die (the pips of a 2): centres 0.55 of a side apart.
+    assert same_die(die, Detection((120, 110, 190, 180), 0.6))
+    # A touching neighbour of the same size: a side apart.
+    assert not same_die(die, Detection((170, 100, 240, 170), 0.8))
+    # A small box squeezed beside a big one, whose boxes overlap by more than half of the small box
+    # (the first release's overlap test dropped it): centres a small side apart (pi_cam_tray image_06).
+    big, small = Detection((358, 286, 435, 363), 0.64), Detection((400, 273, 439, 311), 0.47)
+    assert overlap(big.box, small.box) > 0.5
+    assert not same_die(big, small)
+    side = 40.0
+    assert same_die(Detection((0, 0, side, side), 1), Detection((DUP_CENTRE * side - 1, 0, DUP_CENTRE * side - 1 + side, side), 1))
+    assert not same_die(Detection((0, 0, side, side), 1), Detection((DUP_CENTRE * side + 1, 0, DUP_CENTRE * side + 1 + side, side), 1))
+
+
+class _Levels(DieDetector):
+    """A detector whose pyramid levels return fixed detections (no network)."""
+
+    def __init__(self, fine, coarse):
+        self.fine, self.coarse = fine, coarse
+
+    def run(self, image_bgr, long_side, min_score=0.25):
+        return list(self.fine if long_side == LEVELS[0] else self.coarse)
+
+
+def test_merge_keeps_members_of_a_big_box():
+    image = np.zeros((480, 640, 3), np.uint8)
+    big = Detection((170, 40, 500, 370), 0.49)  # 330 px: covers a cluster of 70 px dice
+    dice = [Detection((190 + 80 * i, 180, 260 + 80 * i, 250), 0.7 + 0.02 * i) for i in range(4)]
+    found = _Levels(dice, [big]).detect_members(image)
+    assert [d for d, _ in found] == [big]  # the 70 px boxes are 0.21 of its side: taken for its pips
+    assert sorted(m.box for m in found[0][1]) == sorted(d.box for d in dice)
+    # Beside it, a lone die keeps no members and a second peak on it is dropped.
+    lone = Detection((520, 400, 590, 470), 0.8)
+    twin = Detection((540, 405, 610, 475), 0.5)
+    found = _Levels([lone, twin], []).detect_members(image)
+    assert found == [(lone, [])]
+    assert _Levels([lone, twin], []).detect(image) == [lone]
 
 
 def test_output_shape_any_size(detector):

@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.dice_learned import FLAG_BELOW, face_mask, fuse, object_mask, read_work_hybrid, read_work_learned
+from vision.dice_detect import Detection
+from vision.dice_learned import (FLAG_BELOW, face_mask, fuse, object_mask, read_work_hybrid, read_work_learned,
+                                 split_clusters)
 from vision.dice_segment import to_lab
 
 
@@ -56,6 +58,50 @@ def test_object_mask_follows_the_die():
     assert mask is not None and mask.shape == (40, 40)
     assert mask[:, 5:].mean() > 0.95 and mask[:, :5].mean() < 0.05
     assert object_mask(to_lab(np.full((100, 100, 3), 60, np.uint8)), (30, 30, 70, 70)) is None
+
+
+class _FixedClassifier:
+    """Stands in for the face classifier: probabilities by box side (px) of the crop's source box."""
+
+    def __init__(self, by_side):
+        self.by_side, self.sides = by_side, []
+
+    def probabilities(self, crops):
+        out = [self.by_side[self.sides.pop(0)] for _ in range(len(crops))]
+        return np.stack(out).astype(np.float32)
+
+
+def _split(found, by_side):
+    from vision import dice_model
+
+    clf = _FixedClassifier(by_side)
+    real = dice_model.face_crop
+
+    def crop(work, box, **kw):  # record the side of each box cut, in order
+        clf.sides.append(round(box[2] - box[0]))
+        return real(work, box, **kw)
+
+    dice_model.face_crop = crop
+    try:
+        return split_clusters(np.zeros((480, 640, 3), np.uint8), found, clf)
+    finally:
+        dice_model.face_crop = real
+
+
+def test_cluster_split_when_the_classifier_doubts_the_big_box():
+    big = Detection((170, 40, 500, 370), 0.49)
+    members = [Detection((190 + 80 * i, 180, 260 + 80 * i, 250), 0.7) for i in range(3)]
+    # The big box reads as no die face, its members as sure 2s: a cluster of three dice.
+    dets, p = _split([(big, members)], {330: probs(5, 0.1, p_none=0.8), 70: probs(2, 0.95)})
+    assert dets == members and p.shape == (3, 7) and np.all(np.argmax(p, 1) == 2)
+    # A sure close-up die keeps its box, whatever its "pips" read as.
+    dets, p = _split([(big, members)], {330: probs(5, 0.95), 70: probs(2, 0.95)})
+    assert dets == [big] and p.shape == (1, 7)
+    # Members that all read as 1s are the pips of a close-up die (one pip cut out looks like a 1).
+    dets, _ = _split([(big, members)], {330: probs(5, 0.1, p_none=0.8), 70: probs(1, 0.95)})
+    assert dets == [big]
+    # Detections below REPORT_SCORE are not read at all.
+    assert _split([(Detection((0, 0, 50, 50), 0.1), [])], {})[0] == []
 
 
 def _on_boxes(dice, boxes) -> int:

@@ -10,7 +10,8 @@ normalised by :func:`normalise`) and returns (1, 3, H/4, W/4): channel 0 the cen
 :func:`detect` runs it at :data:`LEVELS` (the frame's long side scaled to 320 px, where dice of about
 8-70 px are found, and to 96 px for close-ups of one big die), keeps the local maxima of the heat map
 above :data:`DETECT_MIN` and merges the levels (a big-die box holding two or more small-die centres is
-dropped; boxes overlapping a higher-scoring one are dropped).
+dropped; a box whose centre lies close to a higher-scoring one's, relative to the smaller box's side,
+is the same die found twice and is dropped).
 """
 
 from __future__ import annotations
@@ -36,9 +37,12 @@ COARSE_MIN_SIDE = 20.0
 # Heat-map peaks below this are not dice. Detections between this and the peak value are kept; the
 # reader turns the score into part of each die's confidence.
 DETECT_MIN = 0.25
-# A detection whose box overlaps a higher-scoring one by more than this fraction of the smaller box
-# is the same die found twice.
-MAX_OVERLAP = 0.5
+# A detection whose centre lies closer than this fraction of the smaller box's side to a higher-scoring
+# one's centre is the same die found twice (one die's two peaks, e.g. on the two pips of a 2, lie about
+# 0.55 of a side apart; touching dice of one size lie a side or more apart, and a die beside a bigger
+# box predicted for its neighbour about one of its own sides: pi_cam_tray image_06, where the
+# box-overlap test of the first detector release dropped it).
+DUP_CENTRE = 0.8
 # A detection inside another's box and smaller than this fraction of its side is a pip of that die
 # (pips are 0.12-0.25 of a die's side; in a cluster of touching dice each is a third or more of the cluster).
 PIP_RATIO = 0.3
@@ -134,12 +138,22 @@ class DieDetector:
         return decode(net.forward(), scale, min_score)
 
     def detect(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN) -> list[Detection]:
+        """Every die in a BGR uint8 image (h, w, 3), highest score first (see :meth:`detect_members`)."""
+        return [d for d, _ in self.detect_members(image_bgr, min_score)]
+
+    def detect_members(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
+                       ) -> list[tuple[Detection, list[Detection]]]:
         """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels.
 
-        Merging the levels: a coarse (big-die) box holding two or more fine detections of at least
-        PIP_RATIO of its side is a group of small dice and is dropped; fine detections inside a kept
-        box and smaller than PIP_RATIO of its side are its pips and are dropped; then boxes overlapping
-        a higher-scoring one by more than MAX_OVERLAP go.
+        Merging the levels: a coarse (big-die) box holding the centres of two or more fine detections
+        of at least PIP_RATIO of its side is a group of small dice and is dropped; fine detections inside a kept box and smaller than PIP_RATIO of its side are
+        its pips and are dropped; then, highest score first, a box whose centre lies within DUP_CENTRE
+        of the smaller side of a kept box's centre goes.
+
+        Returns (detection, members) pairs: members are the fine detections dropped as the pips of that
+        detection (empty for most), so that a reader can tell a close-up die from a cluster of small
+        dice that a coarse box covers (both look alike to the merge: pips and dice in a cluster are
+        0.13-0.25 of the box's side and score alike).
         """
         fine = self.run(image_bgr, LEVELS[0], min_score)
         coarse_scale = LEVELS[1] / max(image_bgr.shape[:2])
@@ -148,13 +162,24 @@ class DieDetector:
             inside = [f for f in fine if _centre_in(f, c.box)]
             if sum(f.side >= PIP_RATIO * c.side for f in inside) < 2:
                 fine.append(c)
-        found = [d for d in fine if not any(_centre_in(d, o.box) and d.side < PIP_RATIO * o.side and o.score >= d.score * 0.5
-                                            for o in fine)]
-        kept: list[Detection] = []
+
+        def pip_of(d: Detection, o: Detection) -> bool:
+            return _centre_in(d, o.box) and d.side < PIP_RATIO * o.side and o.score >= d.score * 0.5
+
+        found = [d for d in fine if not any(pip_of(d, o) for o in fine)]
+        kept: list[tuple[Detection, list[Detection]]] = []
         for d in sorted(found, key=lambda d: -d.score):
-            if all(overlap(d.box, k.box) <= MAX_OVERLAP for k in kept):
-                kept.append(d)
+            if all(not same_die(d, k) for k, _ in kept):
+                kept.append((d, [f for f in fine if f is not d and pip_of(f, d)]))
         return kept
+
+
+def same_die(a: Detection, b: Detection) -> bool:
+    """True when two detections are one die found twice: their centres lie closer than DUP_CENTRE of
+    the smaller box's side."""
+    ax, ay = (a.box[0] + a.box[2]) / 2, (a.box[1] + a.box[3]) / 2
+    bx, by = (b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2
+    return math.hypot(ax - bx, ay - by) < DUP_CENTRE * min(a.side, b.side)
 
 
 def _centre_in(d: Detection, box) -> bool:

@@ -5,7 +5,8 @@ side of at most ``vision.dice.WORK_MAX_SIDE`` px); :func:`vision.dice.read_dice`
 frame checks, scaling and ordering. None means the shipped detector is absent (the caller falls back to
 the classical candidate finder). Steps:
 
-1. :meth:`vision.dice_detect.DieDetector.detect`: die boxes and a detection score (heat-map peak, 0-1).
+1. :meth:`vision.dice_detect.DieDetector.detect_members`: die boxes and a detection score (heat-map
+   peak, 0-1); a big box over a cluster of small dice is split into them (:func:`split_clusters`).
 2. Each box is cut out (:func:`vision.dice_model.face_crop`) for the face classifier (P(no die face),
    P(1) .. P(6)) and its pips are counted on the 3x3 lattice (:func:`vision.pips.read_face`, with a
    rounded-square mask inside the box).
@@ -54,6 +55,18 @@ FLAG_BELOW = 0.5
 # Classifier probabilities below this carry no weight (its held-out answers under 0.6 are right about
 # half the time, at 0.9 and over 99 %).
 VOTE_FLOOR = 0.6
+# A box the detector found with members (fine detections it took for its pips) is a cluster of small
+# dice, not one close-up die, when the classifier doubts the big box (belief in its value below
+# CLUSTER_DOUBT) and at least two members read as dice with belief CLUSTER_MEMBER or more and not all
+# as 1 (a pip cut out alone looks like a 1). pi_cam_tray image_08: a weak 328 px box over six touching
+# dice; ivory_grid's close-ups of one die: the big box reads sure and its pips as no face or as 1s.
+CLUSTER_DOUBT, CLUSTER_MEMBER = 0.5, 0.5
+# A detection smaller than SMALL_BOX times the median side of the frame's sure detections (score >=
+# SURE_SCORE, at least two) whose box the classifier doubts (belief below CLUSTER_DOUBT) is read again
+# with a box of the median side around its centre, and the box the classifier believes more is kept:
+# the size head under-estimates a die squeezed between touching neighbours (pi_cam_tray image_06: a 39 px
+# box on a 70 px die). Dice of one game are of one size and lie about equally far from the camera.
+SMALL_BOX = 0.75
 # Fraction of a box's side that may lie outside the frame before the die counts as partly out of view.
 EDGE_TOLERANCE = 0.12
 # The pip-count reading's mask inside the box: inset (fraction of the side) and corner radius.
@@ -165,16 +178,15 @@ def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float) -> tu
 def read_work_learned(work: np.ndarray) -> list[DieReading] | None:
     """Read the dice of a BGR uint8 work image (h, w, 3); boxes in its pixels. None without the model."""
     from vision.dice_detect import shipped_detector
-    from vision.dice_model import face_crop, shipped_classifier
+    from vision.dice_model import shipped_classifier
     from vision.dice_segment import to_lab
     detector, classifier = shipped_detector(), shipped_classifier()
     if detector is None or classifier is None:
         return None
-    dets = [d for d in detector.detect(work) if d.score >= REPORT_SCORE]
+    dets, probs = split_clusters(work, detector.detect_members(work), classifier)
     if not dets:
         return []
     h, w = work.shape[:2]
-    probs = classifier.probabilities(np.stack([face_crop(work, d.box) for d in dets]))
     lab = to_lab(work)
     out = []
     for d, p in zip(dets, probs):
@@ -194,6 +206,65 @@ def read_work_learned(work: np.ndarray) -> list[DieReading] | None:
         flagged = conf < FLAG_BELOW
         out.append(DieReading(value=value, box=box, confidence=round(float(conf), 4), flagged=bool(flagged)))
     return out
+
+
+def _belief(p: np.ndarray) -> tuple[int, float]:
+    value = int(np.argmax(p[1:])) + 1
+    return value, (1.0 - float(p[0])) * float(p[value])
+
+
+def split_clusters(work: np.ndarray, found, classifier) -> tuple[list, np.ndarray]:
+    """The detections to read and their classifier probabilities ((n, 7) float32).
+
+    found: :meth:`vision.dice_detect.DieDetector.detect_members` pairs. Detections scoring below
+    REPORT_SCORE go; a big box with members is replaced by its members when it is a cluster of small
+    dice (see CLUSTER_DOUBT): the classifier arbitrates between "one close-up die" and "several dice"."""
+    from vision.dice_model import face_crop
+
+    dets = [(d, [m for m in ms if m.score >= REPORT_SCORE]) for d, ms in found if d.score >= REPORT_SCORE]
+    if not dets:
+        return [], np.zeros((0, 7), np.float32)
+    boxes = [d for d, _ in dets] + [m for _, ms in dets for m in ms]
+    probs = classifier.probabilities(np.stack([face_crop(work, b.box) for b in boxes]))
+    out, out_p, k = [], [], len(dets)
+    for i, (d, ms) in enumerate(dets):
+        mp = probs[k:k + len(ms)]
+        k += len(ms)
+        if len(ms) >= 2 and _belief(probs[i])[1] < CLUSTER_DOUBT:
+            reads = [_belief(p) for p in mp]
+            sure = [v for v, b in reads if b >= CLUSTER_MEMBER]
+            if len(sure) >= 2 and any(v != 1 for v in sure):
+                out += ms
+                out_p += list(mp)
+                continue
+        out.append(d)
+        out_p.append(probs[i])
+    return _resize_small(work, out, np.stack(out_p), classifier)
+
+
+def _resize_small(work: np.ndarray, dets: list, probs: np.ndarray, classifier) -> tuple[list, np.ndarray]:
+    """Re-read doubted boxes much smaller than the frame's sure dice at their size (see SMALL_BOX)."""
+    from vision.dice_detect import Detection
+    from vision.dice_model import face_crop
+
+    sure = [d.side for d in dets if d.score >= SURE_SCORE]
+    if len(sure) < 2:
+        return dets, probs
+    side = float(np.median(sure))
+    redo = [i for i, d in enumerate(dets) if d.side < SMALL_BOX * side and _belief(probs[i])[1] < CLUSTER_DOUBT]
+    if not redo:
+        return dets, probs
+    bigger = []
+    for i in redo:
+        x0, y0, x1, y1 = dets[i].box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        bigger.append(Detection((cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2), dets[i].score))
+    new_p = classifier.probabilities(np.stack([face_crop(work, b.box) for b in bigger]))
+    dets, probs = list(dets), probs.copy()
+    for i, b, p in zip(redo, bigger, new_p):
+        if _belief(p)[1] > _belief(probs[i])[1]:
+            dets[i], probs[i] = b, p
+    return dets, probs
 
 
 def read_work_hybrid(work: np.ndarray, calibration=None) -> list[DieReading] | None:

@@ -1,6 +1,7 @@
 """Train the die-face classifier (:mod:`vision.dice_model`) from ``../shared/data/dice`` (development only).
 
-``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S]``
+``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--width W]
+[--jitter J] [--detector DIR]``
 
 Needs torch (``.venv/bin/pip install torch==2.13.0``) and onnx for the export; neither is a run-time
 dependency. ``--split all`` (the shipped model) trains on ``byler_d6`` (BSD-3-Clause) except the 14
@@ -16,7 +17,9 @@ a face (scale 0.45-0.6) and random table patches away from every die. Colour aug
 channel order shuffled, a third of photos inverted (dark dice with light pips), some blurred. The net
 is 4 conv layers ((8, 16, 32, 48) times ``--width`` channels) and a linear layer: ~20 k weights and
 ~1 MFLOP a crop at width 1, ~80 k and ~4 MFLOP at width 2 (the shipped model). ``--jitter`` widens the
-positives' centre and scale jitter (1.7 for the shipped model). Writes ``face32.onnx`` and
+positives' centre and scale jitter (1.7 for the shipped model). ``--detector DIR`` adds crops cut around
+the boxes of the die detector in DIR (:func:`detector_samples`: its own boxes, its false detections as
+negatives), so that reader v3's classifier sees what the detector gives it. Writes ``face32.onnx`` and
 ``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``.
 """
 
@@ -104,6 +107,53 @@ def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die
                         xs.append(face_crop(img, (c[0] - s / 2, c[1] - s / 2, c[0] + s / 2, c[1] + s / 2),
                                             angle=rng.uniform(0, 360)))
                     ys.append(0)
+    return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
+
+
+def detector_samples(photos, detector, rng: np.random.Generator, per_box: int = 4, variants: int = 3):
+    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 cut around the die detector's own boxes, so
+    that the classifier learns the crops reader v3 gives it (:mod:`vision.dice_learned`).
+
+    Each photo is scaled as :func:`vision.dice.read_dice` scales a frame (long side WORK_MAX_SIDE) and
+    run through ``detector.detect_members`` (``min_score`` REPORT_SCORE); every kept box and member is
+    matched to the labelled box that holds its centre (the nearest one). A matched box of 0.6-1.6 times
+    the labelled side is a positive with the label's value; an unmatched box (tray corners, stains,
+    side faces, pips) or a matched one far off in size (a piece of a die, a cluster) is a class-0
+    negative. ``per_box`` crops a box (small centre +-4 % and scale +-5 % jitter, any rotation) spread
+    over ``variants`` colour variants of the photo."""
+    from vision.dice import WORK_MAX_SIDE
+    from vision.dice_learned import REPORT_SCORE
+
+    xs, ys = [], []
+    for path, item in photos:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        s = min(1.0, WORK_MAX_SIDE / max(h, w))
+        work = image if s == 1.0 else cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+        found = detector.detect_members(work, min_score=REPORT_SCORE)
+        dets = [d for d, ms in found] + [m for _, ms in found for m in ms]
+        labelled = []
+        for d in dets:
+            x0, y0, x1, y1 = (c / s for c in d.box)
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            value = 0
+            best = None
+            for v, b in item.boxes:
+                if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]:
+                    dist = math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2)
+                    if best is None or dist < best[0]:
+                        best = (dist, v, max(b[2] - b[0], b[3] - b[1]))
+            if best is not None and 0.6 <= (x1 - x0) / best[2] <= 1.6:
+                value = best[1]
+            labelled.append(((x0, y0, x1, y1), value))
+        for img in _colour_variants(image, rng, variants):
+            for box, value in labelled:
+                for _ in range(max(1, per_box // variants)):
+                    xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.04, 0.04, 2),
+                                        scale=rng.uniform(0.95, 1.05), angle=rng.uniform(0, 360)))
+                    ys.append(value)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
@@ -198,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--width", type=float, default=1.0, help="channel multiplier (default 1)")
     parser.add_argument("--jitter", type=float, default=1.0, help="positive-crop jitter multiplier (default 1)")
+    parser.add_argument("--detector", default=None,
+                        help="folder of a die detector (detect.onnx): add crops around its boxes (detector_samples)")
     args = parser.parse_args(argv)
     if not SHARED_DICE.is_dir():
         print(f"no training data: {SHARED_DICE} is absent", file=sys.stderr)
@@ -219,11 +271,22 @@ def main(argv: list[str] | None = None) -> int:
     else:
         train_photos = rest
     x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter)
+    if args.detector:
+        from vision.dice_detect import DieDetector
+
+        detector = DieDetector(Path(args.detector))
+        xd, yd = detector_samples(train_photos, detector, rng)
+        print(f"detector crops: {len(yd)} ({int((yd == 0).sum())} negatives)", flush=True)
+        x, y = np.concatenate([x, xd]), np.concatenate([y, yd])
+        tests_det = {name: detector_samples(photos, detector, np.random.default_rng(1), per_box=1, variants=1)
+                     for name, photos in tests.items() if photos}
     print(f"{len(train_photos)} training photos, {len(y)} crops ({int((y == 0).sum())} negatives), "
           f"{time.time() - t0:.0f} s", flush=True)
     net = train(x, y, args.epochs, args.seed, log=lambda s: print(s, flush=True), width=args.width)
     figures = {name: accuracy(net, *plain_crops(photos)) for name, photos in tests.items() if photos}
     train_fig = accuracy(net, *plain_crops([p for p in train_photos if p[0].name not in bundled][:400]))
+    if args.detector:  # the crops reader v3 reads: one un-jittered-colour crop a detector box
+        figures.update({f"{name}_detector_boxes": accuracy(net, *xy) for name, xy in tests_det.items()})
     out = Path(args.out) if args.out else (model_dir() if args.split == "all" else Path("/tmp/dice_model_heldout"))
     path = export(net, out)
     data = path.read_bytes()
@@ -231,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
         "command": f"python -m vision.train_dice --split {args.split} --epochs {args.epochs} --seed {args.seed}"
                    + (f" --width {args.width}" if args.width != 1.0 else "")
-                   + (f" --jitter {args.jitter}" if args.jitter != 1.0 else ""),
+                   + (f" --jitter {args.jitter}" if args.jitter != 1.0 else "")
+                   + (f" --detector {args.detector}" if args.detector else ""),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
         "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice_model.face_crop",
         "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],

@@ -20,7 +20,7 @@ Every training sample is a 192x192 image made on the fly, half of them a byler p
 Targets (CenterNet): a Gaussian peak (sigma 0.15 of the die side, at least 0.6 cells) at each centre on
 the stride-4 heat map, ``log(side / 4)`` and the sub-cell offset at the centre cell. Losses: the
 CenterNet focal loss on the heat map, L1 on side and offset. AdamW, cosine learning rate, batch 16.
-Checkpoints (``detect.pt``) every 200 steps in ``--out``; ``--resume`` continues from one.
+Checkpoints (``detect.pt``) every 50 steps in ``--out``; ``--resume`` continues from one.
 Writes ``detect.onnx`` (one output (1, 4, H/4, W/4): sigmoid heat, log side, dx, dy) and
 ``detect_manifest.json`` (sizes, sha256, command, seed, figures).
 """
@@ -431,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"step {step + 1}/{args.steps} lr {lr:.5f} focal {run[0] / run[2]:.4f} l1 {run[1] / run[2]:.4f} "
                   f"{time.time() - t0:.0f} s", flush=True)
             run = [0.0, 0.0, 0]
-        if (step + 1) % 200 == 0 or step + 1 == args.steps:
+        if (step + 1) % 50 == 0 or step + 1 == args.steps:
             torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step + 1}, out / "detect.pt")
             export(net, out)
     path = export(net, out)
