@@ -19,13 +19,17 @@ class CorruptLog(RuntimeError):
     """The stored event log does not replay under the rules (a damaged or foreign store)."""
 
 
-def replay_log(state: Any, events: Iterable[Any], actions_of: Callable[[dict], Iterable[Any]]) -> Any:
+def replay_log(state: Any, events: Iterable[Any], actions_of: Callable[[dict], Iterable[Any]],
+               kind: str | None = None) -> Any:
     """Apply the actions of each logged event (``event.payload`` -> ``actions_of`` -> actions) to ``state``.
 
+    kind: replay only the events of that kind (others are notes, e.g. a wrong move shown); None: all.
     Returns the state after the last event. Raises :class:`CorruptLog` naming the event (its ``seq``)
     when an action does not decode or does not apply.
     """
     for event in events:
+        if kind is not None and event.kind != kind:
+            continue
         try:
             for action in actions_of(event.payload):
                 state = state.apply(action)

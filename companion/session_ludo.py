@@ -47,6 +47,7 @@ from companion.games.ludo_config import LudoConfig
 from companion.hints.ludo import advise
 from companion.i18n import _
 from companion.session import SceneChange, Waiting
+from companion.session_log import CorruptLog, LoggedSession, replay_log
 from companion.games.ludo_reading import LudoReading
 
 log = logging.getLogger(__name__)
@@ -63,10 +64,6 @@ class Mode(enum.Enum):
     OVER = "over"
 
 
-class CorruptLog(RuntimeError):
-    """The stored event log does not replay under the rules (a damaged or foreign store)."""
-
-
 def colours_for(players: int) -> tuple[str, ...]:
     """The colours of ``players`` seats (B.3: two players take opposite colours)."""
     return LudoState.new(players).colours
@@ -74,15 +71,8 @@ def colours_for(players: int) -> tuple[str, ...]:
 
 def replay(events, players: int, config: LudoConfig) -> LudoState:
     """The state after the logged ``action`` events; raises :class:`CorruptLog` when one does not apply."""
-    state = LudoState.new(colours_for(players), config)
-    for event in events:
-        if event.kind != "action":
-            continue
-        try:
-            state = state.apply(action_from_dict(event.payload))
-        except (IllegalMove, ValueError) as error:
-            raise CorruptLog(f"event {event.seq} does not replay: {error}") from None
-    return state
+    return replay_log(LudoState.new(colours_for(players), config), events,
+                      lambda payload: [action_from_dict(payload)], kind="action")
 
 
 @dataclass
@@ -104,7 +94,7 @@ class _Stable:
         self.recent.clear()
 
 
-class LudoSession:
+class LudoSession(LoggedSession):
     """One Ludo game at the table (see the module docstring); implements ``companion.session.GameSession``.
 
     store: a :class:`companion.store.Store`; game_id: the stored game; players: names in seating order
@@ -116,18 +106,11 @@ class LudoSession:
                  stable_frames: int = 3, rng: random.Random | None = None):
         if not 2 <= len(players) <= 4:
             raise ValueError(f"Ludo takes 2 to 4 players, not {len(players)}")
-        self.store = store
-        self.game_id = game_id
-        self.players = list(players)
-        self.config = (config or LudoConfig()).resolved()
+        super().__init__(store, game_id, players, (config or LudoConfig()).resolved())
         self.rng = rng or random.Random()
         self.stable_frames = max(1, stable_frames)
-        self.state = replay(store.events(game_id), len(self.players), self.config)
-        self.message = ""
         self.problems: tuple[str, ...] = ()
         self.misplaced: tuple = ()
-        self.finished = False
-        self._refused = False
         self._option = 0
         self._start_seat = self.rng.randrange(len(self.players))
         self._camera_problem = ""
@@ -277,16 +260,10 @@ class LudoSession:
         if after.phase is Phase.OVER:
             self._record_result()
 
-    def undo(self) -> None:
-        """Drop the last accepted event and replay; at the start of the game nothing happens."""
-        if self.state.phase is Phase.OVER:
-            self.message = _("The game is over and saved; it cannot be undone")
-            return
-        if self.store.drop_last_event(self.game_id) is None:
-            self.message = _("Nothing to undo")
-            return
-        self.state = replay(self.store.events(self.game_id), len(self.players), self.config)
-        self.message = _("Undone")
+    def replay(self, events) -> LudoState:
+        return replay(events, len(self.players), self.config)
+
+    def after_undo(self) -> None:
         self.scene.remember(None)
         self._enter_phase()
 
@@ -301,14 +278,9 @@ class LudoSession:
             hint = self.hint()
             self._option = options.index(hint.action) if hint and hint.action in options else 0
 
-    def _record_result(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        result = {"winner": self.players[outcome.winner] if outcome.winner is not None else None,
-                  "placings": [self.players[s] for s in outcome.placings],
-                  "finished_pawns": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
-                  "turns": self.state.turn}
-        self.store.finish_game(self.game_id, result)
+    def result_details(self, outcome) -> dict:
+        return {"finished_pawns": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
+                "turns": self.state.turn}
 
     def _describe(self, before: LudoState, action: Action, after: LudoState) -> str:
         if isinstance(action, StartWith):

@@ -42,6 +42,7 @@ from companion.games.schotten_totten_cards import Card, formation_key
 from companion.hints.schotten_totten import public_alerts
 from companion.i18n import _
 from companion.session import Waiting
+from companion.session_log import CorruptLog
 from companion.session_schotten_totten_reading import TableReading, new_card
 
 log = logging.getLogger(__name__)
@@ -57,10 +58,6 @@ class Mode(enum.Enum):
     CHECK = "check"
     CLAIM = "claim"
     OVER = "over"
-
-
-class CorruptLog(RuntimeError):
-    """The stored event log does not replay under the rules."""
 
 
 @dataclass(frozen=True)
