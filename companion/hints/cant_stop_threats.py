@@ -17,7 +17,13 @@ chance that somebody else claims column ``c`` first, a player's expected turns b
 (T_without_c - T)``: the mixture of keeping each threatened column and losing it (the column closed, so
 the value function falls back on the next cheapest one), one column at a time. The alternative ``blend``
 (:func:`threatened`) moves the column's effort towards :data:`companion.hints.cant_stop_value.FALLBACK_CAP`
-instead; it played worse (below). :data:`THREAT_WEIGHT` scales either (0 switches them off).
+instead. :data:`THREAT_WEIGHT` scales either (0 switches them off).
+
+Measured against the Rule of 28 (``companion simulate cant-stop --agents advisor,rule28`` and
+``rule28,advisor``, 500 games each, seeds 2 and 3, advisor's share of the 2000 games): no threats 80.6 %,
+``blend`` 78.7 %, ``mix`` 82.1 %; ``mix`` on seed 4 (1000 games each order) 78.3 %. The differences are
+within about two standard errors (0.9 points each on 2000 games): the threat model is no proven gain
+in win rate, it makes the advice sensible in the positions it is about (see the tests).
 
 Arrays: progress ``(N, 11)`` heights, ``closed (N, 11)`` bools, claim chances ``(N, 11)`` floats in 0-1,
 efforts as in :mod:`companion.hints.cant_stop_value`.
