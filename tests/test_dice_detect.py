@@ -12,7 +12,7 @@ import pytest
 
 from vision.camera import bundled_photos_dir
 from vision.dice_detect import (DUP_CENTRE, LEVELS, MODEL_FILE, PAD_TO, STRIDE, DieDetector, Detection, decode,
-                                network_input, normalise, overlap, same_die)
+                                network_input, normalise, overlap, same_die, square_hull)
 from vision.dice_eval import load_set
 from vision.dice_model import model_dir
 
@@ -89,6 +89,11 @@ def test_same_die_by_centre_distance():
     assert not same_die(Detection((0, 0, side, side), 1), Detection((DUP_CENTRE * side + 1, 0, DUP_CENTRE * side + 1 + side, side), 1))
 
 
+def test_square_hull():
+    hull = square_hull([Detection((0, 0, 10, 10), 0.9), Detection((20, 4, 30, 14), 0.8)], 0.9)
+    assert hull.box == pytest.approx((0, -8, 30, 22)) and hull.score == 0.9
+
+
 class _Levels(DieDetector):
     """A detector whose pyramid levels return fixed detections (no network)."""
 
@@ -112,6 +117,12 @@ def test_merge_keeps_members_of_a_big_box():
     found = _Levels([lone, twin], []).detect_members(image)
     assert found == [(lone, [])]
     assert _Levels([lone, twin], []).detect(image) == [lone]
+    # Two peaks of about equal score on one die (pi_cam_tray image_00, a 2): one box, the square
+    # around both.
+    a, b = Detection((379, 346, 433, 400), 0.61), Detection((409, 353, 461, 405), 0.60)
+    (die, members), = _Levels([a, b], []).detect_members(image)
+    assert die.score == pytest.approx(0.61) and members == []
+    assert die.box == pytest.approx((379, 334.5, 461, 416.5))
 
 
 def test_output_shape_any_size(detector):

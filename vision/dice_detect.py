@@ -43,6 +43,10 @@ DETECT_MIN = 0.25
 # box predicted for its neighbour about one of its own sides: pi_cam_tray image_06, where the
 # box-overlap test of the first detector release dropped it).
 DUP_CENTRE = 0.8
+# Two peaks on one die of about equal score (at least TWIN_SCORE of the higher one) each box part of it
+# (the two pips of a 2 in a photo of touching dice, pi_cam_tray image_00): the die's box becomes the
+# square around their union (square_hull).
+TWIN_SCORE = 0.7
 # A detection inside another's box and smaller than this fraction of its side is a pip of that die
 # (pips are 0.12-0.25 of a die's side; in a cluster of touching dice each is a third or more of the cluster).
 PIP_RATIO = 0.3
@@ -148,7 +152,8 @@ class DieDetector:
         Merging the levels: a coarse (big-die) box holding the centres of two or more fine detections
         of at least PIP_RATIO of its side is a group of small dice and is dropped; fine detections inside a kept box and smaller than PIP_RATIO of its side are
         its pips and are dropped; then, highest score first, a box whose centre lies within DUP_CENTRE
-        of the smaller side of a kept box's centre goes.
+        of the smaller side of a kept box's centre goes (when it scores at least TWIN_SCORE of that
+        box's score, the kept box grows to the square around both: :func:`square_hull`).
 
         Returns (detection, members) pairs: members are the fine detections dropped as the pips of that
         detection (empty for most), so that a reader can tell a close-up die from a cluster of small
@@ -168,10 +173,25 @@ class DieDetector:
 
         found = [d for d in fine if not any(pip_of(d, o) for o in fine)]
         kept: list[tuple[Detection, list[Detection]]] = []
+        twins: dict[int, list[Detection]] = {}
         for d in sorted(found, key=lambda d: -d.score):
-            if all(not same_die(d, k) for k, _ in kept):
+            same = next((i for i, (k, _) in enumerate(kept) if same_die(d, k)), None)
+            if same is None:
                 kept.append((d, [f for f in fine if f is not d and pip_of(f, d)]))
+            elif d.score >= TWIN_SCORE * kept[same][0].score:
+                twins.setdefault(same, []).append(d)
+        for i, extra in twins.items():
+            d, members = kept[i]
+            kept[i] = (square_hull([d] + extra, d.score), members)
         return kept
+
+
+def square_hull(dets: list[Detection], score: float) -> Detection:
+    """The square box (side: the longer side of the boxes' union) centred on the union of ``dets``."""
+    x0, y0 = min(d.box[0] for d in dets), min(d.box[1] for d in dets)
+    x1, y1 = max(d.box[2] for d in dets), max(d.box[3] for d in dets)
+    cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0) / 2
+    return Detection((cx - half, cy - half, cx + half, cy + half), score)
 
 
 def same_die(a: Detection, b: Detection) -> bool:
