@@ -173,16 +173,13 @@ class DieDetector:
 
         found = [d for d in fine if not any(pip_of(d, o) for o in fine)]
         kept: list[tuple[Detection, list[Detection]]] = []
-        twins: dict[int, list[Detection]] = {}
         for d in sorted(found, key=lambda d: -d.score):
             same = next((i for i, (k, _) in enumerate(kept) if same_die(d, k)), None)
             if same is None:
                 kept.append((d, [f for f in fine if f is not d and pip_of(f, d)]))
             elif d.score >= TWIN_SCORE * kept[same][0].score:
-                twins.setdefault(same, []).append(d)
-        for i, extra in twins.items():
-            d, members = kept[i]
-            kept[i] = (square_hull([d] + extra, d.score), members)
+                k, members = kept[same]  # grown at once: later peaks are compared with the whole die
+                kept[same] = (square_hull([k, d], k.score), members)
         return kept
 
 
