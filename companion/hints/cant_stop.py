@@ -39,9 +39,10 @@ the play unchanged since):
   --games 20000 --seed 1``: 10.9136; Keller's published figure 10.74).
 - ``--agents advisor,rule28 --games 2000 --seed 1``: advisor wins 1585 (79.25 %); ``--agents
   rule28,advisor``: 1620 (81.0 %); 80.1 % over both seat orders. Seed 4, 1000 games each order: 776 +
-  789, 78.3 %. Developed on seeds 2 and 3 (500 games each order): 81.7 % and 82.5 % (80.6 % without the
-  threats). The standard error of one 4000-game figure is about 0.6 points: the advisor wins about
-  80 % of its games against the Rule of 28, not reliably more.
+  789, 78.3 %; seed 5: 816 + 831, 82.4 %; seeds 1, 4 and 5 together 6417 of 8000, 80.2 %. Developed on
+  seeds 2 and 3 (500 games each order): 81.7 % and 82.5 % (80.6 % without the threats). The standard
+  error of a 2000-game figure is about 0.9 points: the advisor wins about 80 % of its games against
+  the Rule of 28, not reliably more.
 - ``python -m companion.bench_advisor --games 50`` (3212 decisions; CPU time of the process, which the
   shared machine inflates least): median 0.06 ms, p95 12 ms, p99 18 ms, worst 26 ms; wall clock at load
   5 on two cores: p99 78 ms, worst 118 ms. The slow decisions are a turn's first pairing, which builds
