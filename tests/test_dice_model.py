@@ -11,7 +11,8 @@ import pytest
 
 from vision.camera import bundled_photos_dir
 from vision.dice_eval import load_set
-from vision.dice_model import CROP_SIZE, MANIFEST_FILE, MODEL_FILE, FaceClassifier, face_crop, model_dir
+from vision.dice_model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
+                               FaceClassifier, face_crop, model_dir, shipped_box_classifier)
 
 # Measured when the model was shipped: crop accuracy 0.839 (47 of 56) on the 14 bundled photos (never
 # trained on), see manifest.json "bundled_photos"; the bound is one crop below it.
@@ -32,6 +33,21 @@ def test_manifest_matches_model_file():
     assert manifest["command"].startswith("python -m vision.train_dice")
     assert manifest["seed"] == 0
     assert {"byler_test_20pct", "bundled_photos", "pi_cam_tray"} <= set(manifest["figures"])
+
+
+def test_box_classifier_manifest_and_figures():
+    # Reader v3's classifier: trained with crops of the detector's own boxes (train_dice --detector).
+    folder = model_dir()
+    data = (folder / BOX_MODEL_FILE).read_bytes()
+    manifest = json.loads((folder / BOX_MANIFEST_FILE).read_text())
+    assert manifest["model"] == BOX_MODEL_FILE and manifest["sha256"] == hashlib.sha256(data).hexdigest()
+    assert "--detector" in manifest["command"] and manifest["seed"] == 0
+    # Measured when shipped: 0.912 of the held-out photos' detector boxes, 0.919 of their labelled boxes.
+    assert manifest["figures"]["byler_test_20pct_detector_boxes"]["accuracy"] >= 0.9
+    clf = shipped_box_classifier()
+    assert clf is not None and clf.manifest["model"] == BOX_MODEL_FILE
+    p = clf.probabilities(np.zeros((2, 3, CROP_SIZE, CROP_SIZE), np.float32))
+    assert p.shape == (2, 7) and np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
 
 
 def test_probabilities_shape_and_sum(model):

@@ -7,7 +7,8 @@ the classical candidate finder). Steps:
 
 1. :meth:`vision.dice_detect.DieDetector.detect_members`: die boxes and a detection score (heat-map
    peak, 0-1); a big box over a cluster of small dice is split into them (:func:`split_clusters`).
-2. Each box is cut out (:func:`vision.dice_model.face_crop`) for the face classifier (P(no die face),
+2. Each box is cut out (:func:`vision.dice_model.face_crop`) for the face classifier
+   (:func:`vision.dice_model.shipped_box_classifier`, trained on the detector's own boxes; P(no die face),
    P(1) .. P(6)) and its pips are counted on the 3x3 lattice (:func:`vision.pips.read_face`, with a
    rounded-square mask inside the box).
 3. :func:`fuse` turns the three into a value and a confidence; a die whose confidence is below
@@ -178,9 +179,9 @@ def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float) -> tu
 def read_work_learned(work: np.ndarray) -> list[DieReading] | None:
     """Read the dice of a BGR uint8 work image (h, w, 3); boxes in its pixels. None without the model."""
     from vision.dice_detect import shipped_detector
-    from vision.dice_model import shipped_classifier
+    from vision.dice_model import shipped_box_classifier
     from vision.dice_segment import to_lab
-    detector, classifier = shipped_detector(), shipped_classifier()
+    detector, classifier = shipped_detector(), shipped_box_classifier()
     if detector is None or classifier is None:
         return None
     dets, probs = split_clusters(work, detector.detect_members(work), classifier)

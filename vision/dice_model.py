@@ -28,6 +28,10 @@ CROP_SIZE = 32
 CROP_MARGIN = 1.2
 MODEL_FILE = "face32.onnx"
 MANIFEST_FILE = "manifest.json"
+# The classifier of reader v3 (vision.dice_learned): the same network trained with crops cut around the
+# die detector's own boxes too (python -m vision.train_dice --detector ...); reader v2 keeps MODEL_FILE.
+BOX_MODEL_FILE = "face32_det.onnx"
+BOX_MANIFEST_FILE = "face32_det_manifest.json"
 
 
 def model_dir() -> Path:
@@ -59,13 +63,14 @@ def face_crop(image_bgr: np.ndarray, box, size: int = CROP_SIZE, margin: float =
 class FaceClassifier:
     """The ONNX face classifier through cv2.dnn. Raises FileNotFoundError when the model file is missing."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, model_file: str = MODEL_FILE,
+                 manifest_file: str = MANIFEST_FILE) -> None:
         folder = Path(folder) if folder else model_dir()
-        path = folder / MODEL_FILE
+        path = folder / model_file
         if not path.is_file():
             raise FileNotFoundError(f"dice model missing: {path} (train it with python -m vision.train_dice)")
         self.net = cv2.dnn.readNetFromONNX(str(path))
-        manifest = folder / MANIFEST_FILE
+        manifest = folder / manifest_file
         self.manifest = json.loads(manifest.read_text()) if manifest.is_file() else {}
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
@@ -87,3 +92,13 @@ def shipped_classifier() -> FaceClassifier | None:
         return FaceClassifier()
     except (FileNotFoundError, cv2.error):
         return None
+
+
+@lru_cache(maxsize=1)
+def shipped_box_classifier() -> FaceClassifier | None:
+    """Reader v3's classifier (BOX_MODEL_FILE, trained on the detector's crops too), loaded once; the
+    shipped classifier (:func:`shipped_classifier`) when that file is absent."""
+    try:
+        return FaceClassifier(model_file=BOX_MODEL_FILE, manifest_file=BOX_MANIFEST_FILE)
+    except (FileNotFoundError, cv2.error):
+        return shipped_classifier()

@@ -19,7 +19,8 @@ is 4 conv layers ((8, 16, 32, 48) times ``--width`` channels) and a linear layer
 ~1 MFLOP a crop at width 1, ~80 k and ~4 MFLOP at width 2 (the shipped model). ``--jitter`` widens the
 positives' centre and scale jitter (1.7 for the shipped model). ``--detector DIR`` adds crops cut around
 the boxes of the die detector in DIR (:func:`detector_samples`: its own boxes, its false detections as
-negatives), so that reader v3's classifier sees what the detector gives it. Writes ``face32.onnx`` and
+negatives), so that reader v3's classifier sees what the detector gives it; it then writes
+``face32_det.onnx`` and ``face32_det_manifest.json`` (reader v3's classifier) instead. Writes ``face32.onnx`` and
 ``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``.
 """
 
@@ -37,7 +38,8 @@ import cv2
 import numpy as np
 
 from vision.dice_eval import load_set
-from vision.dice_model import CROP_SIZE, MANIFEST_FILE, MODEL_FILE, face_crop, model_dir
+from vision.dice_model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE, face_crop,
+                               model_dir)
 
 SHARED_DICE = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice"
 BUNDLED = Path(__file__).resolve().parents[1] / "assets" / "dice_photos"
@@ -229,11 +231,11 @@ def accuracy(net, x, y) -> dict:
             "sure_accuracy": round(float((pred[sure] == y[sure]).mean()), 4) if sure.any() else None}
 
 
-def export(net, out_dir: Path) -> Path:
+def export(net, out_dir: Path, model_file: str = MODEL_FILE) -> Path:
     import torch
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / MODEL_FILE
+    path = out_dir / model_file
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
     torch.onnx.export(net, dummy, str(path), input_names=["crop"], output_names=["logits"],
                       dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, opset_version=13, dynamo=False)
@@ -288,10 +290,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.detector:  # the crops reader v3 reads: one un-jittered-colour crop a detector box
         figures.update({f"{name}_detector_boxes": accuracy(net, *xy) for name, xy in tests_det.items()})
     out = Path(args.out) if args.out else (model_dir() if args.split == "all" else Path("/tmp/dice_model_heldout"))
-    path = export(net, out)
+    model_file, manifest_file = (BOX_MODEL_FILE, BOX_MANIFEST_FILE) if args.detector else (MODEL_FILE, MANIFEST_FILE)
+    path = export(net, out, model_file)
     data = path.read_bytes()
     manifest = {
-        "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+        "model": model_file, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
         "command": f"python -m vision.train_dice --split {args.split} --epochs {args.epochs} --seed {args.seed}"
                    + (f" --width {args.width}" if args.width != 1.0 else "")
                    + (f" --jitter {args.jitter}" if args.jitter != 1.0 else "")
@@ -305,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         "figures": {"train_crops": train_fig, **figures},
         "seconds": round(time.time() - t0, 1),
     }
-    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
+    (out / manifest_file).write_text(json.dumps(manifest, indent=2) + "\n")
     print(json.dumps(manifest["figures"]), flush=True)
     return 0
 
