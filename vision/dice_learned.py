@@ -6,7 +6,8 @@ frame checks, scaling and ordering. None means the shipped detector is absent (t
 the classical candidate finder). Steps:
 
 1. :meth:`vision.dice_detect.DieDetector.detect_members`: die boxes and a detection score (heat-map
-   peak, 0-1); a big box over a cluster of small dice is split into them (:func:`split_clusters`).
+   peak, 0-1); a big box over a cluster of small dice is split into them, and a doubted box much
+   smaller than the frame's other dice is re-read at their size (:func:`split_clusters`).
 2. Each box is cut out (:func:`vision.dice_model.face_crop`) for the face classifier
    (:func:`vision.dice_model.shipped_box_classifier`, trained on the detector's own boxes; P(no die face),
    P(1) .. P(6)) and its pips are counted on the 3x3 lattice (:func:`vision.pips.read_face`, with a
@@ -219,7 +220,9 @@ def split_clusters(work: np.ndarray, found, classifier) -> tuple[list, np.ndarra
 
     found: :meth:`vision.dice_detect.DieDetector.detect_members` pairs. Detections scoring below
     REPORT_SCORE go; a big box with members is replaced by its members when it is a cluster of small
-    dice (see CLUSTER_DOUBT): the classifier arbitrates between "one close-up die" and "several dice"."""
+    dice (see CLUSTER_DOUBT): the classifier arbitrates between "one close-up die" and "several dice";
+    then doubted small boxes are re-read at the frame's die size (see SMALL_BOX). Returns the detections
+    (:class:`vision.dice_detect.Detection`, possibly new boxes) in step with their probabilities."""
     from vision.dice_model import face_crop
 
     dets = [(d, [m for m in ms if m.score >= REPORT_SCORE]) for d, ms in found if d.score >= REPORT_SCORE]
