@@ -54,7 +54,7 @@ class Command:
         try:
             button = Button(words[0].lower())
         except ValueError:
-            known = ", ".join(b.value for b in Button)
+            known = ", ".join([b.value for b in Button] + ["wait (scripts)"])
             raise ValueError(f"unknown command {words[0]!r} in {line!r}; known: {known}") from None
         try:
             args = tuple(int(w) for w in words[1:])
