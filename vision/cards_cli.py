@@ -88,7 +88,7 @@ def _read(args) -> int:
     for path in args.images:
         frame = load_image(path, "companion cards read")
         if frame is None:
-            status = 2
+            status = 1  # as dice/board read: the other files are still read
             continue
         started = time.perf_counter()
         record = reader.read_cards_json(frame, args)
