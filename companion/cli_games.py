@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from companion.cli import UserError
+from companion.i18n import _
 
 GAMES = ("cant-stop", "ludo", "schotten-totten", "donkey-race")
 
@@ -139,9 +140,33 @@ PLAY_MODULES = {
 """Modules with ``play(args) -> int`` for the games other than Can't Stop."""
 
 
+def _check_something_can_be_pressed(input_spec: str, headless: bool) -> None:
+    """Raise UserError when the players could press nothing: no script, no display for the keys
+    (none found, or ``--headless``) and no real GPIO buttons (off the Pi the pins are mock pins)."""
+    if "script:" in input_spec:
+        return
+    from companion.app import display_available
+
+    if not headless and display_available():
+        return
+    if "gpio" in input_spec.split("+"):
+        from gpiozero.pins.mock import MockFactory
+
+        from hardware.buttons import make_pin_factory
+
+        factory = make_pin_factory()
+        real = not isinstance(factory, MockFactory)
+        factory.close()
+        if real:
+            return
+    raise UserError(_("nothing can be pressed here: there is no display for the keys and no GPIO buttons; "
+                      "give the players' commands with --input script:FILE, or play on the box"))
+
+
 def _play(args) -> int:
     from companion.app import play
 
+    _check_something_can_be_pressed(args.input, args.headless)
     if args.game != "cant-stop":
         import importlib
 

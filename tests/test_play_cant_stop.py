@@ -149,3 +149,9 @@ def test_play_moves_a_damaged_store_aside_and_starts_afresh(app_env, one_photo, 
     assert len(kept) == 1 and (state / kept[0]).read_bytes().startswith(b"this is not a database")
     with Store(state / "companion.sqlite3") as store:
         assert len(store.unfinished_games("cant-stop")) == 1
+
+
+def test_play_with_nothing_to_press_is_a_clear_error_not_a_wait(monkeypatch, capsys):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")  # off the Pi: mock pins, no real buttons
+    assert main(["play", "cant-stop", "--headless", "--players", "Ada,Ben"]) == 2
+    assert "nothing can be pressed here" in capsys.readouterr().err
