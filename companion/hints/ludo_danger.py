@@ -49,6 +49,20 @@ def turn_hit_chance(behind: frozenset[int] | set[int], entry_hits: tuple[int, ..
     return p + p2 / 6
 
 
+def exposed_square(state, seat: int, rel: int, occ: dict[int, dict[int, int]]) -> int | None:
+    """The absolute track index of ``seat``'s pawn at ``rel`` when it can be captured there, else None:
+    off the track (yard, home: B.5), on a protected square (B.7) or on an own block (B.7)."""
+    geo = state.geometry
+    if not 0 <= rel < geo.track_positions:
+        return None
+    a = (state.start_offset(seat) + rel) % geo.track_length
+    if state.is_protected(seat, a):
+        return None
+    if state.config.own_stacking == "block" and occ.get(a, {}).get(seat, 0) >= 2:
+        return None
+    return a
+
+
 def hit_chance(state, pawns: Pawns, seat: int, rel: int, occ: dict[int, dict[int, int]]) -> float:
     """Chance (0-1) that ``seat``'s pawn at relative ``rel`` is captured before ``seat`` moves again.
 
@@ -57,16 +71,11 @@ def hit_chance(state, pawns: Pawns, seat: int, rel: int, occ: dict[int, dict[int
     home), on a protected square (safe square, own start with ``capture_on_opponent_start = false``, B.7) and
     on an own block (B.7 ``own_stacking = block``).
     """
+    a = exposed_square(state, seat, rel, occ)
+    if a is None:
+        return 0.0
     geo, cfg = state.geometry, state.config
-    tp = geo.track_positions
-    if not 0 <= rel < tp:
-        return 0.0
-    n = geo.track_length
-    a = (state.start_offset(seat) + rel) % n
-    if state.is_protected(seat, a):
-        return 0.0
-    if cfg.own_stacking == "block" and occ.get(a, {}).get(seat, 0) >= 2:
-        return 0.0
+    tp, n = geo.track_positions, geo.track_length
     six_entry = 6 in cfg.entry_rolls
     miss = 1.0
     for other, opp in enumerate(pawns):
@@ -95,16 +104,11 @@ def threat_count(state, pawns: Pawns, seat: int, rel: int, occ: dict[int, dict[i
     pawns behind more heavily; 0 on the same squares as :func:`hit_chance` (off the track, protected, a
     block).
     """
+    a = exposed_square(state, seat, rel, occ)
+    if a is None:
+        return 0.0
     geo, cfg = state.geometry, state.config
-    tp = geo.track_positions
-    if not 0 <= rel < tp:
-        return 0.0
-    n = geo.track_length
-    a = (state.start_offset(seat) + rel) % n
-    if state.is_protected(seat, a):
-        return 0.0
-    if cfg.own_stacking == "block" and occ.get(a, {}).get(seat, 0) >= 2:
-        return 0.0
+    tp, n = geo.track_positions, geo.track_length
     chance = 0.0
     entry = len(cfg.entry_rolls) / 6.0
     for other, opp in enumerate(pawns):
