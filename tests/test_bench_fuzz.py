@@ -82,3 +82,29 @@ def test_a_violation_found_by_a_worker_reaches_the_report(monkeypatch):
     result = run_fuzz("donkey-race", 4, seed=1, report=report, jobs=2)
     assert result["violations"] == result["steps"] + 4  # once per position, the final one included
     assert len(report.examples) == FuzzReport.MAX_EXAMPLES and report.examples[0].startswith("game 0 step 0")
+
+
+@pytest.mark.parametrize("broken", [
+    lambda outcomes: outcomes[:-1],  # probabilities sum below 1
+    lambda outcomes: ((outcomes[0][0], outcomes[0][1] * 0),) + outcomes[1:],  # a zero probability
+])
+def test_the_fuzzer_finds_chance_outcomes_that_do_not_sum_to_one(monkeypatch, broken):
+    engine = ENGINES["ludo"]
+    state_type = type(engine.new_state(__import__("random").Random(0)))
+    original = state_type.chance_outcomes
+    monkeypatch.setattr(state_type, "chance_outcomes", lambda self: broken(original(self)) if original(self) else ())
+    report = FuzzReport()
+    assert run_fuzz("ludo", 1, seed=1, report=report)["violations"] > 0
+    assert any("not summing to 1" in text for text in report.examples)
+
+
+def test_sums_to_one_is_exact_with_one_or_several_denominators():
+    from fractions import Fraction
+
+    from companion.robustness.fuzz import _sums_to_one
+
+    assert _sums_to_one([Fraction(1, 3)] * 3)
+    assert not _sums_to_one([Fraction(1, 3)] * 2)
+    assert _sums_to_one([Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)])
+    assert not _sums_to_one([Fraction(1, 2), Fraction(1, 3), Fraction(1, 7)])
+    assert _sums_to_one([Fraction(1)])

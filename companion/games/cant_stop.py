@@ -217,6 +217,12 @@ def roll_distribution() -> tuple[tuple[tuple[int, int, int, int], Fraction], ...
     return tuple(result)
 
 
+@lru_cache(maxsize=None)
+def _roll_outcomes() -> tuple[tuple["Roll", Fraction], ...]:
+    """:func:`roll_distribution` as chance outcomes (one tuple, built once)."""
+    return tuple((Roll(r), p) for r, p in roll_distribution())
+
+
 # ----------------------------------------------------------------------------------------------------
 # State
 
@@ -409,7 +415,7 @@ class CantStopState:
         if self.phase is Phase.FIRST_PLAYER:
             return tuple((StartWith(s), Fraction(1, self.num_players)) for s in range(self.num_players))
         if self.phase is Phase.ROLL:
-            return tuple((Roll(r), p) for r, p in roll_distribution())
+            return _roll_outcomes()
         return ()
 
     def would_win_by_banking(self) -> bool:

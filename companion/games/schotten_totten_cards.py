@@ -13,6 +13,7 @@ can later reuse :func:`formation_key`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 COLOURS = ("R", "O", "Y", "G", "B", "P")
@@ -64,8 +65,10 @@ def parse_card(code: str, max_value: int = 10) -> Card:
     return Card(COLOURS.index(text[0]), value)
 
 
+@lru_cache(maxsize=None)
 def full_deck(max_value: int) -> tuple[Card, ...]:
-    """Every card of the deck (C.2/C.9): 6 colours x values 1..max_value, colour-major order."""
+    """Every card of the deck (C.2/C.9): 6 colours x values 1..max_value, colour-major order (one
+    tuple per ``max_value``, built once: states ask for it at every draw)."""
     return tuple(Card(c, v) for c in range(len(COLOURS)) for v in range(1, max_value + 1))
 
 

@@ -67,22 +67,54 @@ class FuzzReport:
         self.examples.extend(other.examples[: self.MAX_EXAMPLES - len(self.examples)])
 
 
-def _generic(state: Any, engine: FuzzEngine) -> list[str]:
+def _sums_to_one(probabilities) -> bool:
+    """Exactly whether the Fractions (or ints) sum to 1; with one common denominator (the usual
+    case: n equally likely cards or faces) the numerators are summed instead of the Fractions."""
+    denominators = {p.denominator for p in probabilities}
+    if len(denominators) == 1:
+        return sum(p.numerator for p in probabilities) == denominators.pop()
+    return sum(probabilities) == 1
+
+
+class _Checked:
+    """The chance-outcome tuples of one game already found valid, by identity (an engine that caches
+    its outcome tuple, e.g. Can't Stop's 126 rolls, is checked once per game instead of every roll).
+    Keeps a reference to each, so an id is never reused while it is remembered."""
+
+    LIMIT = 64
+
+    def __init__(self) -> None:
+        self._tuples: dict[int, tuple] = {}
+
+    def __contains__(self, outcomes: tuple) -> bool:
+        return self._tuples.get(id(outcomes)) is outcomes
+
+    def add(self, outcomes: tuple) -> None:
+        if len(self._tuples) < self.LIMIT:
+            self._tuples[id(outcomes)] = outcomes
+
+
+def _generic(state: Any, engine: FuzzEngine, outcomes: tuple, snapshot: dict, checked: _Checked) -> list[str]:
+    """The generic invariants of the module docstring; ``outcomes`` is ``state.chance_outcomes()`` and
+    ``snapshot`` ``state.to_dict()``, computed once per step by the caller."""
     bad = []
     player = state.current_player
     outcome = state.outcome()
     if (player == TERMINAL) != (outcome is not None):
         bad.append(f"outcome() is {outcome!r} while current_player is {player}")
-    if player != TERMINAL and not state.legal_actions() and not state.chance_outcomes():
+    if player != TERMINAL and not state.legal_actions() and not outcomes:
         bad.append("a running game offers neither legal actions nor chance outcomes")
-    outcomes = state.chance_outcomes()
     if player == CHANCE:
-        if not outcomes or sum(p for _, p in outcomes) != 1 or any(p <= 0 for _, p in outcomes):
-            bad.append("chance outcomes missing, not positive or not summing to 1")
+        if outcomes not in checked:
+            probabilities = [p for _, p in outcomes]
+            if not outcomes or any(p <= 0 for p in probabilities) or not _sums_to_one(probabilities):
+                bad.append("chance outcomes missing, not positive or not summing to 1")
+            else:
+                checked.add(outcomes)
     elif outcomes:
         bad.append("chance outcomes at a decision node")
     try:
-        again = engine.from_dict(json.loads(json.dumps(state.to_dict())))
+        again = engine.from_dict(json.loads(json.dumps(snapshot)))
         if again != state:
             bad.append("from_dict(to_dict()) differs from the state")
     except Exception as error:  # noqa: BLE001 - any failure here is a finding
@@ -112,9 +144,11 @@ def fuzz_game(engine: FuzzEngine, rng: random.Random, report: FuzzReport, game: 
     game = report.games if game is None else game
     report.games += 1
     state = engine.new_state(rng)
-    previous, memo, pool, seen = None, {}, [], set()
+    previous, memo, pool, seen, checked = None, {}, [], set(), _Checked()
     for step in range(engine.max_steps + 1):
-        for text in _generic(state, engine) + engine.invariants(state, previous, memo):
+        outcomes = state.chance_outcomes()
+        before = state.to_dict()
+        for text in _generic(state, engine, outcomes, before, checked) + engine.invariants(state, previous, memo):
             report.violation(game, step, text)
         if state.current_player == TERMINAL:
             return
@@ -125,9 +159,8 @@ def fuzz_game(engine: FuzzEngine, rng: random.Random, report: FuzzReport, game: 
                 report.unfinished += 1
             return
         # At a chance node some engines list the outcomes only in chance_outcomes() (ludo.py).
-        legal = state.legal_actions() or tuple(a for a, _ in state.chance_outcomes())
+        legal = state.legal_actions() or tuple(a for a, _ in outcomes)
         legal_set = set(legal)
-        before = state.to_dict()
         for action in legal if len(legal) <= LEGAL_SAMPLE else rng.sample(legal, LEGAL_SAMPLE):
             try:
                 state.apply(action)
@@ -146,7 +179,7 @@ def fuzz_game(engine: FuzzEngine, rng: random.Random, report: FuzzReport, game: 
                 seen.add(action)
                 pool.append(action)
         if state.current_player == CHANCE:
-            actions, weights = zip(*state.chance_outcomes())
+            actions, weights = zip(*outcomes)
             action = rng.choices(actions, weights=[float(w) for w in weights])[0]
         else:
             action = rng.choice(legal)
