@@ -25,9 +25,9 @@ is then read by its corner index with the digit network. Without that calibratio
 no index box is read as one card by its centre value and always flagged.
 
 Public API: :class:`StCalibration`, :func:`read_cards`, :func:`calibrate_colours`, :func:`stones_table`,
-:func:`calibrate_deck` (another deck's design), :class:`IndexBox`, :func:`find_index_boxes`,
-:func:`white_patch`; CLI hooks :func:`add_arguments`, :func:`calibration_from_args`,
+:func:`calibrate_deck` (another deck's design); CLI hooks :func:`add_arguments`, :func:`calibration_from_args`,
 :func:`read_cards_json`. The colour-blind symbols are for the players: the reader does not read them.
+The index boxes themselves are found by :mod:`vision.cards_st_index`.
 """
 
 from __future__ import annotations
@@ -40,25 +40,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.card_digits import glyph_scores
 from vision.card_find import find_card_quads, orient_corners, rectify
 from vision.cards_corner import CornerDesign, learn_design, read_corner_cards, stone_cuts
+from vision.cards_st_index import find_index_boxes, lab_of
 from vision.card_value import read_centre_value
 from vision.cards_common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
 from vision.reference_deck import COLOUR_BGR, COLOURS, LETTER, card_layout
 
 STRIP_WIDTH = 160  # pixels of a rectified card's (or column's) width
-WHITE_SAT = 70  # HSV saturation below this (0-255) is white paper
 COLOUR_FLAG_DISTANCE = 28.0  # Lab distance to the nearest palette colour above which a card is flagged
 DESIGN_FLAG_DISTANCE = 0.5  # another deck: histogram distance (Bhattacharyya) above which a card is flagged
 
 
-def _lab(bgr) -> np.ndarray:
-    pixel = np.clip(np.array(bgr, np.float32).reshape(1, 1, 3) / 255.0, 0, 1)
-    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab).reshape(3)
-
-
-DEFAULT_PALETTE = {c: tuple(float(v) for v in _lab(COLOUR_BGR[c])) for c in COLOURS}
+DEFAULT_PALETTE = {c: tuple(float(v) for v in lab_of(COLOUR_BGR[c])) for c in COLOURS}
 
 
 @dataclass(frozen=True)
@@ -123,132 +117,6 @@ class StCalibration:
     def line_distance(self, x: float, y: float) -> float:
         origin, _, normal = self.line()
         return abs(float((np.array([x, y]) - origin) @ normal))
-
-
-WORK_SIDE = 1280  # frames are read at most this many pixels on their long side
-BOX_ASPECT = (1.45, 2.8)   # long/short of an index box seen from above (printed 34 x 17 mm = 2.0)
-BOX_RECT = 0.88            # convex hull area / minimum-area rectangle's area at least (a rectangle)
-BOX_RING_COLOUR = 0.6      # at least this share of a ring round the box is saturated (the card's body)
-BOX_SIDE = (7, 200)        # short side of a box in work pixels
-
-
-@dataclass(frozen=True)
-class IndexBox:
-    """One reference-card index box found in the frame.
-
-    corners: (4, 2) frame pixels TL, TR, BR, BL as the card's player sees the box (top toward the stone
-    line). value: 1-9 or None, value_conf 0-1. lab: white-balanced Lab of the card's body round the box.
-    """
-
-    corners: np.ndarray
-    value: int | None
-    value_conf: float
-    lab: np.ndarray | None
-
-
-def white_patch(frame_bgr: np.ndarray) -> np.ndarray:
-    """Scale each channel so that its 99.5th percentile becomes 250 (white-patch white balance: a colour
-    cast of the light would otherwise make the white index boxes look coloured)."""
-    levels = np.percentile(frame_bgr.reshape(-1, 3)[::7], 99.5, axis=0)
-    gains = 250.0 / np.maximum(levels, 20.0)
-    return np.clip(frame_bgr.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-
-
-def _saturated(hsv: np.ndarray) -> np.ndarray:
-    return (hsv[:, :, 1] >= 90) & (hsv[:, :, 2] >= 50)
-
-
-def _box_corners(rect, top_distance) -> np.ndarray:
-    """Corners of a minAreaRect box ordered TL, TR, BR, BL with its long side as the top (toward the line)."""
-    pts = cv2.boxPoints(rect).astype(np.float32)
-    pts = pts[np.argsort(np.arctan2(pts[:, 1] - pts[:, 1].mean(), pts[:, 0] - pts[:, 0].mean()))]
-    best, best_d = 0, None
-    for i in range(4):
-        a, b = pts[i], pts[(i + 1) % 4]
-        c, d = pts[(i + 2) % 4], pts[(i + 3) % 4]
-        if np.linalg.norm(b - a) < np.linalg.norm(c - b):
-            continue  # a short side: the box's top is one of its long sides
-        mid = (a + b) / 2
-        dist = float(top_distance(float(mid[0]), float(mid[1])))
-        if best_d is None or dist < best_d:
-            best, best_d = i, dist
-    return np.roll(pts, -best, axis=0)
-
-
-def find_index_boxes(frame_bgr: np.ndarray, top_distance) -> list[IndexBox]:
-    """Every reference-card index box in a BGR frame: white rectangles about 2:1 ringed by saturated
-    colour. ``top_distance(x, y)`` (frame pixels) is smallest toward each card's top (the stone line).
-    Returns boxes with corners in frame pixels, the value read and the body colour measured."""
-    h, w = frame_bgr.shape[:2]
-    scale = min(1.0, WORK_SIDE / max(h, w))
-    work = cv2.resize(frame_bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame_bgr
-    work = white_patch(work)
-    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
-    sat = _saturated(hsv)
-    # white: unsaturated, and not far below the brightest pixel nearby (a shadow dims the box and its ring)
-    local = cv2.dilate(hsv[:, :, 2], np.ones((25, 25), np.uint8))
-    white = (hsv[:, :, 1] < WHITE_SAT) & (hsv[:, :, 2].astype(np.float32) > 0.6 * local)
-    white = white.astype(np.uint8) * 255
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=4)
-    boxes = []
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area < BOX_SIDE[0] ** 2 * 1.4:
-            continue
-        roi = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
-        outline = max(cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], key=cv2.contourArea)
-        rect = cv2.minAreaRect(outline + np.array([x, y], np.int32))
-        (cx, cy), (a, b), _ = rect
-        short, long = min(a, b), max(a, b)
-        if not BOX_SIDE[0] <= short <= BOX_SIDE[1] or not BOX_ASPECT[0] <= long / max(short, 1) <= BOX_ASPECT[1]:
-            continue
-        if cv2.contourArea(cv2.convexHull(outline)) < BOX_RECT * a * b:
-            continue  # not a rectangle (the digit and symbol may bite into the outline: the hull counts)
-        # the ring round the box must be the card's colour
-        pad = max(2, int(0.18 * short))
-        ring_rect = ((cx, cy), (a + 2 * pad, b + 2 * pad), rect[2])
-        outer = cv2.boxPoints(ring_rect)
-        rx0, ry0 = np.maximum(np.floor(outer.min(axis=0)).astype(int), 0)
-        rx1, ry1 = np.minimum(np.ceil(outer.max(axis=0)).astype(int) + 1, [white.shape[1], white.shape[0]])
-        ring = np.zeros((ry1 - ry0, rx1 - rx0), np.uint8)
-        offset = np.array([rx0, ry0], np.float32)
-        cv2.fillPoly(ring, [(outer - offset).astype(np.int32)], 255)
-        cv2.fillPoly(ring, [(cv2.boxPoints(((cx, cy), (a + pad, b + pad), rect[2])) - offset).astype(np.int32)], 0)
-        ring_px = ring > 0
-        ring_sat = sat[ry0:ry1, rx0:rx1][ring_px]
-        if ring_sat.size == 0 or ring_sat.mean() < BOX_RING_COLOUR:
-            continue
-        corners = _box_corners(rect, lambda px, py: top_distance(px / scale, py / scale))
-        centre = corners.mean(axis=0)
-        box_img = rectify(work, centre + (corners - centre) * 1.12, 96)
-        value, conf = _read_digit(box_img)
-        paper = np.array(cv2.mean(work[y:y + bh, x:x + bw], mask=roi)[:3])
-        body = work[ry0:ry1, rx0:rx1][ring_px & sat[ry0:ry1, rx0:rx1]]
-        lab = None
-        if len(body):
-            lab = _lab(np.median(body, axis=0) / np.maximum(paper, 1.0) * 255.0)
-        boxes.append(IndexBox(corners=corners / scale, value=value, value_conf=conf, lab=lab))
-    return boxes
-
-
-def _read_digit(box_bgr: np.ndarray) -> tuple[int | None, float]:
-    """The black value in the left part of an upright index box crop (the box with a 1/16 border round
-    it): (1-9 or None, confidence 0-1). Black is dark with little chroma (max - min channel), so the
-    card's coloured body, however dark, is not ink."""
-    value = box_bgr.max(axis=2).astype(np.float32)
-    chroma = value - box_bgr.min(axis=2)
-    paper = float(np.percentile(value, 90))
-    black = ((value < 0.5 * paper) & (chroma < 0.3 * paper)).astype(np.uint8) * 255
-    h, w = black.shape
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(black, connectivity=8)
-    parts = [i for i in range(1, n) if cents[i][0] < 0.45 * w and stats[i][3] > 0.4 * h]
-    if not parts:
-        return None, 0.0
-    mask = np.isin(labels, parts).astype(np.uint8) * 255
-    scores = glyph_scores(mask)
-    scores[0] = 0.0  # no 0 in this deck (values 1-9)
-    best = int(scores.argmax())
-    return best, float(scores[best] / max(scores.sum(), 1e-9))
 
 
 def _nearest_colour(lab: np.ndarray | None, palette: dict) -> tuple[str | None, float]:
@@ -322,7 +190,7 @@ def _read_frame(frame_bgr: np.ndarray, calibration: StCalibration) -> list[CardR
         read = read_centre_value(card, upright_bonus=1.0)
         top_mid = (corners[0] + corners[1]) / 2
         stone, side = calibration.locate(float(top_mid[0]), float(top_mid[1]))
-        colour = _nearest_colour(_lab(read.ink_bgr), calibration.palette)[0] if read.ink_bgr else None
+        colour = _nearest_colour(lab_of(read.ink_bgr), calibration.palette)[0] if read.ink_bgr else None
         value = read.value if read.value is not None and 1 <= read.value <= 9 else None
         code = f"{LETTER[colour]}{value}" if colour and value else None
         cards.append(_reading(code, value, colour, corners, read.confidence * 0.5, True, stone, side))
