@@ -316,10 +316,9 @@ class CantStopSession(LoggedSession):
     # -- accepting and undoing ---------------------------------------------------------------------------
 
     def _accept(self, action: Action, **details) -> None:
-        before = self.state
-        after = before.apply(action)  # raises IllegalMove before anything is stored
-        self.store.append_event(self.game_id, "action", {**action_to_dict(action), **details})
-        self.state = after
+        self._accept_actions([action], "action", {**action_to_dict(action), **details})
+
+    def accepted(self, before: CantStopState, action: Action, after: CantStopState) -> None:
         if isinstance(action, Roll):
             self._roll_frame = self._check.frame_bgr if self._check else None
             self._roll_dice = tuple(replace(d, flagged=False, selected=False)  # confirmed by the players
@@ -328,8 +327,6 @@ class CantStopSession(LoggedSession):
             self.stabilizer.reset()
         self.message = self._describe(before, action, after)
         self._enter_phase()
-        if after.phase is Phase.OVER:
-            self._record_result()
 
     def replay(self, events) -> CantStopState:
         return replay(events, len(self.players), self.config)

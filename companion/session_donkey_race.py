@@ -292,15 +292,11 @@ class DonkeyRaceSession(LoggedSession):
     # -- accepting and undoing ---------------------------------------------------------------------------
 
     def _accept(self, actions: list[Action], **details) -> None:
-        before, after = self.state, self.state
-        for action in actions:
-            after = after.apply(action)  # raises IllegalMove before anything is stored
-        self.store.append_event(self.game_id, "step", {"actions": [action_to_dict(a) for a in actions], **details})
-        self.state = after
+        self._accept_actions(actions, "step", {"actions": [action_to_dict(a) for a in actions], **details})
+
+    def accepted(self, before: DonkeyRaceState, action: Action, after: DonkeyRaceState) -> None:
         self._entry = None
-        self.message = self._describe(before, actions[-1], after)
-        if after.phase is Phase.OVER:
-            self._record_result()
+        self.message = self._describe(before, action, after)
 
     def _accept_draws(self, first: tuple[Action, ...] = (), note: str = "") -> None:
         """Apply ``first`` and then every queued draw (unknown cards) until a reshuffle or the next round."""

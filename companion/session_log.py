@@ -67,6 +67,24 @@ class LoggedSession:
     def after_undo(self) -> None:
         """Forget what belonged to the undone event (readings, selections)."""
 
+    def accepted(self, before: Any, action: Any, after: Any) -> None:
+        """The game's own steps once ``action`` (the last of an event) took ``before`` to ``after`` and is
+        stored: the message to show, what the screen waits for next."""
+
+    def _accept_actions(self, actions: list[Any], kind: str, payload: dict) -> None:
+        """Accept one event: apply ``actions`` in turn (an :class:`IllegalMove` raised here stores nothing
+        and changes nothing), append the event (``kind``, ``payload``) to the store before the state
+        changes (ARCHITECTURE.md, Session), call :meth:`accepted` and store the result once the game is over.
+        """
+        before = after = self.state
+        for action in actions:
+            after = after.apply(action)
+        self.store.append_event(self.game_id, kind, payload)
+        self.state = after
+        self.accepted(before, actions[-1], after)
+        if after.outcome() is not None:
+            self._record_result()
+
     def undo(self) -> None:
         """Drop the last accepted event and replay; at the start, or once the game is over, nothing
         happens and :attr:`message` says why."""

@@ -249,16 +249,13 @@ class LudoSession(LoggedSession):
     # -- accepting and undoing ---------------------------------------------------------------------------
 
     def _accept(self, action: Action, **details) -> None:
-        before = self.state
-        after = before.apply(action)  # raises IllegalMove before anything is stored
-        self.store.append_event(self.game_id, "action", {**action_to_dict(action), **details})
-        self.state = after
+        self._accept_actions([action], "action", {**action_to_dict(action), **details})
+
+    def accepted(self, before: LudoState, action: Action, after: LudoState) -> None:
         if isinstance(action, Roll):
             self.scene.remember(self._last_frame)  # the same still die is not read twice
         self.message = self._describe(before, action, after)
         self._enter_phase()
-        if after.phase is Phase.OVER:
-            self._record_result()
 
     def replay(self, events) -> LudoState:
         return replay(events, len(self.players), self.config)
