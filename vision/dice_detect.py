@@ -42,11 +42,15 @@ DETECT_MIN = 0.25
 # 0.55 of a side apart; touching dice of one size lie a side or more apart, and a die beside a bigger
 # box predicted for its neighbour about one of its own sides: pi_cam_tray image_06, where the
 # box-overlap test of the first detector release dropped it).
-DUP_CENTRE = 0.8
+DUP_CENTRE = 0.45
 # Two peaks on one die of about equal score (at least TWIN_SCORE of the higher one) each box part of it
 # (the two pips of a 2 in a photo of touching dice, pi_cam_tray image_00): the die's box becomes the
 # square around their union (square_hull).
 TWIN_SCORE = 0.7
+# ... and of about equal size (the smaller side at least TWIN_SIZE of the larger): a die's peak beside
+# a coarse box over its whole cluster is not grown into that box (byler_d6 training photo
+# IMG_20191208_112404: dice grown into the 120-170 px coarse boxes over a cluster of 17).
+TWIN_SIZE = 0.6
 # A detection inside another's box and smaller than this fraction of its side is a pip of that die
 # (pips are 0.12-0.25 of a die's side; in a cluster of touching dice each is a third or more of the cluster).
 PIP_RATIO = 0.3
@@ -171,16 +175,29 @@ class DieDetector:
         def pip_of(d: Detection, o: Detection) -> bool:
             return _centre_in(d, o.box) and d.side < PIP_RATIO * o.side and o.score >= d.score * 0.5
 
-        found = [d for d in fine if not any(pip_of(d, o) for o in fine)]
-        kept: list[tuple[Detection, list[Detection]]] = []
-        for d in sorted(found, key=lambda d: -d.score):
-            same = next((i for i, (k, _) in enumerate(kept) if same_die(d, k)), None)
+        # Duplicates first, among boxes of comparable size only (a pip-sized box is never the same
+        # die as the box it lies in: that is settled below, once the kept boxes are known, so that
+        # a coarse box dropped as a duplicate of a die takes no neighbours down as its "pips").
+        kept: list[Detection] = []
+        dups: list[list[Detection]] = []
+        for d in sorted(fine, key=lambda d: -d.score):
+            same = next((i for i, k in enumerate(kept) if _comparable(d, k) and same_die(d, k)), None)
             if same is None:
-                kept.append((d, [f for f in fine if f is not d and pip_of(f, d)]))
-            elif d.score >= TWIN_SCORE * kept[same][0].score:
-                k, members = kept[same]  # grown at once: later peaks are compared with the whole die
-                kept[same] = (square_hull([k, d], k.score), members)
-        return kept
+                kept.append(d)
+                dups.append([])
+            elif d.score >= TWIN_SCORE * kept[same].score and min(d.side, kept[same].side) >= TWIN_SIZE * max(
+                    d.side, kept[same].side):
+                # grown at once: later peaks are compared with the whole die
+                kept[same] = square_hull([kept[same], d], kept[same].score)
+            else:
+                dups[same].append(d)
+        final = [(d, ds) for d, ds in zip(kept, dups) if not any(o is not d and pip_of(d, o) for o in kept)]
+        kept_boxes = [d for d, _ in final]
+        # Members: the detections dropped as pips of a kept box (its pips, or the dice of a cluster it
+        # covers) and, for a box bigger than them, as its duplicates (a box over two touching dice
+        # swallows the peaks of both).
+        return [(k, [f for f in fine if f not in kept_boxes and f.box != k.box and pip_of(f, k)]
+                 + [f for f in ds if f.side < k.side]) for k, ds in final]
 
 
 def square_hull(dets: list[Detection], score: float) -> Detection:
@@ -189,6 +206,11 @@ def square_hull(dets: list[Detection], score: float) -> Detection:
     x1, y1 = max(d.box[2] for d in dets), max(d.box[3] for d in dets)
     cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0) / 2
     return Detection((cx - half, cy - half, cx + half, cy + half), score)
+
+
+def _comparable(a: Detection, b: Detection) -> bool:
+    """True when neither box is pip-sized for the other (the smaller side at least PIP_RATIO of the larger)."""
+    return min(a.side, b.side) >= PIP_RATIO * max(a.side, b.side)
 
 
 def same_die(a: Detection, b: Detection) -> bool:
