@@ -23,13 +23,12 @@ from companion.config import Config
 from companion.display.screen import Display
 from companion.games.cant_stop import CantStopConfig
 from companion.i18n import _
-from companion.inputs import open_input
 from companion.paths import AppPaths, ensure_state_dir
+from companion.play_devices import PlayDevices
 from companion.robustness.trace import EventTrace
 from companion.session import GameSession, Waiting
 from companion.session_cant_stop import GAME, CantStopSession
-from companion.store import Store, open_or_move_aside
-from hardware.buttons import make_pin_factory
+from companion.store import Store
 from hardware.leds import LedPanel, StatusPattern
 from vision.camera import FrameSource
 from vision.dice import FrameError, read_dice
@@ -84,34 +83,21 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
     """
     ensure_state_dir(paths)
     variant = dict(config.variant(GAME) if variant is None else variant)
-    store, store_problem = open_or_move_aside(paths.store_file)  # a damaged file is moved aside, kept
-    if store_problem:
-        log.error("%s", store_problem)
-    display = inputs = leds = None
-    try:
+    with PlayDevices(config, headless=headless) as devices:
+        store = devices.open_store(paths.store_file, move_aside=True)  # a damaged file is moved aside, kept
+        if devices.store_problem:
+            log.error("%s", devices.store_problem)
         game_id, players, variant = open_game(store, GAME, players, variant, new)
         session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
                                   stable_frames=config.session.stable_frames, rng=random.Random(seed))
-        session.message = store_problem or ""
-        display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
-                          headless=headless)
-        pin_factory = make_pin_factory() if "gpio" in input_spec.split("+") else None
-        inputs = open_input(input_spec, events=display.events, pins=config.buttons, pin_factory=pin_factory)
-        if pin_factory is not None:
-            leds = LedPanel.from_config(config.leds, pin_factory=pin_factory)
+        session.message = devices.store_problem
+        display = devices.open_display()
+        inputs = devices.open_inputs(input_spec, leds=True)
         if screenshots:
             screenshots.mkdir(parents=True, exist_ok=True)
         reader = live_dice_reader(camera, config, paths.state_dir)
         return run_loop(session, store, camera, reader, inputs, display, game=GAME, screenshots=screenshots,
-                        headless=headless, fps=config.session.fps, max_ticks=max_ticks, leds=leds)
-    finally:
-        if leds is not None:
-            leds.close()
-        if inputs is not None:
-            inputs.close()
-        if display is not None:
-            display.close()
-        store.close()
+                        headless=headless, fps=config.session.fps, max_ticks=max_ticks, leds=devices.leds)
 
 
 def live_dice_reader(camera: FrameSource | None, config: Config,
@@ -235,14 +221,14 @@ def play(*, players: list[str] | None, variant: dict | None, camera_spec: str | 
 
     from companion.config import load_config
     from companion.paths import resolve
-    from vision.camera import open_camera
 
     paths = resolve(os.environ if env is None else env)
     config = load_config(paths.config_file)
     if not headless and not display_available():
         log.info("no display found: running headless")
         headless = True
-    with open_camera(camera_spec or config.camera.spec, frames_per_photo=config.session.frames_per_photo) as camera:
+    with PlayDevices(config, headless=headless) as devices:
+        camera = devices.open_camera(camera_spec or config.camera.spec)
         log.info("camera: %s", camera.name)
         result = run_cant_stop(paths=paths, config=config, camera=camera, input_spec=input_spec, players=players,
                                variant=variant, headless=headless, screenshots=screenshots, seed=seed, new=new)

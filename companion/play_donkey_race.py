@@ -26,15 +26,12 @@ def play(args, env=None) -> int:
     from companion.app import display_available, open_game, run_loop
     from companion.cli_games import parse_variant
     from companion.config import load_config
-    from companion.display.screen import Display
     from companion.games.base import VariantError
     from companion.games.donkey_race import DonkeyRaceConfig
-    from companion.inputs import open_input
     from companion.paths import ensure_state_dir, resolve
+    from companion.play_devices import PlayDevices
     from companion.session_donkey_race import GAME, DonkeyRaceSession, read_table
-    from companion.store import Store
-    from hardware.buttons import make_pin_factory
-    from vision.camera import CameraError, open_camera
+    from vision.camera import CameraError
 
     import companion.display.donkey_race  # noqa: F401  (registers the renderer)
 
@@ -46,35 +43,28 @@ def play(args, env=None) -> int:
     variant = parse_variant(args.variant) or dict(config.variant(GAME))
     headless = args.headless or not display_available()
     ensure_state_dir(paths)
-    store = Store(paths.store_file)
-    camera = display = inputs = None
-    try:
+    with PlayDevices(config, headless=headless) as devices:
+        store = devices.open_store(paths.store_file)
         game_id, players, variant = open_game(store, GAME, players, variant, args.new)
         try:
             rules = DonkeyRaceConfig.from_variant(variant)
         except VariantError as error:
             raise UserError(str(error)) from None
         session = DonkeyRaceSession(store, game_id, players, rules, stable_frames=config.session.stable_frames)
+        camera = None
         try:
-            camera = open_camera(args.camera or config.camera.spec, frames_per_photo=config.session.frames_per_photo)
+            camera = devices.open_camera(args.camera or config.camera.spec)
             log.info("camera: %s", camera.name)
         except CameraError as error:
             log.warning("no camera (%s): enter plays by hand", error)
-        display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
-                          headless=headless)
-        pin_factory = make_pin_factory() if "gpio" in args.input.split("+") else None
-        inputs = open_input(args.input, events=display.events, pins=config.buttons, pin_factory=pin_factory)
+        display = devices.open_display()
+        inputs = devices.open_inputs(args.input)
         screenshots: Path | None = args.screenshots
         if screenshots:
             screenshots.mkdir(parents=True, exist_ok=True)
         reader = partial(read_table, players=len(players), config=rules)
         result = run_loop(session, store, camera, reader, inputs, display, game=GAME, screenshots=screenshots,
                           headless=headless, fps=config.session.fps)
-    finally:
-        for resource in (inputs, display, camera):
-            if resource is not None:
-                resource.close()
-        store.close()
     if result.winner:
         print(_("{name} wins.").format(name=result.winner))
     elif session.finished:

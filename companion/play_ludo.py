@@ -90,12 +90,9 @@ def play(args) -> int:
     from companion.cli_games import parse_variant
     from companion.config import load_config
     from companion.display.ludo import draw_ludo  # noqa: F401  (registers the renderer)
-    from companion.display.screen import Display
-    from companion.inputs import open_input
     from companion.paths import ensure_state_dir, resolve
+    from companion.play_devices import PlayDevices
     from companion.session_ludo import GAME, LudoSession, colours_for
-    from companion.store import Store
-    from vision.camera import open_camera
 
     paths = resolve(os.environ)
     config = load_config(paths.config_file)
@@ -103,38 +100,22 @@ def play(args) -> int:
     players = [p.strip() for p in args.players.split(",")] if args.players else None
     variant = parse_variant(args.variant) or dict(config.variant(GAME))
     ensure_state_dir(paths)
-    store = Store(paths.store_file)
-    display = inputs = leds = None
-    try:
+    with PlayDevices(config, headless=headless) as devices:
+        store = devices.open_store(paths.store_file)
         game_id, players, variant = open_game(store, GAME, players, variant, args.new)
         session = LudoSession(store, game_id, players, LudoConfig.from_variant(variant),
                               stable_frames=config.session.stable_frames, rng=random.Random(args.seed))
         reader = LudoFrameReader(session.config.board, colours_for(len(players)),
                                  stacks=session.config.own_stacking != "forbidden")
         reader.session = session
-        display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
-                          headless=headless)
-        from hardware.buttons import make_pin_factory
-        from hardware.leds import LedPanel
-
-        pin_factory = make_pin_factory() if "gpio" in args.input.split("+") else None
-        inputs = open_input(args.input, events=display.events, pins=config.buttons, pin_factory=pin_factory)
-        if pin_factory is not None:
-            leds = LedPanel.from_config(config.leds, pin_factory=pin_factory)
+        display = devices.open_display()
+        inputs = devices.open_inputs(args.input, leds=True)
         screenshots: Path | None = args.screenshots
         if screenshots:
             screenshots.mkdir(parents=True, exist_ok=True)
-        with open_camera(args.camera or config.camera.spec, frames_per_photo=config.session.frames_per_photo) as camera:
-            result = run_loop(session, store, camera, reader, inputs, display, game=GAME, screenshots=screenshots,
-                              headless=headless, fps=config.session.fps, leds=leds)
-    finally:
-        if leds is not None:
-            leds.close()
-        if inputs is not None:
-            inputs.close()
-        if display is not None:
-            display.close()
-        store.close()
+        camera = devices.open_camera(args.camera or config.camera.spec)
+        result = run_loop(session, store, camera, reader, inputs, display, game=GAME, screenshots=screenshots,
+                          headless=headless, fps=config.session.fps, leds=devices.leds)
     if result.winner:
         print(_("{name} wins.").format(name=result.winner))
     return 0

@@ -29,7 +29,6 @@ from __future__ import annotations
 import logging
 import os
 import random
-from contextlib import nullcontext
 
 from companion.i18n import _
 
@@ -65,14 +64,11 @@ def play(args) -> int:
     from companion.cli import UserError
     from companion.cli_games import parse_variant
     from companion.config import load_config
-    from companion.display.screen import Display
     from companion.games.schotten_totten import SchottenTottenConfig
-    from companion.inputs import open_input
     from companion.paths import ensure_state_dir, resolve
+    from companion.play_devices import PlayDevices
     from companion.session_schotten_totten import GAME, SchottenTottenSession
     from companion.session_schotten_totten_reading import read_table
-    from companion.store import Store
-    from vision.camera import open_camera
 
     players = [p.strip() for p in args.players.split(",")] if args.players else None
     if players is not None and len(players) != 2:
@@ -83,30 +79,20 @@ def play(args) -> int:
     variant = parse_variant(args.variant) or config.variant(GAME)
     headless = args.headless or not display_available()
     spec = args.camera or config.camera.spec
-    camera_cm = nullcontext(None) if spec == "none" else open_camera(
-        spec, frames_per_photo=config.session.frames_per_photo)
-    store = Store(paths.store_file)
-    display = inputs = None
-    try:
-        with camera_cm as camera:
-            game_id, players, variant = open_game(store, GAME, players, dict(variant), args.new)
-            session = SchottenTottenSession(store, game_id, players, SchottenTottenConfig.from_variant(variant),
-                                            stable_frames=config.session.stable_frames,
-                                            rng=random.Random(args.seed))
-            display = Display(config.display.width, config.display.height, fullscreen=config.display.fullscreen,
-                              headless=headless)
-            inputs = open_input(args.input, events=display.events, pins=config.buttons, pin_factory=None)
-            if args.screenshots:
-                args.screenshots.mkdir(parents=True, exist_ok=True)
-            reader = _reader(paths.state_dir / CALIBRATION_FILE, read_table)
-            result = run_loop(session, store, camera, reader, inputs, display, game=GAME,
-                              screenshots=args.screenshots, headless=headless, fps=config.session.fps)
-    finally:
-        if inputs is not None:
-            inputs.close()
-        if display is not None:
-            display.close()
-        store.close()
+    with PlayDevices(config, headless=headless) as devices:
+        camera = None if spec == "none" else devices.open_camera(spec)
+        store = devices.open_store(paths.store_file)
+        game_id, players, variant = open_game(store, GAME, players, dict(variant), args.new)
+        session = SchottenTottenSession(store, game_id, players, SchottenTottenConfig.from_variant(variant),
+                                        stable_frames=config.session.stable_frames,
+                                        rng=random.Random(args.seed))
+        display = devices.open_display()
+        inputs = devices.open_inputs(args.input)
+        if args.screenshots:
+            args.screenshots.mkdir(parents=True, exist_ok=True)
+        reader = _reader(paths.state_dir / CALIBRATION_FILE, read_table)
+        result = run_loop(session, store, camera, reader, inputs, display, game=GAME,
+                          screenshots=args.screenshots, headless=headless, fps=config.session.fps)
     if result.winner:
         print(_("{name} wins the match.").format(name=result.winner))
     return 0

@@ -1,0 +1,213 @@
+"""companion.play_devices.PlayDevices: devices open in the order asked and close in reverse, whatever happens;
+and the play entry points that use it still say the same thing for an unplugged camera or no display."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import sqlite3
+
+import pygame
+import pytest
+from gpiozero import LED, GPIOPinInUse
+from gpiozero.pins.mock import MockFactory
+
+from companion import play_devices
+from companion.cli import main
+from companion.config import Config
+from companion.demo import photos_dir
+from companion.play_devices import PlayDevices
+from vision.camera import CameraError
+
+GAMES = ("cant-stop", "ludo", "schotten-totten", "donkey-race")
+
+
+class Fake:
+    """A device that writes its name into ``log`` when it closes (and fails to close when asked)."""
+
+    def __init__(self, name: str, log: list[str], fail_close: bool = False):
+        self.name, self.log, self.fail_close = name, log, fail_close
+        self.live = False
+
+    def close(self) -> None:
+        self.log.append(self.name)
+        if self.fail_close:
+            raise OSError(f"{self.name} would not close")
+
+    def events(self):
+        return []
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    """Replace every device constructor of companion.play_devices with a :class:`Fake`; returns the close log
+    and a set of device names whose close should fail / whose opening should raise."""
+    closed: list[str] = []
+    fail_close: set[str] = set()
+    fail_open: dict[str, BaseException] = {}
+
+    def make(name):
+        def factory(*args, **kwargs):
+            if name in fail_open:
+                raise fail_open[name]
+            return Fake(name, closed, name in fail_close)
+        return factory
+
+    monkeypatch.setattr(play_devices, "Store", make("store"))
+    monkeypatch.setattr(play_devices, "open_or_move_aside", lambda path: (make("store")(), "moved aside"))
+    monkeypatch.setattr(play_devices, "open_camera", make("camera"))
+    monkeypatch.setattr(play_devices, "Display", make("display"))
+    monkeypatch.setattr(play_devices, "open_input", make("inputs"))
+    monkeypatch.setattr(play_devices.LedPanel, "from_config", classmethod(lambda cls, *a, **k: make("leds")()))
+    monkeypatch.setattr(play_devices, "make_pin_factory", lambda: "pins")
+    return closed, fail_close, fail_open
+
+
+def _open_all(devices: PlayDevices, *, camera_first: bool = False) -> None:
+    if camera_first:
+        devices.open_camera("folder:x")
+    devices.open_store("x.sqlite3")
+    devices.open_display()
+    devices.open_inputs("keys+gpio", leds=True)
+    if not camera_first:
+        devices.open_camera("folder:x")
+
+
+def test_devices_close_in_reverse_order_on_a_normal_exit(fakes):
+    closed, _, _ = fakes
+    with PlayDevices(Config(), headless=True) as devices:
+        _open_all(devices)
+        assert devices.opened == ("store", "display", "inputs", "leds", "camera")
+        assert closed == []
+    assert closed == ["camera", "leds", "inputs", "display", "store"]
+    assert devices.opened == ()
+
+
+def test_the_order_follows_the_order_of_opening(fakes):
+    closed, _, _ = fakes
+    with PlayDevices(Config()) as devices:
+        _open_all(devices, camera_first=True)
+    assert closed == ["leds", "inputs", "display", "store", "camera"]
+
+
+@pytest.mark.parametrize("error", [RuntimeError("the loop failed"), KeyboardInterrupt()])
+def test_devices_close_in_reverse_order_on_an_error_or_ctrl_c(fakes, error):
+    closed, _, _ = fakes
+    with pytest.raises(type(error)):
+        with PlayDevices(Config()) as devices:
+            _open_all(devices)
+            raise error
+    assert closed == ["camera", "leds", "inputs", "display", "store"]
+
+
+def test_a_device_that_fails_to_open_closes_those_opened_before_and_its_error_passes_unchanged(fakes):
+    closed, _, fail_open = fakes
+    fail_open["display"] = pygame.error("kmsdrm not available")
+    with pytest.raises(pygame.error, match="^kmsdrm not available$"):
+        with PlayDevices(Config()) as devices:
+            devices.open_camera("device:0")
+            devices.open_store("x.sqlite3")
+            devices.open_display()
+    assert closed == ["store", "camera"]
+
+
+def test_a_close_that_fails_does_not_keep_the_others_open(fakes, caplog):
+    closed, fail_close, _ = fakes
+    fail_close.add("inputs")
+    with pytest.raises(OSError, match="inputs would not close"):  # a normal exit: the close error is raised
+        with PlayDevices(Config()) as devices:
+            _open_all(devices)
+    assert closed == ["camera", "leds", "inputs", "display", "store"]
+    assert "closing the inputs failed" in caplog.text
+
+    closed.clear()
+    with pytest.raises(KeyError):  # the block's own error wins over a close error
+        with PlayDevices(Config()) as devices:
+            _open_all(devices)
+            raise KeyError("board")
+    assert closed == ["camera", "leds", "inputs", "display", "store"]
+
+
+def test_leds_only_when_asked_and_only_with_gpio(fakes):
+    closed, _, _ = fakes
+    with PlayDevices(Config()) as devices:
+        devices.open_inputs("keys+gpio")
+        assert devices.leds is None
+    with PlayDevices(Config()) as devices:
+        devices.open_inputs("keys", leds=True)
+        assert devices.leds is None and devices.opened == ("inputs",)
+    assert closed == ["inputs", "inputs"]
+
+
+def test_store_moved_aside_reports_its_problem(fakes):
+    with PlayDevices(Config()) as devices:
+        devices.open_store("x.sqlite3", move_aside=True)
+        assert devices.store_problem == "moved aside"
+
+
+def test_real_devices_are_released(tmp_path, monkeypatch):
+    """Real store, photo folder, headless window, script + mock GPIO buttons and LEDs: all free afterwards."""
+    factory = MockFactory()
+    monkeypatch.setattr(play_devices, "make_pin_factory", lambda: factory)
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    shutil.copy(photos_dir() / "IMG_20191209_100026.jpg", photos)
+    script = tmp_path / "s.script"
+    script.write_text("quit\n", encoding="utf-8")
+    config = Config()
+    pins = [*config.buttons.pins.values(), *config.leds.seats]
+    with PlayDevices(config, headless=True) as devices:
+        store = devices.open_store(tmp_path / "c.sqlite3")
+        devices.open_camera(f"folder:{photos}")
+        devices.open_display()
+        devices.open_inputs(f"script:{script}+gpio", leds=True)
+        assert devices.camera.read() is not None and devices.leds is not None and pygame.display.get_init()
+        with pytest.raises(GPIOPinInUse):
+            LED(pins[-1], pin_factory=factory)
+    assert not pygame.display.get_init()
+    with pytest.raises(sqlite3.ProgrammingError):  # the connection is closed
+        store._db.execute("select 1")
+    for pin in pins:  # every button and LED pin can be claimed again
+        LED(pin, pin_factory=factory).close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_unplugged_camera_gives_the_same_clear_message(game, app_env, capsys, caplog):
+    script = app_env / "quit.script"
+    script.write_text("quit\n", encoding="utf-8")
+    status = main(["play", game, "--headless", "--camera", f"folder:{app_env / 'unplugged'}", "--input",
+                   f"script:{script}"])
+    message = f"photo folder {app_env / 'unplugged'} does not exist"
+    if game == "donkey-race":  # plays are entered by hand without a camera
+        assert status == 0
+        assert any(r.levelno == logging.WARNING and f"no camera ({message}): enter plays by hand" in r.getMessage()
+                   for r in caplog.records)
+    else:
+        assert status == 2
+        assert capsys.readouterr().err == f"companion: {message}\n"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_missing_display_gives_the_same_clear_message(game, app_env, capsys, monkeypatch, one_photo_folder):
+    script = app_env / "quit.script"
+    script.write_text("quit\n", encoding="utf-8")
+    pygame.display.quit()
+    monkeypatch.setenv("SDL_VIDEODRIVER", "nosuchdriver")  # as on a box whose screen is not connected
+    status = main(["play", game, "--camera", f"folder:{one_photo_folder}", "--input", f"script:{script}"])
+    assert status == 2
+    assert capsys.readouterr().err == "companion: nosuchdriver not available\n"
+
+
+@pytest.fixture
+def one_photo_folder(tmp_path):
+    folder = tmp_path / "one-photo"
+    folder.mkdir()
+    shutil.copy(photos_dir() / "IMG_20191209_100026.jpg", folder)
+    return folder
+
+
+def test_camera_error_from_open_camera_is_not_wrapped(tmp_path):
+    with pytest.raises(CameraError, match="not understood"):
+        with PlayDevices(Config()) as devices:
+            devices.open_camera("bogus")
+    assert devices.opened == ()
