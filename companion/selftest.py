@@ -23,9 +23,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +131,46 @@ def check_gpio(config: Config, env: Mapping[str, str] = os.environ,
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 """SDL video drivers that draw into memory only: a window there is no screen."""
 
+HARMLESS_SDL_LINES = {"wayland": ("XDG_RUNTIME_DIR is invalid or not set in the environment",)}
+"""Video driver -> lines SDL's C code writes to standard error while it probes that driver, which say
+nothing when that driver was not asked for: without ``SDL_VIDEODRIVER``, SDL tries Wayland first, and
+off a desktop session (a console, SSH, systemd) Wayland's library prints the XDG_RUNTIME_DIR line before
+SDL moves on to the next driver."""
+
+
+@contextmanager
+def filtered_native_stderr(requested: str | None = None) -> Iterator[None]:
+    """Catch what is written to file descriptor 2 in the block (by C code such as SDL's, and by Python)
+    and write it back afterwards without the :data:`HARMLESS_SDL_LINES` of the drivers other than
+    ``requested`` (the ``SDL_VIDEODRIVER`` asked for, whose messages explain its failure and are kept).
+
+    Every other line comes back unchanged and in order, also when the block raises; nothing is caught
+    when standard error has no file descriptor.
+    """
+    harmless = tuple(line for driver, lines in HARMLESS_SDL_LINES.items() if driver != requested for line in lines)
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            try:
+                sys.stderr.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            kept = [line for line in caught.read().splitlines(keepends=True)
+                    if not any(text.encode() in line for text in harmless)]
+            if kept:
+                os.write(2, b"".join(kept))
+
 
 def check_display(config: Config, env: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """Start SDL's video subsystem as the app would (with ``env``'s ``SDL_VIDEODRIVER``) and report
@@ -139,7 +181,8 @@ def check_display(config: Config, env: Mapping[str, str] = os.environ) -> dict[s
     false for SDL's memory-only drivers (dummy, offscreen), which are then named in ``fallback``
     unless they were asked for. A required display (driver requested, or full screen configured)
     passes only with the requested driver, or with a real screen. Nothing is drawn; the subsystem is
-    shut down again.
+    shut down again. SDL's harmless probing messages are kept off standard error
+    (:func:`filtered_native_stderr`); its other messages pass through.
     """
     import pygame
 
@@ -154,7 +197,8 @@ def check_display(config: Config, env: Mapping[str, str] = os.environ) -> dict[s
     else:
         os.environ.pop("SDL_VIDEODRIVER", None)
     try:
-        pygame.display.init()
+        with filtered_native_stderr(requested):
+            pygame.display.init()
         driver = pygame.display.get_driver()
         sizes = pygame.display.get_desktop_sizes()
         result["driver"] = driver

@@ -123,3 +123,65 @@ def test_cli_json_and_exit_status(env, monkeypatch, capsys):
     assert main(["selftest"]) == 1
     out = capsys.readouterr().out
     assert "FAIL camera: picamera" in out and out.strip().endswith("self-test FAILED: camera")
+
+
+XDG_LINE = "error: XDG_RUNTIME_DIR is invalid or not set in the environment."
+
+
+def test_sdls_harmless_xdg_runtime_dir_line_is_not_printed(monkeypatch, capfd):
+    """SDL probes its video drivers when none is named; off a desktop session the Wayland probe writes
+    the XDG_RUNTIME_DIR line straight to file descriptor 2. The self-test's output stays clean."""
+    for name in ("SDL_VIDEODRIVER", "XDG_RUNTIME_DIR", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    result = check_display(Config(), {})
+    assert result["ok"] is True and result["required"] is False
+    assert "XDG_RUNTIME_DIR" not in capfd.readouterr().err
+
+
+def test_the_stderr_filter_drops_only_the_harmless_line(capfd):
+    import os
+
+    from companion.selftest import filtered_native_stderr
+
+    os.write(2, b"before\n")
+    with filtered_native_stderr():
+        os.write(2, (XDG_LINE + "\n").encode())  # as SDL's C code writes it
+        os.write(2, b"error: kmsdrm: no DRM device\n")
+        os.write(2, b"WARNING another line\n")
+    os.write(2, b"after\n")
+    assert capfd.readouterr().err == "before\nerror: kmsdrm: no DRM device\nWARNING another line\nafter\n"
+
+
+def test_the_xdg_line_is_kept_when_wayland_was_asked_for(capfd):
+    import os
+
+    from companion.selftest import filtered_native_stderr
+
+    with filtered_native_stderr(requested="wayland"):  # then it explains why the screen failed
+        os.write(2, (XDG_LINE + "\n").encode())
+    assert capfd.readouterr().err == XDG_LINE + "\n"
+
+
+def test_the_stderr_filter_restores_stderr_after_an_error(capfd):
+    import os
+
+    from companion.selftest import filtered_native_stderr
+
+    with pytest.raises(RuntimeError):
+        with filtered_native_stderr():
+            os.write(2, b"real trouble\n")
+            raise RuntimeError("boom")
+    os.write(2, b"later\n")
+    assert capfd.readouterr().err == "real trouble\nlater\n"
+
+
+def test_cli_summary_has_no_xdg_line(env, monkeypatch, capfd):
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    for name in ("SDL_VIDEODRIVER", "XDG_RUNTIME_DIR", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert main(["selftest", "--frames", "2"]) == 0
+    captured = capfd.readouterr()
+    assert "XDG_RUNTIME_DIR" not in captured.err + captured.out
+    assert captured.out.strip().endswith("self-test passed")
