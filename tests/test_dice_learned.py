@@ -62,7 +62,9 @@ def test_dihedral_probabilities_average_the_eight_views():
 
 def test_no_die_cases():
     assert fuse(0.4, probs(2, 0.1, p_none=0.8), 2, 0.5) is None  # weak detection, classifier: no die
-    assert fuse(0.9, probs(3, 0.4), 0, 0.0) is None  # no pips and a weak classifier
+    assert fuse(0.9, probs(3, 0.3, p_none=0.6), 0, 0.0) is None  # no pips, and no die face for the classifier
+    value, conf = fuse(0.9, probs(3, 0.4), 0, 0.0)  # no pips, a doubtful classifier that sees a die: flagged
+    assert value == 3 and conf == pytest.approx(0.4) and conf < FLAG_BELOW
     value, conf = fuse(0.9, probs(3, 0.95), 0, 0.0)  # no pips but a sure classifier: kept
     assert value == 3 and 0.0 < conf
     value, conf = fuse(0.9, probs(1, 0.4, p_none=0.55), 1, 0.9)  # a screw head read as a 1
