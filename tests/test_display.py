@@ -15,6 +15,8 @@ from importlib import resources
 import numpy as np
 import pygame
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.display import fonts, palette, text
 from companion.display.bars import winner_banner_border, winner_banner_rect
@@ -362,3 +364,112 @@ def test_font_falls_back_to_pygame_default(monkeypatch):
         assert pygame.font.Font(io.BytesIO(data), 20).size("A")[0] > 0
     finally:
         fonts.font_bytes.cache_clear()
+
+
+# --- badges: the letters on the players' tokens -----------------------------------------------------------
+
+@pytest.mark.parametrize("names, expected", [
+    (("Player 1", "Player 2"), ("P1", "P2")),  # the default players: no longer both "P"
+    (("Player 2", "Player 1"), ("P2", "P1")),  # the words, not the seats, when they tell them apart
+    (("Anna", "Alex"), ("A1", "A2")),  # one word each: initial + seat number
+    (("Ada", "Ben", "Cleo"), ("A", "B", "C")),  # distinct initials stay one letter
+    (("Ada Byron", "Ada King", "ben"), ("AB", "AK", "B")),
+    (("Ann Lee", "Al Lee", "Bo"), ("A1", "A2", "B")),  # same word initials: seat numbers
+    (("anna", "", "??"), ("A", "2", "3")),  # no letter or digit: the seat number
+    (("1st", "", "Zed"), ("1", "2", "Z")),
+    (("", "1st"), ("11", "12")),  # seat 1's number clashes with the digit initial
+])
+def test_badges_are_distinct(names, expected):
+    assert palette.badges(names) == expected
+
+
+@given(st.lists(st.text(max_size=12), min_size=1, max_size=4))
+def test_badges_always_differ_and_keep_unshared_initials(names):
+    badges = palette.badges(names)
+    assert len(set(badges)) == len(names)
+    assert all(1 <= len(b) <= 2 for b in badges)
+    initials = [palette.initial(n, seat) for seat, n in enumerate(names)]
+    for seat, first in enumerate(initials):
+        assert badges[seat].startswith(first) or not any(ch.isalnum() for ch in names[seat])
+        if initials.count(first) == 1:
+            assert badges[seat] == first
+
+
+def test_player_styles_carry_the_badges_and_the_colours_given():
+    styles = palette.player_styles(["Player 1", "Player 2"], colours=[2, 0])
+    assert [s.letter for s in styles] == ["P1", "P2"]
+    assert [s.colour for s in styles] == [palette.player_colour(2), palette.player_colour(0)]
+
+
+def _ink_off_the_fill(style: palette.PlayerStyle, size: int) -> tuple[int, int]:
+    """(pixels of the badge's ink outside the token's coloured fill, all pixels of its ink): the ink must
+    not run over the black outline or out of the shape."""
+    from companion.display.tokens import draw_token
+
+    plain, badged = pygame.Surface((3 * size, 3 * size)), pygame.Surface((3 * size, 3 * size))
+    centre = (1.5 * size, 1.5 * size)
+    draw_token(plain, centre, size, style, letter=False)
+    draw_token(badged, centre, size, style)
+    a, b = pygame.surfarray.array3d(plain), pygame.surfarray.array3d(badged)
+    ink = np.any(a != b, axis=2)
+    fill = np.all(a == style.colour, axis=2)
+    return int(np.sum(ink & ~fill)), int(np.sum(ink))
+
+
+@pytest.mark.parametrize("badge, shown_from", [("W", 15), ("P2", 19), ("MW", 24)])
+@pytest.mark.parametrize("seat", range(4))
+def test_a_badge_stays_inside_every_shape(seat, badge, shown_from):
+    """Never over the outline; shown on every token from ``shown_from`` px up (in every shape)."""
+    style = palette.player_style(seat, "", badge)
+    for size in range(12, 65):
+        off, ink = _ink_off_the_fill(style, size)
+        assert off == 0, f"{badge!r} crosses the outline of a {style.shape.value} of {size} px"
+        assert ink > 0 or size < shown_from, f"no {badge!r} on a {style.shape.value} of {size} px"
+
+
+def _badges_drawn(monkeypatch, modules, render) -> set[str]:
+    """The badges of every token the ``modules`` draw while ``render()`` runs."""
+    drawn = []
+    for module in modules:
+        real = module.draw_token
+
+        def spy(surface, centre, size, style, _real=real, **kwargs):
+            drawn.append(style.letter)
+            return _real(surface, centre, size, style, **kwargs)
+
+        monkeypatch.setattr(module, "draw_token", spy)
+    render()
+    return set(drawn)
+
+
+DEFAULT_PLAYERS = ("Player 1", "Player 2")
+
+
+def test_cant_stop_screen_badges_the_default_players_apart(monkeypatch):
+    from companion.display import bars, board
+
+    view = make_view(players=tuple(PlayerView(n, i) for i, n in enumerate(DEFAULT_PLAYERS)), active=1,
+                     board=CantStopBoardView(HEIGHTS, {0: {7: 3}, 1: {7: 3, 8: 2}}, {}, {4: 1}))
+    assert _badges_drawn(monkeypatch, (bars, board), lambda: render_to_surface(view)) == {"P1", "P2"}
+
+
+def test_schotten_totten_screen_badges_the_default_players_apart(monkeypatch):
+    from companion.display import schotten_totten
+    from companion.display.schotten_totten_view import StoneView, StView
+
+    stones = tuple(StoneView(((), ()), owner=(0 if i == 2 else 1 if i == 5 else None)) for i in range(9))
+    view = StView("Schotten Totten", DEFAULT_PLAYERS, 0, stones, "Player 1: play a card")
+    surface = pygame.Surface((800, 480))
+    drawn = _badges_drawn(monkeypatch, (schotten_totten,), lambda: schotten_totten.draw_schotten_totten(surface, view))
+    assert drawn == {"P1", "P2"}
+
+
+def test_donkey_race_screen_badges_the_default_players_apart(monkeypatch):
+    from companion.display import donkey_race
+    from companion.display.donkey_race_view import DonkeyRaceView, LaneView, SectorView
+
+    lanes = tuple(LaneView(n, i, i, 0, 0, 5) for i, n in enumerate(DEFAULT_PLAYERS))
+    view = DonkeyRaceView("Donkey race", lanes, 10, 0, tuple(SectorView(i, "") for i in range(2)), "Player 1 leads")
+    surface = pygame.Surface((800, 480))
+    drawn = _badges_drawn(monkeypatch, (donkey_race,), lambda: donkey_race.draw_donkey_race(surface, view))
+    assert drawn == {"P1", "P2"}

@@ -183,5 +183,7 @@ def _draw_labels(surface: pygame.Surface, layout: BoardLayout, column: int, has_
 
 
 def board_styles(players: tuple[PlayerView, ...]) -> dict[int, PlayerStyle]:
-    """Seat -> drawing style for the players of a view (seat = position in ``players``)."""
-    return {seat: palette.player_style(p.colour, p.name) for seat, p in enumerate(players)}
+    """Seat -> drawing style for the players of a view (seat = position in ``players``), with distinct
+    badges (``palette.badges``)."""
+    styles = palette.player_styles([p.name for p in players], [p.colour for p in players])
+    return dict(enumerate(styles))

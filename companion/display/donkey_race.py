@@ -19,7 +19,10 @@ from companion.i18n import _, ngettext
 
 
 def _styles(view: DonkeyRaceView) -> dict[int, palette.PlayerStyle]:
-    return {lane.seat: palette.player_style(lane.seat, lane.name) for lane in view.lanes}
+    lanes = sorted(view.lanes, key=lambda lane: lane.seat)
+    badges = palette.badges([lane.name for lane in lanes])
+    return {lane.seat: palette.player_style(lane.seat, lane.name, badge)
+            for lane, badge in zip(lanes, badges, strict=True)}
 
 
 def draw_donkey_race(surface: pygame.Surface, view: DonkeyRaceView) -> None:

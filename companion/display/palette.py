@@ -9,13 +9,15 @@ pair in every two-player game, differ most (vermillion against sky blue). Orange
 vermillion it is the pair most often confused.
 
 Colour is never the only cue: each seat also has a shape (circle, square, triangle, diamond) and every
-token carries the player's initial (see :func:`player_style`).
+token carries the player's badge: the initial, made distinct when two players share it (see
+:func:`badges`, :func:`player_styles`).
 
 This module is plain data; it needs no pygame.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -76,14 +78,67 @@ def player_colour(index: int) -> RGB:
     return PLAYER_COLOURS[index % len(PLAYER_COLOURS)]
 
 
-def player_style(index: int, name: str = "") -> PlayerStyle:
+def initial(name: str, seat: int = 0) -> str:
+    """The first letter or digit of ``name``, upper-cased (one character); the 1-based seat number
+    ``seat + 1`` when the name has none."""
+    first = next((ch for ch in name if ch.isalnum()), None)
+    return first.upper()[:1] if first is not None else str(seat + 1)
+
+
+def _word_initials(name: str) -> str:
+    """Initials of the first and the last word ("Player 2" -> "P2", "Ada King Lovelace" -> "AL"); one
+    character for a one-word name, "" for none."""
+    words = [w for w in ("".join(ch if ch.isalnum() else " " for ch in name)).split()]
+    if not words:
+        return ""
+    return words[0][0].upper()[:1] + (words[-1][0].upper()[:1] if len(words) > 1 else "")
+
+
+def badges(names: Sequence[str]) -> tuple[str, ...]:
+    """The badge written on each seat's token, seat order; every badge differs from the others.
+
+    A player whose initial (:func:`initial`) no other player shares gets that one character. The
+    players who share one get the initials of their first and last words when those tell them all
+    apart ("Player 1", "Player 2" -> "P1", "P2"; "Ada Byron", "Ada King" -> "AB", "AK"), otherwise the
+    initial followed by the 1-based seat number ("Anna", "Alex" -> "A1", "A2"). Badges are one or two
+    characters for up to nine seats.
+    """
+    first = [initial(name, seat) for seat, name in enumerate(names)]
+    result = list(first)
+    for letter in dict.fromkeys(first):
+        seats = [seat for seat, f in enumerate(first) if f == letter]
+        if len(seats) < 2:
+            continue
+        words = [_word_initials(names[seat]) for seat in seats]
+        if all(len(w) == 2 and w[0] == letter for w in words) and len(set(words)) == len(words):
+            chosen = words
+        else:
+            chosen = [letter + str(seat + 1) for seat in seats]
+        for seat, badge in zip(seats, chosen, strict=True):
+            result[seat] = badge
+    if len(set(result)) != len(result):  # cannot happen with the rules above; seat numbers always differ
+        result = [str(seat + 1) for seat in range(len(names))]
+    return tuple(result)
+
+
+def player_style(index: int, name: str = "", letter: str | None = None) -> PlayerStyle:
     """The style of palette index ``index`` for a player called ``name``.
 
-    The letter is the name's first letter or digit, upper-cased; a seat number (1-4) when the name has
-    none.
+    The letter is ``letter`` when given (a badge from :func:`badges`), else the name's first letter or
+    digit, upper-cased; a seat number (1-4) when the name has none.
     """
-    letter = next((ch.upper() for ch in name if ch.isalnum()), str(index % len(PLAYER_COLOURS) + 1))
+    if letter is None:
+        letter = initial(name, index % len(PLAYER_COLOURS))
     return PlayerStyle(player_colour(index), PLAYER_SHAPES[index % len(PLAYER_SHAPES)], letter)
+
+
+def player_styles(names: Sequence[str], colours: Sequence[int] | None = None) -> list[PlayerStyle]:
+    """The styles of the players ``names`` in seat order, with distinct :func:`badges`.
+
+    colours: each seat's palette index (default: the seat number itself, 0-3).
+    """
+    indices = list(range(len(names))) if colours is None else list(colours)
+    return [player_style(index, name, badge) for index, name, badge in zip(indices, names, badges(names), strict=True)]
 
 
 def contrast_ratio(a: RGB, b: RGB) -> float:

@@ -30,7 +30,9 @@ ALERT: palette.RGB = (0xF0, 0xE4, 0x42)
 
 
 def _style(view: StView, seat: int) -> palette.PlayerStyle:
-    return palette.player_style(seat, view.players[seat] if seat < len(view.players) else "")
+    if seat >= len(view.players):
+        return palette.player_style(seat, "")
+    return palette.player_style(seat, view.players[seat], palette.badges(view.players)[seat])
 
 
 def draw_card(surface: pygame.Surface, rect: pygame.Rect, code: str, *, pending: bool = False) -> None:

@@ -1,4 +1,4 @@
-"""Pieces: a player's token (colour + shape + initial) and the neutral runner (white disc, black ring)."""
+"""Pieces: a player's token (colour + shape + badge) and the neutral runner (white disc, black ring)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,9 @@ def draw_token(
     """Draw a player's token ``size`` pixels across centred on ``centre``; return its bounding box.
 
     The shape is filled with the player's colour and outlined in black (outline about size/12 wide);
-    the initial is written in black bold in the middle when ``letter`` and the token is at least 12 px.
+    the badge (``style.letter``, one or two characters) is written in black bold in the middle when
+    ``letter`` and the token is at least 12 px, shrunk until it fits inside the outline
+    (:func:`badge_fits`); a token too small for its badge even in ``fonts.MIN_SIZE`` type shows none.
     """
     size = max(4.0, float(size))
     edge = max(1, round(size / 12))
@@ -46,19 +48,72 @@ def draw_token(
         radius = size / 2
         box = pygame.draw.circle(surface, style.colour, (cx, cy), radius)
         pygame.draw.circle(surface, INK, (cx, cy), radius, edge)
-        text_y = cy
     else:
         points = shape_points(style.shape, centre, size)
         box = pygame.draw.polygon(surface, style.colour, points)
         pygame.draw.polygon(surface, INK, points, edge)
-        text_y = cy + (size * 0.06 if style.shape is Shape.TRIANGLE else 0)
     if letter and size >= 12 and style.letter:
-        scale = 0.42 if style.shape is Shape.TRIANGLE else 0.6
-        font = fonts.font(max(fonts.MIN_SIZE, round(size * scale)), bold=True)
-        image = font.render(style.letter[:1], True, INK)
-        ink = image.get_bounding_rect()  # centre the glyph's ink, not its line box
-        surface.blit(image, (cx - ink.centerx, text_y - ink.centery))
+        badge = _badge(style, size, edge)
+        if badge is not None:  # None: too small a token for this badge; its shape and colour tell the seat
+            image, dy = badge
+            ink = image.get_bounding_rect()  # centre the glyph's ink, not its line box
+            surface.blit(image, (round(cx - ink.centerx), round(cy + dy - ink.centery)))
     return box
+
+
+def _badge(style: PlayerStyle, size: float, edge: int) -> tuple[pygame.Surface, float] | None:
+    """The badge's image in the largest type (from 0.6 of ``size``, 0.42 in a triangle, down to
+    ``fonts.MIN_SIZE``) that :func:`badge_fits`, and its ink's offset below the token's centre; None
+    when even the smallest type does not fit."""
+    font_size = max(fonts.MIN_SIZE, round(size * (0.42 if style.shape is Shape.TRIANGLE else 0.6)))
+    while True:
+        image = fonts.font(font_size, bold=True).render(style.letter, True, INK)
+        ink = image.get_bounding_rect().size
+        offsets = [0.0]
+        if style.shape is Shape.TRIANGLE:  # a little low looks centred; lower still is wider
+            offsets = [size * 0.06, _triangle_lowest(size, edge, ink[1])]
+        for dy in offsets:
+            if badge_fits(style.shape, size, edge, ink, dy):
+                return image, dy
+        if font_size <= fonts.MIN_SIZE:
+            return None
+        font_size = max(fonts.MIN_SIZE, int(font_size * 0.9))
+
+
+def _triangle(size: float) -> tuple[float, float, float]:
+    """(apex y, base y, half the base) of a triangle token ``size`` pixels across, relative to its
+    centre (the shape of :func:`shape_points`)."""
+    height = size * math.sqrt(3) / 2
+    return -height * 2 / 3 * 1.05, height / 3 * 1.05, size / 2 * 1.05
+
+
+def _triangle_lowest(size: float, edge: int, ink_h: int) -> float:
+    """The lowest offset of an ``ink_h``-pixel-tall badge in a triangle token: just above the base."""
+    return _triangle(size)[1] - (edge + BADGE_CLEARANCE) - ink_h / 2
+
+
+BADGE_CLEARANCE = 0.0
+"""Pixels kept between a badge's ink and the inside of the token's outline (beside the rounding)."""
+
+
+def badge_fits(shape: Shape, size: float, edge: int, ink: tuple[int, int], dy: float = 0.0) -> bool:
+    """Whether a badge whose ink is ``ink`` = (w, h) pixels, centred ``dy`` pixels below the token's
+    centre, stays inside the ``edge``-pixel outline of a ``shape`` token ``size`` pixels across (the
+    shapes of :func:`shape_points`), :data:`BADGE_CLEARANCE` away from it."""
+    half_w, half_h = ink[0] / 2, ink[1] / 2
+    margin = edge + BADGE_CLEARANCE
+    r = size / 2
+    if shape is Shape.CIRCLE:
+        return math.hypot(half_w, abs(dy) + half_h) <= r - margin
+    if shape is Shape.SQUARE:
+        inner = r * 0.86 - margin
+        return half_w <= inner and abs(dy) + half_h <= inner
+    if shape is Shape.DIAMOND:
+        return half_w + abs(dy) + half_h <= r - margin * math.sqrt(2)
+    apex, base, base_half = _triangle(size)
+    slope = base_half / (base - apex)  # half-width gained per pixel down
+    return (dy + half_h <= base - margin
+            and slope * (dy - half_h - apex) - margin * math.sqrt(1 + slope * slope) >= half_w)
 
 
 def draw_runner(surface: pygame.Surface, centre: tuple[float, float], size: float) -> pygame.Rect:
