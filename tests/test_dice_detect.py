@@ -75,12 +75,12 @@ def test_overlap():
 
 def test_same_die_by_centre_distance():
     die = Detection((100, 100, 170, 170), 0.8)
-    # Two peaks on one die (the pips of a 2): centres 0.55 of a side apart.
+    # Two peaks on one die: centres 0.32 of a side apart.
     assert same_die(die, Detection((120, 110, 190, 180), 0.6))
     # A touching neighbour of the same size: a side apart.
     assert not same_die(die, Detection((170, 100, 240, 170), 0.8))
     # A small box squeezed beside a big one, whose boxes overlap by more than half of the small box
-    # (the first release's overlap test dropped it): centres a small side apart (pi_cam_tray image_06).
+    # (the first release's overlap test dropped it): centres a small side apart.
     big, small = Detection((358, 286, 435, 363), 0.64), Detection((400, 273, 439, 311), 0.47)
     assert overlap(big.box, small.box) > 0.5
     assert not same_die(big, small)
@@ -122,8 +122,7 @@ def test_merge_keeps_members_of_a_big_box():
     (die, members), = _Levels([a, b], []).detect_members(image)
     assert die.score == pytest.approx(0.61) and members == []
     assert die.box == pytest.approx((379, 338, 451, 410))
-    # 0.57 of a side apart (touching dice of byler_d6 lie 0.48 apart and more; or a 2's two pips, which
-    # the reader joins when the classifier prefers the square around both): two detections.
+    # 0.57 of a side apart (touching dice of byler_d6 lie 0.48 apart and more): two detections.
     a, b = Detection((379, 346, 433, 400), 0.61), Detection((409, 353, 461, 405), 0.60)
     assert [d for d, _ in _Levels([a, b], []).detect_members(image)] == [a, b]
     # A coarse box a die's duplicate (comparable size, same centre) takes no neighbours down as pips.

@@ -38,14 +38,13 @@ COARSE_MIN_SIDE = 20.0
 # reader turns the score into part of each die's confidence.
 DETECT_MIN = 0.25
 # A detection whose centre lies closer than this fraction of the smaller box's side to a higher-scoring
-# one's centre is the same die found twice (one die's two peaks, e.g. on the two pips of a 2, lie about
-# 0.55 of a side apart; touching dice of one size lie a side or more apart, and a die beside a bigger
-# box predicted for its neighbour about one of its own sides: pi_cam_tray image_06, where the
-# box-overlap test of the first detector release dropped it).
+# one's centre, of comparable size (neither pip-sized for the other), is the same die found twice. Set
+# from the byler_d6 training photos (149): the 320 px level never gave two peaks (score >= 0.3) on one
+# labelled die, and touching dice lie 0.48 of the smaller side apart and more (the 0.8 used before,
+# set while looking at pi_cam_tray, merged 16 pairs of touching byler training dice into one box).
 DUP_CENTRE = 0.45
-# Two peaks on one die of about equal score (at least TWIN_SCORE of the higher one) each box part of it
-# (the two pips of a 2 in a photo of touching dice, pi_cam_tray image_00): the die's box becomes the
-# square around their union (square_hull).
+# Two such peaks of about equal score (at least TWIN_SCORE of the higher one) each box part of one die:
+# the die's box becomes the square around their union (square_hull).
 TWIN_SCORE = 0.7
 # ... and of about equal size (the smaller side at least TWIN_SIZE of the larger): a die's peak beside
 # a coarse box over its whole cluster is not grown into that box (byler_d6 training photo
@@ -154,15 +153,17 @@ class DieDetector:
         """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels.
 
         Merging the levels: a coarse (big-die) box holding the centres of two or more fine detections
-        of at least PIP_RATIO of its side is a group of small dice and is dropped; fine detections inside a kept box and smaller than PIP_RATIO of its side are
-        its pips and are dropped; then, highest score first, a box whose centre lies within DUP_CENTRE
-        of the smaller side of a kept box's centre goes (when it scores at least TWIN_SCORE of that
-        box's score, the kept box grows to the square around both: :func:`square_hull`).
+        of at least PIP_RATIO of its side is a group of small dice and is dropped. Then, highest score
+        first, a box of comparable size (neither is below PIP_RATIO of the other) whose centre lies
+        within DUP_CENTRE of the smaller side of a kept box's centre goes (when it scores at least
+        TWIN_SCORE of that box's score and is of about its size, TWIN_SIZE, the kept box grows to the
+        square around both: :func:`square_hull`). Last, kept boxes inside another kept box and smaller
+        than PIP_RATIO of its side are its pips and go.
 
-        Returns (detection, members) pairs: members are the fine detections dropped as the pips of that
-        detection (empty for most), so that a reader can tell a close-up die from a cluster of small
-        dice that a coarse box covers (both look alike to the merge: pips and dice in a cluster are
-        0.13-0.25 of the box's side and score alike).
+        Returns (detection, members) pairs: members are the detections dropped as the pips of that
+        detection, or as its duplicates when smaller than it (empty for most), so that a reader can
+        tell a close-up die from a cluster of small dice that a coarse box covers (both look alike to
+        the merge: pips and dice in a cluster are 0.13-0.25 of the box's side and score alike).
         """
         fine = self.run(image_bgr, LEVELS[0], min_score)
         coarse_scale = LEVELS[1] / max(image_bgr.shape[:2])

@@ -86,16 +86,6 @@ CLUSTER_FACES = 0.8
 # the size head under-estimates a die squeezed between touching neighbours (pi_cam_tray image_06: a 39 px
 # box on a 70 px die). Dice of one game are of one size and lie about equally far from the camera.
 SMALL_BOX = 0.75
-# Two detections whose centres lie closer than this fraction of the smaller side may be one die found
-# as two halves (two peaks on a 2's pips): the classifier decides (_join_halves). Touching dice of the
-# byler_d6 training photos lie 0.48 of a side apart and more (the detector's own merge stops at
-# vision.dice_detect.DUP_CENTRE, below that); at 0.8 and more the two boxes overlap too little to be
-# halves of one die.
-HALF_CENTRE = 0.8
-# Of two such detections that stay apart, the one the classifier believes less (P(die) * P(value)) goes
-# when its belief is below PAIR_BELIEF: touching dice are each legible, while a peak on a pip of a
-# neighbour, or on part of its face, reads as no die or as a 1 of low belief.
-PAIR_BELIEF = 0.3
 # Fraction of a box's side that may lie outside the frame before the die counts as partly out of view.
 EDGE_TOLERANCE = 0.12
 # The pip-count reading's mask inside the box: inset (fraction of the side) and corner radius.
@@ -310,41 +300,7 @@ def split_clusters(work: np.ndarray, found, classifier) -> tuple[list, np.ndarra
         if not any(same_die(out[k], out[q]) for q in keep):
             keep.append(k)
     keep.sort()
-    return _join_halves(work, [out[k] for k in keep], out_p[keep], classifier)
-
-
-def _join_halves(work: np.ndarray, dets: list, probs: np.ndarray, classifier) -> tuple[list, np.ndarray]:
-    """Two detections whose centres lie closer than HALF_CENTRE of the smaller side (but not close enough
-    to be one die for the detector's merge) are one die found as two halves when the classifier
-    believes the square around both more than either box; the pair is replaced by that square."""
-    from vision.dice_detect import Detection, square_hull
-    from vision.dice_model import face_crop
-
-    pairs = []
-    for i in range(len(dets)):
-        for j in range(i + 1, len(dets)):
-            a, b = dets[i], dets[j]
-            if min(a.side, b.side) < 0.6 * max(a.side, b.side):
-                continue
-            dist = math.hypot((a.box[0] + a.box[2] - b.box[0] - b.box[2]) / 2, (a.box[1] + a.box[3] - b.box[1] - b.box[3]) / 2)
-            if dist < HALF_CENTRE * min(a.side, b.side):
-                pairs.append((dist / min(a.side, b.side), i, j))
-    if not pairs:
-        return dets, probs
-    hulls = [square_hull([dets[i], dets[j]], max(dets[i].score, dets[j].score)) for _, i, j in pairs]
-    hull_p = classifier.probabilities(np.stack([face_crop(work, h.box) for h in hulls]))
-    dets, probs, gone = list(dets), probs.copy(), set()
-    for (_, i, j), h, p in sorted(zip(pairs, hulls, hull_p), key=lambda t: t[0][0]):
-        if i in gone or j in gone:
-            continue
-        bi, bj = _belief(probs[i])[1], _belief(probs[j])[1]
-        if _belief(p)[1] > max(bi, bj):
-            dets[i], probs[i] = Detection(h.box, h.score), p
-            gone.add(j)
-        elif min(bi, bj) < PAIR_BELIEF:  # not two legible dice: the one the classifier believes less goes
-            gone.add(j if bj < bi else i)
-    keep = [k for k in range(len(dets)) if k not in gone]
-    return [dets[k] for k in keep], probs[keep]
+    return [out[k] for k in keep], out_p[keep]
 
 
 def _resize_small(work: np.ndarray, dets: list, probs: np.ndarray, classifier) -> tuple[list, np.ndarray]:
