@@ -473,3 +473,87 @@ def test_donkey_race_screen_badges_the_default_players_apart(monkeypatch):
     surface = pygame.Surface((800, 480))
     drawn = _badges_drawn(monkeypatch, (donkey_race,), lambda: donkey_race.draw_donkey_race(surface, view))
     assert drawn == {"P1", "P2"}
+
+
+# --- Can't Stop's options at the product's 800 x 480: every option readable in full ------------------------
+
+BOARDS = (  # positions of the `cant-stop moves` contract, without the dice
+    {},  # a turn's start: every pairing moves two columns (the longest effects)
+    {"runners": {"7": 3, "8": 2}},  # one runner left: pairings split into single columns (up to six options)
+    {"runners": {"10": 6, "11": 4, "12": 2}},  # all runners out, high up in two-digit columns
+    {"markers": {"Player 1": {"7": 12, "6": 10, "10": 6}, "Player 2": {"8": 10}}, "claimed": {"2": "Player 2"}},
+)
+
+
+def _real_option_views(tmp_path):
+    """(dice, view) of a real Can't Stop session in CHOOSE for every roll (126 dice sets) on each board."""
+    import itertools
+    import random
+    from dataclasses import replace
+
+    from companion.games.cant_stop import state_from_position
+    from companion.session_cant_stop import CantStopSession
+    from companion.store import Store
+
+    players = ["Player 1", "Player 2"]
+    with Store(tmp_path / "options.sqlite3") as store:
+        session = CantStopSession(store, store.new_game("cant-stop", players, {}), players, rng=random.Random(1))
+        for board in BOARDS:
+            for dice in itertools.combinations_with_replacement(range(1, 7), 4):
+                session.state = state_from_position({"players": players, "active": "Player 1", "dice": list(dice),
+                                                     **board})
+                if not session.state.legal_actions():
+                    continue  # a bust: the box says so, there is nothing to choose
+                view = session.view()  # the photo and its dice take the panel's top, as at the table
+                yield dice, replace(view, frame_bgr=dice_photo(), dice=make_view().dice)
+
+
+def test_every_cant_stop_option_is_shown_in_full_at_800x480(tmp_path):
+    from companion.display.options import layout_options
+    from companion.display.panel import side_panel_regions
+
+    layout = ScreenLayout.for_size((800, 480))
+    most, crowded = (0, 0), None
+    for dice, view in _real_option_views(tmp_path):
+        regions = side_panel_regions(view, layout)
+        rows = layout_options(regions.options, view.options, layout)
+        assert len(rows) == len(view.options), dice
+        assert regions.options.bottom <= regions.hint.top and regions.top.bottom <= regions.options.top
+        for option, row in zip(view.options, rows, strict=True):
+            where = f"{dice}: {option}"
+            assert not row.cut and regions.options.contains(row.row), where
+            assert row.row.contains(row.effect_rect) and row.row.contains(row.label_rect), where
+            font = fonts.font(row.effect_size)
+            assert all(font.size(line)[0] <= row.effect_rect.width for line in row.effect_lines), where
+            assert len(row.effect_lines) * font.get_linesize() <= row.effect_rect.height, where
+            shown = " ".join(row.effect_lines).replace("\u00b7", "").split()
+            assert shown == option.effect.replace("\u00b7", "").split(), where  # every word, nothing cut
+            assert fonts.font(row.label_size, bold=True).size(option.label)[0] <= row.label_rect.width, where
+            assert row.effect_size == layout.small and row.label_size == layout.normal, where  # no shrinking
+        lines = sum(len(r.effect_lines) for r in rows)
+        if lines > most[1]:
+            most, crowded = (len(rows), lines), view
+    assert most[0] >= 3 and most[1] >= 6  # the sweep did reach panels of several two-line options
+    save(render_to_surface(crowded), tmp_path, "most-crowded-options")  # COMPANION_SHOTS=DIR keeps it
+
+
+def test_effect_lines_break_after_the_bust_chance_first():
+    from companion.display.options import effect_lines
+
+    font = fonts.font(19)
+    effect = "bust 0% \u00b7 5 to 1/9, 10 to 1/7"
+    assert effect_lines(effect, font, 1000) == [effect]
+    assert effect_lines(effect, font, font.size("5 to 1/9, 10 to 1/7")[0]) == ["bust 0%", "5 to 1/9, 10 to 1/7"]
+    assert effect_lines(effect, font, font.size("10 to 1/7,")[0]) == ["bust 0%", "5 to 1/9,", "10 to 1/7"]
+    assert effect_lines(effect, font, font.size("10 to 1/7,")[0], max_lines=2) is None
+    assert effect_lines("x" * 80, font, 100) is None  # too long for three lines: the caller shrinks or cuts
+
+
+def test_the_options_take_photo_space_only_when_they_need_two_lines():
+    from companion.display.panel import side_panel_regions
+
+    layout = ScreenLayout.for_size((800, 480))
+    short = side_panel_regions(make_view(options=(OptionView("6 + 8", "bust 0%"),) * 2), layout)
+    long = side_panel_regions(make_view(options=(OptionView("6 + 8", "bust 0% \u00b7 6 to 3/11, 8 to 1/11"),) * 2),
+                              layout)
+    assert short.options.height < long.options.height and short.top.height > long.top.height > 40

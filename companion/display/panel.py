@@ -1,18 +1,26 @@
 """The side panel: photo of the roll with the dice read, bust chance, the options (pairings) and the hint.
 
 From top to bottom: the photo (about half the panel's height when there are options) with the bust
-chance beside it, the options as rows ("6 + 8" in bold, then what it does), and the hint at the bottom.
+chance beside it, the options as rows ("6 + 8" in bold, then what it does, on as many lines as it needs;
+see ``companion.display.options``), and the hint at the bottom.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pygame
 
 from companion.display import fonts, palette, text
 from companion.display.layout import ScreenLayout
+from companion.display.options import draw_options, options_height
 from companion.display.photo import crop_for_dice, draw_dice_faces, draw_photo, fit_rect
-from companion.display.view import OptionView, ScreenView
+from companion.display.view import ScreenView
 from companion.i18n import _
+
+
+MIN_TOP_LINES = 1.6
+"""Options that need the room leave the photo (or dice) this many lines of ``layout.large`` type."""
 
 
 def format_probability(p: float) -> str:
@@ -27,14 +35,35 @@ def format_probability(p: float) -> str:
 def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLayout) -> None:
     """Draw the side panel of ``view`` into ``layout.side``.
 
-    The hint takes two lines at the bottom, the options take about 1.5 lines of ``layout.normal`` type
-    each (less when there are many, never under 1.3 lines of ``layout.small``), and the photo with the bust
-    chance gets the rest; the bust chance goes beside the photo or under it, whichever leaves the photo
+    The hint takes two lines at the bottom; the options take the height that shows each of them in full
+    (``companion.display.options``: about 1.5 lines of ``layout.normal`` type for a one-line option, more
+    for an effect on several lines), leaving the top at least :data:`MIN_TOP_LINES` lines of
+    ``layout.large`` (and never under 1.3 lines of ``layout.small`` each); the photo with the bust chance
+    gets what is left; the bust chance goes beside the photo or under it, whichever leaves the photo
     larger.
     """
-    rect = layout.side
-    pygame.draw.rect(surface, palette.PANEL, rect, border_radius=layout.pad)
-    inner = rect.inflate(-2 * layout.pad, -2 * layout.pad)
+    regions = side_panel_regions(view, layout)
+    pygame.draw.rect(surface, palette.PANEL, layout.side, border_radius=layout.pad)
+    if regions.top.height > 0:
+        _draw_top(surface, regions.top, view, layout)
+    draw_options(surface, regions.options, view.options, layout)
+    if view.hint:
+        _draw_hint(surface, regions.hint, view.hint, layout)
+
+
+@dataclass(frozen=True)
+class PanelRegions:
+    """Where the side panel's parts go (pixels): ``top`` (photo or dice, bust chance; zero height when
+    there is none), ``options`` and ``hint`` (zero height without a hint)."""
+
+    top: pygame.Rect
+    options: pygame.Rect
+    hint: pygame.Rect
+
+
+def side_panel_regions(view: ScreenView, layout: ScreenLayout) -> PanelRegions:
+    """The regions of :func:`draw_side_panel` for ``view`` inside ``layout.side`` (see its docstring)."""
+    inner = layout.side.inflate(-2 * layout.pad, -2 * layout.pad)
     gap = layout.pad
 
     hint_h = round(fonts.font(layout.normal).get_linesize() * 2) if view.hint else 0
@@ -46,23 +75,21 @@ def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLay
 
     n = len(view.options)
     row_gap = max(1, layout.pad // 2)
-    preferred = n * (round(layout.normal * 1.5) + row_gap)
+    wanted = options_height(view.options, inner.width, layout)  # every option in full, in small type
     smallest = n * (round(layout.small * 1.3) + row_gap)
+    min_top = round(layout.large * MIN_TOP_LINES)
     if not has_top:
         options_h = avail
     elif view.frame_bgr is None:  # dice faces and/or the bust chance, one row each
         rows = (1 if view.dice else 0) + (1 if view.bust_probability is not None else 0)
-        options_h = max(min(smallest, avail // 2), avail - rows * round(layout.large * 1.6) - (rows - 1) * gap)
+        options_h = max(min(max(smallest, wanted), avail - min_top),
+                        avail - rows * round(layout.large * 1.6) - (rows - 1) * gap)
     else:
-        options_h = min(preferred, max(smallest, round(avail * 0.45)))
+        options_h = min(wanted, max(smallest, avail - min_top))
     options_h = max(0, min(options_h, avail))
     top = pygame.Rect(inner.x, inner.y, inner.width, avail - options_h if has_top else 0)
-    if top.height > 0:
-        _draw_top(surface, top, view, layout)
-    options_top = bottom - options_h
-    draw_options(surface, pygame.Rect(inner.x, options_top, inner.width, options_h), view.options, layout)
-    if view.hint:
-        _draw_hint(surface, hint_rect, view.hint, layout)
+    options = pygame.Rect(inner.x, bottom - options_h, inner.width, options_h)
+    return PanelRegions(top, options, hint_rect)
 
 
 def _draw_top(surface: pygame.Surface, top: pygame.Rect, view: ScreenView, layout: ScreenLayout) -> None:
@@ -117,48 +144,6 @@ def _draw_visual(surface: pygame.Surface, area: pygame.Rect, view: ScreenView, l
                        layout.normal)
     if loose:
         draw_dice_faces(surface, pygame.Rect(photo.x, photo.bottom, area.width, faces_h), loose)
-
-
-def draw_options(
-    surface: pygame.Surface, rect: pygame.Rect, options: tuple[OptionView, ...], layout: ScreenLayout
-) -> list[pygame.Rect]:
-    """Draw the options as rows in ``rect``; return each row's rectangle.
-
-    Each row shows the label in bold (left, up to 40 % of the width) and the effect after it. The selected
-    option is inverted (white row, dark text) with a "▶" in front; the others have a thin outline. Rows are
-    about 1.7 lines of ``layout.normal`` type tall and shrink when many options share the space.
-    """
-    if not options or rect.height <= 0:
-        return []
-    gap = max(1, layout.pad // 2)
-    row_h = min(round(layout.normal * 1.5), (rect.height - gap * (len(options) - 1)) // len(options))
-    if row_h < 8:
-        return []
-    rows = []
-    label_font = fonts.font(min(layout.normal, fonts.size_for_height(row_h - 2)), bold=True)
-    label_w = min(round(rect.width * 0.4), max(label_font.size(o.label)[0] for o in options))
-    marker_w = round(row_h * 0.9)
-    for i, option in enumerate(options):
-        row = pygame.Rect(rect.x, rect.y + i * (row_h + gap), rect.width, row_h)
-        radius = max(2, row_h // 5)
-        if option.selected:
-            pygame.draw.rect(surface, palette.HIGHLIGHT, row, border_radius=radius)
-            ink = palette.HIGHLIGHT_TEXT
-            text.draw_text(surface, "\u25b6", pygame.Rect(row.x, row.y, marker_w, row.height), layout.normal, ink,
-                           align="center")
-        else:
-            pygame.draw.rect(surface, palette.SLOT_EDGE, row, max(1, layout.pad // 3), border_radius=radius)
-            ink = palette.FOREGROUND
-        x = row.x + marker_w
-        inner_h = row_h - 2
-        label_rect = pygame.Rect(x, row.centery - inner_h // 2, label_w, inner_h)
-        text.draw_text(surface, option.label, label_rect, layout.normal, ink, bold=True,
-                       min_size=round(layout.normal * 0.8))
-        effect_x = label_rect.right + layout.pad * 2
-        effect_rect = pygame.Rect(effect_x, label_rect.y, row.right - layout.pad - effect_x, inner_h)
-        text.draw_text(surface, option.effect, effect_rect, layout.small, ink, min_size=round(layout.small * 0.85))
-        rows.append(row)
-    return rows
 
 
 def _draw_bust(surface: pygame.Surface, rect: pygame.Rect, p: float, layout: ScreenLayout) -> None:

@@ -1,0 +1,209 @@
+"""The options list of the side panel (Can't Stop's pairings): every option readable in full.
+
+Each option is one row: a "▶" marker on the selected one, the label in bold ("5 + 10", up to 40 % of the
+width) and its effect after it ("bust 12% · 5 to 1/9, 10 to 1/7"). An effect too wide for one line is
+broken onto more lines, first after "·" (the bust chance on one line, the columns on the next), then
+after the commas between columns, then between words, and its row grows to hold them; when the rows
+then need more height than the panel gives, the rows close up, then the effect type shrinks step by
+step to ``MIN_SHARE`` of ``layout.small``. Only when even that does not fit is an effect cut with "…".
+
+:func:`layout_options` computes where everything goes (pure geometry, tested without drawing);
+:func:`draw_options` draws it; :func:`options_height` is the height the side panel should give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from companion.display import fonts, palette, text
+from companion.display.layout import ScreenLayout
+from companion.display.view import OptionView
+
+MIN_SHARE = 0.7
+"""Smallest effect type, as a share of ``layout.small`` (about 13 px at 800 x 480)."""
+
+MAX_LINES = 3
+"""Most lines one effect may take."""
+
+BREAKS = (" \u00b7 ", ", ")
+"""Where an effect breaks first, in order: after the bust chance, then between columns."""
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    """Where one option goes: its row, the label's box and type size, and the effect's box, type size
+    and lines (pixels; the lines join back to the whole effect unless ``cut``)."""
+
+    row: pygame.Rect
+    label_rect: pygame.Rect
+    label_size: int
+    effect_rect: pygame.Rect
+    effect_size: int
+    effect_lines: tuple[str, ...]
+    cut: bool = False
+
+
+def effect_lines(effect: str, font: pygame.font.Font, width: int, max_lines: int = MAX_LINES) -> list[str] | None:
+    """``effect`` broken onto at most ``max_lines`` lines no wider than ``width`` pixels in ``font``, or
+    None when it cannot be. One line when it fits; otherwise broken at :data:`BREAKS` first ("·" is
+    dropped at a break, a comma stays at its line's end), then between words, then inside a word."""
+    if font.size(effect)[0] <= width:
+        return [effect]
+    lines: list[str] = []
+    for part in effect.split(BREAKS[0]):
+        lines += _pack(part.split(BREAKS[1]), BREAKS[1], font, width)
+    if len(lines) > max_lines or any(font.size(line)[0] > width for line in lines):
+        return None
+    return lines
+
+
+def _pack(pieces: list[str], joiner: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Greedy lines of ``pieces`` joined by ``joiner`` (kept, less its space, at each line's end); a
+    piece wider than a line is word-wrapped on its own lines."""
+    lines: list[str] = []
+    current = ""
+    for i, piece in enumerate(pieces):
+        piece = piece + (joiner.rstrip() if i < len(pieces) - 1 else "")
+        candidate = f"{current} {piece}" if current else piece
+        if font.size(candidate)[0] <= width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        if font.size(piece)[0] <= width:
+            current = piece
+        else:
+            wrapped = text.wrap(piece, font, width, len(piece))
+            lines += wrapped[:-1]
+            current = wrapped[-1] if wrapped else ""
+    if current:
+        lines.append(current)
+    return lines
+
+
+def _row_height(layout: ScreenLayout, label_size: int, size: int, lines: int, compact: bool = False) -> int:
+    """A row's height: one and a half lines of ``layout.normal`` for a one-line effect (1.25 when
+    ``compact``), else the effect's lines (each ``size`` type) and a little air."""
+    single = round(layout.normal * (1.25 if compact else 1.5))
+    label = fonts.font(label_size, bold=True).get_linesize() + 2
+    if lines <= 1:
+        return max(single, label)
+    return max(single, label, lines * fonts.font(size).get_linesize() + (2 if compact else max(4, layout.pad)))
+
+
+def layout_options(rect: pygame.Rect, options: tuple[OptionView, ...], layout: ScreenLayout) -> list[OptionRow]:
+    """Place ``options`` in ``rect`` (top-aligned, rows ``layout.pad // 2`` apart); see the module
+    docstring for the rules. Returns one :class:`OptionRow` per option shown: all of them, or as many
+    whole rows as fit when ``rect`` is too low even for one-line rows (none under 8 px high)."""
+    rect = pygame.Rect(rect)
+    if not options or rect.height <= 0:
+        return []
+    gap = max(1, layout.pad // 2)
+    widest = max((o.label for o in options), key=lambda label: fonts.font(layout.normal, True).size(label)[0])
+    label_size = text.fit_size(widest, round(rect.width * 0.4), layout.normal, round(layout.normal * 0.8), bold=True)
+    label_font = fonts.font(label_size, bold=True)
+    label_w = min(round(rect.width * 0.4), max(label_font.size(o.label)[0] for o in options))
+    marker_w = round(round(layout.normal * 1.5) * 0.9)
+    effect_x = rect.x + marker_w + label_w + layout.pad * 2
+    effect_w = max(1, rect.right - layout.pad - effect_x)
+
+    size = layout.small
+    low = max(fonts.MIN_SIZE, round(layout.small * MIN_SHARE))
+    while True:
+        font = fonts.font(size)
+        broken = [effect_lines(o.effect, font, effect_w) for o in options]
+        if all(lines is not None for lines in broken):
+            for compact in (False, True):  # tighter rows before smaller type
+                heights = [_row_height(layout, label_size, size, len(lines), compact) for lines in broken]
+                if sum(heights) + gap * (len(options) - 1) <= rect.height:
+                    return _rows(rect, options, broken, heights, gap, marker_w, label_w, label_size, effect_x,
+                                 effect_w, size, layout)
+        if size <= low:
+            break
+        size = max(low, int(size * 0.9))
+    return _cut_rows(rect, options, gap, marker_w, label_w, label_size, effect_x, effect_w, low, layout)
+
+
+def _rows(rect, options, broken, heights, gap, marker_w, label_w, label_size, effect_x, effect_w, size,
+          layout) -> list[OptionRow]:
+    rows, y = [], rect.y
+    for lines, height in zip(broken, heights, strict=True):
+        row = pygame.Rect(rect.x, y, rect.width, height)
+        label_rect = pygame.Rect(rect.x + marker_w, row.y + 1, label_w, height - 2)
+        effect_h = min(height - 2, len(lines) * fonts.font(size).get_linesize())
+        effect_rect = pygame.Rect(effect_x, row.centery - effect_h // 2, effect_w, effect_h)
+        rows.append(OptionRow(row, label_rect, label_size, effect_rect, size, tuple(lines)))
+        y += height + gap
+    return rows
+
+
+def _cut_rows(rect, options, gap, marker_w, label_w, label_size, effect_x, effect_w, size,
+              layout) -> list[OptionRow]:
+    """The last resort: equal rows sharing ``rect``, each effect on the lines that fit, cut with "…"."""
+    row_h = min(round(layout.normal * 1.5), (rect.height - gap * (len(options) - 1)) // len(options))
+    if row_h < 8:
+        return []
+    font = fonts.font(size)
+    room = max(1, (row_h - 2) // font.get_linesize())
+    rows = []
+    for i, option in enumerate(options):
+        row = pygame.Rect(rect.x, rect.y + i * (row_h + gap), rect.width, row_h)
+        lines = effect_lines(option.effect, font, effect_w, room)
+        cut = lines is None
+        if cut:
+            lines = text.wrap(option.effect, font, effect_w, room)
+        effect_h = min(row_h - 2, len(lines) * font.get_linesize())
+        effect_rect = pygame.Rect(effect_x, row.centery - effect_h // 2, effect_w, effect_h)
+        label_rect = pygame.Rect(rect.x + marker_w, row.y + 1, label_w, row_h - 2)
+        rows.append(OptionRow(row, label_rect, label_size, effect_rect, size, tuple(lines), cut))
+    return rows
+
+
+def options_height(options: tuple[OptionView, ...], width: int, layout: ScreenLayout) -> int:
+    """The height (pixels) the options want in a ``width``-pixel-wide panel: their rows in
+    ``layout.small`` effect type, as many lines each as they need."""
+    if not options:
+        return 0
+    rows = layout_options(pygame.Rect(0, 0, width, 10_000), options, layout)
+    return rows[-1].row.bottom if rows else 0
+
+
+def draw_options(
+    surface: pygame.Surface, rect: pygame.Rect, options: tuple[OptionView, ...], layout: ScreenLayout
+) -> list[pygame.Rect]:
+    """Draw ``options`` in ``rect`` as :func:`layout_options` places them; return each row's rectangle.
+
+    The selected option is inverted (white row, dark text) with a "▶" in front; the others have a thin
+    outline.
+    """
+    rows = layout_options(rect, options, layout)
+    for option, placed in zip(options, rows, strict=False):
+        row = placed.row
+        radius = max(2, min(row.height, round(layout.normal * 1.5)) // 5)
+        if option.selected:
+            pygame.draw.rect(surface, palette.HIGHLIGHT, row, border_radius=radius)
+            ink = palette.HIGHLIGHT_TEXT
+            marker = pygame.Rect(row.x, row.y, placed.label_rect.x - row.x, row.height)
+            text.draw_text(surface, "\u25b6", marker, layout.normal, ink, align="center")
+        else:
+            pygame.draw.rect(surface, palette.SLOT_EDGE, row, max(1, layout.pad // 3), border_radius=radius)
+            ink = palette.FOREGROUND
+        text.draw_text(surface, option.label, placed.label_rect, placed.label_size, ink, bold=True,
+                       min_size=round(layout.normal * 0.8))
+        _draw_lines(surface, placed, ink)
+    return [placed.row for placed in rows]
+
+
+def _draw_lines(surface: pygame.Surface, placed: OptionRow, ink: palette.RGB) -> None:
+    """The effect's lines, left-aligned from the top of ``placed.effect_rect``, in exactly its type size
+    (never drawn outside that box)."""
+    font = fonts.font(placed.effect_size)
+    old_clip = surface.get_clip()
+    surface.set_clip(placed.effect_rect.clip(old_clip))
+    for k, line in enumerate(placed.effect_lines):
+        if line:
+            y = placed.effect_rect.y + k * font.get_linesize()
+            surface.blit(font.render(line, True, ink), (placed.effect_rect.x, y))
+    surface.set_clip(old_clip)
