@@ -79,7 +79,9 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
     """Play (or resume) one Can't Stop game until it is finished or the players quit.
 
     Raises :class:`ScriptEnded` when a headless script runs out before the game ends, ``CorruptLog``
-    when the saved game does not replay, and the store's/config's errors as they come.
+    when the saved game does not replay, and the store's/config's errors as they come. The store,
+    display, inputs and LEDs are opened through :class:`companion.play_devices.PlayDevices` and closed in
+    reverse order however the game ends; ``camera`` stays the caller's.
     """
     ensure_state_dir(paths)
     variant = dict(config.variant(GAME) if variant is None else variant)
