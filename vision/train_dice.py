@@ -1,7 +1,7 @@
 """Train the die-face classifier (:mod:`vision.dice_model`) from ``../shared/data/dice`` (development only).
 
 ``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--width W]
-[--jitter J] [--detector DIR]``
+[--jitter J] [--detector DIR] [--fold K/N]``
 
 Needs torch (``.venv/bin/pip install torch==2.13.0``) and onnx for the export; neither is a run-time
 dependency. ``--split all`` (the shipped model) trains on ``byler_d6`` (BSD-3-Clause) except the 14
@@ -21,7 +21,9 @@ positives' centre and scale jitter (1.7 for the shipped model). ``--detector DIR
 the boxes of the die detector in DIR (:func:`detector_samples`: its own boxes, its false detections as
 negatives), so that reader v3's classifier sees what the detector gives it; it then writes
 ``face32_det.onnx`` and ``face32_det_manifest.json`` (reader v3's classifier) instead. Writes ``face32.onnx`` and
-``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``.
+``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``. ``--fold K/N``
+leaves fold K of N of the training photos out (:func:`fold_split`): the N models give out-of-fold
+classifier outputs on every training photo, on which reader v3's flag rule is calibrated.
 """
 
 from __future__ import annotations
@@ -242,6 +244,16 @@ def export(net, out_dir: Path, model_file: str = MODEL_FILE) -> Path:
     return path
 
 
+def fold_split(photos: list, k: int, n: int, seed: int = 0) -> tuple[list, list]:
+    """(kept, left_out): fold ``k`` (0 <= k < n) of ``n`` of ``photos`` left out, folds drawn by a fixed
+    permutation (seed ``seed + 1000``). Raises ValueError for k outside 0..n-1."""
+    if not 0 <= k < n:
+        raise ValueError(f"fold {k} of {n}: k must be 0..{n - 1}")
+    order = np.random.default_rng(seed + 1000).permutation(len(photos))
+    out = set(int(i) for i in order[k::n])
+    return [p for i, p in enumerate(photos) if i not in out], [p for i, p in enumerate(photos) if i in out]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train_dice", description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("heldout", "all"), default="all")
@@ -250,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--width", type=float, default=1.0, help="channel multiplier (default 1)")
     parser.add_argument("--jitter", type=float, default=1.0, help="positive-crop jitter multiplier (default 1)")
+    parser.add_argument("--fold", default=None, metavar="K/N",
+                        help="leave out fold K (0-based) of N of the training photos (fold_split) and report on it: "
+                             "out-of-fold classifier outputs for calibrating reader v3's flag rule")
     parser.add_argument("--detector", default=None,
                         help="folder of a die detector (detect.onnx): add crops around its boxes (detector_samples)")
     args = parser.parse_args(argv)
@@ -272,6 +287,9 @@ def main(argv: list[str] | None = None) -> int:
         train_photos = [rest[i] for i in order[n_test:]]
     else:
         train_photos = rest
+    if args.fold:
+        k, n = (int(v) for v in args.fold.split("/"))
+        train_photos, tests["fold_out"] = fold_split(train_photos, k, n, args.seed)
     x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter)
     if args.detector:
         from vision.dice_detect import DieDetector
@@ -298,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": f"python -m vision.train_dice --split {args.split} --epochs {args.epochs} --seed {args.seed}"
                    + (f" --width {args.width}" if args.width != 1.0 else "")
                    + (f" --jitter {args.jitter}" if args.jitter != 1.0 else "")
+                   + (f" --fold {args.fold}" if args.fold else "")
                    + (f" --detector {args.detector}" if args.detector else ""),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
         "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice_model.face_crop",
