@@ -135,7 +135,14 @@ class MenuRunner:
     # --- the window, inputs and LEDs --------------------------------------------------------------
 
     def open_devices(self) -> None:
-        """Open the window, the inputs and the LEDs (the pin factory is made once, on first use)."""
+        """Open the window, the inputs and the LEDs (the pin factory is made once, on first use).
+
+        Not :class:`companion.play_devices.PlayDevices`: the menu keeps one pin factory for the whole run
+        (the one given, e.g. gpiozero's ``MockFactory`` in tests, or one made here on first use) and lets go
+        of the window and pins around another game, then opens them again on that same factory;
+        ``PlayDevices.open_inputs`` makes a new pin factory on each call and takes none from outside. The
+        Can't Stop game's camera does go through ``PlayDevices`` (:meth:`_play_cant_stop`).
+        """
         import companion.display.menu_screen  # noqa: F401  (registers the menu renderer)
         from companion.display.screen import Display
         from companion.inputs import open_input
@@ -239,8 +246,8 @@ class MenuRunner:
     def _play_cant_stop(self, store: Store, action: StartGame) -> bool:
         from companion.app import live_dice_reader, run_loop
         from companion.games.cant_stop import CantStopConfig
+        from companion.play_devices import PlayDevices
         from companion.session_cant_stop import GAME, CantStopSession
-        from vision.camera import open_camera
 
         if action.game_id is None:
             game_id = store.new_game(GAME, list(action.players), dict(action.variant))
@@ -253,7 +260,8 @@ class MenuRunner:
         session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
                                   stable_frames=self.config.session.stable_frames, rng=random.Random())
         game_input = GameInput(self.inputs, self.pending)
-        with open_camera(self.camera_spec, frames_per_photo=self.config.session.frames_per_photo) as camera:
+        with PlayDevices(self.config, headless=self.headless) as game_devices:  # the camera, closed however it ends
+            camera = game_devices.open_camera(self.camera_spec)
             log.info("camera: %s", camera.name)
             run_loop(session, store, camera, live_dice_reader(camera, self.config, self.paths.state_dir),
                      game_input, self.display, game=GAME,
