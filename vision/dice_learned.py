@@ -220,16 +220,17 @@ def dihedral_probabilities(classifier, crops: np.ndarray) -> np.ndarray:
     return (g / g.sum(1, keepdims=True)).astype(np.float32)
 
 
-def read_work_learned(work: np.ndarray) -> list[DieReading] | None:
-    """Read the dice of a BGR uint8 work image (h, w, 3); boxes in its pixels. None without the model."""
+def read_work_learned(work: np.ndarray, classifier=None) -> list[DieReading] | None:
+    """Read the dice of a BGR uint8 work image (h, w, 3); boxes in its pixels. None without the models.
+
+    ``classifier``: a :class:`vision.dice_model.FaceClassifier` to use instead of the shipped one (the
+    out-of-fold models of :mod:`vision.train_dice_flags`)."""
     from vision.dice_detect import shipped_detector
-    from vision.dice_model import shipped_box_classifier
+    from vision.dice_model import face_crop, shipped_box_classifier
     from vision.dice_segment import to_lab
-    detector, classifier = shipped_detector(), shipped_box_classifier()
+    detector, classifier = shipped_detector(), classifier or shipped_box_classifier()
     if detector is None or classifier is None:
         return None
-    from vision.dice_model import face_crop
-
     dets, _ = split_clusters(work, detector.detect_members(work), classifier)
     if not dets:
         return []

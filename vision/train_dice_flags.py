@@ -1,0 +1,125 @@
+"""Calibrate reader v3's flag threshold (:data:`vision.dice_learned.FLAG_BELOW`) on out-of-fold classifier
+outputs (development only).
+
+``python -m vision.train_dice_flags --folds DIR [--n N] [--seed S] [--target P] [--json]``
+
+Reader v3's face classifier was trained on the ``byler_d6`` training photos (149, the split of
+:func:`vision.train_dice_detect.split_photos`), so on them it is surer and more often right than on any
+photo it has not seen; a flag threshold set on its own training photos is too low for other tables. So:
+N classifiers, each trained without one fold of those photos (``python -m vision.train_dice --split
+heldout --epochs 10 --seed 0 --width 2 --jitter 1.7 --detector assets/dice_model --fold K/N --out
+DIR/fK`` for K = 0..N-1, :func:`vision.train_dice.fold_split`), and each training photo read by reader v3
+(:func:`vision.dice_learned.read_work_learned`) with the classifier that never saw it. For each
+threshold of a grid, the reader runs with ``FLAG_BELOW`` set to it (the caps below the threshold move
+with it) and the figures of :mod:`vision.dice_eval` are computed over the training photos:
+``unflagged_precision``, ``flag_rate``, ``found``, ``image_accuracy_1_6``. ``chosen`` is the lowest
+threshold whose unflagged precision is at least ``--target`` (default 0.995, issue 3's target).
+
+Never reads byler's 37 held-out photos, the 14 bundled photos or any other set. Prints one line per
+threshold, or with ``--json`` one object ``{"thresholds": [{"flag_below", "unflagged_precision",
+"flag_rate", "found", "image_accuracy_1_6", "unflagged", "unflagged_wrong"}...], "chosen": float|null,
+"photos": int}``. Exit status 0; 2 when ``../shared/data/dice`` or a fold model is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+GRID = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.925, 0.95, 0.97)
+
+
+def read_fold_photos(folds_dir: Path, n: int, seed: int = 0) -> list[tuple]:
+    """(frame, LabelledImage, classifier) for every byler training photo, with the fold classifier that
+    left it out. Raises FileNotFoundError when a fold model is missing."""
+    from vision.dice_model import BOX_MANIFEST_FILE, BOX_MODEL_FILE, FaceClassifier
+    from vision.train_dice import fold_split
+    from vision.train_dice_detect import split_photos
+
+    train, _, _ = split_photos(seed)
+    out = []
+    for k in range(n):
+        classifier = FaceClassifier(folds_dir / f"f{k}", BOX_MODEL_FILE, BOX_MANIFEST_FILE)
+        for path, item in fold_split(train, k, n, seed)[1]:
+            out.append((cv2.imread(str(path), cv2.IMREAD_COLOR), item, classifier))
+    return out
+
+
+def figures(photos: list[tuple], flag_below: float) -> dict:
+    """Reader v3 on ``photos`` (read_fold_photos) with FLAG_BELOW = ``flag_below``: the box-matched
+    figures of vision.dice_eval (fractions rounded to 4 places, None for an empty denominator)."""
+    from vision import dice_learned
+    from vision.dice import WORK_MAX_SIDE, _to_frame
+    from vision.dice_eval import match_to_boxes
+    from vision.observation import DiceObservation
+
+    saved = dice_learned.FLAG_BELOW
+    dice_learned.FLAG_BELOW = flag_below
+    try:
+        unflagged = unflagged_right = read = flagged = found = labelled = n16 = exact16 = 0
+        for frame, item, classifier in photos:
+            h, w = frame.shape[:2]
+            scale = min(1.0, WORK_MAX_SIDE / max(h, w))
+            work = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
+                                                         interpolation=cv2.INTER_AREA)
+            dice = [_to_frame(d, scale, (w, h)) for d in dice_learned.read_work_learned(work, classifier) or []]
+            obs = DiceObservation(dice=tuple(dice), frame_shape=(h, w))
+            match = match_to_boxes(obs, item.boxes)
+            labelled += len(item.boxes)
+            found += sum(m is not None for m in match)
+            for die, m in zip(dice, match):
+                right = m is not None and item.boxes[m][0] == die.value
+                read += 1
+                if die.flagged:
+                    flagged += 1
+                else:
+                    unflagged += 1
+                    unflagged_right += right
+            if 1 <= len(item.values) <= 6:
+                n16 += 1
+                exact16 += Counter(d.value for d in dice) == Counter(item.values)
+    finally:
+        dice_learned.FLAG_BELOW = saved
+
+    def frac(a: int, b: int):
+        return None if b == 0 else round(a / b, 4)
+
+    return {"flag_below": flag_below, "unflagged_precision": frac(unflagged_right, unflagged),
+            "flag_rate": frac(flagged, read), "found": frac(found, labelled),
+            "image_accuracy_1_6": frac(exact16, n16), "unflagged": unflagged,
+            "unflagged_wrong": unflagged - unflagged_right}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train_dice_flags", description=__doc__.splitlines()[0])
+    parser.add_argument("--folds", required=True, help="folder with the fold classifiers f0 .. f{N-1}")
+    parser.add_argument("--n", type=int, default=4, help="number of folds (default 4)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--target", type=float, default=0.995, help="least unflagged precision (default 0.995)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    try:
+        photos = read_fold_photos(Path(args.folds), args.n, args.seed)
+    except (FileNotFoundError, OSError) as error:
+        print(f"cannot calibrate: {error}", file=sys.stderr)
+        return 2
+    rows = [figures(photos, t) for t in GRID]
+    ok = [r["flag_below"] for r in rows if (r["unflagged_precision"] or 0.0) >= args.target]
+    chosen = min(ok) if ok else None
+    if args.json:
+        print(json.dumps({"thresholds": rows, "chosen": chosen, "photos": len(photos)}))
+    else:
+        for r in rows:
+            print(" ".join(f"{k} {v}" for k, v in r.items()))
+        print(f"chosen {chosen} ({len(photos)} photos, target {args.target})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
