@@ -91,6 +91,9 @@ CLUSTER_FACES = 0.8
 SMALL_BOX = 0.75
 # Fraction of a box's side that may lie outside the frame before the die counts as partly out of view.
 EDGE_TOLERANCE = 0.12
+# A pip count of at least this confidence with the box's own mask is not read again with the object's
+# mask (byler_d6 training photos: the same readings and flags either way).
+PIPS_CLEAN = 0.9
 # The pip-count reading's mask inside the box: inset (fraction of the side) and corner radius.
 MASK_INSET, MASK_RADIUS = 0.06, 0.2
 
@@ -142,10 +145,13 @@ def object_mask(lab: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray |
 def read_pips(lab: np.ndarray, box: tuple[int, int, int, int]):
     """The pip count of a detected die: :func:`vision.pips.read_face` with the object's own mask
     (:func:`object_mask`; right on dice that stand out from the table) and with the rounded square
-    inside the box (:func:`face_mask`; right on white dice on white paper); the more confident wins."""
+    inside the box (:func:`face_mask`; right on white dice on white paper); the more confident wins.
+    A face-mask reading of at least PIPS_CLEAN confidence is kept without the second reading."""
     from vision.pips import read_face
 
     best = read_face(lab, box, face_mask(box[2] - box[0], box[3] - box[1]))
+    if best.confidence >= PIPS_CLEAN and 1 <= best.value <= 6:
+        return best  # a clean reading: the object's mask would not beat it (saves a third of the time)
     mask = object_mask(lab, box)
     if mask is not None:
         other = read_face(lab, box, mask)
