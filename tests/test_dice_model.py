@@ -87,3 +87,18 @@ def test_bundled_photos_classified(model):
     h, w = frame.shape[:2]
     table = [face_crop(frame, (x, y, x + 40, y + 40)) for x, y in ((5, 5), (w - 45, 5), (5, h - 45), (w - 45, h - 45))]
     assert float(np.mean(model.probabilities(np.stack(table))[:, 0] > 0.5)) >= 0.75
+
+
+def test_fold_split_partitions_the_training_photos():
+    from vision.train_dice import fold_split
+
+    photos = [f"p{i}" for i in range(149)]
+    outs = [fold_split(photos, k, 4)[1] for k in range(4)]
+    assert sorted(p for out in outs for p in out) == sorted(photos)  # every photo left out exactly once
+    assert [len(out) for out in outs] == [38, 37, 37, 37]
+    kept, out = fold_split(photos, 2, 4)
+    assert not set(kept) & set(out) and len(kept) + len(out) == 149
+    assert fold_split(photos, 2, 4) == (kept, out)  # fixed by the seed
+    assert fold_split(photos, 2, 4, seed=1)[1] != out
+    with pytest.raises(ValueError):
+        fold_split(photos, 4, 4)
