@@ -199,7 +199,7 @@ def test_long_texts_stay_inside_their_regions(size, tmp_path):
     base = render_to_surface(make_view(), size)
     cases = {
         "prompt": (dict(prompt=LONG), layout.prompt_row),
-        "hint": (dict(hint=LONG), layout.side),
+        "hint": (dict(hint="Use 7 twice: win chance 12% (10% otherwise); next roll busts 15%"), layout.side),
         "options": (dict(options=(OptionView(LONG, LONG, selected=True),) * 6), layout.side),
         "keys": (dict(keys=tuple((f"K{i}", LONG) for i in range(6))), layout.keys_row),
         "names": (dict(players=(PlayerView("Anna" + LONG, 0), PlayerView("Ben" + LONG, 1))), None),
@@ -215,6 +215,24 @@ def test_long_texts_stay_inside_their_regions(size, tmp_path):
             assert region.top <= ys.min() and ys.max() < region.bottom, name
         else:  # names appear in the top bar and the scores row only, never on the board or side panel
             assert not diff[layout.board.left:layout.board.right, layout.board.top:layout.board.bottom].any()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_hint_too_long_for_the_panel_gets_a_band_above_the_scores(size, tmp_path):
+    from companion.display.hint import hint_placement
+    from companion.display.screen import screen_layout
+
+    view = make_view(hint=LONG)
+    layout = screen_layout(view, size)
+    placed = hint_placement(view, layout)
+    assert placed.in_band and not placed.cut and layout.hint_band.contains(placed.body)
+    assert " ".join(placed.lines).split() == f"Hint: {LONG}".split()
+    assert all(fonts.font(placed.size).size(line)[0] <= placed.body.width for line in placed.lines)
+    assert max(layout.board.bottom, layout.side.bottom) < layout.hint_band.top
+    assert layout.hint_band.bottom < layout.bottom_bar.top
+    surface = render_to_surface(view, size)
+    save(surface, tmp_path, "long_hint")
+    assert share_of(surface, placed.body, palette.FOREGROUND) > 0.02  # the words are drawn in the band
 
 
 def test_long_prompt_wraps_or_shrinks_within_width():
@@ -512,9 +530,11 @@ def test_every_cant_stop_option_is_shown_in_full_at_800x480(tmp_path):
     from companion.display.options import layout_options
     from companion.display.panel import side_panel_regions
 
-    layout = ScreenLayout.for_size((800, 480))
+    from companion.display.screen import screen_layout
+
     most, crowded = (0, 0), None
     for dice, view in _real_option_views(tmp_path):
+        layout = screen_layout(view, (800, 480))  # a long hint moves to a band under the board and panel
         regions = side_panel_regions(view, layout)
         rows = layout_options(regions.options, view.options, layout)
         assert len(rows) == len(view.options), dice

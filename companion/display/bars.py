@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pygame
 
 from companion.display import fonts, palette, text
@@ -64,7 +66,8 @@ def draw_bottom_bar(
     """Draw the scores row and the key legend into ``layout.bottom_bar``.
 
     Scores: one cell per player with token, name, one box per column needed to win (filled for each
-    claimed column) and "★ n" games won; the active player's cell is outlined. Keys: each key in a light
+    claimed column) and "★ n" games won; the active player's cell is outlined; on two rows when the
+    names do not fit one (see :func:`score_cells`). Keys: each key in a light
     key cap followed by its meaning; everything shrinks, then the meanings are cut, to fit one row.
     """
     pygame.draw.rect(surface, palette.PANEL, layout.bottom_bar)
@@ -72,49 +75,140 @@ def draw_bottom_bar(
     _draw_keys(surface, view.keys, layout)
 
 
-def _draw_scores(
-    surface: pygame.Surface, view: ScreenView, styles: dict[int, PlayerStyle], layout: ScreenLayout
-) -> None:
-    row = layout.scores_row
-    if not view.players:
-        return
+@dataclass(frozen=True)
+class ScoreCell:
+    """Where one player's score goes (pixels): the whole ``cell`` (outlined for the active player), the
+    token's centre and size, the name's box and type size, the first claimed-column box and the wins."""
+
+    seat: int
+    cell: pygame.Rect
+    token_centre: tuple[float, float]
+    token_size: int
+    name_rect: pygame.Rect
+    name_size: int
+    boxes_x: int
+    box: int
+    box_step: int
+    wins_rect: pygame.Rect
+
+
+def _score_rows_of(n: int, rows: int) -> list[range]:
+    """The seats of each row: the first rows take one more when ``n`` does not split evenly."""
+    per = -(-n // rows)
+    return [range(k, min(n, k + per)) for k in range(0, n, per)]
+
+
+def _score_parts(view: ScreenView, layout: ScreenLayout, row_h: int) -> tuple[int, int, int, int, list[str], list[int]]:
+    """(boxes, token, box, box_step, wins texts, wins widths) of a scores row ``row_h`` pixels high."""
     to_win = int(view.extra.get("columns_to_win", 3)) if isinstance(view.extra, dict) else 3
     boxes = min(max(to_win, 0), 5)
-    pad = layout.pad
-    token = round(row.height * 0.78)
-    box = round(row.height * 0.36)
+    token = round(row_h * 0.78)
+    box = round(row_h * 0.36)
     box_step = box + max(1, box // 3)
     wins = [f"{STAR} {p.wins}" for p in view.players]
     wins_w = [fonts.font(layout.small, bold=True).size(w)[0] for w in wins]
-    fixed = [pad + token + pad + pad + boxes * box_step + pad + w + pad for w in wins_w]
-    budget = row.width - sum(fixed) - pad * (len(fixed) - 1)
-    for name_size in (layout.normal, layout.small):  # the smaller type only when the names need it
-        wants = [fonts.font(name_size, bold=True).size(p.name)[0] for p in view.players]
-        if sum(wants) <= budget:
-            break
-    names = _share(wants, budget)
-    spare = row.width - sum(fixed) - sum(names)
-    gap = min(pad * 6, spare // max(1, len(fixed) - 1)) if len(fixed) > 1 else 0
-    x = row.x
-    for seat, player in enumerate(view.players):
-        style = styles[seat]
-        cell = pygame.Rect(x, row.y, fixed[seat] + names[seat], row.height)
-        x = cell.right + gap
+    return boxes, token, box, box_step, wins, wins_w
+
+
+def _fixed_widths(view: ScreenView, layout: ScreenLayout, row_h: int) -> list[int]:
+    """Each cell's width without its name."""
+    pad = layout.pad
+    boxes, token, _box, box_step, _wins, wins_w = _score_parts(view, layout, row_h)
+    return [pad + token + pad + pad + boxes * box_step + pad + w + pad for w in wins_w]
+
+
+def _names_fit(view: ScreenView, layout: ScreenLayout, rows: int, size: int) -> bool:
+    """Whether every name fits whole in ``size`` bold type with the scores on ``rows`` rows."""
+    row_h = layout.scores_row.height // max(1, layout.score_rows)
+    if rows != layout.score_rows:  # asked about another number of rows: as that layout would make them
+        row_h = ScreenLayout.for_size(layout.size, score_rows=rows).scores_row.height // rows
+    fixed = _fixed_widths(view, layout, row_h)
+    font = fonts.font(size, bold=True)
+    for seats in _score_rows_of(len(view.players), rows):
+        slot = (layout.scores_row.width - layout.pad * (len(seats) - 1)) // len(seats) if rows > 1 else None
+        widths = [fixed[s] + font.size(view.players[s].name)[0] for s in seats]
+        if slot is not None and max(widths) > slot:
+            return False
+        if sum(widths) + layout.pad * (len(seats) - 1) > layout.scores_row.width:
+            return False
+    return True
+
+
+def score_rows_needed(view: ScreenView, layout: ScreenLayout) -> int:
+    """1 when every name fits whole on one scores row (in ``layout.normal`` or ``layout.small`` bold
+    type), else 2 (three or four players; two players share one row in any case)."""
+    if len(view.players) <= 2:
+        return 1
+    if any(_names_fit(view, layout, 1, size) for size in (layout.normal, layout.small)):
+        return 1
+    return 2
+
+
+def score_cells(view: ScreenView, layout: ScreenLayout) -> list[ScoreCell]:
+    """Where each player's score goes on the ``layout.score_rows`` rows of ``layout.scores_row``.
+
+    One cell per player (seat order, split evenly over the rows, the first rows taking one more): token,
+    name, one box per column needed to win (up to five) and "★ n" games won. Names are whole in
+    ``layout.normal`` bold type when all of them fit, else in ``layout.small``; only names too long even
+    for that share the room left (cut with "…" when drawn). On one row the cells sit side by side with
+    up to six pads between them; on several rows they stand in equal columns.
+    """
+    if not view.players:
+        return []
+    rows = max(1, layout.score_rows)
+    row_h = layout.scores_row.height // rows
+    pad = layout.pad
+    boxes, token, box, box_step, _wins, wins_w = _score_parts(view, layout, row_h)
+    fixed = _fixed_widths(view, layout, row_h)
+    name_size = next((size for size in (layout.normal, layout.small) if _names_fit(view, layout, rows, size)),
+                     layout.small)
+    font = fonts.font(name_size, bold=True)
+    cells: list[ScoreCell] = []
+    for r, seats in enumerate(_score_rows_of(len(view.players), rows)):
+        y = layout.scores_row.y + r * row_h
+        width = layout.scores_row.width
+        slot = (width - pad * (len(seats) - 1)) // len(seats) if rows > 1 else None
+        budget = (slot - max(fixed[s] for s in seats)) if slot is not None else \
+            width - sum(fixed[s] for s in seats) - pad * (len(seats) - 1)
+        wants = [font.size(view.players[s].name)[0] for s in seats]
+        names = [max(0, min(w, budget)) for w in wants] if slot is not None else _share(wants, budget)
+        if slot is None:
+            spare = width - sum(fixed[s] for s in seats) - sum(names)
+            gap = min(pad * 6, spare // max(1, len(seats) - 1)) if len(seats) > 1 else 0
+        x = layout.scores_row.x
+        for k, seat in enumerate(seats):
+            cell = pygame.Rect(x, y, fixed[seat] + names[k], row_h)
+            x = x + slot + pad if slot is not None else cell.right + gap
+            name_x = cell.x + 2 * pad + token
+            name_rect = pygame.Rect(name_x, y, names[k], row_h)
+            boxes_x = name_rect.right + pad
+            wins_x = boxes_x + boxes * box_step + pad
+            cells.append(ScoreCell(seat, cell, (cell.x + pad + token / 2, cell.centery), token, name_rect, name_size,
+                                   boxes_x, box, box_step, pygame.Rect(wins_x, y, wins_w[seat], row_h)))
+    return cells
+
+
+def _draw_scores(
+    surface: pygame.Surface, view: ScreenView, styles: dict[int, PlayerStyle], layout: ScreenLayout
+) -> None:
+    to_win = int(view.extra.get("columns_to_win", 3)) if isinstance(view.extra, dict) else 3
+    boxes = min(max(to_win, 0), 5)
+    pad = layout.pad
+    for placed in score_cells(view, layout):
+        seat, player, style = placed.seat, view.players[placed.seat], styles[placed.seat]
         if seat == view.active:
-            pygame.draw.rect(surface, palette.FOREGROUND, cell, max(1, pad // 3), border_radius=pad)
-        draw_token(surface, (cell.x + pad + token / 2, cell.centery), token, style)
-        name_x = cell.x + 2 * pad + token
-        name = text.draw_text(surface, player.name, pygame.Rect(name_x, row.y, names[seat], row.height),
-                              name_size, palette.FOREGROUND, bold=True, min_size=name_size)
-        stats_x = max(name.right, name_x) + pad
+            pygame.draw.rect(surface, palette.FOREGROUND, placed.cell, max(1, pad // 3), border_radius=pad)
+        draw_token(surface, placed.token_centre, placed.token_size, style)
+        text.draw_text(surface, player.name, placed.name_rect, placed.name_size, palette.FOREGROUND, bold=True,
+                       min_size=placed.name_size)
+        box, cy = placed.box, placed.cell.centery
         for k in range(boxes):
-            r = pygame.Rect(stats_x + k * box_step, row.centery - box // 2, box, box)
+            r = pygame.Rect(placed.boxes_x + k * placed.box_step, cy - box // 2, box, box)
             if k < player.claimed:
                 pygame.draw.rect(surface, style.colour, r)
             pygame.draw.rect(surface, palette.FOREGROUND, r, max(1, box // 6))
-        wins_x = stats_x + boxes * box_step + pad
-        text.draw_text(surface, wins[seat], pygame.Rect(wins_x, row.y, wins_w[seat], row.height), layout.small,
-                       palette.FOREGROUND, bold=True, min_size=layout.small)
+        text.draw_text(surface, f"{STAR} {player.wins}", placed.wins_rect, layout.small, palette.FOREGROUND,
+                       bold=True, min_size=layout.small)
 
 
 def _share(wants: list[int], budget: int) -> list[int]:

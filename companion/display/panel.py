@@ -2,7 +2,9 @@
 
 From top to bottom: the photo (about half the panel's height when there are options) with the bust
 chance beside it, the options as rows ("6 + 8" in bold, then what it does, on as many lines as it needs;
-see ``companion.display.options``), and the hint at the bottom.
+see ``companion.display.options``), and the room of the hint at the bottom (the hint itself, in full on
+as many lines as it needs, is placed and drawn by ``companion.display.hint``; a hint too long for the
+panel goes to a band across the screen instead and leaves the panel no room).
 """
 
 from __future__ import annotations
@@ -12,15 +14,12 @@ from dataclasses import dataclass
 import pygame
 
 from companion.display import fonts, palette, text
+from companion.display.hint import MIN_TOP_LINES, panel_hint_height
 from companion.display.layout import ScreenLayout
 from companion.display.options import draw_options, options_height
 from companion.display.photo import crop_for_dice, draw_dice_faces, draw_photo, fit_rect
 from companion.display.view import ScreenView
 from companion.i18n import _
-
-
-MIN_TOP_LINES = 1.6
-"""Options that need the room leave the photo (or dice) this many lines of ``layout.large`` type."""
 
 
 def format_probability(p: float) -> str:
@@ -33,9 +32,9 @@ def format_probability(p: float) -> str:
 
 
 def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLayout) -> None:
-    """Draw the side panel of ``view`` into ``layout.side``.
+    """Draw the side panel of ``view`` into ``layout.side``, all but the hint (``companion.display.hint``).
 
-    The hint takes two lines at the bottom; the options take the height that shows each of them in full
+    The hint's room is at the bottom (as many lines as it needs; none when it is in the band); the options take the height that shows each of them in full
     (``companion.display.options``: about 1.5 lines of ``layout.normal`` type for a one-line option, more
     for an effect on several lines), leaving the top at least :data:`MIN_TOP_LINES` lines of
     ``layout.large`` (and never under 1.3 lines of ``layout.small`` each); the photo with the bust chance
@@ -47,14 +46,13 @@ def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLay
     if regions.top.height > 0:
         _draw_top(surface, regions.top, view, layout)
     draw_options(surface, regions.options, view.options, layout)
-    if view.hint:
-        _draw_hint(surface, regions.hint, view.hint, layout)
 
 
 @dataclass(frozen=True)
 class PanelRegions:
     """Where the side panel's parts go (pixels): ``top`` (photo or dice, bust chance; zero height when
-    there is none), ``options`` and ``hint`` (zero height without a hint)."""
+    there is none), ``options`` and ``hint`` (the hint's room: zero height without a hint and when the hint is in the band
+    of ``layout.hint_band``)."""
 
     top: pygame.Rect
     options: pygame.Rect
@@ -66,9 +64,9 @@ def side_panel_regions(view: ScreenView, layout: ScreenLayout) -> PanelRegions:
     inner = layout.side.inflate(-2 * layout.pad, -2 * layout.pad)
     gap = layout.pad
 
-    hint_h = round(fonts.font(layout.normal).get_linesize() * 2) if view.hint else 0
+    hint_h = panel_hint_height(view, layout)
     hint_rect = pygame.Rect(inner.x, inner.bottom - hint_h, inner.width, hint_h)
-    bottom = hint_rect.top - (gap if view.hint else 0)
+    bottom = hint_rect.top - (gap if hint_h else 0)
     has_visual = view.frame_bgr is not None or bool(view.dice)
     has_top = has_visual or view.bust_probability is not None
     avail = bottom - inner.top - (gap if has_top and view.options else 0)
@@ -169,11 +167,3 @@ def _draw_bust(surface: pygame.Surface, rect: pygame.Rect, p: float, layout: Scr
         text.draw_text(surface, line, line_rect, layout.small, palette.MUTED, align="center")
     text.draw_text(surface, value, pygame.Rect(inner.x, y + label_h, inner.width, value_h),
                    round(layout.large * 1.3), palette.FOREGROUND, bold=True, align="center")
-
-
-def _draw_hint(surface: pygame.Surface, rect: pygame.Rect, hint: str, layout: ScreenLayout) -> None:
-    bar = max(2, layout.pad // 2)
-    pygame.draw.rect(surface, palette.FOREGROUND, (rect.x, rect.y, bar, rect.height))
-    body = pygame.Rect(rect.x + bar + layout.pad, rect.y, rect.width - bar - layout.pad, rect.height)
-    text.draw_wrapped(surface, f"{_('Hint')}: {hint}", body, layout.normal, palette.FOREGROUND, max_lines=2,
-                      min_size=max(6, layout.small * 3 // 4))

@@ -17,8 +17,9 @@ from typing import Any
 import pygame
 
 from companion.display import palette
-from companion.display.bars import draw_bottom_bar, draw_top_bar, draw_winner_banner
+from companion.display.bars import draw_bottom_bar, draw_top_bar, draw_winner_banner, score_rows_needed
 from companion.display.board import BoardLayout, board_styles, draw_board
+from companion.display.hint import draw_hint, hint_band_height
 from companion.display.layout import ScreenLayout
 from companion.display.panel import draw_side_panel
 from companion.display.view import ScreenView
@@ -35,17 +36,33 @@ def register_renderer(view_type: type, draw: Callable[[pygame.Surface, Any], obj
     RENDERERS[view_type] = draw
 
 
+def screen_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> ScreenLayout:
+    """The layout of ``view`` on a ``size`` screen: :meth:`ScreenLayout.for_size`, with the scores on two
+    rows when the names do not fit one (``bars.score_rows_needed``) and a band for a hint too long for
+    the side panel (``hint.hint_band_height``)."""
+    layout = ScreenLayout.for_size(size)
+    rows = score_rows_needed(view, layout)
+    if rows > 1:
+        layout = ScreenLayout.for_size(size, score_rows=rows)
+    band = hint_band_height(view, layout)
+    if band:
+        layout = ScreenLayout.for_size(size, score_rows=rows, hint_band=band)
+    return layout
+
+
 def draw_view(surface: pygame.Surface, view: ScreenView) -> BoardLayout:
-    """Draw ``view`` over the whole of ``surface`` (any size); return where the board was drawn.
+    """Draw ``view`` over the whole of ``surface`` (any size), laid out by :func:`screen_layout`; return
+    where the board was drawn.
 
     Reads no file once the fonts are loaded (they are cached in memory after the first use).
     """
-    layout = ScreenLayout.for_size(surface.get_size())
+    layout = screen_layout(view, surface.get_size())
     styles = board_styles(view.players)
     surface.fill(palette.BACKGROUND)
     old_clip = surface.get_clip()
     board = draw_board(surface, layout.board, view.board, styles, layout.normal)
     draw_side_panel(surface, view, layout)
+    draw_hint(surface, view, layout)
     draw_top_bar(surface, view, styles, layout)
     draw_bottom_bar(surface, view, styles, layout)
     if view.winner is not None:
@@ -65,7 +82,7 @@ def render_to_surface(view: ScreenView, size: tuple[int, int] = (800, 480)) -> p
 
 def board_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> BoardLayout:
     """Where the board of ``view`` lies on a ``size`` screen (for finding pieces in screenshots)."""
-    return BoardLayout(ScreenLayout.for_size(size).board, dict(view.board.heights))
+    return BoardLayout(screen_layout(view, size).board, dict(view.board.heights))
 
 
 class Display:

@@ -141,6 +141,30 @@ def draw_wrapped(
     return used
 
 
+def draw_lines(
+    surface: pygame.Surface,
+    lines: list[str] | tuple[str, ...],
+    rect: pygame.Rect,
+    size: int,
+    colour: RGB,
+    *,
+    bold: bool = False,
+) -> pygame.Rect:
+    """Draw ``lines`` as given (no shrinking, no wrapping), one under the other from the top of ``rect``
+    in ``size`` type, each clipped to ``rect``; return the area used. For text laid out beforehand."""
+    rect = pygame.Rect(rect)
+    font = fonts.font(size, bold)
+    used = pygame.Rect(rect.x, rect.y, 0, 0)
+    y = rect.y
+    for line in lines:
+        line_rect = pygame.Rect(rect.x, y, rect.width, min(font.get_linesize(), rect.bottom - y))
+        if line_rect.height <= 0:
+            break
+        used = used.union(_blit_line(surface, line, font, line_rect, colour, "left", None))
+        y += font.get_linesize()
+    return used
+
+
 def _blit_line(
     surface: pygame.Surface,
     line: str,

@@ -1,0 +1,191 @@
+"""Where the Can't Stop hint goes, always in full: in the side panel when it fits there, else in a band.
+
+The hint ("Hint: Use 7 twice: win chance 12% (10% otherwise); next roll busts 15%; column 6 is nearly
+lost: ...", up to about 150 characters) is wrapped between words onto as many lines as it needs; no
+word is ever cut. It stays at the bottom of the side panel, in ``layout.normal`` type or else
+``layout.small``, when that leaves the options their full height (``companion.display.options``) and the
+photo (or bust chance) at least :data:`MIN_TOP_LINES` lines of ``layout.large`` (:data:`MIN_TOP_ALONE`
+without options). Otherwise it moves to a band across the whole width above the bottom bar, on as few
+lines as it can (one, else two; ``layout.normal`` type, else ``layout.small``; more lines only past about
+150 characters); the board and the side panel give up the band's height. (A band is only made when it is lower than
+the hint would be in the panel; see :func:`hint_band_height`.)
+(:func:`companion.display.screen.screen_layout` makes that layout.)
+
+:func:`hint_placement` says where the lines go (pure geometry, tested without drawing); :func:`draw_hint`
+draws them; :func:`hint_band_height` is the band a view needs (0: none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from companion.display import fonts, palette, text
+from companion.display.layout import ScreenLayout
+from companion.display.options import options_height
+from companion.display.view import ScreenView
+from companion.i18n import _
+
+MIN_TOP_LINES = 1.6
+"""Lines of ``layout.large`` type that the photo (or dice) keeps above the options."""
+
+MIN_TOP_ALONE = 3.0
+"""Lines of ``layout.large`` type that the photo with the bust chance keeps when there are no options."""
+
+BAND_LINES = 2
+"""Lines a hint may take in the band before the type gets smaller than ``layout.small``."""
+
+MIN_SHARE = 0.7
+"""Smallest band type, as a share of ``layout.small`` (only for hints far longer than the advisors')."""
+
+
+@dataclass(frozen=True)
+class HintPlacement:
+    """Where the hint goes (pixels): ``region`` (the bar on its left included), ``body`` (the text's box),
+    its type ``size`` and ``lines``, which join back to the whole text (between words) unless ``cut``;
+    ``in_band``: in the full-width band rather than the side panel."""
+
+    region: pygame.Rect
+    body: pygame.Rect
+    size: int
+    lines: tuple[str, ...]
+    in_band: bool
+    cut: bool = False
+
+
+def hint_text(hint: str) -> str:
+    """The hint as shown: "Hint: " and the advisor's line."""
+    return f"{_('Hint')}: {hint}"
+
+
+def _bar(layout: ScreenLayout) -> int:
+    return max(2, layout.pad // 2)
+
+
+def _wrap_all(words: str, size: int, width: int) -> list[str]:
+    """``words`` on as many lines of at most ``width`` pixels as they need (``text.wrap`` without a limit)."""
+    font = fonts.font(size)
+    return text.wrap(words, font, width, max(1, len(words)))
+
+
+def _panel_inner(layout: ScreenLayout) -> pygame.Rect:
+    return layout.side.inflate(-2 * layout.pad, -2 * layout.pad)
+
+
+def panel_hint(view: ScreenView, layout: ScreenLayout) -> tuple[int, list[str]] | None:
+    """(type size, lines) of ``view``'s hint in the side panel of ``layout``, or None when it does not
+    fit there in full (see the module docstring). Sizes tried: ``layout.normal``, then ``layout.small``."""
+    if not view.hint:
+        return None
+    inner = _panel_inner(layout)
+    gap = layout.pad
+    body_w = inner.width - _bar(layout) - layout.pad
+    has_top = view.frame_bgr is not None or bool(view.dice) or view.bust_probability is not None
+    need = 0
+    if view.options:
+        need += options_height(view.options, inner.width, layout)
+        if has_top:
+            need += gap + round(layout.large * MIN_TOP_LINES)
+    elif has_top:
+        need += round(layout.large * MIN_TOP_ALONE)
+    for size in (layout.normal, layout.small):
+        lines = _wrap_all(hint_text(view.hint), size, body_w)
+        if len(lines) * fonts.font(size).get_linesize() + (gap + need if need else 0) <= inner.height:
+            return size, lines
+    return None
+
+
+def band_hint(hint: str, width: int, layout: ScreenLayout) -> tuple[int, list[str]]:
+    """(type size, lines) of ``hint`` in a band whose text is ``width`` pixels wide: the fewest lines up
+    to :data:`BAND_LINES` (one line of ``layout.normal``, else one of ``layout.small``, else two of
+    ``layout.normal``, else two of ``layout.small``), else the small type on as many lines as it needs,
+    shrinking (down to :data:`MIN_SHARE` of it) only past three lines."""
+    words = hint_text(hint)
+    for count in range(1, BAND_LINES + 1):  # the lowest band first: the board gives up as little as it can
+        for size in (layout.normal, layout.small):
+            lines = _wrap_all(words, size, width)
+            if len(lines) <= count:
+                return size, lines
+    size, low = layout.small, max(fonts.MIN_SIZE, round(layout.small * MIN_SHARE))
+    lines = _wrap_all(words, size, width)
+    while len(lines) > BAND_LINES + 1 and size > low:
+        size = max(low, int(size * 0.9))
+        lines = _wrap_all(words, size, width)
+    return size, lines
+
+
+def _band_body_width(width: int, layout: ScreenLayout) -> int:
+    return width - _bar(layout) - 3 * layout.pad
+
+
+def hint_band_height(view: ScreenView, layout: ScreenLayout) -> int:
+    """The height (pixels) of the band ``view``'s hint needs on a screen of ``layout`` (its scores rows
+    as they will be): 0 when there is no hint, when it fits in the side panel, and when the band would be
+    higher than the hint in the panel's ``layout.small`` type (options far too long for the panel in any
+    case: the band would only shrink the board); the hint then stays in the panel in full and the
+    options get what is left."""
+    if not view.hint or panel_hint(view, layout) is not None:
+        return 0
+    size, lines = band_hint(view.hint, _band_body_width(layout.scores_row.width, layout), layout)
+    band = len(lines) * fonts.font(size).get_linesize() + layout.pad
+    squeezed_size, squeezed = _squeezed(view, layout)
+    in_panel = len(squeezed) * fonts.font(squeezed_size).get_linesize()
+    return band if band < in_panel else 0  # the band must give the options and photo more room, not less
+
+
+def panel_hint_height(view: ScreenView, layout: ScreenLayout) -> int:
+    """The height the hint takes at the bottom of the side panel (0 without a hint or with a band)."""
+    if not view.hint or layout.hint_band.height > 0:
+        return 0
+    size, lines = panel_hint(view, layout) or _squeezed(view, layout)
+    return len(lines) * fonts.font(size).get_linesize()
+
+
+def _squeezed(view: ScreenView, layout: ScreenLayout) -> tuple[int, list[str]]:
+    """The hint in ``layout.small`` type on as many lines as it needs: for a layout made without the band
+    the hint needs (``ScreenLayout.for_size`` called directly); the options then get less room."""
+    inner = _panel_inner(layout)
+    return layout.small, _wrap_all(hint_text(view.hint), layout.small, inner.width - _bar(layout) - layout.pad)
+
+
+def hint_placement(view: ScreenView, layout: ScreenLayout) -> HintPlacement | None:
+    """Where ``view``'s hint goes on a screen of ``layout`` (None without a hint): in
+    ``layout.hint_band`` when the layout has one, else at the bottom of the side panel."""
+    if not view.hint:
+        return None
+    bar = _bar(layout)
+    if layout.hint_band.height > 0:
+        band = layout.hint_band
+        size, lines = band_hint(view.hint, _band_body_width(band.width, layout), layout)
+        body = pygame.Rect(band.x + bar + 2 * layout.pad, band.y + layout.pad // 2,
+                           _band_body_width(band.width, layout), band.height - layout.pad)
+        return _placed(band, body, size, lines, True)
+    inner = _panel_inner(layout)
+    size, lines = panel_hint(view, layout) or _squeezed(view, layout)
+    height = len(lines) * fonts.font(size).get_linesize()
+    region = pygame.Rect(inner.x, inner.bottom - height, inner.width, height)
+    body = pygame.Rect(region.x + bar + layout.pad, region.y, region.width - bar - layout.pad, height)
+    return _placed(region, body, size, lines, False)
+
+
+def _placed(region: pygame.Rect, body: pygame.Rect, size: int, lines: list[str], in_band: bool) -> HintPlacement:
+    room = max(1, body.height // fonts.font(size).get_linesize())
+    cut = len(lines) > room
+    if cut:  # only when the band or panel was made too small for it: say so with "…"
+        lines = lines[:room - 1] + [text.ellipsize(" ".join(lines[room - 1:]), fonts.font(size), body.width)]
+    return HintPlacement(region, body, size, tuple(lines), in_band, cut)
+
+
+def draw_hint(surface: pygame.Surface, view: ScreenView, layout: ScreenLayout) -> HintPlacement | None:
+    """Draw ``view``'s hint where :func:`hint_placement` puts it: a bar in the foreground colour on its
+    left, the lines in exactly their size; in the band, on the panel colour. Returns the placement."""
+    placed = hint_placement(view, layout)
+    if placed is None:
+        return None
+    if placed.in_band:
+        pygame.draw.rect(surface, palette.PANEL, placed.region, border_radius=layout.pad)
+    bar = _bar(layout)
+    pygame.draw.rect(surface, palette.FOREGROUND, (placed.region.x, placed.region.y, bar, placed.region.height))
+    text.draw_lines(surface, placed.lines, placed.body, placed.size, palette.FOREGROUND)
+    return placed
