@@ -3,7 +3,8 @@
 Regions at any size (proportions of an 800 x 480 screen): the prompt bar on top; the four lanes with
 their tokens on the left; the sectors (each player's plays this round, the highest marked with a star
 and the word "highest", never by colour alone), what beats the current play and the proposed play on
-the right; the counts, reminders, hint, message and keys at the bottom; a winner banner over it all.
+the right; the counts, reminders, hint, message and keys at the bottom (the hint and the message wrapped
+onto the lines left there); a winner banner over it all.
 """
 
 from __future__ import annotations
@@ -126,9 +127,11 @@ def _draw_bottom(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rec
         draw_text(surface, text, pygame.Rect(area.x, y, area.width, line), round(line * 0.8), palette.FOREGROUND)
         y += line
     for extra, colour in ((view.hint and _("Hint: ") + view.hint, palette.MUTED), (view.message, palette.DIE_FLAGGED)):
-        if extra and y + line <= area.bottom + 2:
-            draw_text(surface, extra, pygame.Rect(area.x, y, area.width, line), round(line * 0.8), colour)
-            y += line
+        if extra and y + line <= area.bottom + 2:  # wrapped onto the lines left; smaller only when out of them
+            room = max(1, (area.bottom + 2 - y) // line)
+            used = draw_wrapped(surface, extra, pygame.Rect(area.x, y, area.width, room * line), round(line * 0.8),
+                                colour, max_lines=room)
+            y = max(y + line, used.bottom + 2)
 
 
 def _draw_banner(surface: pygame.Surface, view: DonkeyRaceView, styles: dict[int, palette.PlayerStyle]) -> None:

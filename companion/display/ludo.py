@@ -13,7 +13,7 @@ import math
 
 import pygame
 
-from companion.display import palette
+from companion.display import fonts, palette
 from companion.display.ludo_view import LudoView
 from companion.display.screen import register_renderer
 from companion.display.text import draw_text, draw_wrapped
@@ -183,7 +183,9 @@ def draw_ludo(surface: pygame.Surface, view: LudoView) -> None:
         y += 19
     y += 4
     if view.hint:
-        y = draw_wrapped(surface, _("Hint: ") + view.hint, pygame.Rect(x, y, pw, 44), 16, palette.FOREGROUND).bottom + 4
+        hint_h = 3 * fonts.font(16).get_linesize()  # up to three lines before the type shrinks
+        y = draw_wrapped(surface, _("Hint: ") + view.hint, pygame.Rect(x, y, pw, hint_h), 16, palette.FOREGROUND,
+                         max_lines=3).bottom + 4
     notes = list(view.problems) or ([view.message] if view.message else [])
     if notes:
         colour = (255, 120, 255) if view.problems else palette.MUTED

@@ -1,0 +1,257 @@
+"""At the product's 800 x 480 screen no hint and no player name is cut, on every game screen, 2-4 players.
+
+Real views: Can't Stop sessions on positions whose advisor hints are the longest met in random play
+(threat notes: "...; column 6 is nearly lost: the opponent claims it next turn with 58%") with up to six
+options, plus the longest hint the advisor's templates can make; Ludo and donkey race sessions walked
+through random games; Schotten Totten's two players. Every line of text drawn through
+``companion.display.text`` is recorded: each name must be drawn whole, the hint's words all drawn in
+order, and no line cut with "…". Set COMPANION_SHOTS=DIR to keep the screenshots.
+"""
+
+import os
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+
+from companion.display import fonts, text
+from companion.games.base import CHANCE, TERMINAL
+from companion.store import Store
+
+SIZE = (800, 480)
+NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
+WORST_CANT_STOP_HINT = ("Pair 10+12: win chance 100% (100% otherwise); next roll busts 100%; column 12 is nearly "
+                        "lost: the opponent claims it next turn with 100%")
+"""The longest line the Can't Stop advisor's templates make (every number at its widest)."""
+
+POSITIONS = (  # `cant-stop moves` positions (CHOOSE) with long real hints, found by random play
+    {"players": list(NAMES[:2]), "active": "Player 2", "dice": [2, 4, 5, 6],
+     "markers": {"Player 1": {"3": 2, "7": 5, "8": 4}}, "runners": {"3": 1, "12": 1}},  # six options
+    {"players": list(NAMES[:2]), "active": "Player 1", "dice": [2, 5, 6, 6],
+     "markers": {"Player 1": {"4": 7, "6": 7, "8": 2, "9": 1, "12": 2},
+                 "Player 2": {"2": 1, "8": 9, "9": 5, "10": 7, "11": 2, "12": 1}},
+     "claimed": {"4": "Player 1", "10": "Player 2"}},
+    {"players": list(NAMES[:3]), "active": "Player 1", "dice": [1, 3, 5, 6],
+     "markers": {"Player 1": {"5": 3, "6": 5, "7": 4, "8": 6, "11": 1},
+                 "Player 2": {"4": 3, "6": 9, "7": 3, "8": 8, "9": 1, "10": 3, "12": 2},
+                 "Player 3": {"2": 3, "4": 4, "5": 2, "6": 7, "7": 6, "8": 9, "10": 1, "11": 4}},
+     "runners": {"7": 5, "10": 1}, "claimed": {"2": "Player 3"}},
+    {"players": list(NAMES), "active": "Player 2", "dice": [1, 2, 5, 6],
+     "markers": {"Player 1": {"5": 1, "6": 9, "7": 7, "8": 4, "9": 2, "11": 1, "12": 3},
+                 "Player 2": {"2": 1, "5": 2, "7": 1, "9": 4, "10": 1},
+                 "Player 3": {"2": 1, "3": 1, "4": 7, "6": 6, "7": 4, "10": 2},
+                 "Player 4": {"5": 4, "7": 2, "8": 5, "9": 1}},
+     "runners": {"9": 5, "10": 2}, "claimed": {"4": "Player 3", "12": "Player 1"}},
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pygame():
+    pygame.init()
+    yield
+    pygame.display.quit()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("COMPANION_SHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def drawn_lines(monkeypatch, render) -> list[str]:
+    """Every line ``render()`` draws through ``companion.display.text``, each checked to fit its box."""
+    lines = []
+    real = text._blit_line
+
+    def spy(surface, line, font, rect, colour, align, background):
+        if line:
+            assert font.size(line)[0] <= rect.width + 1, f"{line!r} is wider than its box"
+            lines.append(line)
+        return real(surface, line, font, rect, colour, align, background)
+
+    monkeypatch.setattr(text, "_blit_line", spy)
+    render()
+    monkeypatch.undo()
+    return lines
+
+
+def words(line: str) -> str:
+    return " ".join(line.split())
+
+
+def assert_readable(lines: list[str], names, hint: str, where: str) -> None:
+    """Each name drawn whole, the hint (when given) drawn in full, in order, and nothing cut."""
+    assert not [line for line in lines if line.endswith(text.ELLIPSIS) and line != text.ELLIPSIS], where  # "…" alone:
+    # the donkey race's sector of a player who has not played yet
+    for name in names:
+        assert any(name in line for line in lines), f"{where}: {name} not drawn whole"
+    if hint:
+        assert words(hint) in words(" ".join(lines)), f"{where}: hint not drawn in full"
+
+
+def save(surface: pygame.Surface, folder: Path, name: str) -> None:
+    pygame.image.save(surface, str(folder / f"{name}.png"))
+
+
+# --- Can't Stop --------------------------------------------------------------------------------------------
+
+def _photo() -> np.ndarray:
+    img = np.full((300, 400, 3), (90, 110, 100), np.uint8)
+    for x0, y0 in ((60, 40), (130, 50), (70, 120), (200, 150)):
+        img[y0:y0 + 40, x0:x0 + 40] = 245
+    return img
+
+
+def _cant_stop_views(tmp_path):
+    """(where, view) for each position with 2, 3 and 4 players: CHOOSE with its real hint, the DECIDE that
+    the hint's choice leads to, and CHOOSE with the longest possible hint."""
+    from companion.games.cant_stop import Phase, state_from_position
+    from companion.session_cant_stop import CantStopSession
+
+    with Store(tmp_path / "fit.sqlite3") as store:
+        for k, position in enumerate(POSITIONS):
+            for n in range(len(position["players"]), 5):
+                players = list(NAMES[:n])
+                session = CantStopSession(store, store.new_game("cant-stop", players, {}), players,
+                                          rng=random.Random(1))
+                session.state = state_from_position({**position, "players": players})
+                view = session.view()
+                yield f"position {k}, {n} players, choose", replace(view, frame_bgr=_photo())
+                yield f"position {k}, {n} players, longest hint", replace(view, frame_bgr=_photo(),
+                                                                          hint=WORST_CANT_STOP_HINT)
+                session.state = session.state.apply(session.hint().action)
+                if session.state.phase is Phase.DECIDE:
+                    yield f"position {k}, {n} players, decide", replace(session.view(), frame_bgr=_photo())
+
+
+def test_cant_stop_hints_and_names_are_never_cut(tmp_path, monkeypatch, shots):
+    from companion.display.bars import score_cells
+    from companion.display.hint import hint_placement
+    from companion.display.screen import render_to_surface, screen_layout
+
+    seen = set()
+    for where, view in _cant_stop_views(tmp_path):
+        lines = drawn_lines(monkeypatch, lambda view=view: save(render_to_surface(view, SIZE), shots,
+                                                                  "cant-stop " + where))
+        assert_readable(lines, [p.name for p in view.players], f"Hint: {view.hint}" if view.hint else "", where)
+        layout = screen_layout(view, SIZE)
+        placed = hint_placement(view, layout)
+        assert placed is not None and not placed.cut, where
+        assert placed.size in (layout.normal, layout.small), where  # full size, never the last resort
+        assert fonts.font(placed.size).get_linesize() * len(placed.lines) <= placed.body.height, where
+        assert layout.side.bottom <= layout.hint_band.top and layout.hint_band.bottom <= layout.bottom_bar.top
+        for cell in score_cells(view, layout):
+            name = view.players[cell.seat].name
+            assert fonts.font(cell.name_size, bold=True).size(name)[0] <= cell.name_rect.width, where
+            assert cell.name_size >= layout.small and layout.scores_row.contains(cell.cell), where
+        seen.add((len(view.players), placed.in_band, layout.score_rows))
+    assert {(2, True, 1), (2, False, 1), (4, True, 2)} <= seen  # both places of the hint, both score layouts
+
+
+def test_four_names_take_two_score_rows_and_three_fit_one():
+    from companion.display.bars import score_cells, score_rows_needed
+    from companion.display.layout import ScreenLayout
+    from companion.display.screen import screen_layout
+    from companion.display.view import CantStopBoardView, PlayerView, ScreenView
+
+    def view(n, wins=0):
+        players = tuple(PlayerView(name, i, wins=wins) for i, name in enumerate(NAMES[:n]))
+        return ScreenView("Can't Stop", players, 0, CantStopBoardView({7: 13}, {}, {}, {}), "Roll the dice")
+
+    base = ScreenLayout.for_size(SIZE)
+    assert [score_rows_needed(view(n), base) for n in (2, 3, 4)] == [1, 1, 2]
+    layout = screen_layout(view(4, wins=12), SIZE)
+    cells = score_cells(view(4, wins=12), layout)
+    assert layout.score_rows == 2 and [c.seat for c in cells] == [0, 1, 2, 3]
+    assert cells[0].cell.y == cells[1].cell.y < cells[2].cell.y == cells[3].cell.y  # two players a row
+    assert cells[0].cell.x == cells[2].cell.x and cells[1].cell.x == cells[3].cell.x  # in columns
+    assert all(c.name_rect.width >= fonts.font(c.name_size, bold=True).size(NAMES[c.seat])[0] for c in cells)
+    assert layout.bottom_bar.height > base.bottom_bar.height and layout.board.height < base.board.height
+
+
+def test_a_short_hint_stays_in_the_panel_and_the_layout_is_unchanged():
+    from companion.display.hint import hint_placement
+    from companion.display.layout import ScreenLayout
+    from companion.display.screen import screen_layout
+    from companion.display.view import CantStopBoardView, PlayerView, ScreenView
+
+    view = ScreenView("Can't Stop", (PlayerView("Ada", 0), PlayerView("Ben", 1)), 0,
+                      CantStopBoardView({7: 13}, {}, {}, {}), "Roll again or bank?", bust_probability=0.1,
+                      hint="Bank: this wins the game")
+    layout = screen_layout(view, SIZE)
+    assert layout == ScreenLayout.for_size(SIZE)
+    placed = hint_placement(view, layout)
+    assert not placed.in_band and " ".join(placed.lines) == "Hint: Bank: this wins the game"
+    assert placed.size == layout.normal and layout.side.contains(placed.region)
+
+
+# --- Ludo, donkey race, Schotten Totten ---------------------------------------------------------------------
+
+def walk(session, seed: int, steps: int):
+    """Random legal play from the session's state, the session following; yields at each decision."""
+    rng = random.Random(seed)
+    state = session.state
+    for _ in range(steps):
+        if state.current_player == TERMINAL:
+            return
+        if state.current_player == CHANCE:
+            actions, chances = zip(*state.chance_outcomes(), strict=True)
+            state = state.apply(rng.choices(actions, [float(p) for p in chances])[0])
+            continue
+        session.state = state
+        yield state
+        state = state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_ludo_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
+    from companion.display.ludo import render
+    from companion.session_ludo import LudoSession
+
+    players = list(NAMES[:n])
+    with Store(tmp_path / "ludo.sqlite3") as store:
+        session = LudoSession(store, store.new_game("ludo", players, {}), players, rng=random.Random(n))
+        views = [session.view() for _state in walk(session, n, 160)]
+    hinted = [v for v in views if v.hint]
+    assert hinted
+    crowded = max(hinted, key=lambda v: (len(v.moves), len(v.hint)))
+    for k, view in enumerate({id(v): v for v in [crowded, *hinted[:: max(1, len(hinted) // 6)]]}.values()):
+        lines = drawn_lines(monkeypatch, lambda view=view: save(render(view, SIZE), shots, f"ludo {n}p {k}"))
+        assert_readable(lines, players, f"Hint: {view.hint}", f"ludo {n} players: {view.hint}")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_donkey_race_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
+    from companion.display.donkey_race import render_donkey_race
+    from companion.session_donkey_race import DonkeyRaceSession
+
+    players = list(NAMES[:n])
+    with Store(tmp_path / "donkey.sqlite3") as store:
+        session = DonkeyRaceSession(store, store.new_game("donkey-race", players, {}), players)
+        views = [session.view() for _state in walk(session, n, 200)]
+    hinted = sorted((v for v in views if v.hint), key=lambda v: len(v.hint))
+    assert hinted
+    longest = replace(hinted[-1], hint=hinted[-1].hint + " " + hinted[0].hint)  # longer than any one reason
+    for k, view in enumerate((hinted[0], hinted[-1], longest)):
+        lines = drawn_lines(monkeypatch, lambda view=view: save(render_donkey_race(view, SIZE), shots,
+                                                                  f"donkey-race {n}p {k}"))
+        assert_readable(lines, players, f"Hint: {view.hint}", f"donkey race {n} players: {view.hint}")
+
+
+def test_schotten_totten_names_are_never_cut(tmp_path, monkeypatch, shots):
+    from companion.display.schotten_totten import render_to_surface
+    from companion.session_schotten_totten import SchottenTottenSession
+
+    players = list(NAMES[:2])
+    with Store(tmp_path / "st.sqlite3") as store:
+        session = SchottenTottenSession(store, store.new_game("schotten-totten", players, {}), players,
+                                        rng=random.Random(1))
+        view = session.view()
+    for k, shown in enumerate((view, replace(view, points=(12, 10), stones_held=(5, 4)))):
+        lines = drawn_lines(monkeypatch, lambda shown=shown: save(render_to_surface(shown, SIZE), shots,
+                                                                    f"schotten-totten {k}"))
+        assert_readable(lines, players, "", "schotten totten")
