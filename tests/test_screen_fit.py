@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.display import fonts, text
 from companion.games.base import CHANCE, TERMINAL
@@ -255,3 +257,33 @@ def test_schotten_totten_names_are_never_cut(tmp_path, monkeypatch, shots):
         lines = drawn_lines(monkeypatch, lambda shown=shown: save(render_to_surface(shown, SIZE), shots,
                                                                     f"schotten-totten {k}"))
         assert_readable(lines, players, "", "schotten totten")
+
+
+# --- any hint up to the advisors' length, any two to four short names ----------------------------------------
+
+WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789%+();:,.", min_size=1, max_size=12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hint_words=st.lists(WORD, min_size=1, max_size=40), n=st.integers(2, 4), options=st.integers(0, 6),
+       names=st.lists(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz 1234", min_size=1,
+                              max_size=10).map(str.strip).filter(bool), min_size=4, max_size=4, unique=True))
+def test_any_hint_up_to_150_characters_and_any_short_names_fit(hint_words, n, options, names):
+    from companion.display.bars import score_cells
+    from companion.display.hint import hint_placement
+    from companion.display.screen import screen_layout
+    from companion.display.view import CantStopBoardView, OptionView, PlayerView, ScreenView
+
+    hint = " ".join(hint_words)[:150].strip() or "x"
+    view = ScreenView("Can't Stop", tuple(PlayerView(name, i) for i, name in enumerate(names[:n])), 0,
+                      CantStopBoardView({7: 13}, {}, {}, {}), "Choose a pairing", frame_bgr=_photo(),
+                      options=tuple(OptionView(f"{k + 2}", f"bust 26% \u00b7 {k + 2} to 1/11") for k in range(options)),
+                      bust_probability=None if options else 0.3, hint=hint)
+    layout = screen_layout(view, SIZE)
+    placed = hint_placement(view, layout)
+    assert not placed.cut and words(" ".join(placed.lines)) == words(f"Hint: {hint}")
+    assert placed.size >= layout.small
+    assert all(fonts.font(placed.size).size(line)[0] <= placed.body.width for line in placed.lines)
+    for cell in score_cells(view, layout):
+        assert fonts.font(cell.name_size, bold=True).size(names[cell.seat])[0] <= cell.name_rect.width
+        assert cell.name_size >= layout.small

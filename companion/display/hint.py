@@ -36,6 +36,10 @@ MIN_TOP_ALONE = 3.0
 BAND_LINES = 2
 """Lines a hint may take in the band before the type gets smaller than ``layout.small``."""
 
+MAX_BAND_SHARE = 0.4
+"""Most of the height between the top and bottom bars a band may take (a hint needing more, far longer
+than any advisor's, is cut with "…" on its last line)."""
+
 MIN_SHARE = 0.7
 """Smallest band type, as a share of ``layout.small`` (only for hints far longer than the advisors')."""
 
@@ -129,6 +133,7 @@ def hint_band_height(view: ScreenView, layout: ScreenLayout) -> int:
         return 0
     size, lines = band_hint(view.hint, _band_body_width(layout.scores_row.width, layout), layout)
     band = len(lines) * fonts.font(size).get_linesize() + layout.pad
+    band = min(band, round((layout.bottom_bar.y - layout.top_bar.bottom) * MAX_BAND_SHARE))
     squeezed_size, squeezed = _squeezed(view, layout)
     in_panel = len(squeezed) * fonts.font(squeezed_size).get_linesize()
     return band if band < in_panel else 0  # the band must give the options and photo more room, not less
