@@ -34,9 +34,9 @@ def format_probability(p: float) -> str:
 def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLayout) -> None:
     """Draw the side panel of ``view`` into ``layout.side``, all but the hint (``companion.display.hint``).
 
-    The hint's room is at the bottom (as many lines as it needs; none when it is in the band); the options take the height that shows each of them in full
-    (``companion.display.options``: about 1.5 lines of ``layout.normal`` type for a one-line option, more
-    for an effect on several lines), leaving the top at least :data:`MIN_TOP_LINES` lines of
+    The hint's room is at the bottom (as many lines as it needs; none when it is in the band); the
+    options take the height that shows each of them in full (``companion.display.options``: about 1.5
+    lines of ``layout.normal`` type for a one-line option, more for an effect on several lines), leaving the top at least :data:`MIN_TOP_LINES` lines of
     ``layout.large`` (and never under 1.3 lines of ``layout.small`` each); the photo with the bust chance
     gets what is left; the bust chance goes beside the photo or under it, whichever leaves the photo
     larger.
@@ -51,8 +51,8 @@ def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLay
 @dataclass(frozen=True)
 class PanelRegions:
     """Where the side panel's parts go (pixels): ``top`` (photo or dice, bust chance; zero height when
-    there is none), ``options`` and ``hint`` (the hint's room: zero height without a hint and when the hint is in the band
-    of ``layout.hint_band``)."""
+    there is none), ``options`` and ``hint`` (the hint's room: zero height without a hint and when the
+    hint is in the band of ``layout.hint_band``)."""
 
     top: pygame.Rect
     options: pygame.Rect
