@@ -12,8 +12,9 @@ DIR/fK`` for K = 0..N-1, :func:`vision.train_dice.fold_split`), and each trainin
 (:func:`vision.dice_learned.read_work_learned`) with the classifier that never saw it. For each
 threshold of a grid, the reader runs with ``FLAG_BELOW`` set to it (the caps below the threshold move
 with it) and the figures of :mod:`vision.dice_eval` are computed over the training photos:
-``unflagged_precision``, ``flag_rate``, ``found``, ``image_accuracy_1_6``. ``chosen`` is the lowest
-threshold whose unflagged precision is at least ``--target`` (default 0.995, issue 3's target).
+``unflagged_precision``, ``flag_rate``, ``found``, ``image_accuracy_1_6``. ``chosen``
+(:func:`choose`) is the lowest threshold whose unflagged precision is at least ``--target`` (default
+0.995, issue 3's target), or, when none reaches it, the threshold of the highest unflagged precision.
 
 Never reads byler's 37 held-out photos, the 14 bundled photos or any other set. Prints one line per
 threshold, or with ``--json`` one object ``{"thresholds": [{"flag_below", "unflagged_precision",
@@ -95,6 +96,18 @@ def figures(photos: list[tuple], flag_below: float) -> dict:
             "unflagged_wrong": unflagged - unflagged_right}
 
 
+def choose(rows: list[dict], target: float) -> float | None:
+    """The lowest threshold whose unflagged precision is at least ``target``; when none is, the one of the
+    highest unflagged precision (the lowest of equals). None for no rows."""
+    if not rows:
+        return None
+    ok = [r["flag_below"] for r in rows if (r["unflagged_precision"] or 0.0) >= target]
+    if ok:
+        return min(ok)
+    best = max(r["unflagged_precision"] or 0.0 for r in rows)
+    return min(r["flag_below"] for r in rows if (r["unflagged_precision"] or 0.0) == best)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train_dice_flags", description=__doc__.splitlines()[0])
     parser.add_argument("--folds", required=True, help="folder with the fold classifiers f0 .. f{N-1}")
@@ -110,8 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot calibrate: {error}", file=sys.stderr)
         return 2
     rows = [figures(photos, t) for t in GRID]
-    ok = [r["flag_below"] for r in rows if (r["unflagged_precision"] or 0.0) >= args.target]
-    chosen = min(ok) if ok else None
+    chosen = choose(rows, args.target)
     if args.json:
         print(json.dumps({"thresholds": rows, "chosen": chosen, "photos": len(photos)}))
     else:
