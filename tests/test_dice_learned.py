@@ -46,21 +46,32 @@ def test_disagreement_picks_the_stronger_reader():
     assert value == 5 and conf == pytest.approx(0.95)
 
 
-def test_dihedral_probabilities_average_the_eight_views():
+def test_dihedral_probabilities_average_the_views(monkeypatch):
+    from vision import dice_learned
+
     class Rotations:  # "classifier" whose answer depends on how the crop lies: its top-left pixel
+        def __init__(self):
+            self.batch = 0
+
         def probabilities(self, crops):
+            self.batch = len(crops)
             p = np.full((len(crops), 7), 0.01, np.float32)
             p[np.arange(len(crops)), 1 + (crops[:, 0, 0, 0] > 0)] = 0.94
             return p / p.sum(1, keepdims=True)
 
     crops = np.zeros((2, 3, 32, 32), np.float32)
-    crops[0, :, 0, 0] = 1.0  # one lit corner: seen in it by 2 of the 8 views
+    crops[0, :, 0, 0] = 1.0  # one lit corner: seen in it by the unturned view and its transpose only
     crops[1, :, :, :] = 1.0  # lit everywhere: every view
-    p = dihedral_probabilities(Rotations(), crops)
-    assert p.shape == (2, 7) and np.allclose(p.sum(1), 1.0)
+    clf = Rotations()
+    monkeypatch.setattr(dice_learned, "DIHEDRAL_VIEWS", 8)
+    p = dihedral_probabilities(clf, crops)
+    assert clf.batch == 16 and p.shape == (2, 7) and np.allclose(p.sum(1), 1.0)
     assert np.argmax(p[0]) == 1 and np.argmax(p[1]) == 2 and p[1, 2] == pytest.approx(0.94, abs=1e-3)
     assert 0.05 < p[0, 2] < 0.15 < p[0, 1]  # 2 of 8 views: geometric mean (0.94^2 0.01^6)^(1/8), normalised
-    assert dihedral_probabilities(Rotations(), crops[:0]).shape == (0, 7)
+    monkeypatch.setattr(dice_learned, "DIHEDRAL_VIEWS", 4)
+    p = dihedral_probabilities(clf, crops)
+    assert clf.batch == 8 and p[0, 1] == pytest.approx(p[0, 2]) and p[0, 1] > 0.35  # 2 of 4 views each
+    assert dihedral_probabilities(clf, crops[:0]).shape == (0, 7)
 
 
 def test_no_die_cases():
