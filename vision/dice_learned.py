@@ -278,10 +278,13 @@ def split_clusters(work: np.ndarray, found, classifier) -> tuple[list, np.ndarra
     """The detections to read and their classifier probabilities ((n, 7) float32).
 
     found: :meth:`vision.dice_detect.DieDetector.detect_members` pairs. Detections scoring below
-    REPORT_SCORE go; a big box with members is replaced by its members when it is a cluster of small
-    dice (see CLUSTER_DOUBT): the classifier arbitrates between "one close-up die" and "several dice";
-    then doubted small boxes are re-read at the frame's die size (see SMALL_BOX). Returns the detections
-    (:class:`vision.dice_detect.Detection`, possibly new boxes) in step with their probabilities."""
+    REPORT_SCORE go; a big box with members is replaced by its members (those that are not one die
+    found twice, surest first) when it is a cluster of small dice (see CLUSTER_DOUBT, CLUSTER_FACES):
+    the classifier arbitrates between "one close-up die" and "several dice"; then doubted small boxes
+    are re-read at the frame's die size (see SMALL_BOX), and of two boxes that are now one die found
+    twice (:func:`vision.dice_detect.same_die`) the better believed stays. Returns the detections
+    (:class:`vision.dice_detect.Detection`, possibly new boxes) in step with their one-view
+    probabilities."""
     from vision.dice_detect import same_die
     from vision.dice_model import face_crop
 
