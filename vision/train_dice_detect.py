@@ -359,6 +359,16 @@ def match_figures(detector: DieDetector, photos) -> dict:
             "recall": round(hit / max(1, n_label), 4), "precision": round(hit / max(1, n_det), 4)}
 
 
+def manifest_figures(detector: DieDetector, split=None) -> dict:
+    """The manifest's figures (:func:`match_figures`) of ``detector`` on the byler held-out 20 %, the
+    bundled photos and the first 40 training photos. ``split``: (train, heldout, bundled) of
+    :func:`split_photos` (default: ``split_photos(0)``). Needs ``../shared/data/dice``."""
+    train_p, held_p, bundled_p = split or split_photos(0)
+    return {"byler_heldout_20pct": match_figures(detector, [Photo(*p) for p in held_p]),
+            "bundled_photos": match_figures(detector, [Photo(*p) for p in bundled_p]),
+            "train_photos": match_figures(detector, [Photo(*p) for p in train_p[:40]])}
+
+
 def export(net, out_dir: Path) -> Path:
     import torch
 
@@ -435,10 +445,7 @@ def main(argv: list[str] | None = None) -> int:
             torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step + 1}, out / "detect.pt")
             export(net, out)
     path = export(net, out)
-    detector = DieDetector(out)
-    figures = {"byler_heldout_20pct": match_figures(detector, [Photo(*p) for p in held_p]),
-               "bundled_photos": match_figures(detector, [Photo(*p) for p in bundled_p]),
-               "train_photos": match_figures(detector, photos[:40])}
+    figures = manifest_figures(DieDetector(out), (train_p, held_p, bundled_p))
     data = path.read_bytes()
     manifest = {
         "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "weights": n_params,
