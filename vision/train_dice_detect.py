@@ -65,30 +65,59 @@ class Photo:
     def __init__(self, path, item) -> None:
         self.image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         self.boxes = np.array([b for _, b in item.boxes], np.float32).reshape(-1, 4)
+        self.values = np.array([v for v, _ in item.boxes], np.int64)
 
 
-def cutouts(photos: list[Photo]) -> list[np.ndarray]:
-    """BGRA crops of each labelled die: alpha a feathered rounded square inside the box."""
+# Inset of a cut-out's rounded-square alpha mask inside the labelled box (fraction of the box's side).
+CUT_INSET = 0.07
+
+
+def cutout(image: np.ndarray, box) -> np.ndarray | None:
+    """BGRA crop of one labelled die box (x0, y0, x1, y1) of a BGR image: alpha a feathered rounded
+    square (corner radius 0.25, inset CUT_INSET of the side) inside the box; None when under 8 px."""
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = box
+    X0, Y0, X1, Y1 = int(max(0, x0)), int(max(0, y0)), int(min(w, x1 + 1)), int(min(h, y1 + 1))
+    crop = image[Y0:Y1, X0:X1]
+    if crop.shape[0] < 8 or crop.shape[1] < 8:
+        return None
+    ch, cw = crop.shape[:2]
+    alpha = np.zeros((ch * 4, cw * 4), np.uint8)
+    r = int(min(ch, cw) * 4 * 0.25)
+    inset = int(min(ch, cw) * 4 * CUT_INSET)
+    cv2.rectangle(alpha, (inset + r, inset), (cw * 4 - inset - r, ch * 4 - inset), 255, -1)
+    cv2.rectangle(alpha, (inset, inset + r), (cw * 4 - inset, ch * 4 - inset - r), 255, -1)
+    for cx, cy in ((inset + r, inset + r), (cw * 4 - inset - r, inset + r),
+                   (inset + r, ch * 4 - inset - r), (cw * 4 - inset - r, ch * 4 - inset - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1)
+    alpha = cv2.resize(alpha, (cw, ch), interpolation=cv2.INTER_AREA)
+    return np.dstack([crop, alpha])
+
+
+def cutouts(photos: list[Photo], with_values: bool = False) -> list:
+    """BGRA crops of each labelled die (:func:`cutout`); with ``with_values`` (crop, value 1-6) pairs."""
     out = []
     for ph in photos:
-        h, w = ph.image.shape[:2]
-        for x0, y0, x1, y1 in ph.boxes:
-            X0, Y0, X1, Y1 = int(max(0, x0)), int(max(0, y0)), int(min(w, x1 + 1)), int(min(h, y1 + 1))
-            crop = ph.image[Y0:Y1, X0:X1]
-            if crop.shape[0] < 8 or crop.shape[1] < 8:
-                continue
-            ch, cw = crop.shape[:2]
-            alpha = np.zeros((ch * 4, cw * 4), np.uint8)
-            r = int(min(ch, cw) * 4 * 0.25)
-            inset = int(min(ch, cw) * 4 * 0.07)
-            cv2.rectangle(alpha, (inset + r, inset), (cw * 4 - inset - r, ch * 4 - inset), 255, -1)
-            cv2.rectangle(alpha, (inset, inset + r), (cw * 4 - inset, ch * 4 - inset - r), 255, -1)
-            for cx, cy in ((inset + r, inset + r), (cw * 4 - inset - r, inset + r),
-                           (inset + r, ch * 4 - inset - r), (cw * 4 - inset - r, ch * 4 - inset - r)):
-                cv2.circle(alpha, (cx, cy), r, 255, -1)
-            alpha = cv2.resize(alpha, (cw, ch), interpolation=cv2.INTER_AREA)
-            out.append(np.dstack([crop, alpha]))
+        for box, value in zip(ph.boxes, ph.values):
+            cut = cutout(ph.image, box)
+            if cut is not None:
+                out.append((cut, int(value)) if with_values else cut)
     return out
+
+
+def paste(img: np.ndarray, cut: np.ndarray, m: np.ndarray, s: float, light: float,
+          rng: np.random.Generator) -> np.ndarray:
+    """Paste a BGRA cut-out onto a float32 BGR image (h, w, 3) through the 2x3 affine ``m``; with
+    probability 0.6 first a soft shadow of it (offset 0.12 of the die side ``s`` px away from the light
+    at angle ``light`` radians). Returns the new float32 image."""
+    H, W = img.shape[:2]
+    warped = cv2.warpAffine(cut, m, (W, H), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+    a = warped[..., 3:4].astype(np.float32) / 255
+    if rng.random() < 0.6:  # soft shadow away from the light
+        off = np.float32([[1, 0, math.cos(light) * s * 0.12], [0, 1, math.sin(light) * s * 0.12]])
+        sh = cv2.GaussianBlur(cv2.warpAffine(a[..., 0], off, (W, H)), (0, 0), max(0.5, s * 0.08))
+        img *= 1 - sh[..., None] * rng.uniform(0.2, 0.6)
+    return img * (1 - a) + warped[..., :3].astype(np.float32) * a
 
 
 def background(rng: np.random.Generator) -> np.ndarray:
@@ -163,13 +192,7 @@ def composite(cuts: list[np.ndarray], rng: np.random.Generator):
         m = cv2.getRotationMatrix2D((cw / 2, ch / 2), angle, s / max(ch, cw))
         m[0, 2] += cx - cw / 2
         m[1, 2] += cy - ch / 2
-        warped = cv2.warpAffine(cut, m, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
-        a = warped[..., 3:4].astype(np.float32) / 255
-        if rng.random() < 0.6:  # soft shadow away from the light
-            off = np.float32([[1, 0, math.cos(light) * s * 0.12], [0, 1, math.sin(light) * s * 0.12]])
-            sh = cv2.GaussianBlur(cv2.warpAffine(a[..., 0], off, (SIZE, SIZE)), (0, 0), max(0.5, s * 0.08))
-            img *= 1 - sh[..., None] * rng.uniform(0.2, 0.6)
-        img = img * (1 - a) + warped[..., :3].astype(np.float32) * a
+        img = paste(img, cut, m, s, light, rng)
         boxes.append(box)
     return np.clip(img, 0, 255).astype(np.uint8), np.array(boxes, np.float32).reshape(-1, 4)
 
