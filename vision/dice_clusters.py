@@ -10,13 +10,16 @@ set (the same kind of images with every die lying alone), which tells the cost o
 the compositing itself. Needs ``../shared/data/dice``.
 
 Only the 149 byler_d6 training photos of :func:`vision.train_dice_detect.split_photos` give dice (the
-held-out 37, the 14 bundled photos and the measure-only sets are never used), cut out as the detector's
-training composites cut them (:func:`vision.train_dice_detect.cutout`) and pasted the same way
-(:func:`vision.train_dice_detect.paste`: soft shadows) onto its synthetic tables
-(:func:`vision.train_dice_detect.background`, scaled to CANVAS). Each image holds 2-6 dice of one size
-(SIDES px, the byler range at the reader's 640 px work size) in touching clusters: each cluster grows die
-by die, a new die sharing at least a third of an edge with one already placed and overlapping none; the
-cluster is turned by any angle, each die by a multiple of 90 degrees plus up to TILT degrees; clusters lie
+held-out 37, the 14 bundled photos and the measure-only sets are never used), cut out along their own outline
+(:func:`die_cut`: the labelled box's crop, :func:`vision.train_dice_detect.cutout`, with the alpha of
+:func:`vision.dice_learned.object_mask`; its top face the square of the outline's minimum-area rectangle;
+dice without a clear outline, mostly white dice on the light table, are left out) and pasted as the
+detector's training composites are (:func:`vision.train_dice_detect.paste`: soft shadows) onto its
+synthetic tables (:func:`vision.train_dice_detect.background`, scaled to CANVAS). Each image holds 2-6 dice
+of one size (SIDES px, the byler range at the reader's 640 px work size) in touching clusters: each
+cluster grows die by die, a new die's face sharing at least 0.4 of an edge with one already placed and
+overlapping none; the cluster is turned by any angle, each die by a multiple of 90 degrees plus up to
+TILT degrees; clusters lie
 at least SEPARATION die sides apart (centre to centre). A die's label box is the axis-aligned box around
 its visible (masked) square. Same seed, same set.
 """
@@ -68,9 +71,8 @@ class ClusterImage:
 
 @dataclass(frozen=True)
 class DieCut:
-    """A die cut out of a training photo: ``image`` (h, w, 4) BGRA (alpha: the die's own outline, or
-    the rounded square of :func:`vision.train_dice_detect.cutout` where it does not stand out from the
-    table), ``value`` 1-6, ``square`` (4, 2) float32 corners of its top face in the crop's pixels."""
+    """A die cut out of a training photo: ``image`` (h, w, 4) BGRA (alpha: the die's own outline),
+    ``value`` 1-6, ``square`` (4, 2) float32 corners of its top face in the crop's pixels."""
 
     image: np.ndarray
     value: int
@@ -78,17 +80,20 @@ class DieCut:
 
 
 # A die's own outline (vision.dice_learned.object_mask) is used when it covers this fraction range of
-# its labelled box; otherwise (a white die on the white table, a die joined to its neighbour) the
-# rounded square inside the box is.
-OUTLINE_COVER = (0.45, 0.97)
+# its labelled box (byler's boxes are loose: a die's outline covers 0.3-0.6 of its box, and 0.7 when it
+# fills it); otherwise (a white die on the light table: under 0.15; an outline joined to a neighbour)
+# the die is not used (:func:`die_cut` gives None): the rounded square inside the box would carry the
+# table's corners as a light halo round the die onto the new table, which no real die shows.
+OUTLINE_COVER = (0.25, 0.9)
 
 
 def die_cut(image: np.ndarray, box, value: int) -> DieCut | None:
     """Cut one labelled die (box (x0, y0, x1, y1) of a BGR photo) with its outline and top-face square
-    (cv2.minAreaRect of the outline, made square); None when the box is under 8 px."""
+    (cv2.minAreaRect of the outline, made square); None when the box is under 8 px or the outline is
+    not clear (OUTLINE_COVER)."""
     from vision.dice_learned import object_mask
     from vision.dice_segment import to_lab
-    from vision.train_dice_detect import CUT_INSET, cutout
+    from vision.train_dice_detect import cutout
 
     cut = cutout(image, box)
     if cut is None:
@@ -107,10 +112,7 @@ def die_cut(image: np.ndarray, box, value: int) -> DieCut | None:
         square = cv2.boxPoints(((cx, cy), (side, side), angle)).astype(np.float32)
         alpha = cv2.GaussianBlur(mask.astype(np.float32) * 255, (0, 0), 0.7)
         return DieCut(np.dstack([cut[..., :3], alpha.astype(np.uint8)]), int(value), square)
-    side = (1 - 2 * CUT_INSET) * min(cw, ch)
-    c = (cw / 2, ch / 2)
-    square = cv2.boxPoints((c, (side, side), 0.0)).astype(np.float32)
-    return DieCut(cut, int(value), square)
+    return None
 
 
 def cluster_layout(n: int, rng: np.random.Generator) -> np.ndarray:
