@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 from vision.dice_detect import Detection
-from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, CROWD_SIZE, FLAG_BELOW, PIP_VETO, crowded,
-                                 dihedral_probabilities, face_mask, fuse, object_mask, read_work_hybrid,
-                                 read_work_learned, split_clusters)
+from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, FLAG_BELOW, PIP_VETO, dihedral_probabilities, face_mask,
+                                 fuse, object_mask, read_work_hybrid, read_work_learned, split_clusters)
 from vision.dice_segment import to_lab
 
 
@@ -86,30 +85,6 @@ def test_no_die_cases():
     assert conf < FLAG_BELOW
     value, conf = fuse(0.35, probs(6, 0.99), 6, 0.99)  # a weak detection is never sure
     assert value == 6 and conf < FLAG_BELOW
-
-
-def test_crowded_die_is_kept_flagged_not_dropped():
-    # the two "no die" drops of test_no_die_cases do not apply to a die pressed against sure dice
-    value, conf = fuse(0.4, probs(3, 0.05, p_none=0.8), 3, 0.3, crowded=True)
-    assert value == 3 and conf < FLAG_BELOW
-    assert fuse(0.4, probs(3, 0.05, p_none=0.8), 3, 0.3) is None
-    value, conf = fuse(0.9, probs(2, 0.1, p_none=0.7), 0, 0.0, crowded=True)
-    assert value == 2 and conf < FLAG_BELOW
-    assert fuse(0.9, probs(2, 0.1, p_none=0.7), 0, 0.0) is None
-
-
-def test_crowded_means_die_sized_and_touching_a_sure_detection():
-    def det(x, side, score):
-        return Detection((x, 100.0, x + side, 100.0 + side), score)
-
-    a, b = det(0, 40, 0.9), det(39, 40, 0.8)  # two sure dice, touching
-    pressed = det(78, 40, 0.35)  # weak, die-sized, touching b
-    apart = det(200, 40, 0.35)  # die-sized, touching nothing
-    small = det(77, CROWD_SIZE[0] * 40 - 2, 0.35)  # touching b but pip-sized
-    big = det(78, CROWD_SIZE[1] * 40 + 2, 0.35)
-    assert crowded([a, b, pressed, apart, small, big]) == [True, True, True, False, False, False]
-    # fewer than two sure detections: no frame die size, nothing is crowded
-    assert crowded([a, pressed]) == [False, False]
 
 
 def test_face_mask_is_a_rounded_inset_square():

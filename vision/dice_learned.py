@@ -94,14 +94,6 @@ CLUSTER_FACES = 0.8
 # size and lie about equally far from the camera. Set last round while looking at pi_cam_tray; on the
 # byler_d6 training photos alone it leaves 4 more dice unflagged (all right) than without it.
 SMALL_BOX = 0.75
-# A die-sized detection (CROWD_SIZE times the median side of the frame's sure detections, score >=
-# SURE_SCORE, at least two) whose box touches a sure detection's box is "crowded": fuse never drops it
-# as no die (it stays, flagged). The classifier's crop of a die pressed against others holds pieces of
-# them and reads as "no die face". Synthetic touching clusters of byler training dice (python -m
-# vision.dice_clusters --images 200 --seed 1): of the detections dropped as no die, the crowded ones
-# were 29 real dice and 5 not; on the 149 byler training photos 1 real die and 1 not (every other
-# drop there, 309, lies alone: screws, stains, tray corners).
-CROWD_SIZE = (0.7, 1.4)
 # Fraction of a box's side that may lie outside the frame before the die counts as partly out of view.
 EDGE_TOLERANCE = 0.12
 # Views of each box the classifier reads (dihedral_probabilities): 8 (all), 4 (0 and 90 degrees, each
@@ -177,8 +169,7 @@ def read_pips(lab: np.ndarray, box: tuple[int, int, int, int]):
     return best
 
 
-def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float,
-         crowded: bool = False) -> tuple[int, float] | None:
+def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float) -> tuple[int, float] | None:
     """Value (1-6) and confidence (0-1) of one detection, or None when it is no die.
 
     score: detection score 0-1. probs: classifier probabilities (7,) (class 0 = no die face; the
@@ -195,16 +186,15 @@ def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float,
     weak detection (score < SURE_SCORE).
     None (no die): a weak detection the classifier calls no die face (>= NO_DIE), or one whose pips
     show no face, whose classifier belief is below NO_PIPS_BELIEF and which the classifier gives P(no
-    die face) >= NO_PIPS_NO_DIE; never when ``crowded`` (a die-sized detection touching a sure one, see
-    CROWD_SIZE): such a die is kept, its confidence capped below FLAG_BELOW as above.
+    die face) >= NO_PIPS_NO_DIE.
     """
     p_die = 1.0 - float(probs[0])
     c_value = int(np.argmax(probs[1:])) + 1
     belief = p_die * float(probs[c_value])
     pips_ok = 1 <= pip_value <= 6
-    if score < SURE_SCORE and float(probs[0]) >= NO_DIE and not crowded:
+    if score < SURE_SCORE and float(probs[0]) >= NO_DIE:
         return None
-    if not pips_ok and belief < NO_PIPS_BELIEF and float(probs[0]) >= NO_PIPS_NO_DIE and not crowded:
+    if not pips_ok and belief < NO_PIPS_BELIEF and float(probs[0]) >= NO_PIPS_NO_DIE:
         return None
     faces = np.asarray(probs[1:], np.float64) + 1e-6
     if pips_ok:
@@ -261,15 +251,14 @@ def read_work_learned(work: np.ndarray, classifier=None) -> list[DieReading] | N
     probs = dihedral_probabilities(classifier, np.stack([face_crop(work, d.box) for d in dets]))
     h, w = work.shape[:2]
     lab = to_lab(work)
-    crowd = crowded(dets)
     out = []
-    for d, p, crowd_d in zip(dets, probs, crowd):
+    for d, p in zip(dets, probs):
         x0, y0, x1, y1 = d.box
         box = (max(0, math.floor(x0)), max(0, math.floor(y0)), min(w, math.ceil(x1)), min(h, math.ceil(y1)))
         if box[2] - box[0] < 4 or box[3] - box[1] < 4:
             continue
         face = read_pips(lab, box)
-        fused = fuse(d.score, p, face.value, face.confidence, crowd_d)
+        fused = fuse(d.score, p, face.value, face.confidence)
         if fused is None:
             continue
         value, conf = fused
@@ -280,23 +269,6 @@ def read_work_learned(work: np.ndarray, classifier=None) -> list[DieReading] | N
         flagged = conf < FLAG_BELOW
         out.append(DieReading(value=value, box=box, confidence=round(float(conf), 4), flagged=bool(flagged)))
     return out
-
-
-def crowded(dets: list) -> list[bool]:
-    """For each detection (:class:`vision.dice_detect.Detection`), whether it is a die-sized box
-    touching a sure one: its side within CROWD_SIZE of the median side of the detections scoring at
-    least SURE_SCORE (False for all when fewer than two do) and its box overlapping the box of another
-    detection scoring at least SURE_SCORE."""
-    sure = [d for d in dets if d.score >= SURE_SCORE]
-    if len(sure) < 2:
-        return [False] * len(dets)
-    side = float(np.median([d.side for d in sure]))
-
-    def touches(a, b) -> bool:
-        return min(a.box[2], b.box[2]) > max(a.box[0], b.box[0]) and min(a.box[3], b.box[3]) > max(a.box[1], b.box[1])
-
-    return [CROWD_SIZE[0] * side <= d.side <= CROWD_SIZE[1] * side
-            and any(o is not d and touches(d, o) for o in sure) for d in dets]
 
 
 def _belief(p: np.ndarray) -> tuple[int, float]:
