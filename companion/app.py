@@ -27,7 +27,7 @@ from companion.paths import AppPaths, ensure_state_dir
 from companion.play_devices import PlayDevices
 from companion.robustness.trace import EventTrace
 from companion.session import GameSession, Waiting
-from companion.session_cant_stop import GAME, CantStopSession
+from companion.session_cant_stop import GAME, CantStopSession, replay
 from companion.store import Store
 from hardware.leds import LedPanel, StatusPattern
 from vision.camera import FrameSource
@@ -55,20 +55,31 @@ DEFAULT_PLAYERS = ("Player 1", "Player 2")
 
 
 def open_game(store: Store, game: str, players: list[str] | None, variant: dict,
-              new: bool = False) -> tuple[int, list[str], dict]:
+              new: bool = False, *, check: Callable[[list[str], dict], Any] | None = None,
+              variant_given: bool = False) -> tuple[int, list[str], dict]:
     """Resume the latest unfinished game of ``game`` (e.g. ``"cant-stop"``), or start one.
 
     A saved game is resumed unless ``new`` is set or ``players`` names other players than it has; a new
-    game without named players gets :data:`DEFAULT_PLAYERS`. Returns (game id, player names, variant).
+    game without named players gets :data:`DEFAULT_PLAYERS`. ``check(players, variant)`` builds the
+    game's first state (the rules' player count and variant checks) before a new game is stored, so a
+    bad ``--players`` or ``--variant`` stores nothing. ``variant_given``: the players asked for
+    ``variant`` (``--variant``); resuming a saved game with other rules is then refused rather than
+    silently ignored. Returns (game id, player names, variant). Raises ValueError (``VariantError``
+    included) naming the problem.
     """
     if not new:
         game_id = store.latest_unfinished(game)
         if game_id is not None:
             saved = store.game(game_id)
             if players is None or list(players) == list(saved.players):
+                if variant_given and dict(variant) != dict(saved.variant):
+                    raise ValueError(_("the saved {game} game {id} is played with its own rules; add --new to "
+                                       "start a game with this --variant").format(game=game, id=game_id))
                 log.info("resuming saved %s game %s", game, game_id)
                 return game_id, list(saved.players), dict(saved.variant)
     players = list(players or DEFAULT_PLAYERS)
+    if check is not None:
+        check(players, variant)
     return store.new_game(game, players, variant), players, variant
 
 
@@ -84,12 +95,15 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
     reverse order however the game ends; ``camera`` stays the caller's.
     """
     ensure_state_dir(paths)
+    variant_given = variant is not None
     variant = dict(config.variant(GAME) if variant is None else variant)
     with PlayDevices(config, headless=headless) as devices:
         store = devices.open_store(paths.store_file, move_aside=True)  # a damaged file is moved aside, kept
         if devices.store_problem:
             log.error("%s", devices.store_problem)
-        game_id, players, variant = open_game(store, GAME, players, variant, new)
+        game_id, players, variant = open_game(
+            store, GAME, players, variant, new, variant_given=variant_given,
+            check=lambda names, rules: replay([], len(names), CantStopConfig.from_variant(rules)))
         session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
                                   stable_frames=config.session.stable_frames, rng=random.Random(seed))
         session.message = devices.store_problem

@@ -30,7 +30,7 @@ def play(args, env=None) -> int:
     from companion.games.donkey_race import DonkeyRaceConfig
     from companion.paths import ensure_state_dir, resolve
     from companion.play_devices import PlayDevices
-    from companion.session_donkey_race import GAME, DonkeyRaceSession, read_table
+    from companion.session_donkey_race import GAME, DonkeyRaceSession, read_table, replay
     from vision.camera import CameraError
 
     import companion.display.donkey_race  # noqa: F401  (registers the renderer)
@@ -45,8 +45,10 @@ def play(args, env=None) -> int:
     ensure_state_dir(paths)
     with PlayDevices(config, headless=headless) as devices:
         store = devices.open_store(paths.store_file)
-        game_id, players, variant = open_game(store, GAME, players, variant, args.new)
         try:
+            game_id, players, variant = open_game(
+                store, GAME, players, variant, args.new, variant_given=bool(args.variant),
+                check=lambda names, rules: replay([], len(names), DonkeyRaceConfig.from_variant(rules)))
             rules = DonkeyRaceConfig.from_variant(variant)
         except VariantError as error:
             raise UserError(str(error)) from None

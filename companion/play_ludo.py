@@ -92,7 +92,7 @@ def play(args) -> int:
     from companion.display.ludo import draw_ludo  # noqa: F401  (registers the renderer)
     from companion.paths import ensure_state_dir, resolve
     from companion.play_devices import PlayDevices
-    from companion.session_ludo import GAME, LudoSession, colours_for
+    from companion.session_ludo import GAME, LudoSession, colours_for, replay
 
     paths = resolve(os.environ)
     config = load_config(paths.config_file)
@@ -102,7 +102,9 @@ def play(args) -> int:
     ensure_state_dir(paths)
     with PlayDevices(config, headless=headless) as devices:
         store = devices.open_store(paths.store_file)
-        game_id, players, variant = open_game(store, GAME, players, variant, args.new)
+        game_id, players, variant = open_game(
+            store, GAME, players, variant, args.new, variant_given=bool(args.variant),
+            check=lambda names, rules: replay([], len(names), LudoConfig.from_variant(rules)))
         session = LudoSession(store, game_id, players, LudoConfig.from_variant(variant),
                               stable_frames=config.session.stable_frames, rng=random.Random(args.seed))
         reader = LudoFrameReader(session.config.board, colours_for(len(players)),

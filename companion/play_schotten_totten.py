@@ -67,7 +67,7 @@ def play(args) -> int:
     from companion.games.schotten_totten import SchottenTottenConfig
     from companion.paths import ensure_state_dir, resolve
     from companion.play_devices import PlayDevices
-    from companion.session_schotten_totten import GAME, SchottenTottenSession
+    from companion.session_schotten_totten import GAME, SchottenTottenSession, replay
     from companion.session_schotten_totten_reading import read_table
 
     players = [p.strip() for p in args.players.split(",")] if args.players else None
@@ -82,7 +82,9 @@ def play(args) -> int:
     with PlayDevices(config, headless=headless) as devices:
         camera = None if spec == "none" else devices.open_camera(spec)
         store = devices.open_store(paths.store_file)
-        game_id, players, variant = open_game(store, GAME, players, dict(variant), args.new)
+        game_id, players, variant = open_game(
+            store, GAME, players, dict(variant), args.new, variant_given=bool(args.variant),
+            check=lambda names, rules: replay([], SchottenTottenConfig.from_variant(rules)))
         session = SchottenTottenSession(store, game_id, players, SchottenTottenConfig.from_variant(variant),
                                         stable_frames=config.session.stable_frames,
                                         rng=random.Random(args.seed))
