@@ -88,11 +88,17 @@ def check_record(record: dict) -> dict:
 
 
 def _check(args) -> int:
+    from companion.cli_games import read_json
+
     status = 0
     for path in args.files:
         try:
-            report = {"file": str(path), **check_record(json.loads(path.read_text(encoding="utf-8")))}
-        except (OSError, ValueError) as error:
+            report = {"file": str(path), **check_record(read_json(path))}
+        except OSError as error:
+            print(f"companion: {path}: {error.strerror}", file=sys.stderr)
+            status = 2
+            continue
+        except ValueError as error:
             print(f"companion: {path}: {error}", file=sys.stderr)
             status = 2
             continue

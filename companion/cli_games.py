@@ -10,6 +10,7 @@ import json
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from companion.cli import UserError
 from companion.i18n import _
@@ -72,13 +73,15 @@ def parse_variant(items: list[str]) -> dict[str, str]:
     return result
 
 
-def _load_json(path: Path) -> dict:
+def read_json(path: Path) -> Any:
+    """The JSON value in the file ``path``. Raises OSError when it cannot be read and ValueError
+    ("not JSON (reason, line L column C)") when it is not UTF-8 JSON text."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UserError(f"cannot read {path}: {error.strerror}") from None
     except json.JSONDecodeError as error:
-        raise UserError(f"{path} is not JSON: {error}") from None
+        raise ValueError(f"not JSON ({error.msg}, line {error.lineno} column {error.colno})") from None
+    except UnicodeDecodeError:
+        raise ValueError("not JSON (not UTF-8 text)") from None
 
 
 def _cant_stop_moves(args) -> int:
@@ -87,8 +90,12 @@ def _cant_stop_moves(args) -> int:
     status = 0
     for path in args.files:
         try:
-            state = state_from_position(_load_json(path))
-        except (UserError, ValueError) as error:
+            state = state_from_position(read_json(path))
+        except OSError as error:
+            print(f"companion: {path}: {error.strerror}", file=sys.stderr)
+            status = 2
+            continue
+        except ValueError as error:
             print(f"companion: {path}: {error}", file=sys.stderr)
             status = 2
             continue

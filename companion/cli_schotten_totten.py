@@ -30,13 +30,14 @@ def add_commands(subparsers) -> None:
 
 
 def _claims(args) -> int:
+    from companion.cli_games import read_json
     from companion.display.schotten_totten_text import verdict_text
     from companion.games.schotten_totten_positions import state_from_position
 
     status = 0
     for path in args.files:
         try:
-            state = state_from_position(json.loads(path.read_text(encoding="utf-8")))
+            state = state_from_position(read_json(path))
         except OSError as error:
             print(f"companion: {path}: {error.strerror}", file=sys.stderr)
             status = 2
