@@ -1,7 +1,7 @@
 """Dice reader: :data:`READER` chooses v3 (``"learned"``: a learned die detector finds the dice, see
-:mod:`vision.dice_learned`), v2 (``"classical"``, below) or the product's ``"hybrid"`` (v2 plus the dice
-only the detector finds). All share the frame checks, the scaling to the work image and the reading
-order of :func:`read_dice`.
+:mod:`vision.dice_learned`), v2 (``"classical"``, below; the product's) or ``"hybrid"`` (v2 plus the
+dice only the detector finds). All share the frame checks, the scaling to the work image and the
+reading order of :func:`read_dice`.
 
 Reader v2: find each die in a BGR frame, count its pips, and check the count with a small learned
 face classifier (:mod:`vision.dice_model`, run through cv2.dnn).
@@ -124,11 +124,12 @@ AUTO = "auto"
 # The reader read_dice uses: "learned" (v3, vision.dice_learned.read_work_learned: die detector + face
 # classifier + pips), "hybrid" (v2 plus the dice only the detector finds, read_work_hybrid) or
 # "classical" (v2 alone, below; also the fallback when the detector's model file is absent).
-# The product's is the hybrid: on every set of ../shared/data/dice it finds as many dice or more than v2
-# (byler_d6 0.984 vs 0.790), reads as many images exactly or more, and shows no more wrong unflagged dice;
-# it asks a little more often on byler (flag rate 0.343 vs 0.287) and takes about 1.5 times v2's time
-# (assets/dice_model/README.md). v3 alone is not, yet: it is below v2 on pi_cam_tray.
-READER = "hybrid"
+# The product's is v2 ("classical"). v3 reads more images exactly and finds more dice on byler_d6 and
+# ivory_grid in half the time, but is below v2 on pi_cam_tray (0.8 vs 1.0 images exact, a die of a
+# touching cluster missed) and misreads some of the tests' drawn dice; the hybrid finds the most dice
+# but runs both readers (about 80 ms a photo: a 200-photo eval no longer fits 18 s). Figures:
+# assets/dice_model/README.md.
+READER = "classical"
 
 
 def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
