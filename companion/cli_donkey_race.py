@@ -18,7 +18,6 @@ needed (D.4.7). One JSON object a line with ``--json``::
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 
@@ -88,19 +87,14 @@ def check_record(record: dict) -> dict:
 
 
 def _check(args) -> int:
-    from companion.cli_games import read_json
+    from companion.cli_games import read_json, report_file_error
 
     status = 0
     for path in args.files:
         try:
             report = {"file": str(path), **check_record(read_json(path))}
-        except OSError as error:
-            print(f"companion: {path}: {error.strerror}", file=sys.stderr)
-            status = 2
-            continue
-        except ValueError as error:
-            print(f"companion: {path}: {error}", file=sys.stderr)
-            status = 2
+        except (OSError, ValueError) as error:
+            status = report_file_error(path, error)
             continue
         if not report["ok"]:
             status = max(status, 1)

@@ -84,6 +84,14 @@ def read_json(path: Path) -> Any:
         raise ValueError("not JSON (not UTF-8 text)") from None
 
 
+def report_file_error(path: Path, error: OSError | ValueError) -> int:
+    """Print the one line a per-file command gives for a file it cannot use ("companion: PATH: reason":
+    the system's reason for an unreadable file, else the error's text); returns the exit status 2."""
+    reason = error.strerror if isinstance(error, OSError) else error
+    print(f"companion: {path}: {reason}", file=sys.stderr)
+    return 2
+
+
 def _cant_stop_moves(args) -> int:
     from companion.games.cant_stop import state_from_position
 
@@ -91,13 +99,8 @@ def _cant_stop_moves(args) -> int:
     for path in args.files:
         try:
             state = state_from_position(read_json(path))
-        except OSError as error:
-            print(f"companion: {path}: {error.strerror}", file=sys.stderr)
-            status = 2
-            continue
-        except ValueError as error:
-            print(f"companion: {path}: {error}", file=sys.stderr)
-            status = 2
+        except (OSError, ValueError) as error:
+            status = report_file_error(path, error)
             continue
         choices = [{str(c): h for c, h in sorted(state.choice_result(o).items())} for o in state.legal_actions()]
         record = {"file": str(path), "bust": not choices, "choices": choices}

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 
@@ -35,20 +34,15 @@ def add_commands(subparsers) -> None:
 def _moves(args) -> int:
     """One line per file: ``{"file": ..., "forfeit": bool, "moves": [["yard", 0], [5, 11]]}``; a bad file
     prints one error line on stderr and makes the exit status 2."""
-    from companion.cli_games import read_json
+    from companion.cli_games import read_json, report_file_error
     from companion.games.ludo_position import position_moves
 
     status = 0
     for path in args.files:
         try:
             record = {"file": str(path), **position_moves(read_json(path))}
-        except OSError as error:
-            print(f"companion: {path}: {error.strerror}", file=sys.stderr)
-            status = 2
-            continue
-        except ValueError as error:
-            print(f"companion: {path}: {error}", file=sys.stderr)
-            status = 2
+        except (OSError, ValueError) as error:
+            status = report_file_error(path, error)
             continue
         if args.json:
             print(json.dumps(record))

@@ -14,7 +14,6 @@ reported on stderr and makes the exit status 2; the other files are still checke
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 
@@ -30,7 +29,7 @@ def add_commands(subparsers) -> None:
 
 
 def _claims(args) -> int:
-    from companion.cli_games import read_json
+    from companion.cli_games import read_json, report_file_error
     from companion.display.schotten_totten_text import verdict_text
     from companion.games.schotten_totten_positions import state_from_position
 
@@ -38,13 +37,8 @@ def _claims(args) -> int:
     for path in args.files:
         try:
             state = state_from_position(read_json(path))
-        except OSError as error:
-            print(f"companion: {path}: {error.strerror}", file=sys.stderr)
-            status = 2
-            continue
-        except ValueError as error:  # includes json.JSONDecodeError
-            print(f"companion: {path}: {error}", file=sys.stderr)
-            status = 2
+        except (OSError, ValueError) as error:
+            status = report_file_error(path, error)
             continue
         record = {"file": str(path), "a": list(state.claimable_stones(0)), "b": list(state.claimable_stones(1))}
         if args.json:
