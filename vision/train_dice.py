@@ -68,96 +68,146 @@ def _colour_variants(image: np.ndarray, rng: np.random.Generator, n: int) -> lis
 
 
 def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die: int, variants: int = 3,
-                 jitter: float = 1.0):
-    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 (0 = not a die face, 1-6 the value).
-
-    ``jitter`` multiplies the positives' centre shift (+-6 %) and scale range (0.88-1.12) (1.7 for
-    crops around the die detector's boxes, which are less tight than the labels)."""
+                 jitter: float = 1.0, pip_negatives: float = 0.0):
+    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 (0 = not a die face, 1-6 the value) from
+    ``photos`` ((path, LabelledImage) pairs, :func:`_photos`); see :func:`image_samples`."""
     xs, ys = [], []
     for path, item in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            continue
-        boxes = [(v, b) for v, b in item.boxes]
-        centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in boxes])
-        sides = np.array([max(b[2] - b[0], b[3] - b[1]) for _, b in boxes])
-        h, w = image.shape[:2]
-        for img in _colour_variants(image, rng, variants):
-            for (value, box), side in zip(boxes, sides):
-                for _ in range(max(1, pos_per_die // variants)):
-                    xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.06, 0.06, 2) * jitter,
-                                        scale=1.0 + (rng.uniform(0.88, 1.12) - 1.0) * jitter,
-                                        angle=rng.uniform(0, 360)))
-                    ys.append(value)
-                for _ in range(max(1, neg_per_die // variants)):
-                    kind = rng.random()
-                    if kind < 0.45:  # off-centre: a piece of this die and its neighbours
-                        a = rng.uniform(0, 2 * math.pi)
-                        r = rng.uniform(0.45, 0.9)
-                        shift = (r * math.cos(a) / 1.2, r * math.sin(a) / 1.2)
-                        c = np.array(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)) + np.array(shift) * side * 1.2
-                        if np.min(np.hypot(*(centres - c).T) / sides) < 0.3:
-                            continue  # landed on another die
-                        xs.append(face_crop(img, box, centre_shift=shift, scale=rng.uniform(0.85, 1.2),
-                                            angle=rng.uniform(0, 360)))
-                    elif kind < 0.6:  # a piece of the face (the patch between pips)
-                        xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.15, 0.15, 2),
-                                            scale=rng.uniform(0.4, 0.6), angle=rng.uniform(0, 360)))
-                    else:  # table
-                        s = side * rng.uniform(0.8, 1.3)
-                        c = np.array((rng.uniform(0, w), rng.uniform(0, h)))
-                        if np.min(np.hypot(*(centres - c).T) / sides) < 1.0:
-                            continue
-                        xs.append(face_crop(img, (c[0] - s / 2, c[1] - s / 2, c[0] + s / 2, c[1] + s / 2),
-                                            angle=rng.uniform(0, 360)))
-                    ys.append(0)
+        if image is not None:
+            image_samples(image, list(item.boxes), rng, pos_per_die, neg_per_die, variants, jitter, xs, ys,
+                          pip_negatives)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
+def image_samples(image: np.ndarray, boxes: list, rng: np.random.Generator, pos_per_die: int, neg_per_die: int,
+                  variants: int, jitter: float, xs: list, ys: list, pip_negatives: float = 0.0) -> None:
+    """Append crops (3, 32, 32) to ``xs`` and their labels to ``ys`` for one BGR image and its labelled
+    ``boxes`` ((value 1-6, (x0, y0, x1, y1)) pairs, pixels): ``pos_per_die`` positives a die and
+    ``neg_per_die`` class-0 negatives spread over ``variants`` colour variants (:func:`_colour_variants`).
+
+    ``jitter`` multiplies the positives' centre shift (+-6 %) and scale range (0.88-1.12) (1.7 for
+    crops around the die detector's boxes, which are less tight than the labels). ``pip_negatives``: the
+    fraction of negatives that are close-ups of one pip lattice position of a die (scale 0.2-0.35 of its
+    side, 0.27 of the side off centre in x and y: a pip or the blank face between them; the die
+    detector's fine level puts boxes on the pips of a close-up die, and a pip alone is no die face)."""
+    centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in boxes])
+    sides = np.array([max(b[2] - b[0], b[3] - b[1]) for _, b in boxes])
+    h, w = image.shape[:2]
+    for img in _colour_variants(image, rng, variants):
+        for (value, box), side in zip(boxes, sides):
+            for _ in range(max(1, pos_per_die // variants)):
+                xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.06, 0.06, 2) * jitter,
+                                    scale=1.0 + (rng.uniform(0.88, 1.12) - 1.0) * jitter,
+                                    angle=rng.uniform(0, 360)))
+                ys.append(value)
+            for _ in range(max(1, neg_per_die // variants)):
+                if pip_negatives and rng.random() < pip_negatives:
+                    lattice = rng.integers(-1, 2, 2) * 0.27 + rng.uniform(-0.03, 0.03, 2)
+                    xs.append(face_crop(img, box, centre_shift=lattice, scale=rng.uniform(0.2, 0.35),
+                                        angle=rng.uniform(0, 360)))
+                    ys.append(0)
+                    continue
+                kind = rng.random()
+                if kind < 0.45:  # off-centre: a piece of this die and its neighbours
+                    a = rng.uniform(0, 2 * math.pi)
+                    r = rng.uniform(0.45, 0.9)
+                    shift = (r * math.cos(a) / 1.2, r * math.sin(a) / 1.2)
+                    c = np.array(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)) + np.array(shift) * side * 1.2
+                    if np.min(np.hypot(*(centres - c).T) / sides) < 0.3:
+                        continue  # landed on another die
+                    xs.append(face_crop(img, box, centre_shift=shift, scale=rng.uniform(0.85, 1.2),
+                                        angle=rng.uniform(0, 360)))
+                elif kind < 0.6:  # a piece of the face (the patch between pips)
+                    xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.15, 0.15, 2),
+                                        scale=rng.uniform(0.4, 0.6), angle=rng.uniform(0, 360)))
+                else:  # table
+                    s = side * rng.uniform(0.8, 1.3)
+                    c = np.array((rng.uniform(0, w), rng.uniform(0, h)))
+                    if np.min(np.hypot(*(centres - c).T) / sides) < 1.0:
+                        continue
+                    xs.append(face_crop(img, (c[0] - s / 2, c[1] - s / 2, c[0] + s / 2, c[1] + s / 2),
+                                        angle=rng.uniform(0, 360)))
+                ys.append(0)
+
+
 def detector_samples(photos, detector, rng: np.random.Generator, per_box: int = 4, variants: int = 3):
-    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 cut around the die detector's own boxes, so
-    that the classifier learns the crops reader v3 gives it (:mod:`vision.dice_learned`).
-
-    Each photo is scaled as :func:`vision.dice.read_dice` scales a frame (long side WORK_MAX_SIDE) and
-    run through ``detector.detect_members`` (``min_score`` REPORT_SCORE); every kept box and member is
-    matched to the labelled box that holds its centre (the nearest one). A matched box of 0.6-1.6 times
-    the labelled side is a positive with the label's value; an unmatched box (tray corners, stains,
-    side faces, pips) or a matched one far off in size (a piece of a die, a cluster) is a class-0
-    negative. ``per_box`` crops a box (small centre +-4 % and scale +-5 % jitter, any rotation) spread
-    over ``variants`` colour variants of the photo."""
-    from vision.dice import WORK_MAX_SIDE
-    from vision.dice_learned import REPORT_SCORE
-
+    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 cut around the die detector's own boxes on
+    ``photos`` ((path, LabelledImage) pairs), so that the classifier learns the crops reader v3 gives it
+    (:mod:`vision.dice_learned`); see :func:`detector_image_samples`."""
     xs, ys = [], []
     for path, item in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            continue
-        h, w = image.shape[:2]
-        s = min(1.0, WORK_MAX_SIDE / max(h, w))
-        work = image if s == 1.0 else cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-        found = detector.detect_members(work, min_score=REPORT_SCORE)
-        dets = [d for d, ms in found] + [m for _, ms in found for m in ms]
-        labelled = []
-        for d in dets:
-            x0, y0, x1, y1 = (c / s for c in d.box)
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            value = 0
-            best = None
-            for v, b in item.boxes:
-                if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]:
-                    dist = math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2)
-                    if best is None or dist < best[0]:
-                        best = (dist, v, max(b[2] - b[0], b[3] - b[1]))
-            if best is not None and 0.6 <= (x1 - x0) / best[2] <= 1.6:
-                value = best[1]
-            labelled.append(((x0, y0, x1, y1), value))
-        for img in _colour_variants(image, rng, variants):
-            for box, value in labelled:
-                for _ in range(max(1, per_box // variants)):
-                    xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.04, 0.04, 2),
-                                        scale=rng.uniform(0.95, 1.05), angle=rng.uniform(0, 360)))
-                    ys.append(value)
+        if image is not None:
+            detector_image_samples(image, list(item.boxes), detector, rng, per_box, variants, xs, ys)
+    return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
+
+
+def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.random.Generator, per_box: int,
+                           variants: int, xs: list, ys: list) -> None:
+    """Append crops around the die detector's boxes on one BGR image to ``xs`` and their labels to ``ys``.
+
+    The image is scaled as :func:`vision.dice.read_dice` scales a frame (long side WORK_MAX_SIDE) and
+    run through ``detector.detect_members`` (``min_score`` REPORT_SCORE); every kept box and member is
+    matched to the labelled box ((value, (x0, y0, x1, y1)) of ``boxes``) that holds its centre (the
+    nearest one). A matched box of 0.6-1.6 times the labelled side is a positive with the label's value;
+    an unmatched box (tray corners, stains, side faces, pips) or a matched one far off in size (a piece
+    of a die, a cluster) is a class-0 negative. ``per_box`` crops a box (small centre +-4 % and scale
+    +-5 % jitter, any rotation) spread over ``variants`` colour variants of the image."""
+    from vision.dice import WORK_MAX_SIDE
+    from vision.dice_learned import REPORT_SCORE
+
+    h, w = image.shape[:2]
+    s = min(1.0, WORK_MAX_SIDE / max(h, w))
+    work = image if s == 1.0 else cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    found = detector.detect_members(work, min_score=REPORT_SCORE)
+    dets = [d for d, ms in found] + [m for _, ms in found for m in ms]
+    labelled = []
+    for d in dets:
+        x0, y0, x1, y1 = (c / s for c in d.box)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        value = 0
+        best = None
+        for v, b in boxes:
+            if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]:
+                dist = math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2)
+                if best is None or dist < best[0]:
+                    best = (dist, v, max(b[2] - b[0], b[3] - b[1]))
+        if best is not None and 0.6 <= (x1 - x0) / best[2] <= 1.6:
+            value = best[1]
+        labelled.append(((x0, y0, x1, y1), value))
+    for img in _colour_variants(image, rng, variants):
+        for box, value in labelled:
+            for _ in range(max(1, per_box // variants)):
+                xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.04, 0.04, 2),
+                                    scale=rng.uniform(0.95, 1.05), angle=rng.uniform(0, 360)))
+                ys.append(value)
+
+
+def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int = 4, neg_per_die: int = 4,
+                      jitter: float = 1.0, rendered: float = 0.0, pip_negatives: float = 0.0):
+    """Crops (n, 3, 32, 32) float32 and labels (n,) int64 from ``n_images`` synthetic tables of
+    :func:`vision.dice_clusters.make_image` (byler's training dice cut along their outlines, pasted onto
+    plain, gradient, cloth, wood and cluttered tables; half the images in touching clusters, half with
+    every die alone; exact labels), generator seeded ``seed``: the tables and neighbours the photos alone
+    never show. ``rendered``: the fraction of the dice that are drawn (:mod:`vision.dice_render`: any
+    body and pip colour) instead of cut out. Crops as :func:`image_samples` (two colour variants an
+    image, ``pip_negatives``) and, with a ``detector``, :func:`detector_image_samples` (one crop a box).
+    Raises FileNotFoundError without ``../shared``."""
+    from vision.dice_clusters import make_image, training_cutouts
+    from vision.dice_render import rendered_cuts
+
+    cuts = training_cutouts()
+    if rendered:
+        cuts += rendered_cuts(round(len(cuts) * rendered / (1.0 - rendered)), seed)
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for i in range(n_images):
+        scene = make_image(cuts, rng, touching=bool(i % 2))
+        boxes = [(int(v), tuple(float(c) for c in b)) for v, b in zip(scene.values, scene.boxes)]
+        image_samples(scene.image, boxes, rng, pos_per_die, neg_per_die, 2, jitter, xs, ys, pip_negatives)
+        if detector is not None:
+            detector_image_samples(scene.image, boxes, detector, rng, 1, 1, xs, ys)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
@@ -267,6 +317,12 @@ def main(argv: list[str] | None = None) -> int:
                              "out-of-fold classifier outputs for calibrating reader v3's flag rule")
     parser.add_argument("--detector", default=None,
                         help="folder of a die detector (detect.onnx): add crops around its boxes (detector_samples)")
+    parser.add_argument("--composites", type=int, default=0, metavar="N",
+                        help="add crops from N synthetic tables of the training dice (composite_samples, seed --seed)")
+    parser.add_argument("--rendered", type=float, default=0.0, metavar="F",
+                        help="fraction of the composites' dice that are rendered (vision.dice_render), 0-0.9")
+    parser.add_argument("--pip-negatives", type=float, default=0.0, metavar="F",
+                        help="fraction of negatives that are close-ups of a pip (image_samples), 0-1")
     args = parser.parse_args(argv)
     if not SHARED_DICE.is_dir():
         print(f"no training data: {SHARED_DICE} is absent", file=sys.stderr)
@@ -290,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.fold:
         k, n = (int(v) for v in args.fold.split("/"))
         train_photos, tests["fold_out"] = fold_split(train_photos, k, n, args.seed)
-    x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter)
+    x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter,
+                        pip_negatives=args.pip_negatives)
     if args.detector:
         from vision.dice_detect import DieDetector
 
@@ -300,6 +357,11 @@ def main(argv: list[str] | None = None) -> int:
         x, y = np.concatenate([x, xd]), np.concatenate([y, yd])
         tests_det = {name: detector_samples(photos, detector, np.random.default_rng(1), per_box=1, variants=1)
                      for name, photos in tests.items() if photos}
+    if args.composites:
+        xc, yc = composite_samples(args.composites, args.seed, detector if args.detector else None,
+                                   jitter=args.jitter, rendered=args.rendered, pip_negatives=args.pip_negatives)
+        print(f"composite crops: {len(yc)} ({int((yc == 0).sum())} negatives)", flush=True)
+        x, y = np.concatenate([x, xc]), np.concatenate([y, yc])
     print(f"{len(train_photos)} training photos, {len(y)} crops ({int((y == 0).sum())} negatives), "
           f"{time.time() - t0:.0f} s", flush=True)
     net = train(x, y, args.epochs, args.seed, log=lambda s: print(s, flush=True), width=args.width)
@@ -317,13 +379,18 @@ def main(argv: list[str] | None = None) -> int:
                    + (f" --width {args.width}" if args.width != 1.0 else "")
                    + (f" --jitter {args.jitter}" if args.jitter != 1.0 else "")
                    + (f" --fold {args.fold}" if args.fold else "")
-                   + (f" --detector {args.detector}" if args.detector else ""),
+                   + (f" --detector {args.detector}" if args.detector else "")
+                   + (f" --composites {args.composites}" if args.composites else "")
+                   + (f" --rendered {args.rendered}" if args.rendered else "")
+                   + (f" --pip-negatives {args.pip_negatives}" if args.pip_negatives else ""),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
         "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice_model.face_crop",
         "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],
         "training_photos": len(train_photos), "training_crops": int(len(y)),
         "data": "../shared/data/dice/byler_d6 (BSD-3-Clause, (c) 2019 Nell Byler) without the 14 bundled photos"
-                + ("" if args.split == "all" else f", 80 % of those photos (seed {args.seed})"),
+                + ("" if args.split == "all" else f", 80 % of those photos (seed {args.seed})")
+                + (f"; {args.composites} synthetic tables of the training dice (vision.dice_clusters)"
+                   if args.composites else ""),
         "figures": {"train_crops": train_fig, **figures},
         "seconds": round(time.time() - t0, 1),
     }
