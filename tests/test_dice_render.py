@@ -61,3 +61,16 @@ def test_rendered_dice_paste_into_cluster_images():
 def test_no_such_face(value):
     with pytest.raises(ValueError, match="1-6"):
         render_die(value, np.random.default_rng(0))
+
+
+def test_composite_training_crops(shared_data):
+    # vision.train_dice --composites: crops of synthetic tables, their positives labelled with the pasted
+    # dice's values and a share of the negatives close-ups of one pip.
+    from vision.dice_model import CROP_SIZE
+    from vision.train_dice import composite_samples
+
+    x, y = composite_samples(4, seed=3, rendered=0.3, pip_negatives=0.5)
+    assert x.shape == (len(y), 3, CROP_SIZE, CROP_SIZE) and x.dtype == np.float32
+    assert set(np.unique(y).tolist()) <= set(range(7)) and (y == 0).any() and (y > 0).sum() >= 4 * 2 * 4
+    again = composite_samples(4, seed=3, rendered=0.3, pip_negatives=0.5)
+    assert np.array_equal(y, again[1]) and np.array_equal(x, again[0])
