@@ -1,7 +1,7 @@
 """Train the die-face classifier (:mod:`vision.dice_model`) from ``../shared/data/dice`` (development only).
 
 ``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--width W]
-[--jitter J] [--detector DIR] [--fold K/N]``
+[--jitter J] [--detector DIR] [--fold K/N] [--composites N] [--rendered F] [--pip-negatives F]``
 
 Needs torch (``.venv/bin/pip install torch==2.13.0``) and onnx for the export; neither is a run-time
 dependency. ``--split all`` (the shipped model) trains on ``byler_d6`` (BSD-3-Clause) except the 14
@@ -24,6 +24,10 @@ negatives), so that reader v3's classifier sees what the detector gives it; it t
 ``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``. ``--fold K/N``
 leaves fold K of N of the training photos out (:func:`fold_split`): the N models give out-of-fold
 classifier outputs on every training photo, on which reader v3's flag rule is calibrated.
+``--composites N`` adds crops of N synthetic tables of the training dice (:func:`composite_samples`;
+``--rendered F``: that fraction of their dice drawn by :mod:`vision.dice_render`), ``--pip-negatives F``
+makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`); figures of the
+models they gave: ``assets/dice_model/README.md`` (sixth round).
 """
 
 from __future__ import annotations
