@@ -143,14 +143,19 @@ def cluster_sizes(n: int, rng: np.random.Generator) -> list[int]:
     return sizes
 
 
-def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = True) -> ClusterImage:
-    """One image of DICE dice in touching clusters made of ``cuts`` (:func:`training_cutouts`).
-    ``touching=False``: the control, every die alone (clusters of one), otherwise made the same way."""
+def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = True,
+               sides: tuple[float, float] = SIDES, dice: tuple[int, int] = DICE) -> ClusterImage:
+    """One image of ``dice`` (min, max; default DICE) dice of a side drawn log-uniformly from ``sides``
+    (px; default SIDES) in touching clusters made of ``cuts`` (:func:`training_cutouts`).
+    ``touching=False``: the control, every die alone (clusters of one), otherwise made the same way.
+    Raises ValueError when that many dice of that size cannot lie on CANVAS."""
     from vision.train_dice_detect import background, paste
 
     H, W = CANVAS
-    n = int(rng.integers(DICE[0], DICE[1] + 1))
-    d = math.exp(rng.uniform(math.log(SIDES[0]), math.log(SIDES[1])))
+    n = int(rng.integers(dice[0], dice[1] + 1))
+    d = math.exp(rng.uniform(math.log(sides[0]), math.log(sides[1])))
+    if (n * SEPARATION * d) ** 2 > 2 * H * W or 1.5 * d > min(H, W):
+        raise ValueError(f"{n} dice of {d:.0f} px do not fit a {W}x{H} canvas")
     pitch = PITCH * d
     sizes = cluster_sizes(n, rng) if touching else [1] * n
     while True:  # place the clusters (retry the whole layout when one does not fit)

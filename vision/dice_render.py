@@ -55,14 +55,15 @@ def _pip_colour(body: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.full(3, 0.0 if light > 110 else 255.0)
 
 
-def render_die(value: int, rng: np.random.Generator):
+def render_die(value: int, rng: np.random.Generator, size: int = SIZE):
     """One rendered die face showing ``value`` (1-6) as a DieCut: image (h, w, 4) uint8 BGRA, the
-    face's square (4, 2) float32 in its pixels. Raises ValueError for a value outside 1-6."""
+    face's square (4, 2) float32 in its pixels (side ``size`` px). Raises ValueError for a value
+    outside 1-6."""
     from vision.dice_clusters import DieCut
 
     if value not in PIPS:
         raise ValueError(f"a d6 face shows 1-6 pips, not {value}")
-    s = SIZE
+    s = size
     rim = rng.uniform(0, 0.22) * s if rng.random() < 0.6 else 0.0
     pad = int(math.ceil(rim)) + 4
     w = h = s + 2 * pad
@@ -102,7 +103,7 @@ def render_die(value: int, rng: np.random.Generator):
         gx, gy = rng.uniform(pad, pad + s, 2)
         spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (rng.uniform(0.05, 0.2) * s) ** 2))
         img += (255 - img) * spot[..., None] * rng.uniform(0.3, 0.6) * (face > 0)[..., None]
-    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.2))
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.2) * s / SIZE)
     img += rng.normal(0, rng.uniform(1, 6), img.shape)
     a = cv2.GaussianBlur(alpha.astype(np.float32) * 255, (0, 0), 0.8)
     out = np.dstack([np.clip(img, 0, 255).astype(np.uint8), a.astype(np.uint8)])
@@ -119,7 +120,7 @@ def _rounded(mask: np.ndarray, x: float, y: float, s: float, r: float) -> None:
         cv2.circle(mask, (cx, cy), r, 1, -1, lineType=cv2.LINE_AA)
 
 
-def rendered_cuts(n: int, seed: int) -> list:
-    """``n`` rendered dice (values 1-6 in turn) from a generator seeded ``seed``."""
+def rendered_cuts(n: int, seed: int, size: int = SIZE) -> list:
+    """``n`` rendered dice (values 1-6 in turn, side ``size`` px) from a generator seeded ``seed``."""
     rng = np.random.default_rng(seed)
-    return [render_die(1 + i % 6, rng) for i in range(n)]
+    return [render_die(1 + i % 6, rng, size) for i in range(n)]
