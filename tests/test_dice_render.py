@@ -74,3 +74,18 @@ def test_composite_training_crops(shared_data):
     assert set(np.unique(y).tolist()) <= set(range(7)) and (y == 0).any() and (y > 0).sum() >= 4 * 2 * 4
     again = composite_samples(4, seed=3, rendered=0.3, pip_negatives=0.5)
     assert np.array_equal(y, again[1]) and np.array_equal(x, again[0])
+
+
+def test_close_up_images_hold_one_or_two_big_dice():
+    rng = np.random.default_rng(4)
+    cuts = rendered_cuts(12, 4, size=256)
+    for _ in range(5):
+        scene = make_image(cuts, rng, touching=False, sides=(90.0, 260.0), dice=(1, 2))
+        assert 1 <= len(scene.values) <= 2 and 90 * 0.99 <= scene.side <= 260 * 1.01
+        sides = scene.boxes[:, 2:] - scene.boxes[:, :2]
+        assert (sides >= scene.side * 0.99).all() and (sides <= scene.side * 1.42).all()  # turned squares
+
+
+def test_dice_that_cannot_fit_raise():
+    with pytest.raises(ValueError, match="do not fit"):
+        make_image(rendered_cuts(6, 0), np.random.default_rng(0), sides=(500.0, 500.0), dice=(3, 3))
