@@ -76,7 +76,7 @@ def test_composite_training_crops(shared_data):
     assert np.array_equal(y, again[1]) and np.array_equal(x, again[0])
 
 
-def test_close_up_images_hold_one_or_two_big_dice():
+def test_close_up_images_hold_big_dice():
     rng = np.random.default_rng(4)
     cuts = rendered_cuts(12, 4, size=256)
     for _ in range(5):
@@ -89,3 +89,9 @@ def test_close_up_images_hold_one_or_two_big_dice():
 def test_dice_that_cannot_fit_raise():
     with pytest.raises(ValueError, match="do not fit"):
         make_image(rendered_cuts(6, 0), np.random.default_rng(0), sides=(500.0, 500.0), dice=(3, 3))
+
+
+def test_dice_that_never_fit_apart_raise_instead_of_hanging():
+    # two 260 px dice lying 1.6 sides apart, each 0.75 of a side from the edges: no 640 px layout has room
+    with pytest.raises(ValueError, match="200 layouts"):
+        make_image(rendered_cuts(6, 0), np.random.default_rng(0), touching=False, sides=(260.0, 260.0), dice=(2, 2))

@@ -49,6 +49,8 @@ DICE = (2, 6)
 TILT = 4.0
 # Centres of dice of different clusters lie at least this many die sides apart.
 SEPARATION = 1.6
+# Layouts tried before make_image gives up (a layout that fits at all is found in a few tries).
+LAYOUT_TRIES = 200
 # Touching dice: centre distance along the shared edge's normal, in visible sides (slightly under 1, so
 # that the feathered mask edges meet).
 PITCH = 0.97
@@ -158,7 +160,7 @@ def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = Tr
         raise ValueError(f"{n} dice of {d:.0f} px do not fit a {W}x{H} canvas")
     pitch = PITCH * d
     sizes = cluster_sizes(n, rng) if touching else [1] * n
-    while True:  # place the clusters (retry the whole layout when one does not fit)
+    for _ in range(LAYOUT_TRIES):  # place the clusters (retry the whole layout when one does not fit)
         centres, angles, clusters = [], [], []
         ok = True
         for k in sizes:
@@ -180,6 +182,8 @@ def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = Tr
             angles += [turn + math.radians(rng.uniform(-TILT, TILT)) for _ in range(k)]
         if ok:
             break
+    else:
+        raise ValueError(f"{n} dice of {d:.0f} px do not fit a {W}x{H} canvas in {LAYOUT_TRIES} layouts")
     img = cv2.resize(background(rng), (W, H), interpolation=cv2.INTER_LINEAR)
     light = rng.uniform(0, 2 * math.pi)
     boxes, values, squares = [], [], []

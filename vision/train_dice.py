@@ -27,7 +27,7 @@ leaves fold K of N of the training photos out (:func:`fold_split`): the N models
 classifier outputs on every training photo, on which reader v3's flag rule is calibrated.
 ``--composites N`` adds crops of N synthetic tables of the training dice (:func:`composite_samples`;
 ``--rendered F``: that fraction of their dice drawn by :mod:`vision.dice_render`; ``--closeups F``: that
-fraction of the images close-ups of one or two big dice), ``--pip-negatives F``
+fraction of the images close-ups of one big die), ``--pip-negatives F``
 makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`); figures of the
 models they gave: ``assets/dice_model/README.md`` (sixth round).
 """
@@ -190,10 +190,10 @@ def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.ran
                 ys.append(value)
 
 
-# Close-up composites (composite_samples, closeups): 1-2 dice lying apart, of this side range (px on the
-# 640 px canvas: from a die the 320 px detector level still finds whole to one filling 40 % of the frame),
+# Close-up composites (composite_samples, closeups): one die of this side range (px on the 640 px
+# canvas: from a die the 320 px detector level still finds whole to one filling 40 % of the frame),
 # rendered (when any are) at CLOSEUP_RENDER px so that their pips stay sharp.
-CLOSEUP_SIDES, CLOSEUP_DICE, CLOSEUP_RENDER = (90.0, 260.0), (1, 2), 256
+CLOSEUP_SIDES, CLOSEUP_DICE, CLOSEUP_RENDER = (90.0, 260.0), (1, 1), 256
 
 
 def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int = 4, neg_per_die: int = 4,
@@ -205,7 +205,7 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
     every die alone; exact labels), generator seeded ``seed``: the tables and neighbours the photos alone
     never show. ``rendered``: the fraction of the dice that are drawn (:mod:`vision.dice_render`: any
     body and pip colour) instead of cut out. ``closeups``: the fraction of the images that are close-ups
-    (CLOSEUP_DICE dice of CLOSEUP_SIDES px lying apart: the detector's fine level then puts boxes on their
+    (one die of CLOSEUP_SIDES px: the detector's fine level then puts boxes on its
     pips, which :func:`detector_image_samples` labels "no die face"). Crops as :func:`image_samples` (two
     colour variants an image, ``pip_negatives``) and, with a ``detector``, :func:`detector_image_samples`
     (one crop a box). Raises FileNotFoundError without ``../shared``."""
@@ -345,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rendered", type=float, default=0.0, metavar="F",
                         help="fraction of the composites' dice that are rendered (vision.dice_render), 0-0.9")
     parser.add_argument("--closeups", type=float, default=0.0, metavar="F",
-                        help="fraction of the composites that are close-ups of 1-2 big dice (composite_samples), 0-1")
+                        help="fraction of the composites that are close-ups of one big die (composite_samples), 0-1")
     parser.add_argument("--pip-negatives", type=float, default=0.0, metavar="F",
                         help="fraction of negatives that are close-ups of a pip (image_samples), 0-1")
     args = parser.parse_args(argv)
