@@ -83,7 +83,7 @@ def open_game(store: Store, game: str, players: list[str] | None, variant: dict,
     return store.new_game(game, players, variant), players, variant
 
 
-def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input_spec: str,
+def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource | None, input_spec: str,
                   players: list[str] | None = None, variant: dict | None = None, headless: bool = False,
                   screenshots: Path | None = None, seed: int | None = None, new: bool = False,
                   max_ticks: int | None = None) -> RunResult:
@@ -92,7 +92,8 @@ def run_cant_stop(*, paths: AppPaths, config: Config, camera: FrameSource, input
     Raises :class:`ScriptEnded` when a headless script runs out before the game ends, ``CorruptLog``
     when the saved game does not replay, and the store's/config's errors as they come. The store,
     display, inputs and LEDs are opened through :class:`companion.play_devices.PlayDevices` and closed in
-    reverse order however the game ends; ``camera`` stays the caller's.
+    reverse order however the game ends; ``camera`` stays the caller's (None: no camera, every roll is
+    entered by hand).
     """
     ensure_state_dir(paths)
     variant_given = variant is not None
@@ -169,9 +170,10 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
         ticks += 1
         if session.wants_frame:
             frame = camera.read() if camera is not None else None
-            if frame is None:
-                name = camera.name if camera is not None else _("no camera")
-                session.on_camera_problem(_("no picture from {name}").format(name=name))
+            if camera is None:
+                session.on_camera_problem(_("none in use"))
+            elif frame is None:
+                session.on_camera_problem(_("no picture from {name}").format(name=camera.name))
             else:
                 session.on_frame(frame, reader(frame))
         if leds is not None:
@@ -244,8 +246,9 @@ def play(*, players: list[str] | None, variant: dict | None, camera_spec: str | 
         log.info("no display found: running headless")
         headless = True
     with PlayDevices(config, headless=headless) as devices:
-        camera = devices.open_camera(camera_spec or config.camera.spec)
-        log.info("camera: %s", camera.name)
+        spec = camera_spec or config.camera.spec
+        camera = None if spec == "none" else devices.open_camera(spec)
+        log.info("camera: %s", camera.name if camera is not None else "none: rolls are entered by hand")
         result = run_cant_stop(paths=paths, config=config, camera=camera, input_spec=input_spec, players=players,
                                variant=variant, headless=headless, screenshots=screenshots, seed=seed, new=new)
     if result.winner:

@@ -24,7 +24,7 @@ def add_commands(subparsers) -> None:
     play.add_argument("--players", help="comma-separated names in seating order (default: resume, or two players)")
     play.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE", help="a rules variant setting")
     play.add_argument("--camera", default=None, metavar="SPEC",
-                      help="auto, picamera, device:N, video:FILE or folder:DIR (default: config, else auto)")
+                      help="auto, picamera, device:N, video:FILE, folder:DIR or none (default: config, else auto)")
     play.add_argument("--input", default="keys+gpio", metavar="SPEC",
                       help="keys, gpio, script:FILE, several joined with + (default: keys+gpio)")
     play.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")

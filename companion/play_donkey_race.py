@@ -54,11 +54,15 @@ def play(args, env=None) -> int:
             raise UserError(str(error)) from None
         session = DonkeyRaceSession(store, game_id, players, rules, stable_frames=config.session.stable_frames)
         camera = None
-        try:
-            camera = devices.open_camera(args.camera or config.camera.spec)
-            log.info("camera: %s", camera.name)
-        except CameraError as error:
-            log.warning("no camera (%s): enter plays by hand", error)
+        spec = args.camera or config.camera.spec
+        if spec == "none":
+            log.info("camera: none: plays are entered by hand")
+        else:
+            try:
+                camera = devices.open_camera(spec)
+                log.info("camera: %s", camera.name)
+            except CameraError as error:
+                log.warning("no camera (%s): enter plays by hand", error)
         display = devices.open_display()
         inputs = devices.open_inputs(args.input)
         screenshots: Path | None = args.screenshots

@@ -87,6 +87,7 @@ class LudoFrameReader:
 def play(args) -> int:
     """``companion play ludo`` (args: the ``play`` namespace of companion.cli_games). Exit status 0."""
     from companion.app import display_available, open_game, run_loop
+    from companion.cli import UserError
     from companion.cli_games import parse_variant
     from companion.config import load_config
     from companion.display.ludo import draw_ludo  # noqa: F401  (registers the renderer)
@@ -96,6 +97,9 @@ def play(args) -> int:
 
     paths = resolve(os.environ)
     config = load_config(paths.config_file)
+    if (args.camera or config.camera.spec) == "none":
+        raise UserError(_("Ludo needs a camera: the box reads the board and the die (--camera none is for "
+                          "Can't Stop and the card games)"))
     headless = args.headless or not display_available()
     players = [p.strip() for p in args.players.split(",")] if args.players else None
     variant = parse_variant(args.variant) or dict(config.variant(GAME))

@@ -155,3 +155,16 @@ def test_play_with_nothing_to_press_is_a_clear_error_not_a_wait(monkeypatch, cap
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")  # off the Pi: mock pins, no real buttons
     assert main(["play", "cant-stop", "--headless", "--players", "Ada,Ben"]) == 2
     assert "nothing can be pressed here" in capsys.readouterr().err
+
+
+def test_play_without_a_camera_takes_every_roll_by_hand(app_env, capsys):
+    # `--camera none` (README: "without a camera, NEXT starts an empty roll to enter by hand")
+    script = write_script(app_env / "hand.script", ["choose 1", "confirm", "dice 2 5 3 6", "confirm", "choose 1",
+                                                    "quit"])
+    assert main(["play", "cant-stop", "--players", "Ada,Ben", "--headless", "--camera", "none", "--seed", "3",
+                 "--input", f"script:{script}"]) == 0
+    with Store(app_env / "state" / "companion.sqlite3") as store:
+        (game,) = store.unfinished_games("cant-stop")
+        payloads = [e.payload for e in store.events(game.id)]
+    assert [p["type"] for p in payloads] == ["start", "roll", "choose"]
+    assert payloads[1]["source"] == "hand" and payloads[1]["dice"] == [2, 5, 3, 6]

@@ -211,3 +211,19 @@ def test_camera_error_from_open_camera_is_not_wrapped(tmp_path):
         with PlayDevices(Config()) as devices:
             devices.open_camera("bogus")
     assert devices.opened == ()
+
+
+def test_ludo_without_a_camera_is_refused_before_anything_is_stored(app_env, capsys):
+    # Ludo's board is read by the camera: `--camera none` (fine for the other games) is a clear error.
+    assert main(["play", "ludo", "--headless", "--camera", "none", "--input", "script:/dev/null"]) == 2
+    assert "Ludo needs a camera" in capsys.readouterr().err
+    assert not (app_env / "state" / "companion.sqlite3").exists()
+
+
+def test_donkey_race_without_a_camera_says_so_without_a_warning(app_env, caplog):
+    script = app_env / "quit.script"
+    script.write_text("quit\n", encoding="utf-8")
+    caplog.set_level(logging.INFO)
+    assert main(["play", "donkey-race", "--headless", "--camera", "none", "--input", f"script:{script}"]) == 0
+    assert any("camera: none" in r.getMessage() for r in caplog.records)
+    assert not any(r.levelno >= logging.WARNING for r in caplog.records)
