@@ -8,6 +8,7 @@ import signal
 import shutil
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -157,16 +158,51 @@ def test_read_commands_exit_non_zero_with_the_reason_for_a_file_that_is_not_an_i
         pytest.skip(f"{command}: {exit_}")
     out, err = capsys.readouterr()
     assert status == 1  # docs/CLI.md: a read command exits 1 when a file could not be read
-    assert path.name in err and ("not a readable image" in err or "no such file" in err or "cannot" in err
-                                 or "not" in err), err
+    reason = {"zero-byte": "not a readable image", "truncated header": "truncated image", "text": "not a readable image",
+              "missing": "no such file", "a directory": "a folder, not an image file"}[kind]
+    assert path.name in err and reason in err, err
     assert "Traceback" not in err
 
 
-def test_dice_read_of_a_half_truncated_jpeg_gives_a_result_or_a_reason(bad_files, capsys, time_limit):
-    status = main(["dice", "read", str(bad_files["truncated half"]), "--json"])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_half_truncated_jpeg_is_refused_not_read_half_grey(command, bad_files, capsys, time_limit):
+    # OpenCV decodes the first half and paints the rest grey: read as it is, the dice in the lost half
+    # would silently be missing
+    status = main([*COMMANDS[command], str(bad_files["truncated half"]), "--json"])
     out, err = capsys.readouterr()
-    if status == 0:
-        record = json.loads(out)
-        assert record["file"].endswith("half.jpg") and isinstance(record["dice"], list)
-    else:
-        assert "half.jpg" in err
+    assert status == 1 and out == ""
+    assert err == f"companion {' '.join(COMMANDS[command][:2])}: {bad_files['truncated half']}: truncated image " \
+                  "(the JPEG ends before its end marker)\n"
+
+
+def test_a_folder_named_as_an_image_says_so(bad_files, capsys):
+    assert main(["dice", "read", str(bad_files["a directory"]), "--json"]) == 1
+    assert capsys.readouterr().err.endswith("folder.jpg: a folder, not an image file\n")
+
+
+def test_truncation_of_whole_cut_and_other_files(bad_files, tmp_path):
+    from vision.image_files import truncation
+
+    good = tmp_path / "good.jpg"
+    assert truncation(good) is None and truncation(bad_files["text"]) is None
+    assert "JPEG" in truncation(bad_files["truncated half"]) and "JPEG" in truncation(bad_files["truncated header"])
+    png = tmp_path / "a.png"
+    cv2.imwrite(str(png), np.zeros((8, 8, 3), np.uint8))
+    assert truncation(png) is None
+    png.write_bytes(png.read_bytes()[:-20])
+    assert "PNG" in truncation(png)
+    padded = tmp_path / "padded.jpg"
+    padded.write_bytes(good.read_bytes() + b"\x00" * 10)  # some cameras pad after the end marker
+    assert truncation(padded) is None
+
+
+def test_the_photo_folder_camera_skips_a_truncated_photo(bad_files, tmp_path, caplog):
+    from vision.camera import PhotoFolderSource
+
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    shutil.copy(bad_files["truncated half"], folder / "a-half.jpg")
+    shutil.copy(tmp_path / "good.jpg", folder / "b-good.jpg")
+    source = PhotoFolderSource(folder, frames_per_photo=1)
+    assert source.read() is not None and source.current_path.name == "b-good.jpg"
+    assert any("a-half.jpg: truncated image" in r.getMessage() for r in caplog.records)
