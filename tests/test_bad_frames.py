@@ -192,8 +192,17 @@ def test_truncation_of_whole_cut_and_other_files(bad_files, tmp_path):
     png.write_bytes(png.read_bytes()[:-20])
     assert "PNG" in truncation(png)
     padded = tmp_path / "padded.jpg"
-    padded.write_bytes(good.read_bytes() + b"\x00" * 10)  # some cameras pad after the end marker
+    padded.write_bytes(good.read_bytes() + b"\x00" * 10 + b"ftypmp42" * 100)  # padding, a motion photo's video
     assert truncation(padded) is None
+    assert cv2.imread(str(padded)) is not None
+    thumb = tmp_path / "thumb.jpg"  # an EXIF thumbnail's own end marker in an APP1 segment, then a cut scan
+    whole = good.read_bytes()
+    app1 = b"Exif\x00\x00" + cv2.imencode(".jpg", np.zeros((8, 8, 3), np.uint8))[1].tobytes()
+    segment = b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1
+    thumb.write_bytes(whole[:2] + segment + whole[2:len(whole) // 2])
+    assert "JPEG" in truncation(thumb)
+    thumb.write_bytes(whole[:2] + segment + whole[2:])
+    assert truncation(thumb) is None
 
 
 def test_the_photo_folder_camera_skips_a_truncated_photo(bad_files, tmp_path, caplog):
