@@ -227,3 +227,15 @@ def test_picamera2_source_with_a_fake_library(monkeypatch):
         frame = source.read()
         assert frame.shape == (4, 6, 3) and tuple(frame[0, 0]) == (0, 0, 200)
     assert source.read() is None
+
+
+def test_a_missing_device_is_one_clear_error_without_opencv_warnings_on_stderr(capfd):
+    # OpenCV prints "[ WARN:0@...] global cap_v4l.cpp ... can't open camera by index" straight to the
+    # process's stderr; the box's own message says it better (and `auto` goes on to the photos)
+
+
+    level = cv2.utils.logging.getLogLevel()
+    with pytest.raises(camera.CameraError, match="camera device 57 cannot be opened"):
+        camera.DeviceSource(57)
+    assert "WARN" not in capfd.readouterr().err
+    assert cv2.utils.logging.getLogLevel() == level  # OpenCV's log level is given back

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.resources
 import logging
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -180,11 +181,27 @@ class VideoSource(_CaptureSource):
         super().__init__(capture, f"video:{path}")
 
 
+@contextmanager
+def _quiet_opencv():
+    """OpenCV's log limited to errors for the duration (its warnings go straight to stderr)."""
+    log_api = getattr(getattr(cv2, "utils", None), "logging", None)
+    if log_api is None:
+        yield
+        return
+    before = log_api.getLogLevel()
+    log_api.setLogLevel(log_api.LOG_LEVEL_ERROR)
+    try:
+        yield
+    finally:
+        log_api.setLogLevel(before)
+
+
 class DeviceSource(_CaptureSource):
     """A camera through OpenCV (``/dev/videoN`` on Linux). Raises CameraError when it cannot be opened."""
 
     def __init__(self, index: int):
-        capture = cv2.VideoCapture(index)
+        with _quiet_opencv():  # its own "can't open camera by index" lines say less than our message
+            capture = cv2.VideoCapture(index)
         if not capture.isOpened():
             capture.release()
             raise CameraError(f"camera device {index} cannot be opened")
