@@ -232,8 +232,6 @@ def test_picamera2_source_with_a_fake_library(monkeypatch):
 def test_a_missing_device_is_one_clear_error_without_opencv_warnings_on_stderr(capfd):
     # OpenCV prints "[ WARN:0@...] global cap_v4l.cpp ... can't open camera by index" straight to the
     # process's stderr; the box's own message says it better (and `auto` goes on to the photos)
-
-
     level = cv2.utils.logging.getLogLevel()
     with pytest.raises(camera.CameraError, match="camera device 57 cannot be opened"):
         camera.DeviceSource(57)
