@@ -86,6 +86,15 @@ def test_the_demo_plays_a_whole_game_on_the_bundled_photos(tmp_path, capsys):
     assert len(demo_playlist()) >= 20
 
 
+def test_the_readme_says_how_many_demo_rolls_are_corrected():
+    from companion.demo import demo_script_path
+
+    corrected = demo_script_path().read_text(encoding="utf-8").count("the players correct it to")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert " ".join(readme.split()).count(f"{corrected} of the game's {len(demo_playlist())} rolls") == 1, (
+        "README: update the number of corrected demo rolls (the demo script was regenerated)")
+
+
 def _events(path: Path) -> list[dict]:
     if not path.exists():
         return []
