@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.image_files import truncation
+from vision.image_files import decode_file
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +76,8 @@ def _as_bgr(frame: np.ndarray | None) -> np.ndarray | None:
 
 class PhotoListSource(FrameSource):
     """Photos in the given order (repeats allowed), each held as a still scene for ``frames_per_photo``
-    consecutive reads; then None. A file that cannot be decoded or is cut short
-    (:func:`vision.image_files.truncation`) is skipped with a logged warning.
+    consecutive reads; then None. A file that cannot be read, is cut short or cannot be decoded
+    (:func:`vision.image_files.decode_file`) is skipped with a logged warning.
     Raises CameraError when the list is empty, ValueError when frames_per_photo < 1.
     """
 
@@ -115,13 +115,10 @@ class PhotoListSource(FrameSource):
                 return None
             path = self.paths[self._next]
             self._next += 1
-            try:
-                cut = truncation(path)
-            except OSError as error:
-                cut = f"cannot read it ({error})"
-            frame = None if cut else _as_bgr(cv2.imread(str(path), cv2.IMREAD_COLOR))
+            frame, why = decode_file(path)
+            frame = _as_bgr(frame)
             if frame is None:
-                log.warning("skipping %s: %s", path, cut or "not a readable image")
+                log.warning("skipping %s: %s", path, why or "not a readable image")
                 continue
             self._frame, self._left = frame, self.frames_per_photo
         self._left -= 1

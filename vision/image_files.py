@@ -21,7 +21,11 @@ def truncation(path: str | Path) -> str | None:
     must reach its IEND chunk, chunk by chunk (ISO/IEC 15948 5.3, 5.6). OpenCV decodes a cut JPEG into a
     photo whose lower part is grey, which a reader would read as if it were whole. Raises OSError when
     the file cannot be read."""
-    data = Path(path).read_bytes()
+    return data_truncation(Path(path).read_bytes())
+
+
+def data_truncation(data: bytes) -> str | None:
+    """:func:`truncation` of a file's bytes."""
     if data.startswith(JPEG_START):
         return None if _jpeg_whole(data) else "truncated image (the JPEG ends before its end marker)"
     if data.startswith(PNG_START):
@@ -68,13 +72,22 @@ def load_image(name: str | Path, command: str) -> np.ndarray | None:
     elif path.is_dir():
         why = "a folder, not an image file"
     else:
-        try:
-            why = truncation(path)
-        except OSError as error:
-            why = f"cannot read it ({error.strerror or error})"
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if why is None else None
+        frame, why = decode_file(path)
         if frame is not None:
             return frame
-        why = why or "not a readable image"
     print(f"{command}: {name}: {why}", file=sys.stderr)
     return None
+
+
+def decode_file(path: str | Path) -> tuple[np.ndarray | None, str]:
+    """(the BGR uint8 image in file ``path``, "") or (None, why: ``cannot read it (...)``, ``truncated
+    image (...)`` or ``not a readable image``); the file is read once."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        return None, f"cannot read it ({error.strerror or error})"
+    cut = data_truncation(data)
+    if cut:
+        return None, cut
+    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    return (frame, "") if frame is not None else (None, "not a readable image")
