@@ -203,6 +203,9 @@ def test_truncation_of_whole_cut_and_other_files(bad_files, tmp_path):
     assert "JPEG" in truncation(thumb)
     thumb.write_bytes(whole[:2] + segment + whole[2:])
     assert truncation(thumb) is None
+    stray = tmp_path / "stray.jpg"  # bytes between segments: libjpeg warns and decodes, so do we
+    stray.write_bytes(whole[:2] + segment + b"\x00\x17" + whole[2:])
+    assert truncation(stray) is None and cv2.imread(str(stray)) is not None
 
 
 def test_the_photo_folder_camera_skips_a_truncated_photo(bad_files, tmp_path, caplog):

@@ -36,8 +36,11 @@ def data_truncation(data: bytes) -> str | None:
 def _jpeg_whole(data: bytes) -> bool:
     i = 2
     while i + 4 <= len(data):
-        if data[i] != 0xFF:
-            return False  # not a marker where one must be: damaged
+        if data[i] != 0xFF:  # stray bytes before a marker: skipped, as libjpeg does
+            i = data.find(b"\xff", i)
+            if i == -1:
+                return False
+            continue
         marker = data[i + 1]
         if marker == 0xFF:  # fill byte
             i += 1
