@@ -246,9 +246,7 @@ def play(*, players: list[str] | None, variant: dict | None, camera_spec: str | 
         log.info("no display found: running headless")
         headless = True
     with PlayDevices(config, headless=headless) as devices:
-        spec = camera_spec or config.camera.spec
-        camera = None if spec == "none" else devices.open_camera(spec)
-        log.info("camera: %s", camera.name if camera is not None else "none: rolls are entered by hand")
+        camera = devices.open_camera(camera_spec or config.camera.spec)
         result = run_cant_stop(paths=paths, config=config, camera=camera, input_spec=input_spec, players=players,
                                variant=variant, headless=headless, screenshots=screenshots, seed=seed, new=new)
     if result.winner:

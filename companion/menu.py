@@ -262,7 +262,6 @@ class MenuRunner:
         game_input = GameInput(self.inputs, self.pending)
         with PlayDevices(self.config, headless=self.headless) as game_devices:  # the camera, closed however it ends
             camera = game_devices.open_camera(self.camera_spec)
-            log.info("camera: %s", camera.name)
             run_loop(session, store, camera, live_dice_reader(camera, self.config, self.paths.state_dir),
                      game_input, self.display, game=GAME,
                      headless=self.headless, fps=self.config.session.fps, max_ticks=self.game_ticks, leds=self.leds)

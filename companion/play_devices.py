@@ -32,6 +32,9 @@ from vision.camera import FrameSource, open_camera
 
 log = logging.getLogger(__name__)
 
+# The camera spec of a box without a camera (``companion play --camera none``).
+NO_CAMERA = "none"
+
 
 class PlayDevices:
     """The store, camera, display, inputs and LEDs of one play loop; a context manager.
@@ -85,11 +88,16 @@ class PlayDevices:
         self._remember("store", store.close)
         return store
 
-    def open_camera(self, spec: str) -> FrameSource:
+    def open_camera(self, spec: str) -> FrameSource | None:
         """Open the camera that ``spec`` names (``auto``, ``picamera``, ``device:N``, ``video:FILE``,
-        ``folder:DIR``), each photo held for ``[session] frames_per_photo`` reads. Raises
-        ``vision.camera.CameraError`` with the reason (an unplugged camera, a missing folder)."""
+        ``folder:DIR``), each photo held for ``[session] frames_per_photo`` reads, and log its name;
+        ``none`` (NO_CAMERA) opens nothing and gives None: the players enter what a camera would read.
+        Raises ``vision.camera.CameraError`` with the reason (an unplugged camera, a missing folder)."""
+        if spec == NO_CAMERA:
+            log.info("camera: none (entered by hand)")
+            return None
         camera = open_camera(spec, frames_per_photo=self.config.session.frames_per_photo)
+        log.info("camera: %s", camera.name)
         self.camera = camera
         self._remember("camera", camera.close)
         return camera

@@ -53,16 +53,11 @@ def play(args, env=None) -> int:
         except VariantError as error:
             raise UserError(str(error)) from None
         session = DonkeyRaceSession(store, game_id, players, rules, stable_frames=config.session.stable_frames)
-        camera = None
-        spec = args.camera or config.camera.spec
-        if spec == "none":
-            log.info("camera: none: plays are entered by hand")
-        else:
-            try:
-                camera = devices.open_camera(spec)
-                log.info("camera: %s", camera.name)
-            except CameraError as error:
-                log.warning("no camera (%s): enter plays by hand", error)
+        try:
+            camera = devices.open_camera(args.camera or config.camera.spec)
+        except CameraError as error:
+            camera = None
+            log.warning("no camera (%s): enter plays by hand", error)
         display = devices.open_display()
         inputs = devices.open_inputs(args.input)
         screenshots: Path | None = args.screenshots

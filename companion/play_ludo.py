@@ -92,12 +92,12 @@ def play(args) -> int:
     from companion.config import load_config
     from companion.display.ludo import draw_ludo  # noqa: F401  (registers the renderer)
     from companion.paths import ensure_state_dir, resolve
-    from companion.play_devices import PlayDevices
+    from companion.play_devices import NO_CAMERA, PlayDevices
     from companion.session_ludo import GAME, LudoSession, colours_for, replay
 
     paths = resolve(os.environ)
     config = load_config(paths.config_file)
-    if (args.camera or config.camera.spec) == "none":
+    if (args.camera or config.camera.spec) == NO_CAMERA:
         raise UserError(_("Ludo needs a camera: the box reads the board and the die (--camera none is for "
                           "Can't Stop and the card games)"))
     headless = args.headless or not display_available()

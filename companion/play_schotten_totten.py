@@ -80,7 +80,7 @@ def play(args) -> int:
     headless = args.headless or not display_available()
     spec = args.camera or config.camera.spec
     with PlayDevices(config, headless=headless) as devices:
-        camera = None if spec == "none" else devices.open_camera(spec)
+        camera = devices.open_camera(spec)
         store = devices.open_store(paths.store_file)
         game_id, players, variant = open_game(
             store, GAME, players, dict(variant), args.new, variant_given=bool(args.variant),

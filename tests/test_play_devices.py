@@ -227,3 +227,14 @@ def test_donkey_race_without_a_camera_says_so_without_a_warning(app_env, caplog)
     assert main(["play", "donkey-race", "--headless", "--camera", "none", "--input", f"script:{script}"]) == 0
     assert any("camera: none" in r.getMessage() for r in caplog.records)
     assert not any(r.levelno >= logging.WARNING for r in caplog.records)
+
+
+def test_open_camera_none_opens_nothing(tmp_path, caplog):
+    from companion.config import Config
+    from companion.play_devices import NO_CAMERA, PlayDevices
+
+    caplog.set_level(logging.INFO)
+    with PlayDevices(Config(), headless=True) as devices:
+        assert devices.open_camera(NO_CAMERA) is None and devices.camera is None
+        assert devices.opened == ()
+    assert any(r.getMessage() == "camera: none (entered by hand)" for r in caplog.records)
