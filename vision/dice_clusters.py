@@ -156,7 +156,7 @@ def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = Tr
     H, W = CANVAS
     n = int(rng.integers(dice[0], dice[1] + 1))
     d = math.exp(rng.uniform(math.log(sides[0]), math.log(sides[1])))
-    if (n * SEPARATION * d) ** 2 > 2 * H * W or 1.5 * d > min(H, W):
+    if 1.5 * d > min(H, W):  # no room even for one die with its margin
         raise ValueError(f"{n} dice of {d:.0f} px do not fit a {W}x{H} canvas")
     pitch = PITCH * d
     sizes = cluster_sizes(n, rng) if touching else [1] * n

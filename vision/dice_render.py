@@ -6,9 +6,9 @@ of other colours (reader v3 flags or drops them). :func:`render_die` draws one d
 :func:`vision.dice_clusters.make_image` lays rendered dice beside the cut-out real ones: body of any hue,
 lightness and saturation, pips black, white or of a contrasting colour, pips of 0.14-0.22 of the side in
 the standard lattice (corner pips 0.22-0.30 of the side from the centre in x and y, at least 2.5 pip
-radii: neighbouring pips never touch), rounded corners,
-a shaded rim on a random side (the die seen up to about 30 degrees off vertical), soft shading across
-the face, an optional glare spot and a little blur. The classes are the face's pip counts 1-6.
+radii: neighbouring pips never touch), rounded corners, a shaded rim on a random side (the die seen up
+to about 30 degrees off vertical), soft shading across the face, an optional glare spot and a little
+blur. The classes are the face's pip counts 1-6.
 """
 
 from __future__ import annotations
