@@ -292,9 +292,46 @@ def targets(boxes: np.ndarray):
     return heat[None], reg, mask
 
 
-def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator):
-    """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask."""
-    if rng.random() < 0.5:
+# Scenes (--scenes, --closeups): vision.dice_clusters.make_image on its 640 px canvas, scaled to SIZE.
+# Die sides on the canvas for a SIZE-px sample of 9-70 px dice (touching clusters or apart), and for a
+# close-up of one die of 70-126 px: bigger than any die of the other samples, so that the pips of a die
+# that fills much of the frame are learnt as no die (at the 320 px level such dice showed a box per pip).
+SCENE_SIDES, SCENE_DICE = (30.0, 233.0), (1, 12)
+CLOSEUP_SIDES = (233.0, 420.0)
+# Side (px) at which close-ups' rendered dice are drawn.
+CLOSEUP_RENDER = 256
+
+
+def scene(cuts: list, rng: np.random.Generator, closeup: bool = False):
+    """A :func:`vision.dice_clusters.make_image` table scaled to SIZE x SIZE: (image, boxes (n, 4)).
+    ``cuts``: DieCut list (cut-out and rendered dice). ``closeup``: one die of CLOSEUP_SIDES."""
+    from vision.dice_clusters import CANVAS, make_image
+
+    sides, dice = (CLOSEUP_SIDES, (1, 1)) if closeup else (SCENE_SIDES, SCENE_DICE)
+    while True:
+        try:
+            made = make_image(cuts, rng, touching=bool(rng.random() < 0.5), sides=sides, dice=dice)
+            break
+        except ValueError:  # that many dice of that size do not fit: draw again
+            dice = (1, max(1, dice[1] // 2))
+    k = SIZE / max(CANVAS)
+    img = cv2.resize(made.image, (SIZE, SIZE), interpolation=cv2.INTER_AREA)
+    return img, made.boxes * np.float32(k)
+
+
+def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator,
+           scene_cuts: list | None = None, scenes: float = 0.0, closeups: float = 0.0,
+           closeup_cuts: list | None = None):
+    """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask. With ``scene_cuts``, a
+    fraction ``scenes`` of the samples are :func:`scene` tables and ``closeups`` close-ups (of
+    ``closeup_cuts``, or ``scene_cuts`` when None); of the rest, half are warped photos and half
+    composites."""
+    r = rng.random()
+    if scene_cuts and r < closeups:
+        img, boxes = scene(closeup_cuts or scene_cuts, rng, closeup=True)
+    elif scene_cuts and r < closeups + scenes:
+        img, boxes = scene(scene_cuts, rng)
+    elif rng.random() < 0.5:
         ph = photos[rng.integers(len(photos))]
         img, boxes = warp_photo(ph, rng)
     else:
@@ -415,6 +452,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--lr", type=float, default=4e-3)
     parser.add_argument("--history", default="", help="how the checkpoint resumed from was made (for the manifest)")
+    parser.add_argument("--init", default=None, help="checkpoint whose weights start a new schedule (fine-tuning)")
+    parser.add_argument("--scenes", type=float, default=0.0, metavar="F",
+                        help="fraction of samples that are vision.dice_clusters tables (touching or apart)")
+    parser.add_argument("--closeups", type=float, default=0.0, metavar="F",
+                        help="fraction of samples that are close-ups of one die of 70-126 px")
+    parser.add_argument("--rendered", type=float, default=0.0, metavar="F",
+                        help="fraction of the scenes' dice drawn by vision.dice_render, 0-0.9")
     args = parser.parse_args(argv)
     import torch
 
@@ -431,6 +475,20 @@ def main(argv: list[str] | None = None) -> int:
         train_p = train_p + held_p
     photos = [Photo(*p) for p in train_p]
     cuts = cutouts(photos)
+    scene_cuts = closeup_cuts = None
+    if args.scenes or args.closeups:
+        from vision.dice_clusters import training_cutouts
+        from vision.dice_render import rendered_cuts
+
+        scene_cuts = training_cutouts() if args.split == "heldout" else None
+        if scene_cuts is None:
+            parser.error("--scenes/--closeups use the training cut-outs of the heldout split only")
+        closeup_cuts = list(scene_cuts)
+        if args.rendered:
+            n_rendered = round(len(scene_cuts) * args.rendered / (1.0 - args.rendered))
+            scene_cuts += rendered_cuts(n_rendered, args.seed)
+            # close-ups drawn big, so that their pips stay sharp (the cut-outs are 20-60 px dice)
+            closeup_cuts += rendered_cuts(n_rendered, args.seed + 1, CLOSEUP_RENDER)
     rng = np.random.default_rng(args.seed)
     net = build_net()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -443,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
         opt.load_state_dict(ck["opt"])
         start = ck["step"]
         rng = np.random.default_rng([args.seed, start])
+    elif args.init:
+        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
     n_params = sum(p.numel() for p in net.parameters())
     print(f"{len(photos)} photos, {len(cuts)} cut-outs, {n_params} weights", flush=True)
     run = [0.0, 0.0, 0]
@@ -450,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
         lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / args.steps)) * min(1.0, (step + 1) / 100)
         for g in opt.param_groups:
             g["lr"] = lr
-        batch = [sample(photos, cuts, rng) for _ in range(args.batch)]
+        batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts) for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()
         loss, focal, l1 = loss_fn(net(x), heat, reg, mask)
@@ -473,7 +533,11 @@ def main(argv: list[str] | None = None) -> int:
     manifest = {
         "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "weights": n_params,
         "command": f"python -m vision.train_dice_detect --split {args.split} --steps {args.steps} --seed {args.seed}"
-                   f" --batch {args.batch} --lr {args.lr}",
+                   f" --batch {args.batch} --lr {args.lr}"
+                   + (f" --init {args.init}" if args.init else "")
+                   + (f" --scenes {args.scenes}" if args.scenes else "")
+                   + (f" --closeups {args.closeups}" if args.closeups else "")
+                   + (f" --rendered {args.rendered}" if args.rendered else ""),
         "resumed_from_step": start, "history": args.history,
         "seed": args.seed, "split": args.split, "training_photos": len(photos),
         "input": "(1, 3, H, W) float32, H and W multiples of 32, vision.dice_detect.network_input",

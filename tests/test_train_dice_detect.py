@@ -1,0 +1,58 @@
+"""Training samples of the die detector (vision.train_dice_detect): scenes and close-ups of rendered dice
+(no ../shared needed: the dice are drawn by vision.dice_render)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.dice_detect import STRIDE
+from vision.dice_render import rendered_cuts
+from vision.train_dice_detect import SIZE, sample, scene
+
+
+@pytest.fixture(scope="module")
+def cuts():
+    return rendered_cuts(24, 3)
+
+
+def sides(boxes: np.ndarray) -> np.ndarray:
+    return np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
+
+
+def test_scene_dice_are_of_the_trained_sizes(cuts):
+    rng = np.random.default_rng(0)
+    all_sides = []
+    for _ in range(12):
+        img, boxes = scene(cuts, rng)
+        assert img.shape == (SIZE, SIZE, 3) and img.dtype == np.uint8
+        assert 1 <= len(boxes) <= 12
+        assert (boxes[:, :2] >= -1).all() and (boxes[:, 2:] <= SIZE + 1).all()  # every die lies in view
+        all_sides += list(sides(boxes))
+    # a face of side d turned by any angle has an axis-aligned box of d to 1.41 d: 9-70 px dice
+    assert 8.5 <= min(all_sides) and max(all_sides) <= 70 * 1.42
+
+
+def test_closeup_is_one_die_bigger_than_any_scene_die(cuts):
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        img, boxes = scene(cuts, rng, closeup=True)
+        assert len(boxes) == 1
+        assert 69 <= sides(boxes)[0] <= 126 * 1.42
+
+
+def test_scene_pixels_show_the_dice(cuts):
+    # the box of a pasted die differs from the bare table (the die is drawn where its label says)
+    img, boxes = scene(cuts, np.random.default_rng(4), closeup=True)
+    x0, y0, x1, y1 = (int(round(v)) for v in boxes[0])
+    inside = img[max(0, y0):y1, max(0, x0):x1].reshape(-1, 3).astype(float)
+    assert inside.std(0).max() > 20  # pips on a body, not a plain patch
+
+
+def test_sample_mixes_scenes_and_targets_mark_each_centre(cuts):
+    rng = np.random.default_rng(2)
+    x, heat, reg, mask = sample([], [], rng, scene_cuts=cuts, scenes=0.5, closeups=0.5)
+    g = SIZE // STRIDE
+    assert x.shape == (3, SIZE, SIZE) and x.dtype == np.float32
+    assert heat.shape == (1, g, g) and reg.shape == (3, g, g) and mask.shape == (g, g)
+    assert 1 <= mask.sum() <= 12 and heat.max() == 1.0
