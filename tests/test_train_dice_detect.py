@@ -56,3 +56,19 @@ def test_sample_mixes_scenes_and_targets_mark_each_centre(cuts):
     assert x.shape == (3, SIZE, SIZE) and x.dtype == np.float32
     assert heat.shape == (1, g, g) and reg.shape == (3, g, g) and mask.shape == (g, g)
     assert 1 <= mask.sum() <= 12 and heat.max() == 1.0
+
+
+
+def test_tray_lies_round_the_dice_and_leaves_the_table_beyond():
+    from vision.dice_clusters import TRAY_MARGIN, TRAY_RIM, draw_tray
+
+    for seed in range(5):
+        img = np.full((640, 640, 3), 128.0, np.float32)
+        centres = np.array([[300.0, 300.0], [340.0, 320.0]])
+        draw_tray(img, centres, 40.0, np.random.default_rng(seed))
+        reach = 40.0 * (TRAY_MARGIN[1] + TRAY_RIM[1]) + 2
+        assert (img[:int(300 - reach)] == 128).all() and (img[int(320 + reach) + 1:] == 128).all()
+        assert (img[:, :int(300 - reach)] == 128).all() and (img[:, int(340 + reach) + 1:] == 128).all()
+        near = 40.0 * TRAY_MARGIN[0] - 2  # the floor under and round the dice is the tray's
+        floor = img[int(300 - near):int(320 + near), int(300 - near):int(340 + near)]
+        assert np.abs(floor - 128).max() > 0

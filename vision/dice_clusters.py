@@ -146,11 +146,13 @@ def cluster_sizes(n: int, rng: np.random.Generator) -> list[int]:
 
 
 def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = True,
-               sides: tuple[float, float] = SIDES, dice: tuple[int, int] = DICE) -> ClusterImage:
+               sides: tuple[float, float] = SIDES, dice: tuple[int, int] = DICE, tray: bool = False) -> ClusterImage:
     """One image of ``dice`` (min, max; default DICE) dice of a side drawn log-uniformly from ``sides``
     (px; default SIDES) in touching clusters made of ``cuts`` (:func:`training_cutouts`).
     ``touching=False``: the control, every die alone (clusters of one), otherwise made the same way.
-    Raises ValueError when that many dice of that size cannot lie on CANVAS."""
+    ``tray``: the dice lie in a dice tray (:func:`draw_tray`: a square-ish box with a rim round them;
+    from above, a tray with dice in it looks like one big die with pips, which a detector must learn
+    it is not). Raises ValueError when that many dice of that size cannot lie on CANVAS."""
     from vision.train_dice_detect import background, paste
 
     H, W = CANVAS
@@ -185,6 +187,8 @@ def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = Tr
     else:
         raise ValueError(f"{n} dice of {d:.0f} px do not fit a {W}x{H} canvas in {LAYOUT_TRIES} layouts")
     img = cv2.resize(background(rng), (W, H), interpolation=cv2.INTER_LINEAR)
+    if tray:
+        draw_tray(img, np.array(centres), d, rng)
     light = rng.uniform(0, 2 * math.pi)
     boxes, values, squares = [], [], []
     for (cx, cy), phi in zip(centres, angles):
@@ -206,6 +210,40 @@ def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = Tr
         values.append(cut.value)
     return ClusterImage(np.clip(img, 0, 255).astype(np.uint8), np.array(boxes, np.float32),
                         np.array(values, np.int64), np.array(squares, np.float32), d, tuple(clusters))
+
+
+# A tray's inner edge lies this many die sides (uniform range) beyond the outermost die centres; its rim
+# is this many die sides wide.
+TRAY_MARGIN, TRAY_RIM = (0.8, 2.5), (0.15, 0.6)
+
+
+def draw_tray(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.Generator) -> None:
+    """Draw a dice tray round die ``centres`` (n, 2) (px, dice of ``side`` px) into the float32 BGR
+    ``img`` (h, w, 3), in place: a rounded rectangle floor of its own colour, TRAY_MARGIN beyond the
+    dice, a rim TRAY_RIM wide, lighter or darker than the floor, and a soft shadow inside the rim."""
+    h, w = img.shape[:2]
+    lo = centres.min(0) - side * rng.uniform(*TRAY_MARGIN, 2)
+    hi = centres.max(0) + side * rng.uniform(*TRAY_MARGIN, 2)
+    rim = side * rng.uniform(*TRAY_RIM)
+    floor = rng.uniform(0, 255, 3)
+    edge = np.clip(floor * rng.choice([rng.uniform(0.4, 0.8), rng.uniform(1.2, 1.8)]) + rng.uniform(-30, 30, 3), 0, 255)
+    radius = max(1, int(side * rng.uniform(0.1, 1.0)))
+
+    def rounded(mask: np.ndarray, a: np.ndarray, b: np.ndarray, r: int) -> None:
+        x0, y0 = (int(v) for v in a)
+        x1, y1 = (int(v) for v in b)
+        r = max(1, min(r, (x1 - x0) // 2, (y1 - y0) // 2))
+        cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 1.0, -1)
+        cv2.rectangle(mask, (x0, y0 + r), (x1, y1 - r), 1.0, -1)
+        for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
+            cv2.circle(mask, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
+
+    outer = np.zeros((h, w), np.float32)
+    inner = np.zeros((h, w), np.float32)
+    rounded(outer, lo - rim, hi + rim, radius + int(rim))
+    rounded(inner, lo, hi, radius)
+    shadow = 1.0 - cv2.GaussianBlur(1.0 - inner, (0, 0), max(1.0, rim * 0.6)) * rng.uniform(0.2, 0.6)
+    img[:] = img * (1 - outer[..., None]) + edge * (outer - inner)[..., None] + (floor * shadow[..., None]) * inner[..., None]
 
 
 def training_cutouts() -> list[DieCut]:

@@ -302,15 +302,17 @@ CLOSEUP_SIDES = (233.0, 420.0)
 CLOSEUP_RENDER = 256
 
 
-def scene(cuts: list, rng: np.random.Generator, closeup: bool = False):
+def scene(cuts: list, rng: np.random.Generator, closeup: bool = False, trays: float = 0.0):
     """A :func:`vision.dice_clusters.make_image` table scaled to SIZE x SIZE: (image, boxes (n, 4)).
-    ``cuts``: DieCut list (cut-out and rendered dice). ``closeup``: one die of CLOSEUP_SIDES."""
+    ``cuts``: DieCut list (cut-out and rendered dice). ``closeup``: one die of CLOSEUP_SIDES; otherwise
+    the dice lie in a tray with probability ``trays``."""
     from vision.dice_clusters import CANVAS, make_image
 
     sides, dice = (CLOSEUP_SIDES, (1, 1)) if closeup else (SCENE_SIDES, SCENE_DICE)
     while True:
         try:
-            made = make_image(cuts, rng, touching=bool(rng.random() < 0.5), sides=sides, dice=dice)
+            made = make_image(cuts, rng, touching=bool(rng.random() < 0.5), sides=sides, dice=dice,
+                              tray=not closeup and bool(trays) and bool(rng.random() < trays))
             break
         except ValueError:  # that many dice of that size do not fit: draw again
             dice = (1, max(1, dice[1] // 2))
@@ -321,16 +323,16 @@ def scene(cuts: list, rng: np.random.Generator, closeup: bool = False):
 
 def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator,
            scene_cuts: list | None = None, scenes: float = 0.0, closeups: float = 0.0,
-           closeup_cuts: list | None = None):
+           closeup_cuts: list | None = None, trays: float = 0.0):
     """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask. With ``scene_cuts``, a
     fraction ``scenes`` of the samples are :func:`scene` tables and ``closeups`` close-ups (of
     ``closeup_cuts``, or ``scene_cuts`` when None); of the rest, half are warped photos and half
-    composites."""
+    composites. ``trays``: the fraction of the scenes with their dice in a tray."""
     r = rng.random()
     if scene_cuts and r < closeups:
         img, boxes = scene(closeup_cuts or scene_cuts, rng, closeup=True)
     elif scene_cuts and r < closeups + scenes:
-        img, boxes = scene(scene_cuts, rng)
+        img, boxes = scene(scene_cuts, rng, trays=trays)
     elif rng.random() < 0.5:
         ph = photos[rng.integers(len(photos))]
         img, boxes = warp_photo(ph, rng)
@@ -459,6 +461,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of samples that are close-ups of one die of 70-126 px")
     parser.add_argument("--rendered", type=float, default=0.0, metavar="F",
                         help="fraction of the scenes' dice drawn by vision.dice_render, 0-0.9")
+    parser.add_argument("--trays", type=float, default=0.0, metavar="F",
+                        help="fraction of the scenes whose dice lie in a tray (vision.dice_clusters.draw_tray)")
     args = parser.parse_args(argv)
     import torch
 
@@ -510,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
         lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / args.steps)) * min(1.0, (step + 1) / 100)
         for g in opt.param_groups:
             g["lr"] = lr
-        batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts) for _ in range(args.batch)]
+        batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays) for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()
         loss, focal, l1 = loss_fn(net(x), heat, reg, mask)
@@ -537,7 +541,8 @@ def main(argv: list[str] | None = None) -> int:
                    + (f" --init {args.init}" if args.init else "")
                    + (f" --scenes {args.scenes}" if args.scenes else "")
                    + (f" --closeups {args.closeups}" if args.closeups else "")
-                   + (f" --rendered {args.rendered}" if args.rendered else ""),
+                   + (f" --rendered {args.rendered}" if args.rendered else "")
+                   + (f" --trays {args.trays}" if args.trays else ""),
         "resumed_from_step": start, "history": args.history,
         "seed": args.seed, "split": args.split, "training_photos": len(photos),
         "input": "(1, 3, H, W) float32, H and W multiples of 32, vision.dice_detect.network_input",
