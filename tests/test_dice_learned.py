@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from vision.dice_detect import Detection
-from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, FLAG_BELOW, PIP_VETO, dihedral_probabilities, face_mask,
-                                 fuse, object_mask, read_work_hybrid, read_work_learned, split_clusters)
+from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, FLAG_BELOW, PIP_VETO, UNSURE_SCORE, dihedral_probabilities,
+                                 face_mask, fuse, object_mask, read_work_hybrid, read_work_learned, split_clusters)
 from vision.dice_segment import to_lab
 
 
@@ -140,9 +140,18 @@ def test_cluster_split_when_the_classifier_doubts_the_big_box():
     # A sure close-up die keeps its box, whatever its "pips" read as.
     dets, p = _split([(big, members)], {330: probs(5, 0.95), 70: probs(2, 0.95)})
     assert dets == [big] and p.shape == (1, 7)
-    # Members that all read as 1s are the pips of a close-up die (one pip cut out looks like a 1).
+    # Members that all read as 1s may be the pips of a close-up die (one pip cut out looks like a 1):
+    # a sure big box keeps them as its pips ...
+    strong = Detection(big.box, 0.8)
+    dets, _ = _split([(strong, members)], {330: probs(5, 0.1, p_none=0.8), 70: probs(1, 0.95)})
+    assert dets == [strong]
+    # ... but a weak one that is no die face (fuse drops it: a dice tray seen as one big die) gives them
+    # up, read on their own with their scores capped below SURE_SCORE, so that they are flagged.
     dets, _ = _split([(big, members)], {330: probs(5, 0.1, p_none=0.8), 70: probs(1, 0.95)})
-    assert dets == [big]
+    assert [d.box for d in dets] == [m.box for m in members] and all(d.score == UNSURE_SCORE for d in dets)
+    assert fuse(big.score, probs(5, 0.1, p_none=0.8), 0, 0.0) is None
+    value, conf = fuse(UNSURE_SCORE, probs(1, 0.95), 1, 0.9)
+    assert value == 1 and conf < FLAG_BELOW
     # Detections below REPORT_SCORE are not read at all.
     assert _split([(Detection((0, 0, 50, 50), 0.1), [])], {})[0] == []
 

@@ -37,6 +37,9 @@ SURE_SCORE = 0.5
 # A detection whose box the classifier gives "no die face" at least this probability, and whose score
 # is below SURE_SCORE, is dropped.
 NO_DIE = 0.6
+# The detections such a dropped box had swallowed (split_clusters) are read on their own with their score
+# capped at this (below SURE_SCORE: flagged).
+UNSURE_SCORE = 0.49
 # A detection on which the pip count finds no face, in which the classifier believes less than this
 # (P(die) * P(value)) and to which it gives P(no die face) at least NO_PIPS_NO_DIE, is dropped (byler
 # training photos: of the detections the reader dropped with P(no die face) >= 0.5, 312 of 313 are
@@ -282,12 +285,15 @@ def split_clusters(work: np.ndarray, found, classifier) -> tuple[list, np.ndarra
     found: :meth:`vision.dice_detect.DieDetector.detect_members` pairs. Detections scoring below
     REPORT_SCORE go; a big box with members is replaced by its members (those that are not one die
     found twice, surest first) when it is a cluster of small dice (see CLUSTER_DOUBT, CLUSTER_FACES):
-    the classifier arbitrates between "one close-up die" and "several dice"; then doubted small boxes
+    the classifier arbitrates between "one close-up die" and "several dice"; a weak box (score below
+    SURE_SCORE) the classifier calls no die face (NO_DIE), which :func:`fuse` would drop, is replaced by
+    its members, their scores capped at UNSURE_SCORE (a dice tray seen as one big die must not take
+    the dice in it away, nor may a close-up die's pips go unflagged); then doubted small boxes
     are re-read at the frame's die size (see SMALL_BOX), and of two boxes that are now one die found
     twice (:func:`vision.dice_detect.same_die`) the better believed stays. Returns the detections
     (:class:`vision.dice_detect.Detection`, possibly new boxes) in step with their one-view
     probabilities."""
-    from vision.dice_detect import same_die
+    from vision.dice_detect import Detection, same_die
     from vision.dice_model import face_crop
 
     dets = [(d, [m for m in ms if m.score >= REPORT_SCORE]) for d, ms in found if d.score >= REPORT_SCORE]
@@ -305,14 +311,18 @@ def split_clusters(work: np.ndarray, found, classifier) -> tuple[list, np.ndarra
             faces = sum(v != 1 and b >= CLUSTER_FACES for v, b in reads)
             doubted = _belief(probs[i])[1] < CLUSTER_DOUBT and len(sure) >= 2 and any(v != 1 for v in sure)
             if doubted or (faces >= 2 and _belief(probs[i])[1] < CLUSTER_FACES):
-                picked = []  # members that are not one die found twice, surest first
-                for j in sorted(range(len(ms)), key=lambda j: -reads[j][1]):
-                    if not any(same_die(ms[j], ms[q]) for q in picked):
-                        picked.append(j)
+                picked = _distinct(ms, [b for _, b in reads])
                 if len(picked) >= 2:
                     out += [ms[j] for j in picked]
                     out_p += [mp[j] for j in picked]
                     continue
+        if ms and d.score < SURE_SCORE and float(probs[i][0]) >= NO_DIE:
+            # fuse() drops this box as no die face (a tray, a cluster's outline): what it swallowed is
+            # read on its own, but not sure (a weak box may also be a close-up die whose pips read as 1s)
+            picked = _distinct(ms, [_belief(p)[1] for p in mp])
+            out += [Detection(ms[j].box, min(ms[j].score, UNSURE_SCORE)) for j in picked]
+            out_p += [mp[j] for j in picked]
+            continue
         out.append(d)
         out_p.append(probs[i])
     out, out_p = _resize_small(work, out, np.stack(out_p), classifier)
@@ -322,6 +332,18 @@ def split_clusters(work: np.ndarray, found, classifier) -> tuple[list, np.ndarra
             keep.append(k)
     keep.sort()
     return [out[k] for k in keep], out_p[keep]
+
+
+def _distinct(dets: list, beliefs: list[float]) -> list[int]:
+    """Indices of ``dets`` that are not one die found twice (:func:`vision.dice_detect.same_die`),
+    surest (highest belief) first."""
+    from vision.dice_detect import same_die
+
+    picked: list[int] = []
+    for j in sorted(range(len(dets)), key=lambda j: -beliefs[j]):
+        if not any(same_die(dets[j], dets[q]) for q in picked):
+            picked.append(j)
+    return picked
 
 
 def _resize_small(work: np.ndarray, dets: list, probs: np.ndarray, classifier) -> tuple[list, np.ndarray]:
