@@ -1,5 +1,5 @@
-"""Dice reader: :data:`READER` chooses v3 (``"learned"``: a learned die detector finds the dice, see
-:mod:`vision.dice_learned`), v2 (``"classical"``, below; the product's) or ``"hybrid"`` (v2 plus the
+"""Dice reader: :data:`READER` chooses v3 (``"learned"``, the product's: a learned die detector finds the
+dice, see :mod:`vision.dice_learned`), v2 (``"classical"``, below) or ``"hybrid"`` (v2 plus the
 dice only the detector finds). All share the frame checks, the scaling to the work image and the
 reading order of :func:`read_dice`.
 
@@ -124,12 +124,12 @@ AUTO = "auto"
 # The reader read_dice uses: "learned" (v3, vision.dice_learned.read_work_learned: die detector + face
 # classifier + pips), "hybrid" (v2 plus the dice only the detector finds, read_work_hybrid) or
 # "classical" (v2 alone, below; also the fallback when the detector's model file is absent).
-# The product's is v2 ("classical"). v3 reads more images exactly and finds more dice on byler_d6 and
-# ivory_grid in half the time, but is below v2 on pi_cam_tray (0.8 vs 1.0 images exact, a die of a
-# touching cluster missed) and misreads some of the tests' drawn dice; the hybrid finds the most dice
-# but runs both readers (about 80 ms a photo: a 200-photo eval no longer fits 18 s). Figures:
-# assets/dice_model/README.md.
-READER = "classical"
+# The product's is v3 ("learned") since the seventh round (detector and classifier trained on synthetic
+# tables too): on byler_d6's 37 held-out photos, pi_cam_tray and ivory_grid it reads as many images exactly
+# as v2 or more, finds as many dice or more and shows no more wrong dice unflagged (byler held-out with its
+# label errors corrected), flags a third as many and takes about half the time. The hybrid runs both
+# readers (about 80 ms a photo: a 200-photo eval no longer fits 18 s). Figures: assets/dice_model/README.md.
+READER = "learned"
 
 
 def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
@@ -140,7 +140,8 @@ def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
     uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
     ``calibration``: a :class:`vision.dice_calibration.DiceCalibration`, None for none, or ``"auto"``
     (the default) for the one stored in the app's state directory if any; it is used only when it was
-    made for frames of this size (the table is then compared with the calibrated empty table).
+    made for frames of this size (the table is then compared with the calibrated empty table), and by
+    readers v2 and hybrid only (v3 needs none).
     Raises FrameError for input that is not a non-empty (h, w, 3) uint8 numpy array.
     """
     start = time.perf_counter()
