@@ -226,7 +226,8 @@ def draw_tray(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.
     hi = centres.max(0) + side * rng.uniform(*TRAY_MARGIN, 2)
     rim = side * rng.uniform(*TRAY_RIM)
     floor = rng.uniform(0, 255, 3)
-    edge = np.clip(floor * rng.choice([rng.uniform(0.4, 0.8), rng.uniform(1.2, 1.8)]) + rng.uniform(-30, 30, 3), 0, 255)
+    tone = rng.choice([rng.uniform(0.4, 0.8), rng.uniform(1.2, 1.8)])  # the rim darker or lighter
+    edge = np.clip(floor * tone + rng.uniform(-30, 30, 3), 0, 255)
     radius = max(1, int(side * rng.uniform(0.1, 1.0)))
 
     def rounded(mask: np.ndarray, a: np.ndarray, b: np.ndarray, r: int) -> None:
@@ -243,7 +244,8 @@ def draw_tray(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.
     rounded(outer, lo - rim, hi + rim, radius + int(rim))
     rounded(inner, lo, hi, radius)
     shadow = 1.0 - cv2.GaussianBlur(1.0 - inner, (0, 0), max(1.0, rim * 0.6)) * rng.uniform(0.2, 0.6)
-    img[:] = img * (1 - outer[..., None]) + edge * (outer - inner)[..., None] + (floor * shadow[..., None]) * inner[..., None]
+    img[:] = (img * (1 - outer[..., None]) + edge * (outer - inner)[..., None]
+              + floor * shadow[..., None] * inner[..., None])
 
 
 def training_cutouts() -> list[DieCut]:

@@ -30,7 +30,7 @@ classifier outputs on every training photo, on which reader v3's flag rule is ca
 fraction of the images close-ups of one big die; ``--trays F``: that fraction of the others with the
 dice in a tray), ``--pip-negatives F``
 makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`); figures of the
-models they gave: ``assets/dice_model/README.md`` (sixth round).
+models they gave: ``assets/dice_model/README.md`` (sixth and seventh rounds).
 """
 
 from __future__ import annotations
@@ -208,9 +208,9 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
     body and pip colour) instead of cut out. ``closeups``: the fraction of the images that are close-ups
     (one die of CLOSEUP_SIDES px: the detector's fine level then puts boxes on its
     pips, which :func:`detector_image_samples` labels "no die face"); ``trays``: the fraction of the
-    other images whose dice lie in a dice tray (a box over a tray of dice is no die face). Crops as :func:`image_samples` (two
-    colour variants an image, ``pip_negatives``) and, with a ``detector``, :func:`detector_image_samples`
-    (one crop a box). Raises FileNotFoundError without ``../shared``."""
+    other images whose dice lie in a dice tray (a box over a tray of dice is no die face). Crops as
+    :func:`image_samples` (two colour variants an image, ``pip_negatives``) and, with a ``detector``,
+    :func:`detector_image_samples` (one crop a box). Raises FileNotFoundError without ``../shared``."""
     from vision.dice_clusters import make_image, training_cutouts
     from vision.dice_render import rendered_cuts
 

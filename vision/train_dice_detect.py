@@ -1,26 +1,33 @@
 """Train the die detector (:mod:`vision.dice_detect`) on ``byler_d6`` (development only; needs torch + onnx).
 
-``python -m vision.train_dice_detect [--split heldout|all] [--steps N] [--seed S] [--out DIR] [--resume CKPT]``
+``python -m vision.train_dice_detect [--split heldout|all] [--steps N] [--seed S] [--out DIR] [--resume CKPT]
+[--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F]``
 
 Data: ``../shared/data/dice/byler_d6`` (BSD-3-Clause, (c) 2019 Nell Byler) and its ``boxes.csv``, without
 the 14 photos bundled in ``assets/dice_photos``; ``--split heldout`` (the shipped model) also keeps out the
 same 20 % of the remaining photos (by photo, seed 0 permutation) as :mod:`vision.train_dice`, on which the
 manifest reports recall and precision. ``pi_cam_tray`` and ``ivory_grid`` are never trained on (measure only).
 
-Every training sample is a 192x192 image made on the fly, half of them a byler photo, half a composite:
+Every training sample is a 192x192 image made on the fly, half of them a byler photo, half a composite
+(with ``--scenes``/``--closeups``, those fractions of the samples are :func:`scene` tables first):
 
 - photo: a random perspective warp (rotation k*90 +- 25 degrees, corner jitter up to 12 % of the side,
   about 30 degrees of tilt) scaling the dice to a median side of 9-64 px;
 - composite: dice cut out of the photos (a rounded-square mask inside each labelled box) pasted with
   soft shadows onto a plain light, dark, coloured, gradient, noisy or striped background with random
   distracting shapes (discs, bars, lines: not dice), 1-22 dice of 9-70 px, touching allowed;
-- then for both: hue rotation, channel shuffle, inversion (1 in 5), grey (1 in 10), brightness/contrast/
+- scene (``--scenes F``): a :func:`vision.dice_clusters.make_image` table of the training photos' dice cut
+  along their outlines (``--rendered F``: that fraction of the dice drawn by :mod:`vision.dice_render`),
+  1-12 dice of 9-70 px, touching or apart, a fraction ``--trays`` of them in a dice tray; close-up
+  (``--closeups F``): one die of 70-126 px;
+- then for all: hue rotation, channel shuffle, inversion (1 in 5), grey (1 in 10), brightness/contrast/
   gamma, a shading gradient, glare spots, blur, noise and JPEG re-encoding.
 
 Targets (CenterNet): a Gaussian peak (sigma 0.15 of the die side, at least 0.6 cells) at each centre on
 the stride-4 heat map, ``log(side / 4)`` and the sub-cell offset at the centre cell. Losses: the
 CenterNet focal loss on the heat map, L1 on side and offset. AdamW, cosine learning rate, batch 16.
-Checkpoints (``detect.pt``) every 50 steps in ``--out``; ``--resume`` continues from one.
+Checkpoints (``detect.pt``) every 50 steps in ``--out``; ``--resume`` continues from one; ``--init`` starts
+a new schedule from a checkpoint's weights (fine-tuning).
 Writes ``detect.onnx`` (one output (1, 4, H/4, W/4): sigmoid heat, log side, dx, dy) and
 ``detect_manifest.json`` (sizes, sha256, command, seed, figures).
 """
@@ -484,9 +491,9 @@ def main(argv: list[str] | None = None) -> int:
         from vision.dice_clusters import training_cutouts
         from vision.dice_render import rendered_cuts
 
-        scene_cuts = training_cutouts() if args.split == "heldout" else None
-        if scene_cuts is None:
+        if args.split != "heldout":
             parser.error("--scenes/--closeups use the training cut-outs of the heldout split only")
+        scene_cuts = training_cutouts()
         closeup_cuts = list(scene_cuts)
         if args.rendered:
             n_rendered = round(len(scene_cuts) * args.rendered / (1.0 - args.rendered))
@@ -514,7 +521,8 @@ def main(argv: list[str] | None = None) -> int:
         lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / args.steps)) * min(1.0, (step + 1) / 100)
         for g in opt.param_groups:
             g["lr"] = lr
-        batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays) for _ in range(args.batch)]
+        batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays)
+                 for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()
         loss, focal, l1 = loss_fn(net(x), heat, reg, mask)
