@@ -173,17 +173,36 @@ def test_hybrid_reader_on_drawn_dice():
 
 
 def test_learned_reader_on_drawn_dice():
-    # Drawn dice (flat faces, perfect discs) are unlike any training photo. Measured with the shipped
-    # models: all 6 found and read right, all flagged (the classifier's belief in its value is 0.54-0.78
-    # on them: below FLAG_BELOW); the 4 is read twice (a peak on one of its pips, re-read at the die
-    # size, lies 0.46 of a side from the die's own box: not a duplicate for DUP_CENTRE), flagged.
+    # Drawn dice (flat faces, perfect discs) are unlike any photo. The models before the seventh round
+    # read all 6 right but flagged, and the 4 twice; since the detector and the classifier have seen drawn
+    # dice of any colour (vision.dice_render), each is found once, read right and not flagged.
     from test_dice_reader import synthetic_table
 
     frame, boxes = synthetic_table([1, 2, 3, 4, 5, 6])  # boxes[k] holds the die showing k + 1
     dice = read_work_learned(frame)
-    assert dice is not None and 6 <= len(dice) <= 7 and _on_boxes(dice, boxes) == len(dice)
+    assert dice is not None and len(dice) == 6 and _on_boxes(dice, boxes) == len(dice)
+    assert not any(d.flagged for d in dice)
     assert all(_on_boxes(dice, [box]) >= 1 for box in boxes)
     for d in dice:
         assert _on_boxes([d], [boxes[d.value - 1]]) == 1  # each best guess is the value of the die it is on
         assert d.flagged == (d.confidence < FLAG_BELOW)
     assert read_work_learned(synthetic_table([])[0]) == []
+
+
+def test_sure_dice_are_read_without_counting_their_pips(monkeypatch):
+    import vision.dice_learned as learned
+    from test_dice_reader import synthetic_table
+
+    frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
+    counted = []
+    real = learned.read_pips
+    monkeypatch.setattr(learned, "read_pips", lambda lab, box: counted.append(box) or real(lab, box))
+    monkeypatch.setattr(learned, "PIPS_SKIP_BELIEF", 1.01)  # never sure enough: every die's pips counted
+    every = read_work_learned(frame)
+    n_every = len(counted)
+    counted.clear()
+    monkeypatch.setattr(learned, "PIPS_SKIP_BELIEF", 0.95)
+    skipping = read_work_learned(frame)
+    assert n_every >= len(every) == 6 and len(counted) < n_every
+    assert [(d.value, d.box) for d in skipping] == [(d.value, d.box) for d in every]
+    assert all(not d.flagged for d in skipping)

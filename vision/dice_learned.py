@@ -10,8 +10,8 @@ the classical candidate finder). Steps:
    smaller than the frame's other dice is re-read at their size (:func:`split_clusters`).
 2. Each box is cut out (:func:`vision.dice_model.face_crop`) for the face classifier
    (:func:`vision.dice_model.shipped_box_classifier`, trained on the detector's own boxes; P(no die face),
-   P(1) .. P(6)) and its pips are counted on the 3x3 lattice (:func:`vision.pips.read_face`, with a
-   rounded-square mask inside the box).
+   P(1) .. P(6)) and, unless the classifier is sure of it (PIPS_SKIP_BELIEF), its pips are counted on the
+   3x3 lattice (:func:`vision.pips.read_face`, with a rounded-square mask inside the box).
 3. :func:`fuse` turns the three into a value and a confidence (the classifier reads each box in
    DIHEDRAL_VIEWS turned copies, :func:`dihedral_probabilities`); a die whose confidence is below FLAG_BELOW is
    flagged, one the classifier calls "no die face" with a weak detection is dropped.
@@ -106,6 +106,13 @@ DIHEDRAL_VIEWS = 4
 # A pip count of at least this confidence with the box's own mask is not read again with the object's
 # mask (byler_d6 training photos: the same readings and flags either way).
 PIPS_CLEAN = 0.9
+# A sure detection (score >= SURE_SCORE) whose box the classifier reads with belief PIPS_SKIP_BELIEF or
+# more is read without counting its pips (the pip count is about half of the reader's time, and above
+# FLAG_BELOW it could only veto). Set on byler's 149 training photos, the synthetic clusters (seed 1) and
+# 150 synthetic close-ups: down to 0.9 skipping leaves every set's image accuracy and unflagged precision
+# as they were (at 0.85 a close-up's wrong die goes unflagged); 0.95 keeps a step of margin, since the
+# classifier was trained on most of those dice. Median time on the training photos 32.5 -> 24.3 ms.
+PIPS_SKIP_BELIEF = 0.95
 # The pip-count reading's mask inside the box: inset (fraction of the side) and corner radius.
 MASK_INSET, MASK_RADIUS = 0.06, 0.2
 
@@ -260,8 +267,11 @@ def read_work_learned(work: np.ndarray, classifier=None) -> list[DieReading] | N
         box = (max(0, math.floor(x0)), max(0, math.floor(y0)), min(w, math.ceil(x1)), min(h, math.ceil(y1)))
         if box[2] - box[0] < 4 or box[3] - box[1] < 4:
             continue
-        face = read_pips(lab, box)
-        fused = fuse(d.score, p, face.value, face.confidence)
+        if d.score >= SURE_SCORE and _belief(p)[1] >= PIPS_SKIP_BELIEF:
+            fused = fuse(d.score, p, 0, 0.0)
+        else:
+            face = read_pips(lab, box)
+            fused = fuse(d.score, p, face.value, face.confidence)
         if fused is None:
             continue
         value, conf = fused
