@@ -131,21 +131,29 @@ def test_missing_labels(tmp_path):
     assert main(["dice", "eval", str(tmp_path), "--json"]) == 2
 
 
+def test_missing_folder_is_named_as_such(tmp_path, capsys):
+    gone = tmp_path / "nowhere"
+    with pytest.raises(FileNotFoundError, match="no such folder"):
+        dice_eval.evaluate(gone)
+    assert main(["dice", "eval", str(gone), "--json"]) == 2
+    assert f"no such folder: {gone}" in capsys.readouterr().err
+
+
 @pytest.fixture(scope="module")
 def bundled_result():
     return dice_eval.evaluate(bundled_photos_dir())
 
 
 def test_bundled_set_figures(bundled_result):
-    """Measured when written: 6/14 exact, precision 0.85, recall 0.73, found 0.86, unflagged 0.97,
-    flag rate 0.23."""
+    """Measured with reader v3 (seventh round; no model saw these photos): 12/14 exact, precision and
+    recall 0.964, found 1.0, unflagged 1.0, flag rate 0.125 (reader v2: 6/14, 0.85, 0.73, 0.86, 0.97, 0.23)."""
     r = bundled_result
     assert r["images"] == 14 and r["dice"] == 56
-    assert r["image_accuracy"] >= 0.35
-    assert r["die_precision"] >= 0.8 and r["die_recall"] >= 0.65
-    assert r["found"] >= 0.8
-    assert r["unflagged_precision"] >= 0.94
-    assert r["flag_rate"] <= 0.3
+    assert r["image_accuracy"] >= 0.75
+    assert r["die_precision"] >= 0.9 and r["die_recall"] >= 0.9
+    assert r["found"] >= 0.98
+    assert r["unflagged_precision"] >= 0.99
+    assert r["flag_rate"] <= 0.2
     for key, value in r.items():
         if isinstance(value, float):
             assert value == round(value, 4), key
@@ -160,12 +168,15 @@ def test_cli_eval_json_and_table(capsys, bundled_result, monkeypatch):
     assert "image_accuracy" in out and "found" in out and "median_ms" in out
 
 
-@pytest.mark.skipif(not SHARED_DICE.is_dir(), reason=f"development photos not present ({SHARED_DICE})")
+@pytest.mark.skipif(not SHARED_DICE.is_dir(),
+                    reason="../shared/data is absent (it exists on development and CI machines only)")
 def test_ivory_grid_set():
-    """Ivory dice on paper (3 grid photos, 18 close-ups). Measured with the width-2 classifier: 14 of 18
-    close-ups exact, precision 0.78 (extra readings, all flagged), found 0.97, no unflagged error (cells)."""
+    """Ivory dice on paper (3 grid photos, 18 close-ups; never trained on). Measured with reader v3
+    (seventh round): 17 of 18 close-ups exact, precision 0.986, found 1.0, no unflagged error, flag rate
+    0.097 (reader v2: 14 of 18, 0.78, 0.97, none, 0.47)."""
     r = dice_eval.evaluate(SHARED_DICE / "ivory_grid")
     assert r["images"] == 21 and r["dice"] == 72
-    assert r["image_accuracy_1_6"] >= 0.7
-    assert r["die_precision"] >= 0.75 and r["found"] >= 0.95
-    assert r["unflagged_precision"] >= 0.95
+    assert r["image_accuracy_1_6"] >= 0.85
+    assert r["die_precision"] >= 0.9 and r["found"] >= 0.99
+    assert r["unflagged_precision"] >= 0.99
+    assert r["flag_rate"] <= 0.2

@@ -57,11 +57,13 @@ class LabelledImage:
 def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
     """Read ``labels.csv`` and the box file of a set; returns the images and the box file's name (or None).
 
-    Raises FileNotFoundError when ``labels.csv`` is missing and ValueError (naming file and line) for a
+    Raises FileNotFoundError when the folder or its ``labels.csv`` is missing and ValueError (naming file and line) for a
     malformed row.
     """
     set_dir = Path(set_dir)
     labels_path = set_dir / "labels.csv"
+    if not set_dir.is_dir():
+        raise FileNotFoundError(f"no such folder: {set_dir}")
     if not labels_path.is_file():
         raise FileNotFoundError(f"no labels.csv in {set_dir}")
     box_file = next((name for name in BOX_FILES if (set_dir / name).is_file()), None)
