@@ -248,15 +248,16 @@ def draw_tray(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.
               + floor * shadow[..., None] * inner[..., None])
 
 
-def training_cutouts() -> list[DieCut]:
-    """:func:`die_cut` of every labelled die of byler_d6's 149 training photos (split seed 0).
-    Raises FileNotFoundError when ``../shared/data/dice`` is absent."""
+def training_cutouts(photos: list | None = None) -> list[DieCut]:
+    """:func:`die_cut` of every labelled die of byler_d6's 149 training photos (split seed 0), or of
+    ``photos`` ((path, LabelledImage) pairs; a fold of them). Raises FileNotFoundError when
+    ``../shared/data/dice`` is absent."""
     from vision.train_dice import SHARED_DICE
     from vision.train_dice_detect import Photo, split_photos
 
     if not SHARED_DICE.is_dir():
         raise FileNotFoundError(f"no dice data: {SHARED_DICE} is absent")
-    train, _, _ = split_photos(0)
+    train = split_photos(0)[0] if photos is None else photos
     out = []
     for p in train:
         ph = Photo(*p)

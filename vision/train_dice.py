@@ -199,7 +199,7 @@ CLOSEUP_SIDES, CLOSEUP_DICE, CLOSEUP_RENDER = (90.0, 260.0), (1, 1), 256
 
 def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int = 4, neg_per_die: int = 4,
                       jitter: float = 1.0, rendered: float = 0.0, pip_negatives: float = 0.0,
-                      closeups: float = 0.0, trays: float = 0.0):
+                      closeups: float = 0.0, trays: float = 0.0, cut_photos: list | None = None):
     """Crops (n, 3, 32, 32) float32 and labels (n,) int64 from ``n_images`` synthetic tables of
     :func:`vision.dice_clusters.make_image` (byler's training dice cut along their outlines, pasted onto
     plain, gradient, cloth, wood and cluttered tables; half the images in touching clusters, half with
@@ -210,11 +210,13 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
     pips, which :func:`detector_image_samples` labels "no die face"); ``trays``: the fraction of the
     other images whose dice lie in a dice tray (a box over a tray of dice is no die face). Crops as
     :func:`image_samples` (two colour variants an image, ``pip_negatives``) and, with a ``detector``,
-    :func:`detector_image_samples` (one crop a box). Raises FileNotFoundError without ``../shared``."""
+    :func:`detector_image_samples` (one crop a box). ``cut_photos``: the photos whose dice are cut out
+    (default: the 149 training photos; a fold's photos for a fold model, so that the dice of the photos
+    it leaves out stay unseen). Raises FileNotFoundError without ``../shared``."""
     from vision.dice_clusters import make_image, training_cutouts
     from vision.dice_render import rendered_cuts
 
-    cuts = training_cutouts()
+    cuts = training_cutouts(cut_photos)
     big = list(cuts)
     if rendered:
         n_rendered = round(len(cuts) * rendered / (1.0 - rendered))
@@ -389,7 +391,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.composites:
         xc, yc = composite_samples(args.composites, args.seed, detector if args.detector else None,
                                    jitter=args.jitter, rendered=args.rendered, pip_negatives=args.pip_negatives,
-                                   closeups=args.closeups, trays=args.trays)
+                                   closeups=args.closeups, trays=args.trays,
+                                   cut_photos=train_photos if args.fold else None)
         print(f"composite crops: {len(yc)} ({int((yc == 0).sum())} negatives)", flush=True)
         x, y = np.concatenate([x, xc]), np.concatenate([y, yc])
     print(f"{len(train_photos)} training photos, {len(y)} crops ({int((y == 0).sum())} negatives), "
