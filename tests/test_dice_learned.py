@@ -23,13 +23,15 @@ def test_agreement_is_confident():
     value, conf = fuse(0.8, probs(4, 0.95), 4, 0.7)
     assert value == 4 and conf == pytest.approx(1 - 0.05 * 0.3) and conf >= FLAG_BELOW
     # Both readers fairly sure (belief >= AGREE_BELIEF, pips >= AGREE_PIPS): agreement lifts the
-    # confidence, here over the flag threshold (the classifier alone, 0.8, stays under it).
+    # confidence, here over the flag threshold (the classifier alone, just under it, stays under it).
     value, conf = fuse(0.8, probs(4, AGREE_BELIEF), 4, AGREE_PIPS)
     assert value == 4 and conf == pytest.approx(1 - (1 - AGREE_BELIEF) * (1 - AGREE_PIPS))
-    value, conf = fuse(0.8, probs(4, 0.8), 4, 0.6)
-    assert value == 4 and conf == pytest.approx(1 - 0.2 * 0.4) and conf >= FLAG_BELOW > 0.8
-    value, conf = fuse(0.8, probs(4, 0.8), 4, AGREE_PIPS - 0.1)  # unsure pips: the classifier's belief
-    assert value == 4 and conf == pytest.approx(0.8) and conf < FLAG_BELOW
+    belief = FLAG_BELOW - 0.05
+    assert belief >= AGREE_BELIEF
+    value, conf = fuse(0.8, probs(4, belief), 4, 0.6)
+    assert value == 4 and conf == pytest.approx(1 - (1 - belief) * 0.4) and conf >= FLAG_BELOW > belief
+    value, conf = fuse(0.8, probs(4, belief), 4, AGREE_PIPS - 0.1)  # unsure pips: the classifier's belief
+    assert value == 4 and conf == pytest.approx(belief) and conf < FLAG_BELOW
     # A doubtful classifier gains nothing from agreeing pips: flagged.
     value, conf = fuse(0.8, probs(4, 0.5), 4, 0.95)
     assert value == 4 and conf == pytest.approx(0.5) and conf < FLAG_BELOW

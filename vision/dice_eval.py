@@ -57,8 +57,8 @@ class LabelledImage:
 def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
     """Read ``labels.csv`` and the box file of a set; returns the images and the box file's name (or None).
 
-    Raises FileNotFoundError when the folder or its ``labels.csv`` is missing and ValueError (naming file and line) for a
-    malformed row.
+    Raises FileNotFoundError when the folder or its ``labels.csv`` is missing and ValueError (naming file
+    and line) for a malformed row.
     """
     set_dir = Path(set_dir)
     labels_path = set_dir / "labels.csv"

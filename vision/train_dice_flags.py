@@ -1,20 +1,23 @@
 """Calibrate reader v3's flag threshold (:data:`vision.dice_learned.FLAG_BELOW`) on out-of-fold classifier
 outputs (development only).
 
-``python -m vision.train_dice_flags --folds DIR [--n N] [--seed S] [--target P] [--json]``
+``python -m vision.train_dice_flags --folds DIR [--n N] [--seed S] [--target P] [--errata CSV] [--json]``
 
 Reader v3's face classifier was trained on the ``byler_d6`` training photos (149, the split of
 :func:`vision.train_dice_detect.split_photos`), so on them it is surer and more often right than on any
 photo it has not seen; a flag threshold set on its own training photos is too low for other tables. So:
-N classifiers, each trained without one fold of those photos (``python -m vision.train_dice --split
-heldout --epochs 10 --seed 0 --width 2 --jitter 1.7 --detector assets/dice_model --fold K/N --out
-DIR/fK`` for K = 0..N-1, :func:`vision.train_dice.fold_split`), and each training photo read by reader v3
+N classifiers, each trained without one fold of those photos (the shipped classifier's command, in
+``assets/dice_model/face32_det_manifest.json``, plus ``--fold K/N --out DIR/fK`` for K = 0..N-1,
+:func:`vision.train_dice.fold_split`), and each training photo read by reader v3
 (:func:`vision.dice_learned.read_work_learned`) with the classifier that never saw it. For each
 threshold of a grid, the reader runs with ``FLAG_BELOW`` set to it (the caps below the threshold move
 with it) and the figures of :mod:`vision.dice_eval` are computed over the training photos:
 ``unflagged_precision``, ``flag_rate``, ``found``, ``image_accuracy_1_6``. ``chosen``
 (:func:`choose`) is the lowest threshold whose unflagged precision is at least ``--target`` (default
 0.995, issue 3's target), or, when none reaches it, the threshold of the highest unflagged precision.
+``--errata CSV`` first corrects the labels (:func:`apply_errata`; byler_d6's are in
+``assets/dice_model/byler_d6_label_errata.csv``): a die the labels get wrong and the reader reads right
+would otherwise count as an unflagged error.
 
 Never reads byler's 37 held-out photos, the 14 bundled photos or any other set. Prints one line per
 threshold, or with ``--json`` one object ``{"thresholds": [{"flag_below", "unflagged_precision",
@@ -49,6 +52,33 @@ def read_fold_photos(folds_dir: Path, n: int, seed: int = 0) -> list[tuple]:
         for path, item in fold_split(train, k, n, seed)[1]:
             out.append((cv2.imread(str(path), cv2.IMREAD_COLOR), item, classifier))
     return out
+
+
+def apply_errata(item, rows: list[dict]):
+    """``item`` (a :class:`vision.dice_eval.LabelledImage`) with the label errata ``rows`` of its file
+    applied. Each row (``file, x_min, y_min, x_max, y_max, label, shows``, as read by csv.DictReader)
+    with an empty ``label`` adds a die showing ``shows`` in that box; otherwise the labelled box with
+    value ``label`` that holds the row's box centre gets the value ``shows``. Files match by name.
+    Raises ValueError when no such labelled box exists."""
+    import dataclasses
+
+    name = Path(item.file).name
+    mine = [r for r in rows if Path(r["file"]).name == name]
+    if not mine:
+        return item
+    boxes = list(item.boxes)
+    for r in mine:
+        box = tuple(float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
+        if not r["label"]:
+            boxes.append((int(r["shows"]), box))
+            continue
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        hit = [i for i, (v, b) in enumerate(boxes)
+               if v == int(r["label"]) and b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+        if not hit:
+            raise ValueError(f"errata row for {name}: no die labelled {r['label']} at {box}")
+        boxes[hit[0]] = (int(r["shows"]), boxes[hit[0]][1])
+    return dataclasses.replace(item, boxes=tuple(boxes), values=tuple(sorted(v for v, _ in boxes)))
 
 
 def figures(photos: list[tuple], flag_below: float) -> dict:
@@ -114,12 +144,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=4, help="number of folds (default 4)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--target", type=float, default=0.995, help="least unflagged precision (default 0.995)")
+    parser.add_argument("--errata", default=None, help="label errata CSV applied first (apply_errata)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     try:
         photos = read_fold_photos(Path(args.folds), args.n, args.seed)
-    except (FileNotFoundError, OSError) as error:
+        if args.errata:
+            import csv
+
+            with open(args.errata, newline="") as handle:
+                rows = list(csv.DictReader(handle))
+            photos = [(frame, apply_errata(item, rows), clf) for frame, item, clf in photos]
+    except (FileNotFoundError, OSError, ValueError) as error:
         print(f"cannot calibrate: {error}", file=sys.stderr)
         return 2
     rows = [figures(photos, t) for t in GRID]
