@@ -5,7 +5,8 @@ Reads every image of each set (a folder with ``labels.csv``, default: every set 
 ``../shared/data/dice/``, else the bundled ``assets/dice_photos``) with OpenCV on one thread
 (``cv2.setNumThreads(1)``) and prints per set: images, median and 95th-percentile wall time (ms), and the
 same for CPU time of this process (``time.process_time``; on a machine shared with other work the wall
-time includes waiting for a core, the CPU time does not). Images are decoded before timing; each is read
+time includes waiting for a core, the CPU time does not; numpy's BLAS may run threads of its own, so the
+CPU time can exceed the wall time). Images are decoded before timing; each is read
 ``--repeat`` times (default 1) and its fastest time kept. ``--reader`` times another reader than the
 product's (:data:`vision.dice.READER`). Targets (issue 3): median <= 25 ms and
 p95 <= 60 ms wall per photo of up to 1280 px. Exit status 0; 2 when no set is found.
@@ -68,7 +69,7 @@ def bench_set(set_dir: Path, repeat: int = 1) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.bench_dice", description=__doc__.splitlines()[0])
-    parser.add_argument("dirs", nargs="*", metavar="DIR", help="labelled sets (default: ../shared/data/dice/*)")
+    parser.add_argument("dirs", nargs="*", metavar="DIR", help="labelled sets (default: ../shared/data/dice/*, else assets/dice_photos)")
     parser.add_argument("--json", action="store_true", help="one JSON object a line per set")
     parser.add_argument("--repeat", type=int, default=1, help="reads per image, the fastest kept (default 1)")
     parser.add_argument("--reader", choices=("classical", "hybrid", "learned"), default=None,
