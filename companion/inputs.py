@@ -134,7 +134,8 @@ class ScriptInput:
         try:
             text = self.path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            raise ScriptError(f"{self.path}: cannot read the script: {error}") from None
+            reason = getattr(error, "strerror", None) or str(error)  # "No such file or directory", no errno
+            raise ScriptError(f"{self.path}: cannot read the script: {reason}") from None
         self.steps = parse_script(text, str(self.path))
         self._next = 0
         self._waiting = 0

@@ -102,7 +102,7 @@ def test_script_errors_name_file_and_line(tmp_path, line, message):
 
 
 def test_unreadable_script_names_the_file(tmp_path):
-    with pytest.raises(ScriptError, match="missing.script: cannot read"):
+    with pytest.raises(ScriptError, match="missing.script: cannot read the script: No such file or directory$"):
         ScriptInput(tmp_path / "missing.script")
     assert issubclass(ScriptError, ValueError)
 
