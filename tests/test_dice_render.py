@@ -95,3 +95,17 @@ def test_dice_that_never_fit_apart_raise_instead_of_hanging():
     # two 260 px dice lying 1.6 sides apart, each 0.75 of a side from the edges: no 640 px layout has room
     with pytest.raises(ValueError, match="200 layouts"):
         make_image(rendered_cuts(6, 0), np.random.default_rng(0), touching=False, sides=(260.0, 260.0), dice=(2, 2))
+
+
+def test_mixed_cuts_add_rendered_dice_in_the_asked_fraction():
+    from vision.dice_render import CLOSEUP_RENDER, SIZE, mixed_cuts
+
+    cut = rendered_cuts(14, 9)  # stands in for the cut-out dice
+    dice, big = mixed_cuts(cut, 0.3, 5)
+    assert len(cut) == 14 and len(dice) == len(big) == 20  # 6 rendered: 0.3 of 20
+    assert dice[:14] == cut and big[:14] == cut
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(dice[14:], rendered_cuts(6, 5)))
+    assert {int(np.linalg.norm(c.square[1] - c.square[0])) for c in dice[14:]} == {SIZE}
+    assert {int(np.linalg.norm(c.square[1] - c.square[0])) for c in big[14:]} == {CLOSEUP_RENDER}
+    assert len(mixed_cuts(cut, 0.3, 5, closeups=False)[1]) == 14
+    assert mixed_cuts(cut, 0.0, 5) == (cut, cut)

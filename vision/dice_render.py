@@ -124,3 +124,21 @@ def rendered_cuts(n: int, seed: int, size: int = SIZE) -> list:
     """``n`` rendered dice (values 1-6 in turn, side ``size`` px) from a generator seeded ``seed``."""
     rng = np.random.default_rng(seed)
     return [render_die(1 + i % 6, rng, size) for i in range(n)]
+
+
+# Side (px) at which the rendered dice of close-ups are drawn, so that their pips stay sharp when a die is
+# scaled up to fill much of the frame (the cut-out dice are 20-60 px).
+CLOSEUP_RENDER = 256
+
+
+def mixed_cuts(cuts: list, rendered: float, seed: int, closeups: bool = True) -> tuple[list, list]:
+    """(dice, close-up dice) for synthetic tables: ``cuts`` (cut-out DieCuts) plus rendered dice making up
+    the fraction ``rendered`` (0-0.9) of each list, drawn with seed ``seed`` (SIZE px) and ``seed + 1``
+    (CLOSEUP_RENDER px, only with ``closeups``). New lists; ``cuts`` is not changed."""
+    dice, big = list(cuts), list(cuts)
+    if rendered:
+        n = round(len(cuts) * rendered / (1.0 - rendered))
+        dice += rendered_cuts(n, seed)
+        if closeups:
+            big += rendered_cuts(n, seed + 1, CLOSEUP_RENDER)
+    return dice, big

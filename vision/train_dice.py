@@ -192,9 +192,8 @@ def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.ran
 
 
 # Close-up composites (composite_samples, closeups): one die of this side range (px on the 640 px
-# canvas: from a die the 320 px detector level still finds whole to one filling 40 % of the frame),
-# rendered (when any are) at CLOSEUP_RENDER px so that their pips stay sharp.
-CLOSEUP_SIDES, CLOSEUP_DICE, CLOSEUP_RENDER = (90.0, 260.0), (1, 1), 256
+# canvas: from a die the 320 px detector level still finds whole to one filling 40 % of the frame).
+CLOSEUP_SIDES, CLOSEUP_DICE = (90.0, 260.0), (1, 1)
 
 
 def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int = 4, neg_per_die: int = 4,
@@ -214,15 +213,9 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
     (default: the 149 training photos; a fold's photos for a fold model, so that the dice of the photos
     it leaves out stay unseen). Raises FileNotFoundError without ``../shared``."""
     from vision.dice_clusters import make_image, training_cutouts
-    from vision.dice_render import rendered_cuts
+    from vision.dice_render import mixed_cuts
 
-    cuts = training_cutouts(cut_photos)
-    big = list(cuts)
-    if rendered:
-        n_rendered = round(len(cuts) * rendered / (1.0 - rendered))
-        cuts += rendered_cuts(n_rendered, seed)
-        if closeups:
-            big += rendered_cuts(n_rendered, seed + 1, CLOSEUP_RENDER)
+    cuts, big = mixed_cuts(training_cutouts(cut_photos), rendered, seed, closeups=bool(closeups))
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     n_close = round(n_images * closeups)

@@ -305,8 +305,6 @@ def targets(boxes: np.ndarray):
 # that fills much of the frame are learnt as no die (at the 320 px level such dice showed a box per pip).
 SCENE_SIDES, SCENE_DICE = (30.0, 233.0), (1, 12)
 CLOSEUP_SIDES = (233.0, 420.0)
-# Side (px) at which close-ups' rendered dice are drawn.
-CLOSEUP_RENDER = 256
 
 
 def scene(cuts: list, rng: np.random.Generator, closeup: bool = False, trays: float = 0.0):
@@ -489,17 +487,11 @@ def main(argv: list[str] | None = None) -> int:
     scene_cuts = closeup_cuts = None
     if args.scenes or args.closeups:
         from vision.dice_clusters import training_cutouts
-        from vision.dice_render import rendered_cuts
+        from vision.dice_render import mixed_cuts
 
         if args.split != "heldout":
             parser.error("--scenes/--closeups use the training cut-outs of the heldout split only")
-        scene_cuts = training_cutouts()
-        closeup_cuts = list(scene_cuts)
-        if args.rendered:
-            n_rendered = round(len(scene_cuts) * args.rendered / (1.0 - args.rendered))
-            scene_cuts += rendered_cuts(n_rendered, args.seed)
-            # close-ups drawn big, so that their pips stay sharp (the cut-outs are 20-60 px dice)
-            closeup_cuts += rendered_cuts(n_rendered, args.seed + 1, CLOSEUP_RENDER)
+        scene_cuts, closeup_cuts = mixed_cuts(training_cutouts(), args.rendered, args.seed)
     rng = np.random.default_rng(args.seed)
     net = build_net()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
