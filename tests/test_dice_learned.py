@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.dice_detect import Detection
-from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, FLAG_BELOW, PIP_VETO, UNSURE_SCORE, dihedral_probabilities,
+from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, FLAG_BELOW, NO_DIE_SURE, PIP_VETO, UNSURE_SCORE, dihedral_probabilities,
                                  face_mask, fuse, object_mask, read_work_hybrid, read_work_learned, split_clusters)
 from vision.dice_segment import to_lab
 
@@ -87,6 +87,17 @@ def test_no_die_cases():
     assert conf < FLAG_BELOW
     value, conf = fuse(0.35, probs(6, 0.99), 6, 0.99)  # a weak detection is never sure
     assert value == 6 and conf < FLAG_BELOW
+
+
+def test_a_sure_detection_the_classifier_is_sure_is_no_die_is_dropped_unless_its_pips_read_clearly():
+    grey_disc = probs(1, 0.01, p_none=0.97)  # byler's white bar with a grey disc: detector 0.6, "no die" 0.97
+    assert fuse(0.66, grey_disc, 1, 0.15) is None  # a faint "1" in the pip count does not keep it
+    assert fuse(0.66, grey_disc, 0, 0.0) is None
+    assert fuse(0.66, probs(1, 0.01, p_none=NO_DIE_SURE), 1, PIP_VETO - 0.01) is None
+    value, conf = fuse(0.66, grey_disc, 1, PIP_VETO)  # a clear pip count keeps it, flagged
+    assert value == 1 and conf < FLAG_BELOW
+    value, conf = fuse(0.66, probs(4, 0.1, p_none=NO_DIE_SURE - 0.05), 4, 0.2)  # less sure of no die: flagged, kept
+    assert value == 4 and conf < FLAG_BELOW
 
 
 def test_face_mask_is_a_rounded_inset_square():
