@@ -11,7 +11,7 @@ import pytest
 
 from companion.cli import main
 from vision.camera import bundled_photos_dir
-from vision.dice import FrameError, read_dice
+from vision.dice import WORK_MAX_SIDE, FrameError, read_dice, work_image
 from vision.dice_eval import load_set, match_to_boxes
 
 # Measured on the bundled 14 photos (4 dice each; never used to train the face classifier) with reader
@@ -215,3 +215,18 @@ def test_pi_camera_set(shared_data):
     assert result["found"] >= 0.98
     assert result["unflagged_precision"] >= 0.98
     assert result["flag_rate"] <= 0.08
+
+
+def test_the_work_image_averages_whole_blocks_when_the_frame_is_a_whole_multiple_of_the_work_size():
+    rng = np.random.default_rng(0)
+    frame = rng.integers(0, 256, (961, 2 * WORK_MAX_SIDE, 3), dtype=np.uint8)  # pi_cam_tray's 1280 x 961
+    work, scale = work_image(frame)
+    assert scale == 0.5 and work.shape == (480, WORK_MAX_SIDE, 3)  # the odd last row is left out
+    block = frame[2:4, 6:8].reshape(-1, 3).astype(float).mean(0)
+    assert np.abs(work[1, 3].astype(float) - block).max() <= 1.0
+    odd = rng.integers(0, 256, (700, 1000, 3), dtype=np.uint8)
+    work, scale = work_image(odd)
+    assert scale == pytest.approx(0.64) and work.shape == (448, WORK_MAX_SIDE, 3)
+    small = odd[:300, :400]
+    work, scale = work_image(small)
+    assert scale == 1.0 and work is small

@@ -10,7 +10,7 @@ face classifier (:mod:`vision.dice_model`, run through cv2.dnn).
 
 1. Check the frame (:class:`FrameError` for input that is not an image; an observation with ``problem``
    set and no dice for a black, saturated, uniform or tiny frame).
-2. Scale it so the long side is at most :data:`WORK_MAX_SIDE` pixels (the *work image*).
+2. Scale it so the long side is at most :data:`WORK_MAX_SIDE` pixels (the *work image*, :func:`work_image`).
 3. Foreground: Lab distance from the calibrated empty table (:mod:`vision.dice_calibration`) when there
    is one for this frame size, else from an estimated table background (:mod:`vision.dice_segment`).
 4. Candidates: whole foreground objects, and the flat face pieces that colour edges cut them into (so
@@ -132,6 +132,25 @@ AUTO = "auto"
 READER = "learned"
 
 
+def work_image(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    """The work image of a (h, w[, c]) uint8 frame and its scale (work pixels per frame pixel, 0-1]: the
+    frame itself when its long side is at most WORK_MAX_SIDE, else the frame scaled down by area
+    averaging (cv2.INTER_AREA) to that long side. When the long side is a whole multiple k of
+    WORK_MAX_SIDE (1280 or 1920 px frames), the frame's last h % k rows and w % k columns are left out,
+    so that OpenCV averages whole k x k blocks: about ten times faster (1280x961: 2.9 -> 0.25 ms) and the
+    same pixels but for the cut edge (under k pixels)."""
+    h, w = frame_bgr.shape[:2]
+    if max(h, w) <= WORK_MAX_SIDE:
+        return frame_bgr, 1.0
+    scale = WORK_MAX_SIDE / max(h, w)
+    k = max(h, w) // WORK_MAX_SIDE
+    if k * WORK_MAX_SIDE == max(h, w):
+        crop = frame_bgr[:h - h % k, :w - w % k]
+        return cv2.resize(crop, (crop.shape[1] // k, crop.shape[0] // k), interpolation=cv2.INTER_AREA), scale
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), scale
+
+
 def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
     """Find the dice in a BGR uint8 frame (h, w, 3) and read their values.
 
@@ -150,9 +169,7 @@ def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
     if min(h, w) < MIN_FRAME_SIDE:  # checked before scaling: a thin frame would scale to 0 px
         return DiceObservation(dice=(), frame_shape=(h, w), ms=(time.perf_counter() - start) * 1000.0,
                                problem=frame_problem(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)))
-    scale = min(1.0, WORK_MAX_SIDE / max(h, w))
-    work = frame_bgr if scale == 1.0 else cv2.resize(frame_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
-                                                     interpolation=cv2.INTER_AREA)
+    work, scale = work_image(frame_bgr)
     problem = frame_problem(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
     dice: list[DieReading] = []
     if problem is None:

@@ -67,13 +67,6 @@ class DiceCalibration:
         return bg.astype(np.float32)
 
 
-def _work_size(h: int, w: int) -> tuple[int, int]:
-    from vision.dice import WORK_MAX_SIDE
-
-    scale = min(1.0, WORK_MAX_SIDE / max(h, w))
-    return (round(w * scale), round(h * scale))
-
-
 def _check_frames(frames, what: str) -> list[np.ndarray]:
     from vision.dice import FrameError, check_frame
 
@@ -90,6 +83,7 @@ def _check_frames(frames, what: str) -> list[np.ndarray]:
 
 def make_calibration(frames, face_frames=()) -> DiceCalibration:
     """Build a calibration from empty-area frames (and optional frames with dice); see calibrate_dice."""
+    from vision.dice import work_image
     from vision.dice_segment import lab_distance
 
     frames = _check_frames(frames, "empty")
@@ -97,8 +91,7 @@ def make_calibration(frames, face_frames=()) -> DiceCalibration:
         raise CalibrationError("no frames of the empty play area were given")
     frames = frames[:MAX_FRAMES]
     h, w = frames[0].shape[:2]
-    size = _work_size(h, w)
-    labs = [cv2.cvtColor(cv2.resize(f, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2Lab) for f in frames]
+    labs = [cv2.cvtColor(work_image(f)[0], cv2.COLOR_BGR2Lab) for f in frames]
     median = np.median(np.stack(labs), axis=0).astype(np.uint8)
     bg = median.astype(np.float32)
     noise = float(np.median([np.median(lab_distance(lab.astype(np.float32), bg)) for lab in labs])) \
@@ -112,7 +105,7 @@ def make_calibration(frames, face_frames=()) -> DiceCalibration:
     sides = []
     threshold = max(DIE_MIN_DISTANCE, DIE_NOISE * noise)
     for frame in faces:
-        lab = cv2.cvtColor(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2Lab)
+        lab = cv2.cvtColor(work_image(frame)[0], cv2.COLOR_BGR2Lab)
         mask = (lab_distance(lab.astype(np.float32), bg) > threshold).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)

@@ -154,19 +154,17 @@ def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.ran
                            variants: int, xs: list, ys: list) -> None:
     """Append crops around the die detector's boxes on one BGR image to ``xs`` and their labels to ``ys``.
 
-    The image is scaled as :func:`vision.dice.read_dice` scales a frame (long side WORK_MAX_SIDE) and
+    The image is scaled as :func:`vision.dice.read_dice` scales a frame (:func:`vision.dice.work_image`) and
     run through ``detector.detect_members`` (``min_score`` REPORT_SCORE); every kept box and member is
     matched to the labelled box ((value, (x0, y0, x1, y1)) of ``boxes``) that holds its centre (the
     nearest one). A matched box of 0.6-1.6 times the labelled side is a positive with the label's value;
     an unmatched box (tray corners, stains, side faces, pips) or a matched one far off in size (a piece
     of a die, a cluster) is a class-0 negative. ``per_box`` crops a box (small centre +-4 % and scale
     +-5 % jitter, any rotation) spread over ``variants`` colour variants of the image."""
-    from vision.dice import WORK_MAX_SIDE
+    from vision.dice import work_image
     from vision.dice_learned import REPORT_SCORE
 
-    h, w = image.shape[:2]
-    s = min(1.0, WORK_MAX_SIDE / max(h, w))
-    work = image if s == 1.0 else cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    work, s = work_image(image)
     found = detector.detect_members(work, min_score=REPORT_SCORE)
     dets = [d for d, ms in found] + [m for _, ms in found for m in ms]
     labelled = []

@@ -85,7 +85,7 @@ def figures(photos: list[tuple], flag_below: float) -> dict:
     """Reader v3 on ``photos`` (read_fold_photos) with FLAG_BELOW = ``flag_below``: the box-matched
     figures of vision.dice_eval (fractions rounded to 4 places, None for an empty denominator)."""
     from vision import dice_learned
-    from vision.dice import WORK_MAX_SIDE, _to_frame
+    from vision.dice import _to_frame, work_image
     from vision.dice_eval import match_to_boxes
     from vision.observation import DiceObservation
 
@@ -95,9 +95,7 @@ def figures(photos: list[tuple], flag_below: float) -> dict:
         unflagged = unflagged_right = read = flagged = found = labelled = n16 = exact16 = 0
         for frame, item, classifier in photos:
             h, w = frame.shape[:2]
-            scale = min(1.0, WORK_MAX_SIDE / max(h, w))
-            work = frame if scale == 1.0 else cv2.resize(frame, (round(w * scale), round(h * scale)),
-                                                         interpolation=cv2.INTER_AREA)
+            work, scale = work_image(frame)
             dice = [_to_frame(d, scale, (w, h)) for d in dice_learned.read_work_learned(work, classifier) or []]
             obs = DiceObservation(dice=tuple(dice), frame_shape=(h, w))
             match = match_to_boxes(obs, item.boxes)
