@@ -219,3 +219,46 @@ def test_sure_dice_are_read_without_counting_their_pips(monkeypatch):
     assert n_every >= len(every) == 6 and len(counted) < n_every
     assert [(d.value, d.box) for d in skipping] == [(d.value, d.box) for d in every]
     assert all(not d.flagged for d in skipping)
+
+
+class _SameForEveryCrop:
+    """A stand-in classifier giving every crop (every view) the same probabilities; counts the crops."""
+
+    def __init__(self, p: np.ndarray) -> None:
+        self.p, self.seen = np.asarray(p, np.float32), 0
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        self.seen += len(crops)
+        return np.tile(self.p, (len(crops), 1))
+
+
+def test_a_second_opinion_is_averaged_in_only_where_the_first_classifier_is_unsure():
+    from vision.dice_learned import SECOND_OPINION, SECOND_VIEWS, second_opinion
+
+    crops = np.zeros((3, 3, 32, 32), np.float32)
+    first = np.stack([probs(5, 0.98), probs(5, SECOND_OPINION - 0.05), probs(2, 0.3, p_none=0.5)]).astype(np.float32)
+    second = _SameForEveryCrop(probs(6, 0.9))
+    out = second_opinion(second, crops, first)
+    assert second.seen == 2 * SECOND_VIEWS  # the two unsure rows, each in the second classifier's views
+    assert np.array_equal(out[0], first[0])  # the sure row keeps its own
+    expected = (first[1:] + probs(6, 0.9)) / 2
+    assert np.allclose(out[1:], expected, atol=1e-5)
+    assert np.allclose(out.sum(axis=1), 1.0, atol=1e-5)
+    assert second_opinion(None, crops, first) is first
+    assert second_opinion(_SameForEveryCrop(probs(6, 0.9)), crops[:0], first[:0]).shape == (0, 7)
+
+
+def test_the_reader_asks_the_shipped_second_classifier_about_unsure_dice_only(monkeypatch):
+    import vision.dice_learned as learned
+    from test_dice_reader import synthetic_table
+    from vision.dice_model import shipped_box_classifier, shipped_second_classifier
+
+    assert shipped_second_classifier() is not None  # shipped in assets/dice_model
+    frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
+    spy = _SameForEveryCrop(probs(3, 0.9))
+    alone = read_work_learned(frame, shipped_box_classifier(), None)
+    assert [d.value for d in read_work_learned(frame, shipped_box_classifier(), spy)] == [d.value for d in alone]
+    assert spy.seen == 0  # the drawn dice are all read surely: nobody else is asked
+    monkeypatch.setattr(learned, "SECOND_OPINION", 1.01)  # unsure of everything: every box is asked about
+    asked = read_work_learned(frame, shipped_box_classifier(), spy)
+    assert spy.seen == learned.SECOND_VIEWS * len(asked) == learned.SECOND_VIEWS * 6

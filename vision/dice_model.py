@@ -32,6 +32,10 @@ MANIFEST_FILE = "manifest.json"
 # die detector's own boxes too (python -m vision.train_dice --detector ...); reader v2 keeps MODEL_FILE.
 BOX_MODEL_FILE = "face32_det.onnx"
 BOX_MANIFEST_FILE = "face32_det_manifest.json"
+# Reader v3's second opinion on the dice its classifier is unsure of (vision.dice_learned.SECOND_OPINION):
+# the same network and training command with another seed (python -m vision.train_dice ... --second).
+SECOND_MODEL_FILE = "face32_det_b.onnx"
+SECOND_MANIFEST_FILE = "face32_det_b_manifest.json"
 
 
 def model_dir() -> Path:
@@ -102,3 +106,13 @@ def shipped_box_classifier() -> FaceClassifier | None:
         return FaceClassifier(model_file=BOX_MODEL_FILE, manifest_file=BOX_MANIFEST_FILE)
     except (FileNotFoundError, cv2.error):
         return shipped_classifier()
+
+
+@lru_cache(maxsize=1)
+def shipped_second_classifier() -> FaceClassifier | None:
+    """Reader v3's second classifier (SECOND_MODEL_FILE), loaded once; None when that file is absent (the
+    reader then goes by its first classifier alone)."""
+    try:
+        return FaceClassifier(model_file=SECOND_MODEL_FILE, manifest_file=SECOND_MANIFEST_FILE)
+    except (FileNotFoundError, cv2.error):
+        return None

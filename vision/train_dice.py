@@ -1,7 +1,7 @@
 """Train the die-face classifier (:mod:`vision.dice_model`) from ``../shared/data/dice`` (development only).
 
-``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--width W]
-[--jitter J] [--detector DIR] [--fold K/N] [--composites N] [--rendered F] [--closeups F]
+``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--split-seed S] [--width W]
+[--jitter J] [--detector DIR] [--second] [--fold K/N] [--composites N] [--rendered F] [--closeups F]
 [--trays F] [--pip-negatives F]``
 
 Needs torch (``.venv/bin/pip install torch==2.13.0``) and onnx for the export; neither is a run-time
@@ -9,7 +9,7 @@ dependency. ``--split all`` (the shipped model) trains on ``byler_d6`` (BSD-3-Cl
 photos bundled in ``assets/dice_photos`` (so the tests' photos stay unseen). ``pi_cam_tray`` and
 ``ivory_grid`` are never trained on (their licences allow measuring only) and stay wholly held-out
 sets: other tables, cameras and dice. ``--split heldout`` trains on 80 % of byler's remaining photos
-(by photo, seed ``--seed``) and reports crop accuracy on the other 20 % too.
+(by photo, seed ``--split-seed``, by default ``--seed``) and reports crop accuracy on the other 20 % too.
 
 Training samples are crops made by :func:`vision.dice_model.face_crop` from the labelled boxes:
 positives with jitter (centre +-6 % of the side, scale 0.88-1.12, any rotation), and class-0 negatives:
@@ -21,7 +21,9 @@ is 4 conv layers ((8, 16, 32, 48) times ``--width`` channels) and a linear layer
 positives' centre and scale jitter (1.7 for the shipped model). ``--detector DIR`` adds crops cut around
 the boxes of the die detector in DIR (:func:`detector_samples`: its own boxes, its false detections as
 negatives), so that reader v3's classifier sees what the detector gives it; it then writes
-``face32_det.onnx`` and ``face32_det_manifest.json`` (reader v3's classifier) instead. Writes ``face32.onnx`` and
+``face32_det.onnx`` and ``face32_det_manifest.json`` (reader v3's classifier) instead, or with ``--second``
+``face32_det_b.onnx`` and ``face32_det_b_manifest.json`` (reader v3's second classifier: the same command
+with another ``--seed`` and ``--split-seed 0``, see :data:`vision.dice_learned.SECOND_OPINION`). Writes ``face32.onnx`` and
 ``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``. ``--fold K/N``
 leaves fold K of N of the training photos out (:func:`fold_split`): the N models give out-of-fold
 classifier outputs on every training photo, on which reader v3's flag rule is calibrated.
@@ -47,8 +49,8 @@ import cv2
 import numpy as np
 
 from vision.dice_eval import load_set
-from vision.dice_model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE, face_crop,
-                               model_dir)
+from vision.dice_model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
+                               SECOND_MANIFEST_FILE, SECOND_MODEL_FILE, face_crop, model_dir)
 
 SHARED_DICE = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice"
 BUNDLED = Path(__file__).resolve().parents[1] / "assets" / "dice_photos"
@@ -328,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="output folder (default assets/dice_model for --split all)")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--split-seed", type=int, default=None, metavar="S",
+                        help="seed of the held-out split and of --fold's folds (default --seed): another --seed "
+                             "then trains another model on the same photos")
     parser.add_argument("--width", type=float, default=1.0, help="channel multiplier (default 1)")
     parser.add_argument("--jitter", type=float, default=1.0, help="positive-crop jitter multiplier (default 1)")
     parser.add_argument("--fold", default=None, metavar="K/N",
@@ -335,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
                              "out-of-fold classifier outputs for calibrating reader v3's flag rule")
     parser.add_argument("--detector", default=None,
                         help="folder of a die detector (detect.onnx): add crops around its boxes (detector_samples)")
+    parser.add_argument("--second", action="store_true",
+                        help="with --detector: write reader v3's second classifier (face32_det_b.onnx) instead")
     parser.add_argument("--composites", type=int, default=0, metavar="N",
                         help="add crops from N synthetic tables of the training dice (composite_samples, seed --seed)")
     parser.add_argument("--rendered", type=float, default=0.0, metavar="F",
@@ -346,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pip-negatives", type=float, default=0.0, metavar="F",
                         help="fraction of negatives that are close-ups of a pip (image_samples), 0-1")
     args = parser.parse_args(argv)
+    if args.second and not args.detector:
+        parser.error("--second needs --detector")
     if not SHARED_DICE.is_dir():
         print(f"no training data: {SHARED_DICE} is absent", file=sys.stderr)
         return 2
@@ -356,7 +365,10 @@ def main(argv: list[str] | None = None) -> int:
     pi_cam = _photos("pi_cam_tray")
     test_bundled = [p for p in byler if p[0].name in bundled]
     rest = [p for p in byler if p[0].name not in bundled]
-    order = rng.permutation(len(rest))
+    order = rng.permutation(len(rest))  # drawn even with --split-seed: a seed's samples stay as they were
+    split_seed = args.seed if args.split_seed is None else args.split_seed
+    if split_seed != args.seed:
+        order = np.random.default_rng(split_seed).permutation(len(rest))
     n_test = len(rest) // 5
     tests: dict[str, list] = {"bundled_photos": test_bundled}
     tests["pi_cam_tray"] = pi_cam  # never trained on: "measure only" (no licence stated)
@@ -367,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         train_photos = rest
     if args.fold:
         k, n = (int(v) for v in args.fold.split("/"))
-        train_photos, tests["fold_out"] = fold_split(train_photos, k, n, args.seed)
+        train_photos, tests["fold_out"] = fold_split(train_photos, k, n, split_seed)
     x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter,
                         pip_negatives=args.pip_negatives)
     if args.detector:
@@ -394,16 +406,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.detector:  # the crops reader v3 reads: one un-jittered-colour crop a detector box
         figures.update({f"{name}_detector_boxes": accuracy(net, *xy) for name, xy in tests_det.items()})
     out = Path(args.out) if args.out else (model_dir() if args.split == "all" else Path("/tmp/dice_model_heldout"))
-    model_file, manifest_file = (BOX_MODEL_FILE, BOX_MANIFEST_FILE) if args.detector else (MODEL_FILE, MANIFEST_FILE)
+    model_file, manifest_file = ((SECOND_MODEL_FILE, SECOND_MANIFEST_FILE) if args.second else
+                                 (BOX_MODEL_FILE, BOX_MANIFEST_FILE) if args.detector else (MODEL_FILE, MANIFEST_FILE))
     path = export(net, out, model_file)
     data = path.read_bytes()
     manifest = {
         "model": model_file, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
         "command": f"python -m vision.train_dice --split {args.split} --epochs {args.epochs} --seed {args.seed}"
+                   + (f" --split-seed {args.split_seed}" if args.split_seed is not None else "")
                    + (f" --width {args.width}" if args.width != 1.0 else "")
                    + (f" --jitter {args.jitter}" if args.jitter != 1.0 else "")
                    + (f" --fold {args.fold}" if args.fold else "")
                    + (f" --detector {args.detector}" if args.detector else "")
+                   + (" --second" if args.second else "")
                    + (f" --composites {args.composites}" if args.composites else "")
                    + (f" --rendered {args.rendered}" if args.rendered else "")
                    + (f" --closeups {args.closeups}" if args.closeups else "")
@@ -414,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],
         "training_photos": len(train_photos), "training_crops": int(len(y)),
         "data": "../shared/data/dice/byler_d6 (BSD-3-Clause, (c) 2019 Nell Byler) without the 14 bundled photos"
-                + ("" if args.split == "all" else f", 80 % of those photos (seed {args.seed})")
+                + ("" if args.split == "all" else f", 80 % of those photos (seed {split_seed})")
                 + (f"; {args.composites} synthetic tables of the training dice (vision.dice_clusters)"
                    if args.composites else ""),
         "figures": {"train_crops": train_fig, **figures},
