@@ -31,7 +31,7 @@ from companion.session_cant_stop import GAME, CantStopSession, replay
 from companion.store import Store
 from hardware.leds import LedPanel, StatusPattern
 from vision.camera import FrameSource
-from vision.dice import FrameError, read_dice
+from vision.dice import FrameError, read_dice, warm_up
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
@@ -127,6 +127,7 @@ def live_dice_reader(camera: FrameSource | None, config: Config,
 
     calibration = load_calibration(state_dir) if camera is not None and camera.live else None
     empty = calibration.empty_grey if calibration is not None else None
+    warm_up()  # the reader's start-up now, not at the players' first roll
     return dice_reader_for(camera, read_dice_frame, config.session.still_seconds, empty_table=empty)
 
 

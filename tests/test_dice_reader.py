@@ -230,3 +230,17 @@ def test_the_work_image_averages_whole_blocks_when_the_frame_is_a_whole_multiple
     small = odd[:300, :400]
     work, scale = work_image(small)
     assert scale == 1.0 and work is small
+
+
+def test_warm_up_loads_the_readers_models_before_the_first_photo():
+    from vision.dice import warm_up
+    from vision.dice_detect import shipped_detector
+    from vision.dice_model import shipped_box_classifier, shipped_second_classifier
+
+    for cached in (shipped_detector, shipped_box_classifier, shipped_second_classifier):
+        cached.cache_clear()
+    warm_up()
+    warm_up()  # safe to call again
+    for cached in (shipped_detector, shipped_box_classifier, shipped_second_classifier):
+        info = cached.cache_info()
+        assert info.currsize == 1 and info.misses == 1 and info.hits >= 1

@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import read_dice
+from vision.dice import read_dice, warm_up
 from vision.dice_eval import load_set
 
 SHARED_DICE = Path(__file__).resolve().parents[2] / "shared" / "data" / "dice"
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     if not sets:
         print("no dice sets found", file=sys.stderr)
         return 2
-    read_dice(np.full((480, 640, 3), 128, np.uint8), calibration=None)  # warm up OpenCV
+    warm_up()
     for set_dir in sets:
         result = bench_set(set_dir, args.repeat)
         if args.json:

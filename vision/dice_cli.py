@@ -76,9 +76,10 @@ def draw_overlay(frame_bgr: np.ndarray, obs: DiceObservation) -> np.ndarray:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from vision.dice import read_dice
+    from vision.dice import read_dice, warm_up
 
     cv2.setNumThreads(1)
+    warm_up()  # the models and OpenCV's tables load now, not in the first photo's ms
     debug_dir = Path(args.debug_out) if args.debug_out else None
     if debug_dir:
         debug_dir.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,9 @@ Figures returned by :func:`evaluate` (floats rounded to 4 places; a fraction who
 - ``image_accuracy_1_6``: the same over images with 1-6 labelled dice (a game's roll).
 - ``die_precision`` / ``die_recall``: per image, the multiset intersection of read and labelled values,
   summed over images, divided by the read / labelled dice.
-- ``median_ms``, ``p95_ms``: wall time of :func:`vision.dice.read_dice` (OpenCV on one thread).
+- ``median_ms``, ``p95_ms``: wall time of :func:`vision.dice.read_dice` (OpenCV on one thread; the
+  reader's one-time start-up, :func:`vision.dice.warm_up`, is paid before the first photo, as the box
+  pays it when it starts).
 - ``unreadable``: images that could not be decoded (they count as read with no dice).
 
 When the set has boxes (or cells), each read die is matched to the nearest (by centre distance)
@@ -37,7 +39,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import read_dice
+from vision.dice import read_dice, warm_up
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
@@ -120,6 +122,7 @@ def evaluate(set_dir: str | Path) -> dict:
     set_dir = Path(set_dir)
     images, box_file = load_set(set_dir)
     cv2.setNumThreads(1)
+    warm_up()
     n_exact = n_exact16 = n_16 = 0
     n_read = n_label = n_common = 0
     times = []

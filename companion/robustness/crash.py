@@ -206,9 +206,7 @@ def _preload() -> None:
     from companion.cli import build_parser
 
     build_parser()
-    import numpy as np
-
-    vision.dice.read_dice(np.zeros((64, 64, 3), np.uint8))  # loads what the reader caches
+    vision.dice.warm_up()  # loads what the reader caches
 
 
 def check_trial(shown: dict[int, tuple[str, Any]], before: list[tuple[int, str, Any]],
