@@ -89,10 +89,16 @@ def test_the_demo_plays_a_whole_game_on_the_bundled_photos(tmp_path, capsys):
 def test_the_readme_says_how_many_demo_rolls_are_corrected():
     from companion.demo import demo_script_path
 
-    corrected = demo_script_path().read_text(encoding="utf-8").count("the players correct it to")
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert " ".join(readme.split()).count(f"{corrected} of the game's {len(demo_playlist())} rolls") == 1, (
+    script = demo_script_path().read_text(encoding="utf-8")
+    corrected = script.count("the players correct it to")
+    photos = {line.split(":", 1)[0] for line in script.splitlines() if "the players correct it to" in line}
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    rolls = f"{corrected} of the game's {len(demo_playlist())} rolls"
+    assert readme.count(rolls) == 1, (
         "README: update the number of corrected demo rolls (the demo script was regenerated)")
+    distinct = len({p.split()[-1] for p in photos})  # "# IMG_....jpg" -> the photo's name
+    said = f"{rolls} ({distinct} {'photo' if distinct == 1 else 'photos'} of the {len(set(demo_playlist()))} it uses)"
+    assert readme.count(said) == 1, f"README: say how many photos the corrected rolls are: {said!r}"
 
 
 def _events(path: Path) -> list[dict]:
