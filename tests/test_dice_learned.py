@@ -262,3 +262,17 @@ def test_the_reader_asks_the_shipped_second_classifier_about_unsure_dice_only(mo
     monkeypatch.setattr(learned, "SECOND_OPINION", 1.01)  # unsure of everything: every box is asked about
     asked = read_work_learned(frame, shipped_box_classifier(), spy)
     assert spy.seen == learned.SECOND_VIEWS * len(asked) == learned.SECOND_VIEWS * 6
+
+
+def test_a_known_first_view_stands_in_for_the_unturned_crop():
+    from vision.dice_model import shipped_box_classifier
+
+    clf = shipped_box_classifier()
+    rng = np.random.default_rng(3)
+    crops = rng.normal(size=(5, 3, 32, 32)).astype(np.float32)
+    first = clf.probabilities(crops)
+    assert np.allclose(dihedral_probabilities(clf, crops, first_view=first), dihedral_probabilities(clf, crops),
+                       atol=1e-5)
+    spy = _SameForEveryCrop(probs(4, 0.6))
+    dihedral_probabilities(spy, crops, first_view=spy.probabilities(crops))
+    assert spy.seen == 5 + 5 * 3  # the first view once, then 3 more views a crop

@@ -255,19 +255,26 @@ def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float) -> tu
     return value, conf
 
 
-def dihedral_probabilities(classifier, crops: np.ndarray, n_views: int | None = None) -> np.ndarray:
+def dihedral_probabilities(classifier, crops: np.ndarray, n_views: int | None = None,
+                           first_view: np.ndarray | None = None) -> np.ndarray:
     """Classifier probabilities (n, 7) float32 of crops (n, 3, s, s), each the normalised geometric mean
     over ``n_views`` (2, 4, 6 or 8; default DIHEDRAL_VIEWS) copies of the crop (turned by 0, 90, 180, 270
     degrees, each also transposed: a d6 face shows the same value whichever way it lies, and several looks
-    correct much of what one look gets wrong; see DIHEDRAL_VIEWS). One batch of n_views * n crops."""
+    correct much of what one look gets wrong; see DIHEDRAL_VIEWS). One batch of n_views * n crops, or one
+    fewer a crop when ``first_view`` ((n, 7), the classifier's probabilities of the crops as they are,
+    already known: :func:`split_clusters` returns them) stands for the unturned view."""
     if len(crops) == 0:
         return np.zeros((0, 7), np.float32)
     views = []
     for k in range((n_views or DIHEDRAL_VIEWS) // 2):
         r = np.rot90(crops, k, axes=(2, 3))
         views += [r, r.transpose(0, 1, 3, 2)]
+    if first_view is not None:
+        views = views[1:]
     p = classifier.probabilities(np.ascontiguousarray(np.concatenate(views)))
-    logp = np.log(p.astype(np.float64) + 1e-6).reshape(len(views), len(crops), -1).mean(0)
+    if first_view is not None:
+        p = np.concatenate([np.asarray(first_view, np.float32), p])
+    logp = np.log(p.astype(np.float64) + 1e-6).reshape(len(p) // len(crops), len(crops), -1).mean(0)
     g = np.exp(logp)
     return (g / g.sum(1, keepdims=True)).astype(np.float32)
 
@@ -286,11 +293,11 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None) -> list[Di
     detector = shipped_detector()
     if detector is None or classifier is None:
         return None
-    dets, _ = split_clusters(work, detector.detect_members(work), classifier)
+    dets, first_view = split_clusters(work, detector.detect_members(work), classifier)
     if not dets:
         return []
     crops = np.stack([face_crop(work, d.box) for d in dets])
-    probs = second_opinion(second, crops, dihedral_probabilities(classifier, crops))
+    probs = second_opinion(second, crops, dihedral_probabilities(classifier, crops, first_view=first_view))
     h, w = work.shape[:2]
     lab = to_lab(work)
     out = []
