@@ -169,6 +169,33 @@ def test_cluster_split_when_the_classifier_doubts_the_big_box():
     assert _split([(Detection((0, 0, 50, 50), 0.1), [])], {})[0] == []
 
 
+def test_members_reading_different_faces_are_a_cluster_even_when_the_big_box_reads_as_a_die():
+    # A dice tray seen whole can look like a big 5 (the dice in it as its pips): the classifier believes the
+    # big box 0.85, above CLUSTER_FACES. Its members read as a sure 2 and a sure 4: dice of a cluster.
+    big = Detection((170, 40, 500, 370), 0.9)
+    members = [Detection((190, 180, 260, 250), 0.8), Detection((300, 180, 372, 252), 0.8)]
+    dets, p = _split([(big, members)], {330: probs(5, 0.85), 70: probs(2, 0.95), 72: probs(4, 0.95)})
+    assert dets == members and list(np.argmax(p, 1)) == [2, 4]
+    # The pips of a close-up die look alike and read alike (here all as 6s): it stays one die.
+    dets, _ = _split([(big, members)], {330: probs(5, 0.85), 70: probs(6, 0.95), 72: probs(6, 0.95)})
+    assert dets == [big]
+
+
+def test_a_box_much_bigger_than_the_frames_dice_is_replaced_by_its_members():
+    # Three sure dice of 70 px and a 330 px box (a tray) with two members: dice of one game are of one
+    # size, so the big box is no die (BIG_BOX), whatever the classifier makes of it.
+    dice = [(Detection((20 + 80 * i, 400, 90 + 80 * i, 470), 0.9), []) for i in range(3)]
+    big = Detection((170, 40, 500, 370), 0.9)
+    members = [Detection((190, 180, 260, 250), 0.8), Detection((300, 180, 370, 250), 0.8)]
+    by_side = {330: probs(5, 0.97), 70: probs(3, 0.95)}
+    dets, _ = _split(dice + [(big, members)], by_side)
+    assert dets == [d for d, _ in dice] + members
+    # With fewer than three sure detections in the frame (the big box counts) there is no die size to go
+    # by: the box stays.
+    dets, _ = _split(dice[:1] + [(big, members)], by_side)
+    assert big in dets
+
+
 def _on_boxes(dice, boxes) -> int:
     return sum(any(x0 <= (d.box[0] + d.box[2]) / 2 <= x1 and y0 <= (d.box[1] + d.box[3]) / 2 <= y1
                    for x0, y0, x1, y1 in boxes) for d in dice)

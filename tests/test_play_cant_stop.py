@@ -93,11 +93,16 @@ def test_the_readme_says_how_many_demo_rolls_are_corrected():
     corrected = script.count("the players correct it to")
     photos = {line.split(":", 1)[0] for line in script.splitlines() if "the players correct it to" in line}
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
-    rolls = f"{corrected} of the game's {len(demo_playlist())} rolls"
+    n_rolls, n_photos = len(demo_playlist()), len(set(demo_playlist()))
+    if corrected == 0:
+        said = f"reads all of the game's {n_rolls} rolls (from the {n_photos} photos it uses) right"
+        assert readme.count(said) == 1, f"README: say that no demo roll needs correcting: {said!r}"
+        return
+    rolls = f"{corrected} of the game's {n_rolls} rolls"
     assert readme.count(rolls) == 1, (
         "README: update the number of corrected demo rolls (the demo script was regenerated)")
     distinct = len({p.split()[-1] for p in photos})  # "# IMG_....jpg" -> the photo's name
-    said = f"{rolls} ({distinct} {'photo' if distinct == 1 else 'photos'} of the {len(set(demo_playlist()))} it uses)"
+    said = f"{rolls} ({distinct} {'photo' if distinct == 1 else 'photos'} of the {n_photos} it uses)"
     assert readme.count(said) == 1, f"README: say how many photos the corrected rolls are: {said!r}"
 
 
