@@ -20,15 +20,16 @@ is 4 conv layers ((8, 16, 32, 48) times ``--width`` channels) and a linear layer
 ~1 MFLOP a crop at width 1, ~80 k and ~4 MFLOP at width 2; ``--deep`` adds a second conv layer to the
 last two stages (8x8 and 4x4 maps): ~200 k weights and ~7.5 MFLOP a crop at width 2 (reader v3's shipped
 classifiers since the ninth round; 0.24 instead of 0.17 ms a crop through cv2.dnn, one thread).
-``--jitter`` widens the positives' centre and scale jitter (1.7 for the shipped model). ``--detector
-DIR`` adds crops cut around the boxes of the die detector in DIR (:func:`detector_samples`: its own boxes, its false detections as
-negatives), so that reader v3's classifier sees what the detector gives it; it then writes
-``face32_det.onnx`` and ``face32_det_manifest.json`` (reader v3's classifier) instead, or with ``--second``
-``face32_det_b.onnx`` and ``face32_det_b_manifest.json`` (reader v3's second classifier: the same command
-with another ``--seed`` and ``--split-seed 0``, see :data:`vision.dice_learned.SECOND_OPINION`). Writes ``face32.onnx`` and
-``manifest.json`` (sizes, sha256, the command, seed, training figures) into ``--out``. ``--fold K/N``
-leaves fold K of N of the training photos out (:func:`fold_split`): the N models give out-of-fold
-classifier outputs on every training photo, on which reader v3's flag rule is calibrated.
+``--jitter`` widens the positives' centre and scale jitter (1.7 for the shipped model). ``--detector DIR``
+adds crops cut around the boxes of the die detector in DIR (:func:`detector_samples`: its own boxes, its
+false detections as negatives), so that reader v3's classifier sees what the detector gives it; it then
+writes ``face32_det.onnx`` and ``face32_det_manifest.json`` (reader v3's classifier) instead, or with
+``--second`` ``face32_det_b.onnx`` and ``face32_det_b_manifest.json`` (reader v3's second classifier: the
+same command with another ``--seed`` and ``--split-seed 0``, see
+:data:`vision.dice_learned.SECOND_OPINION`). Writes ``face32.onnx`` and ``manifest.json`` (sizes, sha256,
+the command, seed, training figures) into ``--out``. ``--fold K/N`` leaves fold K of N of the training
+photos out (:func:`fold_split`): the N models give out-of-fold classifier outputs on every training photo,
+on which reader v3's flag rule is calibrated.
 ``--composites N`` adds crops of N synthetic tables of the training dice (:func:`composite_samples`;
 ``--rendered F``: that fraction of their dice drawn by :mod:`vision.dice_render`; ``--closeups F``: that
 fraction of the images close-ups of one big die; ``--trays F``: that fraction of the others with the
