@@ -137,6 +137,10 @@ def test_missing_folder_is_named_as_such(tmp_path, capsys):
         dice_eval.evaluate(gone)
     assert main(["dice", "eval", str(gone), "--json"]) == 2
     assert f"no such folder: {gone}" in capsys.readouterr().err
+    photo = tmp_path / "photo.jpg"
+    photo.write_bytes(b"not a folder")
+    assert main(["dice", "eval", str(photo), "--json"]) == 2
+    assert f"a file, not a set's folder: {photo}" in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")

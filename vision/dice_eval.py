@@ -64,6 +64,8 @@ def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
     """
     set_dir = Path(set_dir)
     labels_path = set_dir / "labels.csv"
+    if set_dir.is_file():
+        raise FileNotFoundError(f"a file, not a set's folder: {set_dir}")
     if not set_dir.is_dir():
         raise FileNotFoundError(f"no such folder: {set_dir}")
     if not labels_path.is_file():

@@ -74,9 +74,10 @@ DOUBT_DIE = 0.5
 # byler's label errata applied (python -m vision.train_dice_flags --folds DIR --second-folds DIR2 --n 2
 # --margin 1 --errata assets/dice_model/byler_d6_label_errata.csv, see its docstring): 0.7 is the lowest
 # threshold of unflagged precision >= 0.995 there (0.9971, 3 wrong of 1043 unflagged), and 0.75 one step
-# of margin above it (0.9971; flag rate 0.062 with those weaker half-data classifiers; the eighth
-# round's shallower ones needed 0.7 for 0.999 at 0.107). The step of margin was added last round after
-# the lowest threshold showed a misread unflagged on byler's held-out photos.
+# of margin above it on the grid (0.9971; flag rate 0.062 with those weaker half-data classifiers; the
+# eighth round's shallower ones: lowest 0.6, shipped 0.7 with 0.999 at flag rate 0.107). The step of
+# margin was added last round after the lowest threshold showed a misread unflagged on byler's held-out
+# photos.
 FLAG_BELOW = 0.75
 # Agreement of the pip count and the classifier counts (confidence 1 - (1 - belief)(1 - pip_conf)) when
 # the classifier's belief is at least AGREE_BELIEF and the pips' confidence at least AGREE_PIPS (byler
