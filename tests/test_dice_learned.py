@@ -98,6 +98,29 @@ def test_a_sure_detection_the_classifier_is_sure_is_no_die_is_dropped_unless_its
     assert value == 1 and conf < FLAG_BELOW
     value, conf = fuse(0.66, probs(4, 0.1, p_none=NO_DIE_SURE - 0.05), 4, 0.2)  # less sure of no die: flagged, kept
     assert value == 4 and conf < FLAG_BELOW
+    # Among a set of dice (a crowded frame) a lone round spot's clear "1" is no proof; other clear faces are.
+    assert fuse(0.66, grey_disc, 1, 0.9, crowded=True) is None
+    value, conf = fuse(0.66, probs(3, 0.01, p_none=0.97), 3, 0.9, crowded=True)
+    assert value == 3 and conf < FLAG_BELOW
+
+
+def test_a_lone_spot_the_classifier_rejects_is_dropped_only_among_a_set_of_dice(monkeypatch):
+    import vision.dice_learned as learned
+    from vision import pips
+    from test_dice_reader import synthetic_table
+
+    frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
+    dice = read_work_learned(frame)
+    assert len(dice) == 6
+    # Every detection now looks like a sure "no die" whose pips read a clear 1 (the grey disc's case):
+    # in a frame of six sure detections they all go; alone (CROWDED above six) each keeps its pips' say.
+    monkeypatch.setattr(learned, "dihedral_probabilities", lambda clf, crops, *a, **k: np.tile(
+        probs(1, 0.01, p_none=0.97).astype(np.float32), (len(crops), 1)))
+    monkeypatch.setattr(learned, "second_opinion", lambda second, crops, p: p)
+    monkeypatch.setattr(learned, "read_pips", lambda lab, box: pips.FaceReading(1, [], 0.95))
+    assert read_work_learned(frame) == []
+    monkeypatch.setattr(learned, "CROWDED", 7)
+    assert [d.value for d in read_work_learned(frame)] == [1] * 6
 
 
 def test_face_mask_is_a_rounded_inset_square():
