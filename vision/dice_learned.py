@@ -257,7 +257,8 @@ def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float,
         return None
     if not pips_ok and belief < NO_PIPS_BELIEF and float(probs[0]) >= NO_PIPS_NO_DIE:
         return None
-    if float(probs[0]) >= NO_DIE_SURE and not (pips_ok and pip_conf >= PIP_VETO and not (crowded and pip_value == 1)):
+    pips_show_a_die = pips_ok and pip_conf >= PIP_VETO and not (crowded and pip_value == 1)
+    if float(probs[0]) >= NO_DIE_SURE and not pips_show_a_die:
         return None
     faces = np.asarray(probs[1:], np.float64) + 1e-6
     if pips_ok:
