@@ -125,6 +125,14 @@ def test_unreadable_image_counts_as_no_dice(tmp_path):
     assert r["unreadable"] == 1 and r["image_accuracy"] == 0.0 and r["median_ms"] is None
 
 
+def test_a_listed_image_that_is_missing_counts_as_unreadable(tmp_path, capfd):
+    write_set(tmp_path, [("images/gone.jpg", "3")], None)
+    (tmp_path / "images" / "gone.jpg").unlink()
+    r = dice_eval.evaluate(tmp_path)
+    assert r["unreadable"] == 1 and r["image_accuracy"] == 0.0
+    assert "findDecoder" not in capfd.readouterr().err  # no OpenCV warning on the console
+
+
 def test_missing_labels(tmp_path):
     with pytest.raises(FileNotFoundError, match="labels.csv"):
         dice_eval.evaluate(tmp_path)

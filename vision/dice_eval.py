@@ -16,7 +16,7 @@ Figures returned by :func:`evaluate` (floats rounded to 4 places; a fraction who
 - ``median_ms``, ``p95_ms``: wall time of :func:`vision.dice.read_dice` (OpenCV on one thread; the
   reader's one-time start-up, :func:`vision.dice.warm_up`, is paid before the first photo, as the box
   pays it when it starts).
-- ``unreadable``: images that could not be decoded (they count as read with no dice).
+- ``unreadable``: listed images that are missing or could not be decoded (they count as read with no dice).
 
 When the set has boxes (or cells), each read die is matched to the nearest (by centre distance)
 unmatched labelled box that contains the centre of its own box, and:
@@ -132,7 +132,8 @@ def evaluate(set_dir: str | Path) -> dict:
     found = labelled_boxed = 0
     unflagged = unflagged_right = flagged = right = wrong = right_flagged = wrong_flagged = 0
     for item in images:
-        frame = cv2.imread(str(set_dir / item.file), cv2.IMREAD_COLOR)
+        path = set_dir / item.file
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None  # no OpenCV warning
         if frame is None:
             log.warning("cannot read %s", set_dir / item.file)
             unreadable += 1
