@@ -202,6 +202,11 @@ def test_cli_read_bad_file_and_debug_out(tmp_path, capsys):
     assert good.name in captured.out  # the good image was still read
     overlay = cv2.imread(str(out / f"{good.stem}.png"))
     assert overlay is not None and overlay.shape == cv2.imread(str(good)).shape
+    # A --debug-out that cannot be a folder (a file is there): one line, exit 2, nothing read.
+    code = main(["dice", "read", str(good), "--debug-out", str(bad)])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert f"--debug-out {bad}: cannot make that folder" in captured.err
 
 
 def test_pi_camera_set(shared_data):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import cv2
@@ -82,7 +83,12 @@ def run_read(args: argparse.Namespace) -> int:
     warm_up()  # the models and OpenCV's tables load now, not in the first photo's ms
     debug_dir = Path(args.debug_out) if args.debug_out else None
     if debug_dir:
-        debug_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            debug_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a file of that name, no permission: say so before reading anything
+            print(f"companion dice read: --debug-out {debug_dir}: cannot make that folder "
+                  f"({error.strerror or error})", file=sys.stderr)
+            return 2
     failed = 0
     for name in args.images:
         frame = load_image(name, "companion dice read")
