@@ -321,6 +321,8 @@ def _read_lattice(dist: np.ndarray, fmask: np.ndarray, pips: list[Pip], side: fl
     level = float(np.median([sampled[len(LATTICE) + k] for k in snapped.values()])) if snapped \
         else threshold
     lit = {ij for ij in LATTICE if ij in snapped or response[ij] >= ON_LEVEL * level}
+    if not lit:  # every spot lies off the fitted lattice and no lattice point is bright: no face to read
+        return FaceReading(0, [], 0.0, ["no pips on the lattice"])
     dark = [response[ij] for ij in LATTICE if ij not in lit]
     layout = frozenset(lit)
     value = VALID_LAYOUTS.get(layout, len(lit))
