@@ -146,13 +146,16 @@ def cluster_sizes(n: int, rng: np.random.Generator) -> list[int]:
 
 
 def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = True,
-               sides: tuple[float, float] = SIDES, dice: tuple[int, int] = DICE, tray: bool = False) -> ClusterImage:
+               sides: tuple[float, float] = SIDES, dice: tuple[int, int] = DICE, tray: bool = False,
+               table: np.ndarray | None = None) -> ClusterImage:
     """One image of ``dice`` (min, max; default DICE) dice of a side drawn log-uniformly from ``sides``
     (px; default SIDES) in touching clusters made of ``cuts`` (:func:`training_cutouts`).
     ``touching=False``: the control, every die alone (clusters of one), otherwise made the same way.
     ``tray``: the dice lie in a dice tray (:func:`draw_tray`: a square-ish box with a rim round them;
     from above, a tray with dice in it looks like one big die with pips, which a detector must learn
-    it is not). Raises ValueError when that many dice of that size cannot lie on CANVAS."""
+    it is not). ``table``: a BGR uint8 image of CANVAS (h, w) to lay the dice on (default: a random table
+    of :func:`vision.train_dice_detect.background`). Raises ValueError when that many dice of that size
+    cannot lie on CANVAS."""
     from vision.train_dice_detect import background, paste
 
     H, W = CANVAS
@@ -186,7 +189,8 @@ def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = Tr
             break
     else:
         raise ValueError(f"{n} dice of {d:.0f} px do not fit a {W}x{H} canvas in {LAYOUT_TRIES} layouts")
-    img = cv2.resize(background(rng), (W, H), interpolation=cv2.INTER_LINEAR)
+    img = cv2.resize(background(rng) if table is None else table.astype(np.float32), (W, H),
+                     interpolation=cv2.INTER_LINEAR)
     if tray:
         draw_tray(img, np.array(centres), d, rng)
     light = rng.uniform(0, 2 * math.pi)

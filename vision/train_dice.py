@@ -2,7 +2,7 @@
 
 ``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--split-seed S] [--width W]
 [--deep] [--jitter J] [--detector DIR] [--second] [--fold K/N] [--composites N] [--rendered F] [--closeups F]
-[--trays F] [--pip-negatives F]``
+[--trays F] [--game-tables F] [--pip-negatives F]``
 
 Needs torch (``.venv/bin/pip install torch==2.13.0``) and onnx for the export; neither is a run-time
 dependency. ``--split all`` (the shipped model) trains on ``byler_d6`` (BSD-3-Clause) except the 14
@@ -33,7 +33,8 @@ on which reader v3's flag rule is calibrated.
 ``--composites N`` adds crops of N synthetic tables of the training dice (:func:`composite_samples`;
 ``--rendered F``: that fraction of their dice drawn by :mod:`vision.dice_render`; ``--closeups F``: that
 fraction of the images close-ups of one big die; ``--trays F``: that fraction of the others with the
-dice in a tray), ``--pip-negatives F``
+dice in a tray; ``--game-tables F``: that fraction of the others with the dice on a rendered table of our
+own games, cards or a Ludo board, :mod:`vision.dice_game_tables`), ``--pip-negatives F``
 makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`); figures of the
 models they gave: ``assets/dice_model/README.md`` (sixth to ninth rounds).
 """
@@ -201,7 +202,8 @@ CLOSEUP_SIDES, CLOSEUP_DICE = (90.0, 260.0), (1, 1)
 
 def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int = 4, neg_per_die: int = 4,
                       jitter: float = 1.0, rendered: float = 0.0, pip_negatives: float = 0.0,
-                      closeups: float = 0.0, trays: float = 0.0, cut_photos: list | None = None):
+                      closeups: float = 0.0, trays: float = 0.0, cut_photos: list | None = None,
+                      game_tables: float = 0.0):
     """Crops (n, 3, 32, 32) float32 and labels (n,) int64 from ``n_images`` synthetic tables of
     :func:`vision.dice_clusters.make_image` (byler's training dice cut along their outlines, pasted onto
     plain, gradient, cloth, wood and cluttered tables; half the images in touching clusters, half with
@@ -210,12 +212,14 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
     body and pip colour) instead of cut out. ``closeups``: the fraction of the images that are close-ups
     (one die of CLOSEUP_SIDES px: the detector's fine level then puts boxes on its
     pips, which :func:`detector_image_samples` labels "no die face"); ``trays``: the fraction of the
-    other images whose dice lie in a dice tray (a box over a tray of dice is no die face). Crops as
+    other images whose dice lie in a dice tray (a box over a tray of dice is no die face); ``game_tables``:
+    the fraction of those whose table is one of our games' (:func:`vision.dice_game_tables.game_table`:
+    cards, a Ludo board, whose printed circles look like pips). Crops as
     :func:`image_samples` (two colour variants an image, ``pip_negatives``) and, with a ``detector``,
     :func:`detector_image_samples` (one crop a box). ``cut_photos``: the photos whose dice are cut out
     (default: the 149 training photos; a fold's photos for a fold model, so that the dice of the photos
     it leaves out stay unseen). Raises FileNotFoundError without ``../shared``."""
-    from vision.dice_clusters import make_image, training_cutouts
+    from vision.dice_clusters import CANVAS, make_image, training_cutouts
     from vision.dice_render import mixed_cuts
 
     cuts, big = mixed_cuts(training_cutouts(cut_photos), rendered, seed, closeups=bool(closeups))
@@ -226,7 +230,13 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
         if i < n_close:
             scene = make_image(big, rng, touching=False, sides=CLOSEUP_SIDES, dice=CLOSEUP_DICE)
         else:
-            scene = make_image(cuts, rng, touching=bool(i % 2), tray=bool(trays) and rng.random() < trays)
+            table = None
+            if game_tables and rng.random() < game_tables:
+                from vision.dice_game_tables import game_table
+
+                table = game_table(rng, (CANVAS[1], CANVAS[0]))
+            scene = make_image(cuts, rng, touching=bool(i % 2), tray=bool(trays) and rng.random() < trays,
+                               table=table)
         boxes = [(int(v), tuple(float(c) for c in b)) for v, b in zip(scene.values, scene.boxes)]
         image_samples(scene.image, boxes, rng, pos_per_die, neg_per_die, 2, jitter, xs, ys, pip_negatives)
         if detector is not None:
@@ -357,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of the composites that are close-ups of one big die (composite_samples), 0-1")
     parser.add_argument("--trays", type=float, default=0.0, metavar="F",
                         help="fraction of the composites (not close-ups) whose dice lie in a dice tray, 0-1")
+    parser.add_argument("--game-tables", type=float, default=0.0, metavar="F",
+                        help="fraction of the composites (not close-ups) on a rendered game table, 0-1")
     parser.add_argument("--pip-negatives", type=float, default=0.0, metavar="F",
                         help="fraction of negatives that are close-ups of a pip (image_samples), 0-1")
     args = parser.parse_args(argv)
@@ -402,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         xc, yc = composite_samples(args.composites, args.seed, detector if args.detector else None,
                                    jitter=args.jitter, rendered=args.rendered, pip_negatives=args.pip_negatives,
                                    closeups=args.closeups, trays=args.trays,
-                                   cut_photos=train_photos if args.fold else None)
+                                   cut_photos=train_photos if args.fold else None, game_tables=args.game_tables)
         print(f"composite crops: {len(yc)} ({int((yc == 0).sum())} negatives)", flush=True)
         x, y = np.concatenate([x, xc]), np.concatenate([y, yc])
     print(f"{len(train_photos)} training photos, {len(y)} crops ({int((y == 0).sum())} negatives), "
@@ -431,6 +443,7 @@ def main(argv: list[str] | None = None) -> int:
                    + (f" --rendered {args.rendered}" if args.rendered else "")
                    + (f" --closeups {args.closeups}" if args.closeups else "")
                    + (f" --trays {args.trays}" if args.trays else "")
+                   + (f" --game-tables {args.game_tables}" if args.game_tables else "")
                    + (f" --pip-negatives {args.pip_negatives}" if args.pip_negatives else ""),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
         "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice_model.face_crop",

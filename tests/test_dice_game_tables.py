@@ -1,0 +1,40 @@
+"""Rendered game tables for the dice reader (vision.dice_game_tables): our own cards and boards."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.test_dice_clusters import COLOURS, drawn_cuts
+from vision.dice_clusters import CANVAS, make_image, write_set
+from vision.dice_eval import load_set
+from vision.dice_game_tables import game_table, make_game_set
+
+
+def test_game_tables_fill_the_frame_and_differ():
+    rng = np.random.default_rng(3)
+    tables = [game_table(rng, (320, 240)) for _ in range(6)]
+    for t in tables:
+        assert t.shape == (240, 320, 3) and t.dtype == np.uint8
+        assert float(t.std()) > 10  # print, cards or a board, not a plain cloth
+    assert len({t.tobytes() for t in tables}) == 6
+
+
+def test_dice_on_a_game_table_keep_their_labels():
+    rng = np.random.default_rng(4)
+    table = game_table(rng, (CANVAS[1], CANVAS[0]))
+    scene = make_image(drawn_cuts(), rng, touching=False, table=table)
+    assert scene.image.shape == CANVAS + (3,)
+    for value, box in zip(scene.values, scene.boxes):
+        cx, cy = (int((box[0] + box[2]) / 2), int((box[1] + box[3]) / 2))
+        assert np.abs(scene.image[cy, cx].astype(int) - COLOURS[int(value)]).max() <= 3
+    # away from the dice the table is the one given
+    mask = np.ones(CANVAS, bool)
+    for x0, y0, x1, y1 in scene.boxes.astype(int):
+        mask[max(0, y0 - 8):y1 + 8, max(0, x0 - 8):x1 + 8] = False
+    assert np.abs(scene.image[mask].astype(int) - table[mask].astype(int)).max() <= 1
+
+
+def test_a_set_of_tables_without_dice(tmp_path):
+    folder = write_set(make_game_set(3, seed=5, with_dice=False), tmp_path / "tables")
+    images, _ = load_set(folder)
+    assert len(images) == 3 and all(it.values == () for it in images)
