@@ -333,6 +333,8 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None) -> list[Di
         box = (max(0, math.floor(x0)), max(0, math.floor(y0)), min(w, math.ceil(x1)), min(h, math.ceil(y1)))
         if box[2] - box[0] < 4 or box[3] - box[1] < 4:
             continue
+        if d.score < SURE_SCORE and float(p[0]) >= NO_DIE:
+            continue  # fuse() drops it whatever its pips read: they are not counted
         if d.score >= SURE_SCORE and _belief(p)[1] >= PIPS_SKIP_BELIEF:
             fused = fuse(d.score, p, 0, 0.0)
         else:
