@@ -72,3 +72,18 @@ def test_tray_lies_round_the_dice_and_leaves_the_table_beyond():
         near = 40.0 * TRAY_MARGIN[0] - 2  # the floor under and round the dice is the tray's
         floor = img[int(300 - near):int(320 + near), int(300 - near):int(340 + near)]
         assert np.abs(floor - 128).max() > 0
+
+
+def test_scene_on_a_game_table_shows_the_table(cuts):
+    from vision.dice_clusters import CANVAS
+
+    table = np.zeros(CANVAS + (3,), np.uint8)
+    table[:, :, 2] = 200  # a red table, no other table is drawn red and flat
+    img, boxes = scene(cuts, np.random.default_rng(5), tables=[table], game_tables=1.0)
+    mask = np.ones((SIZE, SIZE), bool)
+    for x0, y0, x1, y1 in boxes.astype(int):
+        mask[max(0, y0 - 4):y1 + 4, max(0, x0 - 4):x1 + 4] = False
+    assert (np.abs(img[mask].astype(int) - (0, 0, 200)) <= 2).mean() > 0.95
+    # without game tables the same generator draws a table of its own
+    img, _ = scene(cuts, np.random.default_rng(5), tables=[table], game_tables=0.0)
+    assert (np.abs(img.reshape(-1, 3).astype(int) - (0, 0, 200)) <= 2).all(1).mean() < 0.5

@@ -1,7 +1,7 @@
 """Train the die detector (:mod:`vision.dice_detect`) on ``byler_d6`` (development only; needs torch + onnx).
 
 ``python -m vision.train_dice_detect [--split heldout|all] [--steps N] [--seed S] [--out DIR] [--resume CKPT]
-[--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F]``
+[--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F] [--game-tables F]``
 
 Data: ``../shared/data/dice/byler_d6`` (BSD-3-Clause, (c) 2019 Nell Byler) and its ``boxes.csv``, without
 the 14 photos bundled in ``assets/dice_photos``; ``--split heldout`` (the shipped model) also keeps out the
@@ -18,7 +18,9 @@ Every training sample is a 192x192 image made on the fly, half of them a byler p
   distracting shapes (discs, bars, lines: not dice), 1-22 dice of 9-70 px, touching allowed;
 - scene (``--scenes F``): a :func:`vision.dice_clusters.make_image` table of the training photos' dice cut
   along their outlines (``--rendered F``: that fraction of the dice drawn by :mod:`vision.dice_render`),
-  1-12 dice of 9-70 px, touching or apart, a fraction ``--trays`` of them in a dice tray; close-up
+  1-12 dice of 9-70 px, touching or apart, a fraction ``--trays`` of them in a dice tray, a fraction
+  ``--game-tables`` of them on a rendered table of our own games (cards, a Ludo board:
+  :mod:`vision.dice_game_tables`; GAME_TABLES drawn once, each used turned and mirrored); close-up
   (``--closeups F``): one die of 70-126 px;
 - then for all: hue rotation, channel shuffle, inversion (1 in 5), grey (1 in 10), brightness/contrast/
   gamma, a shading gradient, glare spots, blur, noise and JPEG re-encoding.
@@ -305,19 +307,27 @@ def targets(boxes: np.ndarray):
 # that fills much of the frame are learnt as no die (at the 320 px level such dice showed a box per pip).
 SCENE_SIDES, SCENE_DICE = (30.0, 233.0), (1, 12)
 CLOSEUP_SIDES = (233.0, 420.0)
+# Game tables (--game-tables) drawn once per training run (each takes ~0.2 s to render) and reused.
+GAME_TABLES = 120
 
 
-def scene(cuts: list, rng: np.random.Generator, closeup: bool = False, trays: float = 0.0):
+def scene(cuts: list, rng: np.random.Generator, closeup: bool = False, trays: float = 0.0,
+          tables: list | None = None, game_tables: float = 0.0):
     """A :func:`vision.dice_clusters.make_image` table scaled to SIZE x SIZE: (image, boxes (n, 4)).
     ``cuts``: DieCut list (cut-out and rendered dice). ``closeup``: one die of CLOSEUP_SIDES; otherwise
-    the dice lie in a tray with probability ``trays``."""
+    the dice lie in a tray with probability ``trays``, or on one of ``tables`` (game tables of CANVAS
+    size), turned by a multiple of 90 degrees and perhaps mirrored, with probability ``game_tables``."""
     from vision.dice_clusters import CANVAS, make_image
 
     sides, dice = (CLOSEUP_SIDES, (1, 1)) if closeup else (SCENE_SIDES, SCENE_DICE)
+    table = None
+    if not closeup and tables and game_tables and rng.random() < game_tables:
+        table = np.rot90(tables[int(rng.integers(len(tables)))], int(rng.integers(4)))
+        table = np.ascontiguousarray(table[:, ::-1] if rng.random() < 0.5 else table)
     while True:
         try:
             made = make_image(cuts, rng, touching=bool(rng.random() < 0.5), sides=sides, dice=dice,
-                              tray=not closeup and bool(trays) and bool(rng.random() < trays))
+                              tray=not closeup and bool(trays) and bool(rng.random() < trays), table=table)
             break
         except ValueError:  # that many dice of that size do not fit: draw again
             dice = (1, max(1, dice[1] // 2))
@@ -328,16 +338,18 @@ def scene(cuts: list, rng: np.random.Generator, closeup: bool = False, trays: fl
 
 def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator,
            scene_cuts: list | None = None, scenes: float = 0.0, closeups: float = 0.0,
-           closeup_cuts: list | None = None, trays: float = 0.0):
+           closeup_cuts: list | None = None, trays: float = 0.0, tables: list | None = None,
+           game_tables: float = 0.0):
     """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask. With ``scene_cuts``, a
     fraction ``scenes`` of the samples are :func:`scene` tables and ``closeups`` close-ups (of
     ``closeup_cuts``, or ``scene_cuts`` when None); of the rest, half are warped photos and half
-    composites. ``trays``: the fraction of the scenes with their dice in a tray."""
+    composites. ``trays``: the fraction of the scenes with their dice in a tray; ``game_tables``: the
+    fraction on one of ``tables`` (see :func:`scene`)."""
     r = rng.random()
     if scene_cuts and r < closeups:
         img, boxes = scene(closeup_cuts or scene_cuts, rng, closeup=True)
     elif scene_cuts and r < closeups + scenes:
-        img, boxes = scene(scene_cuts, rng, trays=trays)
+        img, boxes = scene(scene_cuts, rng, trays=trays, tables=tables, game_tables=game_tables)
     elif rng.random() < 0.5:
         ph = photos[rng.integers(len(photos))]
         img, boxes = warp_photo(ph, rng)
@@ -468,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of the scenes' dice drawn by vision.dice_render, 0-0.9")
     parser.add_argument("--trays", type=float, default=0.0, metavar="F",
                         help="fraction of the scenes whose dice lie in a tray (vision.dice_clusters.draw_tray)")
+    parser.add_argument("--game-tables", type=float, default=0.0, metavar="F",
+                        help="fraction of the scenes on a rendered game table (vision.dice_game_tables), 0-1")
     args = parser.parse_args(argv)
     import torch
 
@@ -492,6 +506,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.split != "heldout":
             parser.error("--scenes/--closeups use the training cut-outs of the heldout split only")
         scene_cuts, closeup_cuts = mixed_cuts(training_cutouts(), args.rendered, args.seed)
+    tables = None
+    if args.game_tables:
+        from vision.dice_clusters import CANVAS
+        from vision.dice_game_tables import game_table
+
+        table_rng = np.random.default_rng([args.seed, 1])  # its own generator: the other samples stay as they were
+        tables = [game_table(table_rng, (CANVAS[1], CANVAS[0])) for _ in range(GAME_TABLES)]
     rng = np.random.default_rng(args.seed)
     net = build_net()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -513,8 +534,8 @@ def main(argv: list[str] | None = None) -> int:
         lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / args.steps)) * min(1.0, (step + 1) / 100)
         for g in opt.param_groups:
             g["lr"] = lr
-        batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays)
-                 for _ in range(args.batch)]
+        batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays,
+                        tables, args.game_tables) for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()
         loss, focal, l1 = loss_fn(net(x), heat, reg, mask)
@@ -542,7 +563,8 @@ def main(argv: list[str] | None = None) -> int:
                    + (f" --scenes {args.scenes}" if args.scenes else "")
                    + (f" --closeups {args.closeups}" if args.closeups else "")
                    + (f" --rendered {args.rendered}" if args.rendered else "")
-                   + (f" --trays {args.trays}" if args.trays else ""),
+                   + (f" --trays {args.trays}" if args.trays else "")
+                   + (f" --game-tables {args.game_tables}" if args.game_tables else ""),
         "resumed_from_step": start, "history": args.history,
         "seed": args.seed, "split": args.split, "training_photos": len(photos),
         "input": "(1, 3, H, W) float32, H and W multiples of 32, vision.dice_detect.network_input",
