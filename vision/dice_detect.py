@@ -53,7 +53,7 @@ TWIN_SIZE = 0.6
 # A detection inside another's box and smaller than this fraction of its side is a pip of that die
 # (pips are 0.12-0.25 of a die's side, but a 1's pip, centred on the die, up to a third or more; in a
 # cluster of touching dice each is a third or more of the cluster, and the reader tells the two apart from
-# the members, vision.dice_learned.split_clusters). 0.4 since the ninth round's update (was 0.3, at which a
+# the members, vision.dice_learned.split_clusters). 0.4 since the tenth round (was 0.3, at which a
 # close-up 1 whose pip scored higher than the die was dropped as that pip's duplicate): chosen on byler's
 # training photos and the synthetic close-ups and clusters (close-ups found 0.793 -> 0.827, the rest
 # unchanged), see assets/dice_model/README.md.

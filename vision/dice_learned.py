@@ -227,6 +227,12 @@ def read_pips(lab: np.ndarray, box: tuple[int, int, int, int]):
     return best
 
 
+def weak_no_die(score: float, probs: np.ndarray) -> bool:
+    """True for a weak detection (score < SURE_SCORE) the classifier calls no die face (probs[0] >= NO_DIE):
+    :func:`fuse` drops it whatever its pips read."""
+    return score < SURE_SCORE and float(probs[0]) >= NO_DIE
+
+
 def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float,
          crowded: bool = False) -> tuple[int, float] | None:
     """Value (1-6) and confidence (0-1) of one detection, or None when it is no die.
@@ -253,7 +259,7 @@ def fuse(score: float, probs: np.ndarray, pip_value: int, pip_conf: float,
     c_value = int(np.argmax(probs[1:])) + 1
     belief = p_die * float(probs[c_value])
     pips_ok = 1 <= pip_value <= 6
-    if score < SURE_SCORE and float(probs[0]) >= NO_DIE:
+    if weak_no_die(score, probs):
         return None
     if not pips_ok and belief < NO_PIPS_BELIEF and float(probs[0]) >= NO_PIPS_NO_DIE:
         return None
@@ -333,7 +339,7 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None) -> list[Di
         box = (max(0, math.floor(x0)), max(0, math.floor(y0)), min(w, math.ceil(x1)), min(h, math.ceil(y1)))
         if box[2] - box[0] < 4 or box[3] - box[1] < 4:
             continue
-        if d.score < SURE_SCORE and float(p[0]) >= NO_DIE:
+        if weak_no_die(d.score, p):
             continue  # fuse() drops it whatever its pips read: they are not counted
         if d.score >= SURE_SCORE and _belief(p)[1] >= PIPS_SKIP_BELIEF:
             fused = fuse(d.score, p, 0, 0.0)
