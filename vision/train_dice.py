@@ -36,7 +36,7 @@ fraction of the images close-ups of one big die; ``--trays F``: that fraction of
 dice in a tray; ``--game-tables F``: that fraction of the others with the dice on a rendered table of our
 own games, cards or a Ludo board, :mod:`vision.dice_game_tables`), ``--pip-negatives F``
 makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`); figures of the
-models they gave: ``assets/dice_model/README.md`` (sixth to ninth rounds).
+models they gave: ``assets/dice_model/README.md`` (sixth to tenth rounds).
 """
 
 from __future__ import annotations
