@@ -86,10 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     ``../shared/data/dice`` (the dice are cut from byler's training photos)."""
     from vision.dice_clusters import write_set
 
-    parser = argparse.ArgumentParser(prog="python -m vision.dice_game_tables", description=main.__doc__.splitlines()[0])
-    parser.add_argument("out")
-    parser.add_argument("--n", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
+    parser = argparse.ArgumentParser(prog="python -m vision.dice_game_tables",
+                                     description="Write a set of dice lying on rendered tables of our own games "
+                                                 "(cards, a Ludo board) for companion dice eval.")
+    parser.add_argument("out", help="folder to write (labels.csv, boxes.csv, images/)")
+    parser.add_argument("--n", type=int, default=200, help="number of images (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     parser.add_argument("--no-dice", action="store_true", help="the tables alone")
     args = parser.parse_args(argv)
     try:
