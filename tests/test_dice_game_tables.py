@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.test_dice_clusters import COLOURS, drawn_cuts
+from test_dice_clusters import COLOURS, drawn_cuts
 from vision.dice_clusters import CANVAS, make_image, write_set
 from vision.dice_eval import load_set
 from vision.dice_game_tables import game_table, make_game_set

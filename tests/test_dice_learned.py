@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from vision.dice_detect import Detection
-from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, FLAG_BELOW, NO_DIE_SURE, PIP_VETO, UNSURE_SCORE, dihedral_probabilities,
-                                 face_mask, fuse, object_mask, read_work_hybrid, read_work_learned, split_clusters)
+from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, FLAG_BELOW, NO_DIE_SURE, NO_PIPS_NO_DIE, PIP_VETO,
+                                 UNSURE_SCORE, dihedral_probabilities, face_mask, fuse, object_mask, read_work_hybrid,
+                                 read_work_learned, split_clusters)
 from vision.dice_segment import to_lab
 
 
@@ -79,6 +80,9 @@ def test_dihedral_probabilities_average_the_views(monkeypatch):
 def test_no_die_cases():
     assert fuse(0.4, probs(2, 0.1, p_none=0.8), 2, 0.5) is None  # weak detection, classifier: no die
     assert fuse(0.9, probs(3, 0.3, p_none=0.6), 0, 0.0) is None  # no pips, and no die face for the classifier
+    speck = probs(2, 0.12 / 0.51, p_none=0.49)  # a speck of dust in a byler photo: belief 0.12, no pips
+    assert NO_PIPS_NO_DIE < 0.49 and fuse(0.301, speck, 0, 0.0) is None
+    assert fuse(0.9, probs(3, 0.3, p_none=0.05), 0, 0.0) is not None  # a die whose pips are not seen stays
     value, conf = fuse(0.9, probs(3, 0.4), 0, 0.0)  # no pips, a doubtful classifier that sees a die: flagged
     assert value == 3 and conf == pytest.approx(0.4) and conf < FLAG_BELOW
     value, conf = fuse(0.9, probs(3, 0.95), 0, 0.0)  # no pips but a sure classifier: kept
