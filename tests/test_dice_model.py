@@ -102,3 +102,24 @@ def test_fold_split_partitions_the_training_photos():
     assert fold_split(photos, 2, 4, seed=1)[1] != out
     with pytest.raises(ValueError):
         fold_split(photos, 4, 4)
+
+
+def test_glare_draws_a_bright_streak_on_the_die_and_keeps_its_crop_in_place():
+    from vision.train_dice import with_glare
+
+    image = np.full((200, 300, 3), (40, 30, 150), np.uint8)  # a red table
+    cv2.rectangle(image, (120, 80), (160, 120), (30, 20, 200), -1)  # a die: 40 px
+    box = (120, 80, 160, 120)
+    rng = np.random.default_rng(0)
+    brighter = 0
+    for _ in range(20):
+        patch, patch_box = with_glare(image, box, rng)
+        assert patch.dtype == np.uint8 and patch.shape == (120, 120, 3)  # one side of margin around the box
+        assert patch_box == (40.0, 40.0, 80.0, 80.0)
+        face = patch[40:80, 40:80].astype(int)
+        assert face.min(axis=2).max() > 60  # a whitish streak on the die (its dimmest channel was 20)
+        assert (np.abs(patch[:5].astype(int) - (40, 30, 150)) <= 1).all()  # the table a side away is untouched
+        brighter += int(np.mean(face) > np.mean(image[80:120, 120:160]))
+    assert brighter == 20
+    edge, edge_box = with_glare(image, (0, 0, 30, 30), rng)  # a die at the corner: the patch is clipped
+    assert edge.shape == (60, 60, 3) and edge_box == (0.0, 0.0, 30.0, 30.0)

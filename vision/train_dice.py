@@ -2,7 +2,7 @@
 
 ``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--split-seed S] [--width W]
 [--deep] [--jitter J] [--detector DIR] [--second] [--fold K/N] [--composites N] [--rendered F] [--closeups F]
-[--trays F] [--game-tables F] [--pip-negatives F]``
+[--trays F] [--game-tables F] [--pip-negatives F] [--glare F]``
 
 Needs torch (``.venv/bin/pip install torch==2.13.0``) and onnx for the export; neither is a run-time
 dependency. ``--split all`` (the shipped model) trains on ``byler_d6`` (BSD-3-Clause) except the 14
@@ -35,7 +35,8 @@ on which reader v3's flag rule is calibrated.
 fraction of the images close-ups of one big die; ``--trays F``: that fraction of the others with the
 dice in a tray; ``--game-tables F``: that fraction of the others with the dice on a rendered table of our
 own games, cards or a Ludo board, :mod:`vision.dice_game_tables`), ``--pip-negatives F``
-makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`); figures of the
+makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`), ``--glare F`` draws
+a specular streak across that fraction of the positives (:func:`with_glare`); figures of the
 models they gave: ``assets/dice_model/README.md`` (sixth to tenth rounds).
 """
 
@@ -81,7 +82,7 @@ def _colour_variants(image: np.ndarray, rng: np.random.Generator, n: int) -> lis
 
 
 def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die: int, variants: int = 3,
-                 jitter: float = 1.0, pip_negatives: float = 0.0):
+                 jitter: float = 1.0, pip_negatives: float = 0.0, glare: float = 0.0):
     """Crops (n, 3, 32, 32) float32 and labels (n,) int64 (0 = not a die face, 1-6 the value) from
     ``photos`` ((path, LabelledImage) pairs, :func:`_photos`); see :func:`image_samples`."""
     xs, ys = [], []
@@ -89,12 +90,13 @@ def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is not None:
             image_samples(image, list(item.boxes), rng, pos_per_die, neg_per_die, variants, jitter, xs, ys,
-                          pip_negatives)
+                          pip_negatives, glare)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
 def image_samples(image: np.ndarray, boxes: list, rng: np.random.Generator, pos_per_die: int, neg_per_die: int,
-                  variants: int, jitter: float, xs: list, ys: list, pip_negatives: float = 0.0) -> None:
+                  variants: int, jitter: float, xs: list, ys: list, pip_negatives: float = 0.0,
+                  glare: float = 0.0) -> None:
     """Append crops (3, 32, 32) to ``xs`` and their labels to ``ys`` for one BGR image and its labelled
     ``boxes`` ((value 1-6, (x0, y0, x1, y1)) pairs, pixels): ``pos_per_die`` positives a die and
     ``neg_per_die`` class-0 negatives spread over ``variants`` colour variants (:func:`_colour_variants`).
@@ -103,14 +105,16 @@ def image_samples(image: np.ndarray, boxes: list, rng: np.random.Generator, pos_
     crops around the die detector's boxes, which are less tight than the labels). ``pip_negatives``: the
     fraction of negatives that are close-ups of one pip lattice position of a die (scale 0.2-0.35 of its
     side, 0.27 of the side off centre in x and y: a pip or the blank face between them; the die
-    detector's fine level puts boxes on the pips of a close-up die, and a pip alone is no die face)."""
+    detector's fine level puts boxes on the pips of a close-up die, and a pip alone is no die face).
+    ``glare``: the fraction of positives cut with a specular streak across the die (:func:`with_glare`)."""
     centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in boxes])
     sides = np.array([max(b[2] - b[0], b[3] - b[1]) for _, b in boxes])
     h, w = image.shape[:2]
     for img in _colour_variants(image, rng, variants):
         for (value, box), side in zip(boxes, sides):
             for _ in range(max(1, pos_per_die // variants)):
-                xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.06, 0.06, 2) * jitter,
+                src, src_box = (with_glare(img, box, rng) if glare and rng.random() < glare else (img, box))
+                xs.append(face_crop(src, src_box, centre_shift=rng.uniform(-0.06, 0.06, 2) * jitter,
                                     scale=1.0 + (rng.uniform(0.88, 1.12) - 1.0) * jitter,
                                     angle=rng.uniform(0, 360)))
                 ys.append(value)
@@ -142,6 +146,31 @@ def image_samples(image: np.ndarray, boxes: list, rng: np.random.Generator, pos_
                     xs.append(face_crop(img, (c[0] - s / 2, c[1] - s / 2, c[0] + s / 2, c[1] + s / 2),
                                         angle=rng.uniform(0, 360)))
                 ys.append(0)
+
+
+# Specular streaks (with_glare): half-length and half-width (fractions of the die's side), offset of the
+# centre from the die's centre, and opacity. A glossy die under a lamp shows a bright streak or bar across
+# its face (byler_d6's purple and red dice); the streak must not read as a pip, nor hide the value.
+GLARE_LENGTH, GLARE_WIDTH, GLARE_OFFSET, GLARE_ALPHA = (0.15, 0.45), (0.03, 0.06), 0.25, (0.4, 0.9)
+
+
+def with_glare(image: np.ndarray, box, rng: np.random.Generator) -> tuple[np.ndarray, tuple]:
+    """A (patch, box) pair: a copy of the BGR uint8 ``image`` around ``box`` (x0, y0, x1, y1; one side of
+    margin) with a blurred white elliptic streak (GLARE_*: any angle, near the die's centre) blended in, and
+    the box in the patch's pixels; :func:`vision.dice_model.face_crop` cuts the same crop from it."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    side = max(x1 - x0, y1 - y0, 2.0)
+    h, w = image.shape[:2]
+    X0, Y0 = max(0, int(x0 - side)), max(0, int(y0 - side))
+    X1, Y1 = min(w, int(math.ceil(x1 + side))), min(h, int(math.ceil(y1 + side)))
+    patch = image[Y0:Y1, X0:X1].astype(np.float32)
+    centre = np.array(((x0 + x1) / 2 - X0, (y0 + y1) / 2 - Y0)) + rng.uniform(-GLARE_OFFSET, GLARE_OFFSET, 2) * side
+    axes = (max(1, round(rng.uniform(*GLARE_LENGTH) * side)), max(1, round(rng.uniform(*GLARE_WIDTH) * side)))
+    streak = np.zeros(patch.shape[:2], np.float32)
+    cv2.ellipse(streak, (round(centre[0]), round(centre[1])), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
+    streak = cv2.GaussianBlur(streak, (0, 0), max(0.5, axes[1] / 2))[..., None] * rng.uniform(*GLARE_ALPHA)
+    patch = patch * (1.0 - streak) + 255.0 * streak
+    return patch.clip(0, 255).astype(np.uint8), (x0 - X0, y0 - Y0, x1 - X0, y1 - Y0)
 
 
 def detector_samples(photos, detector, rng: np.random.Generator, per_box: int = 4, variants: int = 3):
@@ -203,7 +232,7 @@ CLOSEUP_SIDES, CLOSEUP_DICE = (90.0, 260.0), (1, 1)
 def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int = 4, neg_per_die: int = 4,
                       jitter: float = 1.0, rendered: float = 0.0, pip_negatives: float = 0.0,
                       closeups: float = 0.0, trays: float = 0.0, cut_photos: list | None = None,
-                      game_tables: float = 0.0):
+                      game_tables: float = 0.0, glare: float = 0.0):
     """Crops (n, 3, 32, 32) float32 and labels (n,) int64 from ``n_images`` synthetic tables of
     :func:`vision.dice_clusters.make_image` (byler's training dice cut along their outlines, pasted onto
     plain, gradient, cloth, wood and cluttered tables; half the images in touching clusters, half with
@@ -215,7 +244,7 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
     other images whose dice lie in a dice tray (a box over a tray of dice is no die face); ``game_tables``:
     the fraction of those whose table is one of our games' (:func:`vision.dice_game_tables.game_table`:
     cards, a Ludo board, whose printed circles look like pips). Crops as
-    :func:`image_samples` (two colour variants an image, ``pip_negatives``) and, with a ``detector``,
+    :func:`image_samples` (two colour variants an image, ``pip_negatives``, ``glare``) and, with a ``detector``,
     :func:`detector_image_samples` (one crop a box). ``cut_photos``: the photos whose dice are cut out
     (default: the 149 training photos; a fold's photos for a fold model, so that the dice of the photos
     it leaves out stay unseen). Raises FileNotFoundError without ``../shared``."""
@@ -238,7 +267,7 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
             scene = make_image(cuts, rng, touching=bool(i % 2), tray=bool(trays) and rng.random() < trays,
                                table=table)
         boxes = [(int(v), tuple(float(c) for c in b)) for v, b in zip(scene.values, scene.boxes)]
-        image_samples(scene.image, boxes, rng, pos_per_die, neg_per_die, 2, jitter, xs, ys, pip_negatives)
+        image_samples(scene.image, boxes, rng, pos_per_die, neg_per_die, 2, jitter, xs, ys, pip_negatives, glare)
         if detector is not None:
             detector_image_samples(scene.image, boxes, detector, rng, 1, 1, xs, ys)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
@@ -371,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of the composites (not close-ups) on a rendered game table, 0-1")
     parser.add_argument("--pip-negatives", type=float, default=0.0, metavar="F",
                         help="fraction of negatives that are close-ups of a pip (image_samples), 0-1")
+    parser.add_argument("--glare", type=float, default=0.0, metavar="F",
+                        help="fraction of positives with a specular streak drawn across the die (with_glare), 0-1")
     args = parser.parse_args(argv)
     if args.second and not args.detector:
         parser.error("--second needs --detector")
@@ -400,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         k, n = (int(v) for v in args.fold.split("/"))
         train_photos, tests["fold_out"] = fold_split(train_photos, k, n, split_seed)
     x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter,
-                        pip_negatives=args.pip_negatives)
+                        pip_negatives=args.pip_negatives, glare=args.glare)
     if args.detector:
         from vision.dice_detect import DieDetector
 
@@ -414,7 +445,8 @@ def main(argv: list[str] | None = None) -> int:
         xc, yc = composite_samples(args.composites, args.seed, detector if args.detector else None,
                                    jitter=args.jitter, rendered=args.rendered, pip_negatives=args.pip_negatives,
                                    closeups=args.closeups, trays=args.trays,
-                                   cut_photos=train_photos if args.fold else None, game_tables=args.game_tables)
+                                   cut_photos=train_photos if args.fold else None, game_tables=args.game_tables,
+                                   glare=args.glare)
         print(f"composite crops: {len(yc)} ({int((yc == 0).sum())} negatives)", flush=True)
         x, y = np.concatenate([x, xc]), np.concatenate([y, yc])
     print(f"{len(train_photos)} training photos, {len(y)} crops ({int((y == 0).sum())} negatives), "
@@ -444,7 +476,8 @@ def main(argv: list[str] | None = None) -> int:
                    + (f" --closeups {args.closeups}" if args.closeups else "")
                    + (f" --trays {args.trays}" if args.trays else "")
                    + (f" --game-tables {args.game_tables}" if args.game_tables else "")
-                   + (f" --pip-negatives {args.pip_negatives}" if args.pip_negatives else ""),
+                   + (f" --pip-negatives {args.pip_negatives}" if args.pip_negatives else "")
+                   + (f" --glare {args.glare}" if args.glare else ""),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
         "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice_model.face_crop",
         "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],
