@@ -38,3 +38,32 @@ def test_a_set_of_tables_without_dice(tmp_path):
     folder = write_set(make_game_set(3, seed=5, with_dice=False), tmp_path / "tables")
     images, _ = load_set(folder)
     assert len(images) == 3 and all(it.values == () for it in images)
+
+
+def test_a_calibration_of_the_empty_table_drops_its_print_and_keeps_every_die():
+    from vision.dice import read_dice
+    from vision.dice_calibration import make_calibration
+    from vision.dice_eval import match_to_boxes
+    from vision.dice_render import rendered_cuts
+
+    rng = np.random.default_rng(11)
+    cuts = rendered_cuts(24, 3)
+    false_without = false_with = wrong_unflagged_without = wrong_unflagged_with = 0
+    for _ in range(6):
+        table = game_table(rng, (CANVAS[1], CANVAS[0]))
+        scene = make_image(cuts, rng, touching=False, table=table)
+        boxes = [(int(v), tuple(float(c) for c in b)) for v, b in zip(scene.values, scene.boxes)]
+        calibration = make_calibration([table])  # the empty table, as `companion calibrate dice` stores it
+        without, with_ = (read_dice(scene.image, calibration=c) for c in (None, calibration))
+        m0, m1 = match_to_boxes(without, boxes), match_to_boxes(with_, boxes)
+        assert sum(k is not None for k in m1) == sum(k is not None for k in m0)  # no die is lost
+        false_without += sum(k is None for k in m0)
+        false_with += sum(k is None for k in m1)
+        for obs, m in ((without, m0), (with_, m1)):
+            wrong = sum(not d.flagged and (k is None or boxes[k][0] != d.value) for d, k in zip(obs.dice, m))
+            if obs is without:
+                wrong_unflagged_without += wrong
+            else:
+                wrong_unflagged_with += wrong
+    assert false_without >= 15 and false_with * 5 <= false_without  # cards' and board's print: mostly gone
+    assert wrong_unflagged_without >= 2 and wrong_unflagged_with == 0

@@ -3,6 +3,7 @@ the hybrid reader on drawn dice."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -330,3 +331,24 @@ def test_a_known_first_view_stands_in_for_the_unturned_crop():
     spy = _SameForEveryCrop(probs(4, 0.6))
     dihedral_probabilities(spy, crops, first_view=spy.probabilities(crops))
     assert spy.seen == 5 + 5 * 3  # the first view once, then 3 more views a crop
+
+
+def test_a_detection_where_nothing_changed_since_the_calibration_is_on_the_empty_table():
+    from vision.dice_calibration import DiceCalibration
+    from vision.dice_learned import on_the_empty_table
+
+    table = np.full((120, 160, 3), (200, 190, 170), np.uint8)
+    cv2.circle(table, (40, 60), 12, (60, 60, 60), -1)  # printed on the table: there at calibration
+    empty = cv2.cvtColor(table, cv2.COLOR_BGR2Lab)
+    calibration = DiceCalibration(empty, empty[..., 0], (120, 160), noise=1.0)
+    frame = table.copy()
+    cv2.rectangle(frame, (100, 40), (130, 70), (250, 250, 250), -1)  # a white die put down since
+    cv2.circle(frame, (115, 55), 4, (20, 20, 20), -1)
+    lab = to_lab(frame)
+    assert on_the_empty_table(lab, (26, 46, 54, 74), calibration)  # the printed disc
+    assert not on_the_empty_table(lab, (99, 39, 131, 71), calibration)  # the die
+    assert on_the_empty_table(lab, (150, 100, 175, 125), calibration)  # past the frame's corner, unchanged
+    # a white 1 on a near-white table: its pip alone changes enough of its face
+    pip_only = table.copy()
+    cv2.circle(pip_only, (115, 55), 4, (20, 20, 20), -1)
+    assert not on_the_empty_table(to_lab(pip_only), (99, 39, 131, 71), calibration)

@@ -174,8 +174,8 @@ def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
     uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
     ``calibration``: a :class:`vision.dice_calibration.DiceCalibration`, None for none, or ``"auto"``
     (the default) for the one stored in the app's state directory if any; it is used only when it was
-    made for frames of this size (the table is then compared with the calibrated empty table), and by
-    readers v2 and hybrid only (v3 needs none).
+    made for frames of this size: v2 compares the table with the calibrated empty table; v3 (which needs
+    none) drops detections on the part of the table nothing was put on (a board's or a card's print).
     Raises FrameError for input that is not a non-empty (h, w, 3) uint8 numpy array.
     """
     start = time.perf_counter()
@@ -196,7 +196,7 @@ def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
         found = None
         if READER == "learned":
             from vision.dice_learned import read_work_learned
-            found = read_work_learned(work)
+            found = read_work_learned(work, calibration=calibration)
         elif READER == "hybrid":
             from vision.dice_learned import read_work_hybrid
             found = read_work_hybrid(work, calibration)

@@ -26,7 +26,7 @@ import io
 import math
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -54,6 +54,12 @@ class DiceCalibration:
     frame_shape: tuple[int, int]
     noise: float
     die_side: float = 0.0
+
+    @property
+    def die_threshold(self) -> float:
+        """Lab distance (units of :func:`vision.dice_segment.lab_distance`) from the empty table above which
+        a pixel belongs to something new on it: DIE_NOISE times the camera noise, at least DIE_MIN_DISTANCE."""
+        return max(DIE_MIN_DISTANCE, DIE_NOISE * self.noise)
 
     def fits(self, frame_shape: tuple[int, ...]) -> bool:
         """True when this calibration was made for frames of ``frame_shape`` ((h, w) or (h, w, 3))."""
@@ -102,18 +108,18 @@ def make_calibration(frames, face_frames=()) -> DiceCalibration:
     if faces and faces[0].shape[:2] != (h, w):
         raise CalibrationError(f"face frames are {faces[0].shape[1]}x{faces[0].shape[0]}, "
                                f"the empty frames {w}x{h}")
+    calibration = DiceCalibration(median, grey, (h, w), noise)
     sides = []
-    threshold = max(DIE_MIN_DISTANCE, DIE_NOISE * noise)
     for frame in faces:
         lab = cv2.cvtColor(work_image(frame)[0], cv2.COLOR_BGR2Lab)
-        mask = (lab_distance(lab.astype(np.float32), bg) > threshold).astype(np.uint8)
+        mask = (lab_distance(lab.astype(np.float32), bg) > calibration.die_threshold).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
         for i in range(1, n):
             area = int(stats[i, cv2.CC_STAT_AREA])
             if area >= 36:  # a die of 6 px a side or more
                 sides.append(math.sqrt(area))
-    return DiceCalibration(median, grey, (h, w), noise, float(np.median(sides)) if sides else 0.0)
+    return replace(calibration, die_side=float(np.median(sides)) if sides else 0.0)
 
 
 def calibrate_dice(frames, state_dir, face_frames=()) -> Path:

@@ -18,6 +18,10 @@ the classical candidate finder). Steps:
    flagged, one the classifier calls "no die face" with a weak detection is dropped.
 4. A die whose box runs past the frame's edge (partly out of view) is flagged, never silently read.
 
+With a calibration of the empty play area (``companion calibrate dice``, :mod:`vision.dice_calibration`), a
+detection on a part of the table that has not changed since (a board's printed circles, a card's pips, a
+tray's screws) is dropped before it is read (:func:`on_the_empty_table`, EMPTY_CHANGED).
+
 One parameter set for every table and camera; the constants say where they come from.
 """
 
@@ -165,6 +169,11 @@ PIPS_CLEAN = 0.9
 # vetoed by a weak pip count); 0.9 keeps a step of margin (was 0.95 for the seventh round's classifier,
 # which at 0.85 let a close-up's wrong die go unflagged). byler_d6 median 28 -> 23 ms.
 PIPS_SKIP_BELIEF = 0.9
+# With a calibration, a detection is part of the empty table when less than this fraction of its face
+# mask differs from the calibrated empty area by more than the calibration's die threshold. Synthetic
+# game tables (vision.dice_game_tables' tables; the table itself, with camera noise, as the calibration
+# frames; seeds 1 and 3, 100 images each): see assets/dice_model/README.md (eleventh round).
+EMPTY_CHANGED = 0.03
 # The pip-count reading's mask inside the box: inset (fraction of the side) and corner radius.
 MASK_INSET, MASK_RADIUS = 0.06, 0.2
 
@@ -315,12 +324,14 @@ def dihedral_probabilities(classifier, crops: np.ndarray, n_views: int | None = 
     return (g / g.sum(1, keepdims=True)).astype(np.float32)
 
 
-def read_work_learned(work: np.ndarray, classifier=None, second=None) -> list[DieReading] | None:
+def read_work_learned(work: np.ndarray, classifier=None, second=None, calibration=None) -> list[DieReading] | None:
     """Read the dice of a BGR uint8 work image (h, w, 3); boxes in its pixels. None without the models.
 
     ``classifier`` / ``second``: :class:`vision.dice_model.FaceClassifier` objects to use instead of the
     shipped classifier and second classifier (the out-of-fold models of :mod:`vision.train_dice_flags`);
-    with ``classifier`` given, ``second`` None means no second opinion."""
+    with ``classifier`` given, ``second`` None means no second opinion. ``calibration``: a
+    :class:`vision.dice_calibration.DiceCalibration` of the empty play area that fits the frame, or None:
+    detections on the unchanged table are dropped (:func:`on_the_empty_table`)."""
     from vision.dice_detect import shipped_detector
     from vision.dice_model import face_crop, shipped_box_classifier, shipped_second_classifier
     from vision.dice_segment import to_lab
@@ -330,12 +341,15 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None) -> list[Di
     if detector is None or classifier is None:
         return None
     dets, first_view = split_clusters(work, detector.detect_members(work), classifier)
+    lab = to_lab(work)
+    if calibration is not None and dets:
+        keep = [i for i, d in enumerate(dets) if not on_the_empty_table(lab, d.box, calibration)]
+        dets, first_view = [dets[i] for i in keep], first_view[keep]
     if not dets:
         return []
     crops = np.stack([face_crop(work, d.box) for d in dets])
     probs = second_opinion(second, crops, dihedral_probabilities(classifier, crops, first_view=first_view))
     h, w = work.shape[:2]
-    lab = to_lab(work)
     crowded = sum(d.score >= SURE_SCORE for d in dets) >= CROWDED
     out = []
     for d, p in zip(dets, probs):
@@ -360,6 +374,24 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None) -> list[Di
         flagged = conf < FLAG_BELOW
         out.append(DieReading(value=value, box=box, confidence=round(float(conf), 4), flagged=bool(flagged)))
     return out
+
+
+def on_the_empty_table(lab: np.ndarray, box, calibration) -> bool:
+    """True when less than EMPTY_CHANGED of the face mask (:func:`face_mask`) of ``box`` (x0, y0, x1, y1,
+    work pixels, may run past the frame) in the Lab work image ``lab`` (h, w, 3 float32,
+    :func:`vision.dice_segment.to_lab`) differs from ``calibration``'s empty play area by more than its
+    die threshold (:attr:`vision.dice_calibration.DiceCalibration.die_threshold`): nothing was put there
+    since the calibration, so a die-like thing there is the table's own print."""
+    from vision.dice_segment import lab_distance
+
+    h, w = lab.shape[:2]
+    x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
+    x1, y1 = min(w, math.ceil(box[2])), min(h, math.ceil(box[3]))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return False
+    empty = calibration.background_lab((h, w))[y0:y1, x0:x1]
+    changed = lab_distance(lab[y0:y1, x0:x1], empty) > calibration.die_threshold
+    return float(changed[face_mask(x1 - x0, y1 - y0).astype(bool)].mean()) < EMPTY_CHANGED
 
 
 def second_opinion(second, crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -490,7 +522,7 @@ def read_work_hybrid(work: np.ndarray, calibration=None) -> list[DieReading] | N
     ADDED_SURE. None without the detector model."""
     from vision.dice import _read_work
 
-    learned = read_work_learned(work)
+    learned = read_work_learned(work, calibration=calibration)
     if learned is None:
         return None
     classical = _read_work(work, calibration)
