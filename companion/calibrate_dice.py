@@ -1,7 +1,8 @@
 """``companion calibrate dice``: a few frames of the empty play area, stored for the dice reader.
 
-The reader works without it; with it, the empty table's own picture replaces the estimated background
-(``vision.dice_calibration``). Frames come from the configured camera (or ``--camera``); the players
+The reader works without it; with it, the product's reader drops whatever it finds on a part of the table
+nothing has been put on since (a board's circles, a card's pips: ``vision.dice_learned.on_the_empty_table``),
+and the classical one compares the table with the empty table's own picture (``vision.dice_calibration``). Frames come from the configured camera (or ``--camera``); the players
 are asked to clear the play area first, and ``--wait`` gives them time.
 """
 
