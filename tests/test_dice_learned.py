@@ -344,11 +344,11 @@ def test_a_detection_where_nothing_changed_since_the_calibration_is_on_the_empty
     frame = table.copy()
     cv2.rectangle(frame, (100, 40), (130, 70), (250, 250, 250), -1)  # a white die put down since
     cv2.circle(frame, (115, 55), 4, (20, 20, 20), -1)
-    lab = to_lab(frame)
-    assert on_the_empty_table(lab, (26, 46, 54, 74), calibration)  # the printed disc
-    assert not on_the_empty_table(lab, (99, 39, 131, 71), calibration)  # the die
-    assert on_the_empty_table(lab, (150, 100, 175, 125), calibration)  # past the frame's corner, unchanged
+    lab, empty, level = to_lab(frame), calibration.background_lab((120, 160)), calibration.die_threshold
+    assert on_the_empty_table(lab, empty, (26, 46, 54, 74), level)  # the printed disc
+    assert not on_the_empty_table(lab, empty, (99, 39, 131, 71), level)  # the die
+    assert on_the_empty_table(lab, empty, (150, 100, 175, 125), level)  # past the frame's corner, unchanged
     # a white 1 on a near-white table: its pip alone changes enough of its face
     pip_only = table.copy()
     cv2.circle(pip_only, (115, 55), 4, (20, 20, 20), -1)
-    assert not on_the_empty_table(to_lab(pip_only), (99, 39, 131, 71), calibration)
+    assert not on_the_empty_table(to_lab(pip_only), empty, (99, 39, 131, 71), level)

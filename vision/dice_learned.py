@@ -343,7 +343,8 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None, calibratio
     dets, first_view = split_clusters(work, detector.detect_members(work), classifier)
     lab = to_lab(work)
     if calibration is not None and dets:
-        keep = [i for i, d in enumerate(dets) if not on_the_empty_table(lab, d.box, calibration)]
+        empty, level = calibration.background_lab(lab.shape[:2]), calibration.die_threshold
+        keep = [i for i, d in enumerate(dets) if not on_the_empty_table(lab, empty, d.box, level)]
         dets, first_view = [dets[i] for i in keep], first_view[keep]
     if not dets:
         return []
@@ -376,12 +377,13 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None, calibratio
     return out
 
 
-def on_the_empty_table(lab: np.ndarray, box, calibration) -> bool:
+def on_the_empty_table(lab: np.ndarray, empty: np.ndarray, box, threshold: float) -> bool:
     """True when less than EMPTY_CHANGED of the face mask (:func:`face_mask`) of ``box`` (x0, y0, x1, y1,
     work pixels, may run past the frame) in the Lab work image ``lab`` (h, w, 3 float32,
-    :func:`vision.dice_segment.to_lab`) differs from ``calibration``'s empty play area by more than its
-    die threshold (:attr:`vision.dice_calibration.DiceCalibration.die_threshold`): nothing was put there
-    since the calibration, so a die-like thing there is the table's own print."""
+    :func:`vision.dice_segment.to_lab`) differs from ``empty`` (the calibrated empty play area, the same
+    shape: :meth:`vision.dice_calibration.DiceCalibration.background_lab`) by more than ``threshold``
+    (its :attr:`~vision.dice_calibration.DiceCalibration.die_threshold`): nothing was put there since the
+    calibration, so a die-like thing there is the table's own print."""
     from vision.dice_segment import lab_distance
 
     h, w = lab.shape[:2]
@@ -389,8 +391,7 @@ def on_the_empty_table(lab: np.ndarray, box, calibration) -> bool:
     x1, y1 = min(w, math.ceil(box[2])), min(h, math.ceil(box[3]))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return False
-    empty = calibration.background_lab((h, w))[y0:y1, x0:x1]
-    changed = lab_distance(lab[y0:y1, x0:x1], empty) > calibration.die_threshold
+    changed = lab_distance(lab[y0:y1, x0:x1], empty[y0:y1, x0:x1]) > threshold
     return float(changed[face_mask(x1 - x0, y1 - y0).astype(bool)].mean()) < EMPTY_CHANGED
 
 

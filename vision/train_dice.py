@@ -164,7 +164,8 @@ def with_glare(image: np.ndarray, box, rng: np.random.Generator) -> tuple[np.nda
     X0, Y0 = max(0, int(x0 - side)), max(0, int(y0 - side))
     X1, Y1 = min(w, int(math.ceil(x1 + side))), min(h, int(math.ceil(y1 + side)))
     patch = image[Y0:Y1, X0:X1].astype(np.float32)
-    centre = np.array(((x0 + x1) / 2 - X0, (y0 + y1) / 2 - Y0)) + rng.uniform(-GLARE_OFFSET, GLARE_OFFSET, 2) * side
+    centre = np.array(((x0 + x1) / 2 - X0, (y0 + y1) / 2 - Y0))
+    centre += rng.uniform(-GLARE_OFFSET, GLARE_OFFSET, 2) * side
     axes = (max(1, round(rng.uniform(*GLARE_LENGTH) * side)), max(1, round(rng.uniform(*GLARE_WIDTH) * side)))
     streak = np.zeros(patch.shape[:2], np.float32)
     cv2.ellipse(streak, (round(centre[0]), round(centre[1])), axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
