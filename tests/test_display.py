@@ -577,3 +577,18 @@ def test_the_options_take_photo_space_only_when_they_need_two_lines():
     long = side_panel_regions(make_view(options=(OptionView("6 + 8", "bust 0% \u00b7 6 to 3/11, 8 to 1/11"),) * 2),
                               layout)
     assert short.options.height < long.options.height and short.top.height > long.top.height > 40
+
+
+def test_a_die_tag_keeps_clear_of_the_other_dice_and_their_outlines():
+    from companion.display.photo import _place_tag
+
+    photo = pygame.Rect(0, 0, 400, 300)
+    box = pygame.Rect(180, 130, 40, 40)
+    tag = pygame.Rect(0, 0, 30, 20)
+    # neighbours right, left, above and below (with their outlines): only the corners are free
+    avoid = [pygame.Rect(224, 130, 40, 40), pygame.Rect(136, 130, 40, 40), pygame.Rect(180, 86, 40, 40),
+             pygame.Rect(180, 174, 40, 40)]
+    placed = _place_tag(tag, box, photo, avoid, gap=3)
+    assert photo.contains(placed) and not any(placed.colliderect(r) for r in avoid)
+    assert placed.bottom == box.top - 3 and placed.left == box.right + 3  # the first corner tried: top right
+    assert _place_tag(tag, box, photo, [], gap=3).midleft == (box.right + 3, box.centery)  # free: right of it

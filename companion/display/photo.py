@@ -105,7 +105,8 @@ def draw_photo(
     for die, box in placed:
         _draw_die_box(surface, box, die, label_size)
     tags: list[pygame.Rect] = []
-    obstacles = [box for _d, box in placed]
+    obstacles = [box.inflate(2 * _outline_reach(die, label_size), 2 * _outline_reach(die, label_size))
+                 for die, box in placed]
     for die, box in sorted(placed, key=lambda p: not p[0].selected):  # the selected die picks first
         tags.append(_draw_die_tag(surface, box, rect, die, label_size, obstacles + tags))
     surface.set_clip(old_clip)
@@ -134,6 +135,12 @@ def draw_dice_faces(surface: pygame.Surface, area: pygame.Rect, dice: tuple[DieV
         used = used.union(face)
         x += side + gap
     return used
+
+
+def _outline_reach(die: DieView, label_size: int) -> int:
+    """How far (px) :func:`_draw_die_box` draws outside a die's box: its outline, wider when selected."""
+    width = max(2, label_size // 8)
+    return 3 * width if die.selected else width
 
 
 def _draw_die_box(surface: pygame.Surface, box: pygame.Rect, die: DieView, label_size: int) -> None:
@@ -165,7 +172,9 @@ def _draw_die_tag(
     pad = max(2, size // 5)
     border = max(1, size // (6 if die.selected else 14))
     tag = pygame.Rect(0, 0, ink.width + 2 * (pad + border), ink.height + 2 * (pad + border))
-    tag = _place_tag(tag, box, photo, [r for r in avoid if r != box], gap=max(2, size // 6))
+    reach = _outline_reach(die, label_size)
+    own = box.inflate(2 * reach, 2 * reach)
+    tag = _place_tag(tag, own, photo, [r for r in avoid if r != own], gap=max(2, size // 6))
     fill = palette.DIE_FLAGGED if (die.flagged or die.value < 1) else palette.DIE_OK
     radius = max(2, tag.height // 4)
     pygame.draw.rect(surface, palette.INK, tag, border_radius=radius)
@@ -177,9 +186,11 @@ def _draw_die_tag(
 def _place_tag(
     tag: pygame.Rect, box: pygame.Rect, photo: pygame.Rect, avoid: list[pygame.Rect], gap: int
 ) -> pygame.Rect:
-    """Right of the box, else left, above, below: the first spot inside the photo that covers nothing."""
+    """Right of the box, else left, above, below, then at its four corners: the first spot inside the photo
+    that covers none of ``avoid`` (other dice with their outlines, tags already placed); else the spot that
+    covers least."""
     candidates = []
-    for side in ("right", "left", "top", "bottom"):
+    for side in ("right", "left", "top", "bottom", "topright", "topleft", "bottomright", "bottomleft"):
         t = tag.copy()
         if side == "right":
             t.midleft = (box.right + gap, box.centery)
@@ -187,8 +198,17 @@ def _place_tag(
             t.midright = (box.left - gap, box.centery)
         elif side == "top":
             t.midbottom = (box.centerx, box.top - gap)
-        else:
+        elif side == "bottom":
             t.midtop = (box.centerx, box.bottom + gap)
+        else:  # a corner: diagonally off the box
+            if side.startswith("top"):
+                t.bottom = box.top - gap
+            else:
+                t.top = box.bottom + gap
+            if side.endswith("right"):
+                t.left = box.right + gap
+            else:
+                t.right = box.left - gap
         inside = photo.contains(t)
         t = t.clamp(photo)
         covered = sum(t.clip(r).width * t.clip(r).height for r in avoid)
