@@ -2,8 +2,9 @@
 
 The reader works without it; with it, the product's reader drops whatever it finds on a part of the table
 nothing has been put on since (a board's circles, a card's pips: ``vision.dice_learned.on_the_empty_table``),
-and the classical one compares the table with the empty table's own picture (``vision.dice_calibration``). Frames come from the configured camera (or ``--camera``); the players
-are asked to clear the play area first, and ``--wait`` gives them time.
+and the classical one compares the table with the empty table's own picture (``vision.dice_calibration``).
+Frames come from the configured camera (or ``--camera``); the players are asked to clear the play area
+first, and ``--wait`` gives them time.
 """
 
 from __future__ import annotations

@@ -324,7 +324,8 @@ def dihedral_probabilities(classifier, crops: np.ndarray, n_views: int | None = 
     return (g / g.sum(1, keepdims=True)).astype(np.float32)
 
 
-def read_work_learned(work: np.ndarray, classifier=None, second=None, calibration=None) -> list[DieReading] | None:
+def read_work_learned(work: np.ndarray, classifier=None, second=None,
+                      calibration=None) -> list[DieReading] | None:
     """Read the dice of a BGR uint8 work image (h, w, 3); boxes in its pixels. None without the models.
 
     ``classifier`` / ``second``: :class:`vision.dice_model.FaceClassifier` objects to use instead of the
@@ -341,13 +342,15 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None, calibratio
     if detector is None or classifier is None:
         return None
     dets, first_view = split_clusters(work, detector.detect_members(work), classifier)
+    if not dets:
+        return []
     lab = to_lab(work)
-    if calibration is not None and dets:
+    if calibration is not None:
         empty, level = calibration.background_lab(lab.shape[:2]), calibration.die_threshold
         keep = [i for i, d in enumerate(dets) if not on_the_empty_table(lab, empty, d.box, level)]
         dets, first_view = [dets[i] for i in keep], first_view[keep]
-    if not dets:
-        return []
+        if not dets:
+            return []
     crops = np.stack([face_crop(work, d.box) for d in dets])
     probs = second_opinion(second, crops, dihedral_probabilities(classifier, crops, first_view=first_view))
     h, w = work.shape[:2]

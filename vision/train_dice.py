@@ -37,7 +37,7 @@ dice in a tray; ``--game-tables F``: that fraction of the others with the dice o
 own games, cards or a Ludo board, :mod:`vision.dice_game_tables`), ``--pip-negatives F``
 makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`), ``--glare F`` draws
 a specular streak across that fraction of the positives (:func:`with_glare`); figures of the
-models they gave: ``assets/dice_model/README.md`` (sixth to tenth rounds).
+models they gave: ``assets/dice_model/README.md`` (sixth to eleventh rounds).
 """
 
 from __future__ import annotations

@@ -105,8 +105,7 @@ def draw_photo(
     for die, box in placed:
         _draw_die_box(surface, box, die, label_size)
     tags: list[pygame.Rect] = []
-    obstacles = [box.inflate(2 * _outline_reach(die, label_size), 2 * _outline_reach(die, label_size))
-                 for die, box in placed]
+    obstacles = [_outlined(box, die, label_size) for die, box in placed]
     for die, box in sorted(placed, key=lambda p: not p[0].selected):  # the selected die picks first
         tags.append(_draw_die_tag(surface, box, rect, die, label_size, obstacles + tags))
     surface.set_clip(old_clip)
@@ -137,10 +136,11 @@ def draw_dice_faces(surface: pygame.Surface, area: pygame.Rect, dice: tuple[DieV
     return used
 
 
-def _outline_reach(die: DieView, label_size: int) -> int:
-    """How far (px) :func:`_draw_die_box` draws outside a die's box: its outline, wider when selected."""
+def _outlined(box: pygame.Rect, die: DieView, label_size: int) -> pygame.Rect:
+    """``box`` grown by what :func:`_draw_die_box` draws outside it: the outline, wider when selected."""
     width = max(2, label_size // 8)
-    return 3 * width if die.selected else width
+    reach = 3 * width if die.selected else width
+    return box.inflate(2 * reach, 2 * reach)
 
 
 def _draw_die_box(surface: pygame.Surface, box: pygame.Rect, die: DieView, label_size: int) -> None:
@@ -172,8 +172,7 @@ def _draw_die_tag(
     pad = max(2, size // 5)
     border = max(1, size // (6 if die.selected else 14))
     tag = pygame.Rect(0, 0, ink.width + 2 * (pad + border), ink.height + 2 * (pad + border))
-    reach = _outline_reach(die, label_size)
-    own = box.inflate(2 * reach, 2 * reach)
+    own = _outlined(box, die, label_size)
     tag = _place_tag(tag, own, photo, [r for r in avoid if r != own], gap=max(2, size // 6))
     fill = palette.DIE_FLAGGED if (die.flagged or die.value < 1) else palette.DIE_OK
     radius = max(2, tag.height // 4)
