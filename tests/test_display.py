@@ -580,8 +580,12 @@ def test_the_options_take_photo_space_only_when_they_need_two_lines():
 
 
 def test_a_die_tag_keeps_clear_of_the_other_dice_and_their_outlines():
-    from companion.display.photo import _place_tag
+    from companion.display.photo import _outlined, _place_tag
 
+    # what a die's box takes on screen: its outline (3 px at label size 24), three times as wide when selected
+    box = pygame.Rect(10, 10, 40, 40)
+    assert _outlined(box, DieView(3, (0, 0, 1, 1)), 24) == pygame.Rect(7, 7, 46, 46)
+    assert _outlined(box, DieView(3, (0, 0, 1, 1), selected=True), 24) == pygame.Rect(1, 1, 58, 58)
     photo = pygame.Rect(0, 0, 400, 300)
     box = pygame.Rect(180, 130, 40, 40)
     tag = pygame.Rect(0, 0, 30, 20)
