@@ -590,9 +590,9 @@ def test_a_die_tag_keeps_clear_of_the_other_dice_and_their_outlines():
     box = pygame.Rect(180, 130, 40, 40)
     tag = pygame.Rect(0, 0, 30, 20)
     # neighbours right, left, above and below (with their outlines): only the corners are free
-    avoid = [pygame.Rect(224, 130, 40, 40), pygame.Rect(136, 130, 40, 40), pygame.Rect(180, 86, 40, 40),
+    avoid = [pygame.Rect(224, 140, 40, 40), pygame.Rect(136, 130, 40, 40), pygame.Rect(170, 86, 40, 40),
              pygame.Rect(180, 174, 40, 40)]
     placed = _place_tag(tag, box, photo, avoid, gap=3)
     assert photo.contains(placed) and not any(placed.colliderect(r) for r in avoid)
-    assert placed.bottom == box.top - 3 and placed.left == box.right + 3  # the first corner tried: top right
+    assert placed.bottom == box.top + 20 // 3 and placed.left == box.right - 30 // 3  # on the top right corner
     assert _place_tag(tag, box, photo, [], gap=3).midleft == (box.right + 3, box.centery)  # free: right of it

@@ -105,7 +105,7 @@ def draw_photo(
     for die, box in placed:
         _draw_die_box(surface, box, die, label_size)
     tags: list[pygame.Rect] = []
-    obstacles = [_outlined(box, die, label_size) for die, box in placed]
+    obstacles = [box for _d, box in placed]
     for die, box in sorted(placed, key=lambda p: not p[0].selected):  # the selected die picks first
         tags.append(_draw_die_tag(surface, box, rect, die, label_size, obstacles + tags))
     surface.set_clip(old_clip)
@@ -172,8 +172,8 @@ def _draw_die_tag(
     pad = max(2, size // 5)
     border = max(1, size // (6 if die.selected else 14))
     tag = pygame.Rect(0, 0, ink.width + 2 * (pad + border), ink.height + 2 * (pad + border))
-    own = _outlined(box, die, label_size)
-    tag = _place_tag(tag, own, photo, [r for r in avoid if r != own], gap=max(2, size // 6))
+    # measured from the die's drawn outline, so that the tag never touches it
+    tag = _place_tag(tag, _outlined(box, die, label_size), photo, [r for r in avoid if r != box], gap=max(2, size // 6))
     fill = palette.DIE_FLAGGED if (die.flagged or die.value < 1) else palette.DIE_OK
     radius = max(2, tag.height // 4)
     pygame.draw.rect(surface, palette.INK, tag, border_radius=radius)
@@ -185,9 +185,9 @@ def _draw_die_tag(
 def _place_tag(
     tag: pygame.Rect, box: pygame.Rect, photo: pygame.Rect, avoid: list[pygame.Rect], gap: int
 ) -> pygame.Rect:
-    """Right of the box, else left, above, below, then at its four corners: the first spot inside the photo
-    that covers none of ``avoid`` (other dice with their outlines, tags already placed); else the spot that
-    covers least."""
+    """Right of the box, else left, above, below, then on its four corners: the first spot inside the photo
+    that covers none of ``avoid`` (the other dice's boxes, tags already placed); else the spot that covers
+    least."""
     candidates = []
     for side in ("right", "left", "top", "bottom", "topright", "topleft", "bottomright", "bottomleft"):
         t = tag.copy()
@@ -199,15 +199,16 @@ def _place_tag(
             t.midbottom = (box.centerx, box.top - gap)
         elif side == "bottom":
             t.midtop = (box.centerx, box.bottom + gap)
-        else:  # a corner: diagonally off the box
+        else:  # on a corner, overlapping it by a third of the tag so that it is seen to belong to this die
+            dx, dy = t.width // 3, t.height // 3
             if side.startswith("top"):
-                t.bottom = box.top - gap
+                t.bottom = box.top + dy
             else:
-                t.top = box.bottom + gap
+                t.top = box.bottom - dy
             if side.endswith("right"):
-                t.left = box.right + gap
+                t.left = box.right - dx
             else:
-                t.right = box.left - gap
+                t.right = box.left + dx
         inside = photo.contains(t)
         t = t.clamp(photo)
         covered = sum(t.clip(r).width * t.clip(r).height for r in avoid)
