@@ -220,12 +220,18 @@ def _wins(store: Store, game: str) -> dict[str, int]:
 
 
 def display_available(env=None) -> bool:
-    """Whether a screen can be opened: an X or Wayland display, or an SDL driver chosen explicitly
-    (the systemd unit sets ``SDL_VIDEODRIVER=kmsdrm`` for the Pi's console)."""
+    """Whether a screen can be opened: an X or Wayland display, or an SDL driver chosen explicitly that
+    shows something (the systemd unit sets ``SDL_VIDEODRIVER=kmsdrm`` for the Pi's console; ``dummy`` and
+    ``offscreen``, :data:`companion.selftest.HEADLESS_DRIVERS`, show nothing: the run is then headless)."""
     import os
 
+    from companion.selftest import HEADLESS_DRIVERS
+
     env = os.environ if env is None else env
-    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("SDL_VIDEODRIVER"))
+    driver = env.get("SDL_VIDEODRIVER", "").strip().lower()
+    if driver:
+        return driver not in HEADLESS_DRIVERS
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
 
 
 DEMO_PLAYERS = ["Ada", "Ben"]
