@@ -10,14 +10,18 @@ first, and ``--wait`` gives them time.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Any
 
-from companion.i18n import _
+from companion.i18n import _, ngettext
 
 
 def calibrate_dice_command(args: Any, env: Any = None) -> int:
     """Read ``args.frames`` frames of the empty play area and store the calibration. Exit status 0.
+
+    Says on stderr when the camera gave fewer frames than asked, and when the dice reader sees dice it is
+    sure of on the stored play area: a die left there would later be taken for the table and not read.
 
     Raises ``vision.dice_calibration.CalibrationError`` (a ValueError) for unusable frames,
     ``vision.camera.CameraError`` when the camera cannot be opened, and ``OSError`` when the state
@@ -26,12 +30,14 @@ def calibrate_dice_command(args: Any, env: Any = None) -> int:
     from companion.config import load_config
     from companion.paths import ensure_state_dir, resolve
     from vision.camera import open_camera
+    from vision.dice import read_dice
     from vision.dice_calibration import calibrate_dice
 
     paths = resolve(os.environ if env is None else env)
     config = load_config(paths.config_file)
     ensure_state_dir(paths)
-    print(_("Clear the play area: no dice, no hands. Reading {n} frames…").format(n=args.frames))
+    print(ngettext("Clear the play area: no dice, no hands. Reading {n} frame…",
+                   "Clear the play area: no dice, no hands. Reading {n} frames…", args.frames).format(n=args.frames))
     time.sleep(max(0.0, args.wait))
     frames = []
     with open_camera(args.camera or config.camera.spec, frames_per_photo=1) as camera:
@@ -42,6 +48,17 @@ def calibrate_dice_command(args: Any, env: Any = None) -> int:
             frames.append(frame)
     if not frames:
         raise ValueError(_("the camera gave no frame to calibrate with"))
+    if len(frames) < args.frames:
+        print(_("The camera gave {n} of the {asked} frames asked for.").format(n=len(frames), asked=args.frames),
+              file=sys.stderr)
     path = calibrate_dice(frames, paths.state_dir)
-    print(_("Dice calibration stored in {path} ({n} frames).").format(path=path, n=len(frames)))
+    print(ngettext("Dice calibration stored in {path} ({n} frame).",
+                   "Dice calibration stored in {path} ({n} frames).", len(frames)).format(path=path, n=len(frames)))
+    left = [d.value for d in read_dice(frames[-1], calibration=None).dice if not d.flagged]
+    if left:
+        print(ngettext("Is a die still on the play area ({values})? Take it away and calibrate again: "
+                       "the reader would not see a die there.",
+                       "Are dice still on the play area ({values})? Take them away and calibrate again: "
+                       "the reader would not see dice there.", len(left)).format(
+                           values=" ".join(str(v) for v in left)), file=sys.stderr)
     return 0

@@ -24,3 +24,19 @@ def test_calibrate_dice_without_frames_is_a_clear_error(app_env, capsys, tmp_pat
     missing = tmp_path / "nothing-here"
     assert main(["calibrate", "dice", "--camera", f"folder:{missing}"]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_calibrate_dice_says_when_frames_are_missing_or_a_die_was_left_on_the_play_area(app_env, capsys):
+    from test_dice_calibration import cloth, draw_die
+
+    folder = app_env / "table"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "empty.png"), cloth(1))
+    assert main(["calibrate", "dice", "--camera", f"folder:{folder}", "--frames", "3"]) == 0
+    out = capsys.readouterr()
+    assert "(1 frame)." in out.out and "gave 1 of the 3 frames" in out.err and "still on the play area" not in out.err
+    cv2.imwrite(str(folder / "empty.png"), draw_die(cloth(2), 300, 200, 5))  # a die left on the table
+    assert main(["calibrate", "dice", "--camera", f"folder:{folder}", "--frames", "1"]) == 0
+    out = capsys.readouterr()
+    assert "Is a die still on the play area (5)?" in out.err and "gave" not in out.err
+    assert load_calibration(app_env / "state") is not None  # stored all the same: the players decide
