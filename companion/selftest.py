@@ -281,10 +281,38 @@ def check_store(paths: AppPaths) -> dict[str, Any]:
     return result
 
 
+def check_dice_calibration(paths: AppPaths, frame_size: list[int] | None) -> dict[str, Any]:
+    """The dice calibration of ``companion calibrate dice`` in the state directory, if any, and whether it
+    was made for the camera's frames (``frame_size`` [w, h], None when the camera gave none). Not required
+    (the reader works without one) and ``ok`` only when there is one that fits: the report then suggests
+    making one.
+
+    Returns ``{"ok", "required", "file", "exists", "frame_size": [w, h] or None, "fits", "error"}``.
+    """
+    from vision.dice_calibration import CALIBRATION_FILE, load_calibration
+
+    file = paths.state_dir / CALIBRATION_FILE
+    result: dict[str, Any] = {"ok": False, "required": False, "file": str(file), "exists": file.is_file(),
+                              "frame_size": None, "fits": None, "error": None}
+    if not result["exists"]:
+        return result
+    calibration = load_calibration(paths.state_dir)
+    if calibration is None:
+        result["error"] = "unreadable: calibrate again"
+        return result
+    height, width = calibration.frame_shape
+    result["frame_size"] = [int(width), int(height)]
+    if frame_size is not None:
+        result["fits"] = result["frame_size"] == list(frame_size)
+    result["ok"] = result["fits"] is True
+    return result
+
+
 def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAMES,
                  camera_opener: Callable[..., Any] | None = None,
                  factory_maker: Callable[[Mapping[str, str]], Any] | None = None) -> dict[str, Any]:
-    """All checks: ``{"ok", "failed": [names], "camera", "gpio", "display", "paths", "store"}``.
+    """All checks: ``{"ok", "failed": [names], "camera", "gpio", "display", "paths", "store",
+    "dice_calibration"}``.
 
     ``ok`` is true when every check with ``required`` true has ``ok`` true; ``failed`` names the ones
     that failed (required or not, the latter only for information). A bad config file fails ``paths``
@@ -295,12 +323,14 @@ def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAM
         config = load_config(paths.config_file)
     except ConfigError:
         config = Config()
+    camera = check_camera(config.camera.spec, frames, config.session.frames_per_photo, camera_opener)
     report: dict[str, Any] = {
-        "camera": check_camera(config.camera.spec, frames, config.session.frames_per_photo, camera_opener),
+        "camera": camera,
         "gpio": check_gpio(config, env, factory_maker),
         "display": check_display(config, env),
         "paths": check_paths(paths),
         "store": check_store(paths),
+        "dice_calibration": check_dice_calibration(paths, camera["frame_size"]),
     }
     failed = [name for name, part in report.items() if part["required"] and not part["ok"]]
     return {"ok": not failed, "failed": failed, **report}
@@ -308,7 +338,7 @@ def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAM
 
 def _summary(report: dict[str, Any]) -> list[str]:
     camera, gpio, display = report["camera"], report["gpio"], report["display"]
-    paths, store = report["paths"], report["store"]
+    paths, store, dice = report["paths"], report["store"], report["dice_calibration"]
 
     def mark(part: dict[str, Any]) -> str:
         return "ok  " if part["ok"] else ("FAIL" if part["required"] else "warn")
@@ -330,6 +360,10 @@ def _summary(report: dict[str, Any]) -> list[str]:
         + (f" - {paths['error']}" if paths["error"] else ""),
         f"{mark(store)} store {store['file']}: "
         + (store["integrity"] or store["error"] or "") if store["exists"] else f"{mark(store)} store: not created yet",
+        f"{mark(dice)} dice calibration: "
+        + (f"{dice['file']} ({dice['frame_size'][0]}x{dice['frame_size'][1]})" if dice["frame_size"] else
+           dice["error"] or "none (companion calibrate dice: the reader then ignores the table's print)")
+        + (" - made for other frames than the camera's: calibrate again" if dice["fits"] is False else ""),
         "self-test passed" if report["ok"] else f"self-test FAILED: {', '.join(report['failed'])}",
     ]
     return lines

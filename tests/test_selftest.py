@@ -185,3 +185,27 @@ def test_cli_summary_has_no_xdg_line(env, monkeypatch, capfd):
     captured = capfd.readouterr()
     assert "XDG_RUNTIME_DIR" not in captured.err + captured.out
     assert captured.out.strip().endswith("self-test passed")
+
+
+def test_the_dice_calibration_is_reported_and_never_fails_the_selftest(env):
+    from companion.paths import resolve
+    from companion.selftest import _summary, check_dice_calibration
+    from vision.dice_calibration import CALIBRATION_FILE, calibrate_dice
+
+    paths = resolve(env)
+    none = check_dice_calibration(paths, [640, 480])
+    assert (none["ok"], none["required"], none["exists"], none["fits"]) == (False, False, False, None)
+    table = np.full((480, 640, 3), (40, 90, 30), np.uint8)
+    calibrate_dice([table], paths.state_dir)
+    fits = check_dice_calibration(paths, [640, 480])
+    assert (fits["ok"], fits["frame_size"], fits["fits"], fits["error"]) == (True, [640, 480], True, None)
+    other = check_dice_calibration(paths, [1280, 960])  # the camera now gives other frames
+    assert (other["ok"], other["fits"]) == (False, False)
+    (paths.state_dir / CALIBRATION_FILE).write_bytes(b"not a calibration")
+    assert check_dice_calibration(paths, [640, 480])["error"] == "unreadable: calibrate again"
+    report = run_selftest(env, frames=2, factory_maker=mock_maker)
+    assert report["ok"] is True and report["dice_calibration"]["ok"] is False  # not required: a warning
+    assert "warn dice calibration: unreadable: calibrate again" in _summary(report)
+    (paths.state_dir / CALIBRATION_FILE).unlink()
+    assert any(line.startswith("warn dice calibration: none (companion calibrate dice")
+               for line in _summary(run_selftest(env, frames=2, factory_maker=mock_maker)))
