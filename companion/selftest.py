@@ -283,17 +283,22 @@ def check_store(paths: AppPaths) -> dict[str, Any]:
 
 def check_dice_calibration(paths: AppPaths, frame_size: list[int] | None) -> dict[str, Any]:
     """The dice calibration of ``companion calibrate dice`` in the state directory, if any, and whether it
-    was made for the camera's frames (``frame_size`` [w, h], None when the camera gave none). Not required
-    (the reader works without one) and ``ok`` only when there is one that fits: the report then suggests
-    making one.
+    was made for the camera's frames (``frame_size`` [w, h], None when the camera gave none), and the values
+    of the dice the reader is sure it sees on the stored empty play area (a die left there during the
+    calibration would never be read there). Not required (the reader works without one) and ``ok`` only when
+    there is one that fits with no die on it: the report then says what to do.
 
-    Returns ``{"ok", "required", "file", "exists", "frame_size": [w, h] or None, "fits", "error"}``.
+    Returns ``{"ok", "required", "file", "exists", "frame_size": [w, h] or None, "fits", "dice_seen": [values],
+    "error"}``.
     """
+    import cv2
+
+    from vision.dice import read_dice
     from vision.dice_calibration import CALIBRATION_FILE, load_calibration
 
     file = paths.state_dir / CALIBRATION_FILE
     result: dict[str, Any] = {"ok": False, "required": False, "file": str(file), "exists": file.is_file(),
-                              "frame_size": None, "fits": None, "error": None}
+                              "frame_size": None, "fits": None, "dice_seen": [], "error": None}
     if not result["exists"]:
         return result
     calibration = load_calibration(paths.state_dir)
@@ -304,7 +309,9 @@ def check_dice_calibration(paths: AppPaths, frame_size: list[int] | None) -> dic
     result["frame_size"] = [int(width), int(height)]
     if frame_size is not None:
         result["fits"] = result["frame_size"] == list(frame_size)
-    result["ok"] = result["fits"] is True
+    empty = cv2.cvtColor(calibration.background, cv2.COLOR_Lab2BGR)
+    result["dice_seen"] = [d.value for d in read_dice(empty, calibration=None).dice if not d.flagged]
+    result["ok"] = result["fits"] is True and not result["dice_seen"]
     return result
 
 
@@ -363,7 +370,9 @@ def _summary(report: dict[str, Any]) -> list[str]:
         f"{mark(dice)} dice calibration: "
         + (f"{dice['file']} ({dice['frame_size'][0]}x{dice['frame_size'][1]})" if dice["frame_size"] else
            dice["error"] or "none (companion calibrate dice: the reader then ignores the table's print)")
-        + (" - made for other frames than the camera's: calibrate again" if dice["fits"] is False else ""),
+        + (" - made for other frames than the camera's: calibrate again" if dice["fits"] is False else "")
+        + (f" - dice on it ({' '.join(map(str, dice['dice_seen']))}): calibrate again with the play area clear"
+           if dice["dice_seen"] else ""),
         "self-test passed" if report["ok"] else f"self-test FAILED: {', '.join(report['failed'])}",
     ]
     return lines

@@ -199,8 +199,14 @@ def test_the_dice_calibration_is_reported_and_never_fails_the_selftest(env):
     calibrate_dice([table], paths.state_dir)
     fits = check_dice_calibration(paths, [640, 480])
     assert (fits["ok"], fits["frame_size"], fits["fits"], fits["error"]) == (True, [640, 480], True, None)
+    assert fits["dice_seen"] == []
     other = check_dice_calibration(paths, [1280, 960])  # the camera now gives other frames
     assert (other["ok"], other["fits"]) == (False, False)
+    from test_dice_calibration import draw_die
+
+    calibrate_dice([draw_die(table, 300, 200, 4)], paths.state_dir)  # a die was left on the play area
+    left = check_dice_calibration(paths, [640, 480])
+    assert (left["ok"], left["fits"], left["dice_seen"]) == (False, True, [4])
     (paths.state_dir / CALIBRATION_FILE).write_bytes(b"not a calibration")
     assert check_dice_calibration(paths, [640, 480])["error"] == "unreadable: calibrate again"
     report = run_selftest(env, frames=2, factory_maker=mock_maker)
