@@ -40,3 +40,21 @@ def test_calibrate_dice_says_when_frames_are_missing_or_a_die_was_left_on_the_pl
     out = capsys.readouterr()
     assert "Is a die still on the play area (5)?" in out.err and "gave" not in out.err
     assert load_calibration(app_env / "state") is not None  # stored all the same: the players decide
+
+
+def test_dice_read_says_when_it_uses_the_calibration(app_env, caplog):
+    from test_dice_calibration import H, W, cloth, draw_die
+
+    image = app_env / "roll.png"
+    cv2.imwrite(str(image), draw_die(cloth(3), 300, 200, 6))
+    with caplog.at_level("INFO", logger="vision.dice_cli"):
+        assert main(["dice", "read", str(image)]) == 0
+    assert "dice calibration" not in caplog.text
+    folder = app_env / "empty"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "empty.png"), cloth(1))
+    assert main(["calibrate", "dice", "--camera", f"folder:{folder}", "--frames", "1"]) == 0
+    caplog.clear()
+    with caplog.at_level("INFO", logger="vision.dice_cli"):
+        assert main(["dice", "read", str(image)]) == 0
+    assert f"dice calibration of the state directory is used for images of {W}x{H}" in caplog.text

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -27,6 +28,8 @@ import numpy as np
 
 from vision.observation import DiceObservation
 from vision.image_files import load_image
+
+log = logging.getLogger(__name__)
 
 EVAL_ORDER = ("images", "dice", "image_accuracy", "image_accuracy_1_6", "die_precision", "die_recall",
               "found", "unflagged_precision", "flag_rate", "flagged_errors", "flagged_correct",
@@ -78,9 +81,14 @@ def draw_overlay(frame_bgr: np.ndarray, obs: DiceObservation) -> np.ndarray:
 
 def run_read(args: argparse.Namespace) -> int:
     from vision.dice import read_dice, warm_up
+    from vision.dice_calibration import current_calibration
 
     cv2.setNumThreads(1)
     warm_up()  # the models and OpenCV's tables load now, not in the first photo's ms
+    calibration = current_calibration()
+    if calibration is not None:
+        height, width = calibration.frame_shape
+        log.info("the dice calibration of the state directory is used for images of %dx%d", width, height)
     debug_dir = Path(args.debug_out) if args.debug_out else None
     if debug_dir:
         try:
