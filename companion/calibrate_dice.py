@@ -30,8 +30,7 @@ def calibrate_dice_command(args: Any, env: Any = None) -> int:
     from companion.config import load_config
     from companion.paths import ensure_state_dir, resolve
     from vision.camera import open_camera
-    from vision.dice import read_dice
-    from vision.dice_calibration import calibrate_dice
+    from vision.dice_calibration import calibrate_dice, dice_left_on
 
     paths = resolve(os.environ if env is None else env)
     config = load_config(paths.config_file)
@@ -54,7 +53,7 @@ def calibrate_dice_command(args: Any, env: Any = None) -> int:
     path = calibrate_dice(frames, paths.state_dir)
     print(ngettext("Dice calibration stored in {path} ({n} frame).",
                    "Dice calibration stored in {path} ({n} frames).", len(frames)).format(path=path, n=len(frames)))
-    left = [d.value for d in read_dice(frames[-1], calibration=None).dice if not d.flagged]
+    left = dice_left_on(frames[-1])
     if left:
         print(ngettext("Is a die still on the play area ({values})? Take it away and calibrate again: "
                        "the reader would not see a die there.",

@@ -293,8 +293,7 @@ def check_dice_calibration(paths: AppPaths, frame_size: list[int] | None) -> dic
     """
     import cv2
 
-    from vision.dice import read_dice
-    from vision.dice_calibration import CALIBRATION_FILE, load_calibration
+    from vision.dice_calibration import CALIBRATION_FILE, dice_left_on, load_calibration
 
     file = paths.state_dir / CALIBRATION_FILE
     result: dict[str, Any] = {"ok": False, "required": False, "file": str(file), "exists": file.is_file(),
@@ -309,8 +308,7 @@ def check_dice_calibration(paths: AppPaths, frame_size: list[int] | None) -> dic
     result["frame_size"] = [int(width), int(height)]
     if frame_size is not None:
         result["fits"] = result["frame_size"] == list(frame_size)
-    empty = cv2.cvtColor(calibration.background, cv2.COLOR_Lab2BGR)
-    result["dice_seen"] = [d.value for d in read_dice(empty, calibration=None).dice if not d.flagged]
+    result["dice_seen"] = dice_left_on(cv2.cvtColor(calibration.background, cv2.COLOR_Lab2BGR))
     result["ok"] = result["fits"] is True and not result["dice_seen"]
     return result
 

@@ -122,6 +122,15 @@ def make_calibration(frames, face_frames=()) -> DiceCalibration:
     return replace(calibration, die_side=float(np.median(sides)) if sides else 0.0)
 
 
+def dice_left_on(frame_bgr: np.ndarray) -> list[int]:
+    """Values (1-6) of the dice the reader (:func:`vision.dice.read_dice`, no calibration) is sure it sees
+    on a frame (h, w, 3 BGR uint8) that should show the empty play area: a die left there during a
+    calibration would be taken for the table and never read there. Raises FrameError as read_dice."""
+    from vision.dice import read_dice
+
+    return [d.value for d in read_dice(frame_bgr, calibration=None).dice if not d.flagged]
+
+
 def calibrate_dice(frames, state_dir, face_frames=()) -> Path:
     """Calibrate from ``frames`` (>= 1 BGR uint8 frames of the empty play area, one size) and optional
     ``face_frames`` (frames of the same size with dice on the area) and store the result atomically as
