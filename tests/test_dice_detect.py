@@ -140,6 +140,22 @@ def test_merge_keeps_members_of_a_big_box():
     assert _Levels([pip], [one]).detect_members(image) == [(one, [pip])]
 
 
+
+def test_a_coarse_box_over_two_fine_boxes_is_returned_as_a_group():
+    image = np.zeros((640, 640, 3), np.uint8)
+    # The 96 px level boxes a 190 px close-up die; the 320 px level, trained on dice up to 70 px at its
+    # scale, boxes two parts of it (synthetic close-up c0049: 104 and 111 px, scores 0.6 and 0.33).
+    coarse = Detection((188, 352, 377, 542), 0.75)
+    parts = [Detection((234, 393, 338, 497), 0.6), Detection((252, 404, 363, 515), 0.33)]
+    assert all(f.side >= PIP_RATIO * coarse.side for f in parts)
+    found, groups = _Levels(parts, [coarse]).detect_groups(image)
+    assert groups == [(coarse, parts)]
+    assert [d for d, _ in found] == [parts[0]]  # the second part is the first's duplicate
+    assert _Levels(parts, [coarse]).detect_members(image) == found
+    # One fine box inside is not a group: the coarse box is merged with it as usual (the same die twice).
+    found, groups = _Levels(parts[:1], [coarse]).detect_groups(image)
+    assert groups == [] and [d for d, _ in found] == [coarse]
+
 def test_output_shape_any_size(detector):
     for h, w in ((480, 640), (961, 1280), (470, 470)):
         blob, _ = network_input(np.zeros((h, w, 3), np.uint8), LEVELS[0])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.dice_detect import Detection
-from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, FLAG_BELOW, NO_DIE_SURE, NO_PIPS_NO_DIE, PIP_VETO,
+from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, CLUSTER_FACES, FLAG_BELOW, NO_DIE_SURE, NO_PIPS_NO_DIE, PIP_VETO,
                                  UNSURE_SCORE, dihedral_probabilities, face_mask, fuse, object_mask, read_work_hybrid,
                                  read_work_learned, split_clusters)
 from vision.dice_segment import to_lab
@@ -155,7 +155,7 @@ class _FixedClassifier:
         return np.stack(out).astype(np.float32)
 
 
-def _split(found, by_side):
+def _split(found, by_side, groups=()):
     from vision import dice_model
 
     clf = _FixedClassifier(by_side)
@@ -167,7 +167,7 @@ def _split(found, by_side):
 
     dice_model.face_crop = crop
     try:
-        return split_clusters(np.zeros((480, 640, 3), np.uint8), found, clf)
+        return split_clusters(np.zeros((480, 640, 3), np.uint8), found, clf, groups)
     finally:
         dice_model.face_crop = real
 
@@ -195,6 +195,27 @@ def test_cluster_split_when_the_classifier_doubts_the_big_box():
     assert value == 1 and conf < FLAG_BELOW
     # Detections below REPORT_SCORE are not read at all.
     assert _split([(Detection((0, 0, 50, 50), 0.1), [])], {})[0] == []
+
+
+
+def test_a_group_box_is_one_close_up_die_when_nothing_in_it_reads_as_a_die():
+    # The detector dropped a 190 px coarse box as a group: two fine boxes (104 and 111 px) lie in it.
+    coarse = Detection((188, 352, 378, 542), 0.75)
+    part, other = Detection((234, 393, 338, 497), 0.6), Detection((252, 404, 363, 515), 0.33)
+    elsewhere = Detection((20, 20, 60, 60), 0.9)
+    found = [(elsewhere, []), (part, [])]
+    # The parts read as no die face and the classifier is sure of the coarse box: one close-up die.
+    by_side = {190: probs(1, 0.95), 104: probs(4, 0.01, p_none=0.97), 40: probs(3, 0.97)}
+    dets, p = _split(found, by_side, [(coarse, [part, other])])
+    assert dets == [elsewhere, coarse] and np.argmax(p[1]) == 1
+    # A part that reads as a die (a real cluster of two big dice): the group stays dropped.
+    by_side[104] = probs(4, 0.9)
+    dets, _ = _split(found, by_side, [(coarse, [part, other])])
+    assert dets == [elsewhere, part]
+    # A coarse box the classifier is not sure of (belief below CLUSTER_FACES) is not restored either.
+    by_side[104], by_side[190] = probs(4, 0.01, p_none=0.97), probs(1, CLUSTER_FACES - 0.05)
+    dets, _ = _split(found, by_side, [(coarse, [part, other])])
+    assert coarse not in dets
 
 
 def test_members_reading_different_faces_are_a_cluster_even_when_the_big_box_reads_as_a_die():

@@ -155,6 +155,12 @@ class DieDetector:
 
     def detect_members(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
                        ) -> list[tuple[Detection, list[Detection]]]:
+        """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels: the
+        (detection, members) pairs of :meth:`detect_groups` without the dropped groups."""
+        return self.detect_groups(image_bgr, min_score)[0]
+
+    def detect_groups(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
+                      ) -> tuple[list[tuple[Detection, list[Detection]]], list[tuple[Detection, list[Detection]]]]:
         """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels.
 
         Merging the levels: a coarse (big-die) box holding the centres of two or more fine detections
@@ -165,18 +171,25 @@ class DieDetector:
         square around both: :func:`square_hull`). Last, kept boxes inside another kept box and smaller
         than PIP_RATIO of its side are its pips and go.
 
-        Returns (detection, members) pairs: members are the detections dropped as the pips of that
-        detection, or as its duplicates when smaller than it (empty for most), so that a reader can
-        tell a close-up die from a cluster of small dice that a coarse box covers (both look alike to
-        the merge: pips and dice in a cluster are 0.13-0.25 of the box's side and score alike).
+        Returns two lists of (detection, members) pairs. The first: the dice; members are the
+        detections dropped as the pips of that detection, or as its duplicates when smaller than it
+        (empty for most), so that a reader can tell a close-up die from a cluster of small dice that a
+        coarse box covers (both look alike to the merge: pips and dice in a cluster are 0.13-0.25 of
+        the box's side and score alike). The second: the coarse boxes dropped as groups of small dice,
+        each with the fine detections of at least PIP_RATIO of its side inside it; a close-up die
+        bigger than the fine level was trained on can also look like that (the fine level boxes parts
+        of it), and only a reader can tell the two apart (:func:`vision.dice_learned.split_clusters`).
         """
         fine = self.run(image_bgr, LEVELS[0], min_score)
         coarse_scale = LEVELS[1] / max(image_bgr.shape[:2])
         coarse = [d for d in self.run(image_bgr, LEVELS[1], min_score) if d.side * coarse_scale >= COARSE_MIN_SIDE]
+        groups = []
         for c in coarse:
-            inside = [f for f in fine if _centre_in(f, c.box)]
-            if sum(f.side >= PIP_RATIO * c.side for f in inside) < 2:
+            inside = [f for f in fine if _centre_in(f, c.box) and f.side >= PIP_RATIO * c.side]
+            if len(inside) < 2:
                 fine.append(c)
+            else:
+                groups.append((c, inside))
 
         def pip_of(d: Detection, o: Detection) -> bool:
             return _centre_in(d, o.box) and d.side < PIP_RATIO * o.side and o.score >= d.score * 0.5
@@ -203,7 +216,7 @@ class DieDetector:
         # covers) and, for a box bigger than them, as its duplicates (a box over two touching dice
         # swallows the peaks of both).
         return [(k, [f for f in fine if f not in kept_boxes and f.box != k.box and pip_of(f, k)]
-                 + [f for f in ds if f.side < k.side]) for k, ds in final]
+                 + [f for f in ds if f.side < k.side]) for k, ds in final], groups
 
 
 def square_hull(dets: list[Detection], score: float) -> Detection:
