@@ -142,8 +142,9 @@ def test_drawn_dice_all_values(body, pip, table, max_flagged):
 def test_close_ups_of_one_drawn_die():
     """320 close-ups (8 seeds x 40) of one drawn die of 150-420 px on a 640 px table
     (:func:`vision.dice_clusters.make_image` with :func:`vision.dice_render.rendered_cuts`). Measured
-    (twelfth round): 250 read exactly; 241 before a coarse box dropped as a group of small dice could be
-    restored as one close-up die (vision.dice_learned._close_ups). No die is ever shown wrong unflagged;
+    (twelfth round): 255 read exactly; 241 before a box the detector's merge dropped (a coarse box taken
+    for a group of small dice, 250 with only those, or a bigger duplicate of a box over part of the die)
+    could be restored as one close-up die (vision.dice_learned._close_ups). No die is shown wrong unflagged;
     most misses read no die at all (the detector does not see the biggest drawn dice whole)."""
     from vision.dice_clusters import make_image
     from vision.dice_render import rendered_cuts
@@ -157,7 +158,7 @@ def test_close_ups_of_one_drawn_die():
             exact += len(dice) == 1 and dice[0].value == scene.values[0]
             wrong_unflagged += sum(not d.flagged and d.value != scene.values[0] for d in dice)
     assert wrong_unflagged == 0
-    assert exact >= 246
+    assert exact >= 252
 
 def test_empty_table_reads_no_dice():
     frame, _ = synthetic_table([])

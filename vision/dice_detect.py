@@ -175,10 +175,12 @@ class DieDetector:
         detections dropped as the pips of that detection, or as its duplicates when smaller than it
         (empty for most), so that a reader can tell a close-up die from a cluster of small dice that a
         coarse box covers (both look alike to the merge: pips and dice in a cluster are 0.13-0.25 of
-        the box's side and score alike). The second: the coarse boxes dropped as groups of small dice,
-        each with the fine detections of at least PIP_RATIO of its side inside it; a close-up die
-        bigger than the fine level was trained on can also look like that (the fine level boxes parts
-        of it), and only a reader can tell the two apart (:func:`vision.dice_learned.split_clusters`).
+        the box's side and score alike). The second: the boxes the merge dropped that may be a
+        close-up die after all: coarse boxes dropped as groups of small dice, each with the fine
+        detections of at least PIP_RATIO of its side inside it, and duplicates bigger than the box they
+        were merged into, each with that box. The fine level boxes parts of a die bigger than it was
+        trained on, and only a reader can tell such a die from a group of dice
+        (:func:`vision.dice_learned.split_clusters`).
         """
         fine = self.run(image_bgr, LEVELS[0], min_score)
         coarse_scale = LEVELS[1] / max(image_bgr.shape[:2])
@@ -215,6 +217,7 @@ class DieDetector:
         # Members: the detections dropped as pips of a kept box (its pips, or the dice of a cluster it
         # covers) and, for a box bigger than them, as its duplicates (a box over two touching dice
         # swallows the peaks of both).
+        groups += [(f, [k]) for k, ds in final for f in ds if f.side > k.side]
         return [(k, [f for f in fine if f not in kept_boxes and f.box != k.box and pip_of(f, k)]
                  + [f for f in ds if f.side < k.side]) for k, ds in final], groups
 

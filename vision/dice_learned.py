@@ -488,9 +488,9 @@ def split_clusters(work: np.ndarray, found, classifier, groups=()) -> tuple[list
 
 
 def _close_ups(work: np.ndarray, found: list, groups, classifier) -> list:
-    """``found`` (detection, members) pairs with each group box (``groups``: (coarse box, the fine
-    detections inside it) pairs, see :meth:`vision.dice_detect.DieDetector.detect_groups`) that is one
-    close-up die in place of the found detections whose centres lie in it. It is one when the classifier
+    """``found`` (detection, members) pairs with each group box (``groups``: the boxes the detector's
+    merge dropped, see :meth:`vision.dice_detect.DieDetector.detect_groups`) that is one close-up die in
+    place of the found detections whose centres lie in it. It is one when the classifier
     is sure of it (belief CLUSTER_FACES or more, one view) and none of those detections reads as a die
     (belief CLUSTER_MEMBER or more): the fine level, trained on dice up to a fifth of the frame, boxes
     parts of a bigger die, which read as no die face, where the dice of a real cluster read as dice."""
