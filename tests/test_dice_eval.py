@@ -15,6 +15,7 @@ from vision.camera import bundled_photos_dir
 from vision.observation import DiceObservation, DieReading
 
 SHARED_DICE = Path(__file__).parents[2] / "shared" / "data" / "dice"
+ERRATA = Path(__file__).resolve().parents[1] / "assets" / "dice_model" / "byler_d6_label_errata.csv"
 
 
 def write_set(folder: Path, labels: list[tuple[str, str]], boxes: list[str] | None, box_file="boxes.csv"):
@@ -151,6 +152,80 @@ def test_missing_folder_is_named_as_such(tmp_path, capsys):
     assert f"a file, not a set's folder: {photo}" in capsys.readouterr().err
 
 
+def test_errata_add_a_missing_die_and_fix_a_wrong_value():
+    item = dice_eval.LabelledImage("images/a.jpg", (2, 5), ((2, (10.0, 10.0, 40.0, 40.0)), (5, (60.0, 10.0, 90.0, 40.0))))
+    rows = [{"file": "images/a.jpg", "x_min": "12", "y_min": "12", "x_max": "38", "y_max": "38", "label": "2",
+             "shows": "3"},
+            {"file": "a.jpg", "x_min": "100", "y_min": "100", "x_max": "130", "y_max": "130", "label": "",
+             "shows": "6"},
+            {"file": "images/b.jpg", "x_min": "0", "y_min": "0", "x_max": "9", "y_max": "9", "label": "", "shows": "1"}]
+    fixed = dice_eval.apply_errata(item, rows)
+    assert fixed.values == (3, 5, 6)
+    assert fixed.boxes == ((3, (10.0, 10.0, 40.0, 40.0)), (5, (60.0, 10.0, 90.0, 40.0)),
+                           (6, (100.0, 100.0, 130.0, 130.0)))
+    assert dice_eval.apply_errata(dice_eval.LabelledImage("images/c.jpg", (1,), ((1, (0.0, 0.0, 9.0, 9.0)),)), rows).values == (1,)
+    with pytest.raises(ValueError, match="no die labelled 4"):
+        dice_eval.apply_errata(item, [dict(rows[0], label="4")])
+
+
+def test_shipped_errata_file_is_well_formed():
+    rows = dice_eval.load_errata(ERRATA)
+    assert len(rows) == 9
+    for r in rows:
+        assert r["file"].startswith("images/IMG_2019") and r["shows"] in "123456"
+        assert r["label"] == "" or (r["label"] in "123456" and r["label"] != r["shows"])
+        x0, y0, x1, y1 = (float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
+        assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 640
+
+
+def test_errata_files_with_bad_rows_are_refused(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such errata file"):
+        dice_eval.load_errata(tmp_path / "gone.csv")
+    bad = tmp_path / "errata.csv"
+    bad.write_text("file,label,shows\nimages/a.jpg,2,3\n")
+    with pytest.raises(ValueError, match="missing column.*x_min"):
+        dice_eval.load_errata(bad)
+    bad.write_text("file,x_min,y_min,x_max,y_max,label,shows\nimages/a.jpg,1,2,3,4,2,7\n")
+    with pytest.raises(ValueError, match="line 2"):
+        dice_eval.load_errata(bad)
+    bad.write_text("file,x_min,y_min,x_max,y_max,label,shows\nimages/a.jpg,1,2,x,4,2,3\n")
+    with pytest.raises(ValueError, match="line 2"):
+        dice_eval.load_errata(bad)
+
+
+def test_figures_against_corrected_labels(tmp_path, fake_reader):
+    # a.jpg: the reader reads a 3 and a 5 rightly, but the labels say 2 and leave out a 6 it also reads.
+    write_set(tmp_path, [("images/a.jpg", "2 5")], ["images/a.jpg,2,0,0,20,20", "images/a.jpg,5,30,0,50,20"])
+    reading = DiceObservation((die(3, (2, 2, 18, 18)), die(5, (32, 2, 48, 18)), die(6, (2, 32, 18, 48))), (64, 64),
+                              ms=10.0)
+    fake_reader["a.jpg"] = reading
+    r = dice_eval.evaluate(tmp_path)
+    assert r["image_accuracy"] == 0.0 and r["unflagged_precision"] == round(1 / 3, 4) and "errata" not in r
+    errata = tmp_path / "errata.csv"
+    errata.write_text("file,x_min,y_min,x_max,y_max,label,shows\n"
+                      "images/a.jpg,1,1,19,19,2,3\nimages/a.jpg,0,30,20,50,,6\nimages/other.jpg,0,0,9,9,,1\n")
+    fake_reader["a.jpg"] = reading
+    r = dice_eval.evaluate(tmp_path, dice_eval.load_errata(errata))
+    assert r["dice"] == 3 and r["image_accuracy"] == 1.0 and r["unflagged_precision"] == 1.0 and r["found"] == 1.0
+    assert r["errata"] == 2  # the row of another set's image is not applied
+    assert main(["dice", "eval", str(tmp_path), "--errata", str(tmp_path / "gone.csv")]) == 2
+
+
+@pytest.mark.skipif(not SHARED_DICE.is_dir(),
+                    reason="../shared/data is absent (it exists on development and CI machines only)")
+def test_byler_set_against_its_label_errata():
+    """byler_d6 (149 of its 200 photos trained on) against the labels with the shipped errata (each row
+    checked by eye). Measured (twelfth round): image accuracy 0.9573 over its 117 photos of 1-6 dice
+    (0.9402 against the labels as published), found 0.9993, unflagged precision 0.9993 (0.9931), flag rate
+    0.0282. Against the published labels a reader that read every die right would score at most 0.994
+    unflagged precision: 9 labels are wrong."""
+    r = dice_eval.evaluate(SHARED_DICE / "byler_d6", dice_eval.load_errata(ERRATA))
+    assert r["images"] == 200 and r["dice"] == 1491 and r["errata"] == 9
+    assert r["image_accuracy_1_6"] >= 0.95
+    assert r["found"] >= 0.999 and r["unflagged_precision"] >= 0.995
+    assert r["flag_rate"] <= 0.05
+
+
 @pytest.fixture(scope="module")
 def bundled_result():
     return dice_eval.evaluate(bundled_photos_dir())
@@ -172,7 +247,7 @@ def test_bundled_set_figures(bundled_result):
 
 
 def test_cli_eval_json_and_table(capsys, bundled_result, monkeypatch):
-    monkeypatch.setattr(dice_eval, "evaluate", lambda d: bundled_result)
+    monkeypatch.setattr(dice_eval, "evaluate", lambda d, errata=None: bundled_result)
     assert main(["dice", "eval", str(bundled_photos_dir()), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == bundled_result
     assert main(["dice", "eval", str(bundled_photos_dir())]) == 0

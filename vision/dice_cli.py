@@ -10,9 +10,11 @@
     flagged. A file that is missing or not an image prints an error on stderr; the other images are
     still read and the command then exits with status 1.
 
-``companion dice eval DIR [--json]``
+``companion dice eval DIR [--json] [--errata CSV]``
     Runs the reader on a labelled set (``DIR/labels.csv``, see :mod:`vision.dice_eval`) and prints the
-    figures: one JSON object with ``--json``, else a table.
+    figures: one JSON object with ``--json``, else a table. ``--errata CSV`` corrects the labels first
+    (:func:`vision.dice_eval.load_errata`; the figures then also give ``errata``, the rows applied): the
+    figures against the labels as published stay the ones without it.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ log = logging.getLogger(__name__)
 
 EVAL_ORDER = ("images", "dice", "image_accuracy", "image_accuracy_1_6", "die_precision", "die_recall",
               "found", "unflagged_precision", "flag_rate", "flagged_errors", "flagged_correct",
-              "median_ms", "p95_ms", "unreadable")
+              "median_ms", "p95_ms", "unreadable", "errata")
 
 
 def add_commands(subparsers) -> None:
@@ -51,6 +53,8 @@ def add_commands(subparsers) -> None:
     ev = dice_sub.add_parser("eval", help="measure the reader on a labelled set (DIR/labels.csv)")
     ev.add_argument("dir", metavar="DIR", help="folder with labels.csv (and boxes.csv or cells.csv)")
     ev.add_argument("--json", action="store_true", help="print one JSON object")
+    ev.add_argument("--errata", metavar="CSV", help="correct the labels first (file,x_min,y_min,x_max,y_max,"
+                    "label,shows; byler_d6's: assets/dice_model/byler_d6_label_errata.csv)")
     ev.set_defaults(handler=run_eval)
 
 
@@ -116,9 +120,9 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from vision.dice_eval import evaluate
+    from vision.dice_eval import evaluate, load_errata
 
-    result = evaluate(args.dir)
+    result = evaluate(args.dir, load_errata(args.errata) if args.errata else None)
     if args.json:
         print(json.dumps(result))
         return 0

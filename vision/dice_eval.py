@@ -26,6 +26,9 @@ unmatched labelled box that contains the centre of its own box, and:
 - ``flag_rate``: flagged read dice / read dice.
 - ``flagged_errors``: wrong read dice that are flagged / wrong read dice.
 - ``flagged_correct``: right read dice that are flagged / right read dice.
+
+Label errors a set is known to have can be corrected first (:func:`load_errata`, :func:`apply_errata`;
+``companion dice eval DIR --errata CSV``); the figures then also give ``errata``, the rows applied.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from __future__ import annotations
 import csv
 import logging
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -45,6 +48,7 @@ from vision.observation import DiceObservation
 log = logging.getLogger(__name__)
 
 BOX_FILES = ("boxes.csv", "cells.csv")
+ERRATA_COLUMNS = ("file", "x_min", "y_min", "x_max", "y_max", "label", "shows")
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,59 @@ def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
     return images, box_file
 
 
+def load_errata(path: str | Path) -> list[dict]:
+    """The rows of a label errata CSV (``file,x_min,y_min,x_max,y_max,label,shows``: the die's box in
+    pixels of the stored image, its label, empty when the labels leave the die out, and the value it
+    shows; byler_d6's are in ``assets/dice_model/byler_d6_label_errata.csv``), as csv.DictReader dicts.
+
+    Raises FileNotFoundError when the file is missing and ValueError naming the file and the row when a
+    column is missing, a box is not four numbers or a value is not 1-6."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such errata file: {path}")
+    with open(path, newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in ERRATA_COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}: missing column(s) {', '.join(missing)} (needs {','.join(ERRATA_COLUMNS)})")
+        rows = list(reader)
+    for line, row in enumerate(rows, start=2):
+        try:
+            [float(row[k]) for k in ("x_min", "y_min", "x_max", "y_max")]
+            ok = row["shows"] in ("1", "2", "3", "4", "5", "6") and row["label"] in ("", "1", "2", "3", "4", "5", "6")
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            raise ValueError(f"{path}, line {line}: needs a box of four numbers, a label (1-6 or empty) and "
+                             f"the value the die shows (1-6)")
+    return rows
+
+
+def apply_errata(item, rows: list[dict]):
+    """``item`` (a :class:`vision.dice_eval.LabelledImage`) with the label errata ``rows`` of its file
+    applied. Each row (``file, x_min, y_min, x_max, y_max, label, shows``, as read by csv.DictReader)
+    with an empty ``label`` adds a die showing ``shows`` in that box; otherwise the labelled box with
+    value ``label`` that holds the row's box centre gets the value ``shows``. Files match by name.
+    Raises ValueError when no such labelled box exists."""
+    name = Path(item.file).name
+    mine = [r for r in rows if Path(r["file"]).name == name]
+    if not mine:
+        return item
+    boxes = list(item.boxes)
+    for r in mine:
+        box = tuple(float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
+        if not r["label"]:
+            boxes.append((int(r["shows"]), box))
+            continue
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        hit = [i for i, (v, b) in enumerate(boxes)
+               if v == int(r["label"]) and b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+        if not hit:
+            raise ValueError(f"errata row for {name}: no die labelled {r['label']} at {box}")
+        boxes[hit[0]] = (int(r["shows"]), boxes[hit[0]][1])
+    return replace(item, boxes=tuple(boxes), values=tuple(sorted(v for v, _ in boxes)))
+
+
 def match_to_boxes(obs: DiceObservation, boxes) -> list[int | None]:
     """For each read die, the index of its matched labelled box, or None.
 
@@ -116,13 +173,18 @@ def _fraction(num: int, den: int) -> float | None:
     return None if den == 0 else round(num / den, 4)
 
 
-def evaluate(set_dir: str | Path) -> dict:
+def evaluate(set_dir: str | Path, errata: list[dict] | None = None) -> dict:
     """Run the reader on every image of a set and compare with the labels (figures: module docstring).
 
-    Sets OpenCV to one thread so that timings are comparable between machines and runs.
+    ``errata``: label corrections (:func:`load_errata` rows) applied to the labels first
+    (:func:`apply_errata`); the result then also has ``errata``, the number of rows that name an image of
+    the set. Raises ValueError when a row's label matches no labelled die. Sets OpenCV to one thread so
+    that timings are comparable between machines and runs.
     """
     set_dir = Path(set_dir)
     images, box_file = load_set(set_dir)
+    if errata is not None:
+        images = [apply_errata(item, errata) for item in images]
     cv2.setNumThreads(1)
     warm_up()
     n_exact = n_exact16 = n_16 = 0
@@ -185,4 +247,7 @@ def evaluate(set_dir: str | Path) -> dict:
             "flagged_errors": _fraction(wrong_flagged, wrong),
             "flagged_correct": _fraction(right_flagged, right),
         })
+    if errata is not None:
+        names = {Path(item.file).name for item in images}
+        result["errata"] = sum(Path(row["file"]).name in names for row in errata)
     return result

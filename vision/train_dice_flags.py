@@ -20,7 +20,7 @@ with it) and the figures of :mod:`vision.dice_eval` are computed over the traini
 0.995, issue 3's target), ``--margin`` grid steps higher (the shipped threshold takes one: the lowest
 one sits on the edge, and byler's held-out photos showed a misread just above it), or, when none
 reaches it, the threshold of the highest unflagged precision.
-``--errata CSV`` first corrects the labels (:func:`apply_errata`; byler_d6's are in
+``--errata CSV`` first corrects the labels (:func:`vision.dice_eval.apply_errata`; byler_d6's are in
 ``assets/dice_model/byler_d6_label_errata.csv``): a die the labels get wrong and the reader reads right
 would otherwise count as an unflagged error.
 
@@ -39,6 +39,8 @@ from collections import Counter
 from pathlib import Path
 
 import cv2
+
+from vision.dice_eval import apply_errata, load_errata
 
 GRID = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.925, 0.95, 0.97)
 
@@ -61,33 +63,6 @@ def read_fold_photos(folds_dir: Path, n: int, seed: int = 0, second_dir: Path | 
         for path, item in fold_split(train, k, n, seed)[1]:
             out.append((cv2.imread(str(path), cv2.IMREAD_COLOR), item, classifier, second))
     return out
-
-
-def apply_errata(item, rows: list[dict]):
-    """``item`` (a :class:`vision.dice_eval.LabelledImage`) with the label errata ``rows`` of its file
-    applied. Each row (``file, x_min, y_min, x_max, y_max, label, shows``, as read by csv.DictReader)
-    with an empty ``label`` adds a die showing ``shows`` in that box; otherwise the labelled box with
-    value ``label`` that holds the row's box centre gets the value ``shows``. Files match by name.
-    Raises ValueError when no such labelled box exists."""
-    import dataclasses
-
-    name = Path(item.file).name
-    mine = [r for r in rows if Path(r["file"]).name == name]
-    if not mine:
-        return item
-    boxes = list(item.boxes)
-    for r in mine:
-        box = tuple(float(r[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
-        if not r["label"]:
-            boxes.append((int(r["shows"]), box))
-            continue
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        hit = [i for i, (v, b) in enumerate(boxes)
-               if v == int(r["label"]) and b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
-        if not hit:
-            raise ValueError(f"errata row for {name}: no die labelled {r['label']} at {box}")
-        boxes[hit[0]] = (int(r["shows"]), boxes[hit[0]][1])
-    return dataclasses.replace(item, boxes=tuple(boxes), values=tuple(sorted(v for v, _ in boxes)))
 
 
 def figures(photos: list[tuple], flag_below: float) -> dict:
@@ -167,10 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         photos = read_fold_photos(Path(args.folds), args.n, args.seed,
                                   Path(args.second_folds) if args.second_folds else None)
         if args.errata:
-            import csv
-
-            with open(args.errata, newline="") as handle:
-                rows = list(csv.DictReader(handle))
+            rows = load_errata(args.errata)
             photos = [(frame, apply_errata(item, rows), *models) for frame, item, *models in photos]
     except (FileNotFoundError, OSError, ValueError) as error:
         print(f"cannot calibrate: {error}", file=sys.stderr)
