@@ -155,7 +155,7 @@ class _FixedClassifier:
         return np.stack(out).astype(np.float32)
 
 
-def _split(found, by_side, groups=()):
+def _split(found, by_side, groups=(), work=None):
     from vision import dice_model
 
     clf = _FixedClassifier(by_side)
@@ -167,7 +167,7 @@ def _split(found, by_side, groups=()):
 
     dice_model.face_crop = crop
     try:
-        return split_clusters(np.zeros((480, 640, 3), np.uint8), found, clf, groups)
+        return split_clusters(np.zeros((480, 640, 3), np.uint8) if work is None else work, found, clf, groups)
     finally:
         dice_model.face_crop = real
 
@@ -217,6 +217,22 @@ def test_a_group_box_is_one_close_up_die_when_nothing_in_it_reads_as_a_die():
     dets, _ = _split(found, by_side, [(coarse, [part, other])])
     assert coarse not in dets
 
+
+
+def test_a_close_up_die_whose_pips_confirm_it_stays_one_die_whatever_its_pips_read_as_alone():
+    from test_dice_reader import draw_die
+
+    work = np.full((480, 640, 3), (60, 110, 40), np.uint8)
+    draw_die(work, (320, 240), 4, 220, 0, (235, 240, 240), (20, 20, 20))
+    big = Detection((210, 130, 430, 350), 0.84)
+    # two of its pips, cut out alone, read as a sure 3 and a sure 6 (tilted ivory_grid close-up of a 4)
+    pips = [Detection((240, 160, 280, 200), 0.6), Detection((359, 159, 401, 201), 0.6)]
+    by_side = {220: probs(4, 0.92), 40: probs(3, 0.9), 42: probs(6, 0.9)}
+    dets, _ = _split([(big, pips)], by_side, work=work)
+    assert dets == [big]  # its pips count 4, as the classifier reads it
+    by_side[220] = probs(5, 0.92)  # pips and classifier disagree: the members' two faces make it a cluster
+    dets, _ = _split([(big, pips)], by_side, work=work)
+    assert dets == pips
 
 def test_members_reading_different_faces_are_a_cluster_even_when_the_big_box_reads_as_a_die():
     # A dice tray seen whole can look like a big 5 (the dice in it as its pips): the classifier believes the

@@ -440,6 +440,7 @@ def split_clusters(work: np.ndarray, found, classifier, groups=()) -> tuple[list
     probabilities."""
     from vision.dice_detect import Detection, same_die
     from vision.dice_model import face_crop
+    from vision.dice_segment import to_lab
 
     found = _close_ups(work, found, groups, classifier)
     dets = [(d, [m for m in ms if m.score >= REPORT_SCORE]) for d, ms in found if d.score >= REPORT_SCORE]
@@ -447,7 +448,7 @@ def split_clusters(work: np.ndarray, found, classifier, groups=()) -> tuple[list
         return [], np.zeros((0, 7), np.float32)
     boxes = [d for d, _ in dets] + [m for _, ms in dets for m in ms]
     probs = classifier.probabilities(np.stack([face_crop(work, b.box) for b in boxes]))
-    out, out_p, k = [], [], len(dets)
+    out, out_p, k, lab = [], [], len(dets), None
     sure_sides = [d.side for d, _ in dets if d.score >= SURE_SCORE]
     die_side = float(np.median(sure_sides)) if len(sure_sides) >= CROWDED else None
     for i, (d, ms) in enumerate(dets):
@@ -463,7 +464,12 @@ def split_clusters(work: np.ndarray, found, classifier, groups=()) -> tuple[list
             sure = [v for v, b in reads if b >= CLUSTER_MEMBER]
             faces = [v for v, b in reads if v != 1 and b >= CLUSTER_FACES]
             doubted = _belief(probs[i])[1] < CLUSTER_DOUBT and len(sure) >= 2 and any(v != 1 for v in sure)
-            if doubted or len(set(faces)) >= 2 or (len(faces) >= 2 and _belief(probs[i])[1] < CLUSTER_FACES):
+            split = doubted or len(set(faces)) >= 2 or (len(faces) >= 2 and _belief(probs[i])[1] < CLUSTER_FACES)
+            if split and not doubted:
+                if lab is None:
+                    lab = to_lab(work)
+                split = not _pips_confirm(lab, d.box, probs[i])
+            if split:
                 picked = _distinct(ms, [b for _, b in reads])
                 if len(picked) >= 2:
                     out += [ms[j] for j in picked]
@@ -485,6 +491,23 @@ def split_clusters(work: np.ndarray, found, classifier, groups=()) -> tuple[list
             keep.append(k)
     keep.sort()
     return [out[k] for k in keep], out_p[keep]
+
+
+def _pips_confirm(lab: np.ndarray, box, p: np.ndarray) -> bool:
+    """True when the pips counted in ``box`` (work pixels; :func:`read_pips` on the Lab work image ``lab``)
+    read the classifier's value (``p``: its (7,) probabilities) and both are fairly sure (AGREE_PIPS,
+    AGREE_BELIEF): the box is one close-up die whatever its members, cut out alone, read as (a lone pip
+    may read as any face)."""
+    value, belief = _belief(p)
+    if belief < AGREE_BELIEF:
+        return False
+    h, w = lab.shape[:2]
+    x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
+    x1, y1 = min(w, math.ceil(box[2])), min(h, math.ceil(box[3]))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return False
+    face = read_pips(lab, (x0, y0, x1, y1))
+    return face.value == value and face.confidence >= AGREE_PIPS
 
 
 def _close_ups(work: np.ndarray, found: list, groups, classifier) -> list:
