@@ -123,3 +123,16 @@ def test_glare_draws_a_bright_streak_on_the_die_and_keeps_its_crop_in_place():
     assert brighter == 20
     edge, edge_box = with_glare(image, (0, 0, 30, 30), rng)  # a die at the corner: the patch is clipped
     assert edge.shape == (60, 60, 3) and edge_box == (0.0, 0.0, 30.0, 30.0)
+
+
+def test_camera_noise_in_colour_variants_and_older_commands_unchanged():
+    from vision.train_dice import NOISE_SIGMA, _colour_variants
+
+    image = np.full((64, 64, 3), 128, np.uint8)
+    plain = _colour_variants(image, np.random.default_rng(3), 4)
+    assert all(np.array_equal(a, b) for a, b in zip(plain, _colour_variants(image, np.random.default_rng(3), 4, 0.0)))
+    noisy = _colour_variants(image, np.random.default_rng(3), 40, 1.0)
+    assert np.array_equal(noisy[0], image)  # the photo itself stays as it is
+    sigmas = [float(v.astype(np.float32).std()) for v in noisy[1:] if abs(float(v.mean()) - 128) < 40]
+    assert sigmas and all(NOISE_SIGMA[0] * 0.5 <= s <= NOISE_SIGMA[1] * 1.4 for s in sigmas)
+    assert max(float(v.astype(np.float32).std()) for v in plain[1:]) < 1.0  # no noise without it

@@ -2,7 +2,7 @@
 
 ``python -m vision.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--split-seed S] [--width W]
 [--deep] [--jitter J] [--detector DIR] [--second] [--fold K/N] [--composites N] [--rendered F] [--closeups F]
-[--trays F] [--game-tables F] [--pip-negatives F] [--glare F]``
+[--trays F] [--game-tables F] [--pip-negatives F] [--glare F] [--noise P]``
 
 Needs torch (``.venv/bin/pip install torch==2.13.0``) and onnx for the export; neither is a run-time
 dependency. ``--split all`` (the shipped model) trains on ``byler_d6`` (BSD-3-Clause) except the 14
@@ -36,8 +36,9 @@ fraction of the images close-ups of one big die; ``--trays F``: that fraction of
 dice in a tray; ``--game-tables F``: that fraction of the others with the dice on a rendered table of our
 own games, cards or a Ludo board, :mod:`vision.dice_game_tables`), ``--pip-negatives F``
 makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`), ``--glare F`` draws
-a specular streak across that fraction of the positives (:func:`with_glare`); figures of the
-models they gave: ``assets/dice_model/README.md`` (sixth to eleventh rounds).
+a specular streak across that fraction of the positives (:func:`with_glare`), ``--noise P`` adds camera
+noise to a colour variant with probability P (:func:`_colour_variants`); figures of the models they gave:
+``assets/dice_model/README.md`` (sixth to twelfth rounds).
 """
 
 from __future__ import annotations
@@ -66,7 +67,16 @@ def _photos(set_name: str):
     return [(SHARED_DICE / set_name / it.file, it) for it in images if it.boxes]
 
 
-def _colour_variants(image: np.ndarray, rng: np.random.Generator, n: int) -> list[np.ndarray]:
+# Camera noise drawn on a colour variant (_colour_variants, ``noise``): Gaussian, independent per pixel
+# and channel, of a standard deviation drawn from this range (grey levels of the image the crops are cut
+# from): a camera in dim light (a Pi camera module at high gain shows 5-10).
+NOISE_SIGMA = (2.0, 12.0)
+
+
+def _colour_variants(image: np.ndarray, rng: np.random.Generator, n: int, noise: float = 0.0) -> list[np.ndarray]:
+    """``image`` and n - 1 variants of it: channels shuffled, sometimes inverted, blurred or under another
+    gain; with probability ``noise`` (0-1) a variant also gets camera noise (NOISE_SIGMA). The generator
+    is drawn from for the noise only when ``noise`` is above 0, so older commands train as they did."""
     out = [image]
     for _ in range(n - 1):
         v = image[:, :, rng.permutation(3)]
@@ -77,12 +87,15 @@ def _colour_variants(image: np.ndarray, rng: np.random.Generator, n: int) -> lis
         if rng.random() < 0.5:
             gain = rng.uniform(0.6, 1.3)
             v = np.clip(v.astype(np.float32) * gain + rng.uniform(-30, 30), 0, 255).astype(np.uint8)
+        if noise and rng.random() < noise:
+            sigma = rng.uniform(*NOISE_SIGMA)
+            v = np.clip(v.astype(np.float32) + rng.normal(0.0, sigma, v.shape), 0, 255).astype(np.uint8)
         out.append(v)
     return out
 
 
 def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die: int, variants: int = 3,
-                 jitter: float = 1.0, pip_negatives: float = 0.0, glare: float = 0.0):
+                 jitter: float = 1.0, pip_negatives: float = 0.0, glare: float = 0.0, noise: float = 0.0):
     """Crops (n, 3, 32, 32) float32 and labels (n,) int64 (0 = not a die face, 1-6 the value) from
     ``photos`` ((path, LabelledImage) pairs, :func:`_photos`); see :func:`image_samples`."""
     xs, ys = [], []
@@ -90,13 +103,13 @@ def make_samples(photos, rng: np.random.Generator, pos_per_die: int, neg_per_die
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is not None:
             image_samples(image, list(item.boxes), rng, pos_per_die, neg_per_die, variants, jitter, xs, ys,
-                          pip_negatives, glare)
+                          pip_negatives, glare, noise)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
 def image_samples(image: np.ndarray, boxes: list, rng: np.random.Generator, pos_per_die: int, neg_per_die: int,
                   variants: int, jitter: float, xs: list, ys: list, pip_negatives: float = 0.0,
-                  glare: float = 0.0) -> None:
+                  glare: float = 0.0, noise: float = 0.0) -> None:
     """Append crops (3, 32, 32) to ``xs`` and their labels to ``ys`` for one BGR image and its labelled
     ``boxes`` ((value 1-6, (x0, y0, x1, y1)) pairs, pixels): ``pos_per_die`` positives a die and
     ``neg_per_die`` class-0 negatives spread over ``variants`` colour variants (:func:`_colour_variants`).
@@ -106,11 +119,12 @@ def image_samples(image: np.ndarray, boxes: list, rng: np.random.Generator, pos_
     fraction of negatives that are close-ups of one pip lattice position of a die (scale 0.2-0.35 of its
     side, 0.27 of the side off centre in x and y: a pip or the blank face between them; the die
     detector's fine level puts boxes on the pips of a close-up die, and a pip alone is no die face).
-    ``glare``: the fraction of positives cut with a specular streak across the die (:func:`with_glare`)."""
+    ``glare``: the fraction of positives cut with a specular streak across the die (:func:`with_glare`);
+    ``noise``: the probability that a colour variant has camera noise (:func:`_colour_variants`)."""
     centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in boxes])
     sides = np.array([max(b[2] - b[0], b[3] - b[1]) for _, b in boxes])
     h, w = image.shape[:2]
-    for img in _colour_variants(image, rng, variants):
+    for img in _colour_variants(image, rng, variants, noise):
         for (value, box), side in zip(boxes, sides):
             for _ in range(max(1, pos_per_die // variants)):
                 src, src_box = (with_glare(img, box, rng) if glare and rng.random() < glare else (img, box))
@@ -174,7 +188,8 @@ def with_glare(image: np.ndarray, box, rng: np.random.Generator) -> tuple[np.nda
     return patch.clip(0, 255).astype(np.uint8), (x0 - X0, y0 - Y0, x1 - X0, y1 - Y0)
 
 
-def detector_samples(photos, detector, rng: np.random.Generator, per_box: int = 4, variants: int = 3):
+def detector_samples(photos, detector, rng: np.random.Generator, per_box: int = 4, variants: int = 3,
+                     noise: float = 0.0):
     """Crops (n, 3, 32, 32) float32 and labels (n,) int64 cut around the die detector's own boxes on
     ``photos`` ((path, LabelledImage) pairs), so that the classifier learns the crops reader v3 gives it
     (:mod:`vision.dice_learned`); see :func:`detector_image_samples`."""
@@ -182,12 +197,12 @@ def detector_samples(photos, detector, rng: np.random.Generator, per_box: int = 
     for path, item in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is not None:
-            detector_image_samples(image, list(item.boxes), detector, rng, per_box, variants, xs, ys)
+            detector_image_samples(image, list(item.boxes), detector, rng, per_box, variants, xs, ys, noise)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
 def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.random.Generator, per_box: int,
-                           variants: int, xs: list, ys: list) -> None:
+                           variants: int, xs: list, ys: list, noise: float = 0.0) -> None:
     """Append crops around the die detector's boxes on one BGR image to ``xs`` and their labels to ``ys``.
 
     The image is scaled as :func:`vision.dice.read_dice` scales a frame (:func:`vision.dice.work_image`) and
@@ -196,7 +211,8 @@ def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.ran
     nearest one). A matched box of 0.6-1.6 times the labelled side is a positive with the label's value;
     an unmatched box (tray corners, stains, side faces, pips) or a matched one far off in size (a piece
     of a die, a cluster) is a class-0 negative. ``per_box`` crops a box (small centre +-4 % and scale
-    +-5 % jitter, any rotation) spread over ``variants`` colour variants of the image."""
+    +-5 % jitter, any rotation) spread over ``variants`` colour variants of the image (``noise``: see
+    :func:`_colour_variants`)."""
     from vision.dice import work_image
     from vision.dice_learned import REPORT_SCORE
 
@@ -217,7 +233,7 @@ def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.ran
         if best is not None and 0.6 <= (x1 - x0) / best[2] <= 1.6:
             value = best[1]
         labelled.append(((x0, y0, x1, y1), value))
-    for img in _colour_variants(image, rng, variants):
+    for img in _colour_variants(image, rng, variants, noise):
         for box, value in labelled:
             for _ in range(max(1, per_box // variants)):
                 xs.append(face_crop(img, box, centre_shift=rng.uniform(-0.04, 0.04, 2),
@@ -233,7 +249,7 @@ CLOSEUP_SIDES, CLOSEUP_DICE = (90.0, 260.0), (1, 1)
 def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int = 4, neg_per_die: int = 4,
                       jitter: float = 1.0, rendered: float = 0.0, pip_negatives: float = 0.0,
                       closeups: float = 0.0, trays: float = 0.0, cut_photos: list | None = None,
-                      game_tables: float = 0.0, glare: float = 0.0):
+                      game_tables: float = 0.0, glare: float = 0.0, noise: float = 0.0):
     """Crops (n, 3, 32, 32) float32 and labels (n,) int64 from ``n_images`` synthetic tables of
     :func:`vision.dice_clusters.make_image` (byler's training dice cut along their outlines, pasted onto
     plain, gradient, cloth, wood and cluttered tables; half the images in touching clusters, half with
@@ -245,7 +261,7 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
     other images whose dice lie in a dice tray (a box over a tray of dice is no die face); ``game_tables``:
     the fraction of those whose table is one of our games' (:func:`vision.dice_game_tables.game_table`:
     cards, a Ludo board, whose printed circles look like pips). Crops as
-    :func:`image_samples` (two colour variants an image, ``pip_negatives``, ``glare``) and, with a ``detector``,
+    :func:`image_samples` (two colour variants an image, ``pip_negatives``, ``glare``, ``noise``) and, with a ``detector``,
     :func:`detector_image_samples` (one crop a box). ``cut_photos``: the photos whose dice are cut out
     (default: the 149 training photos; a fold's photos for a fold model, so that the dice of the photos
     it leaves out stay unseen). Raises FileNotFoundError without ``../shared``."""
@@ -268,7 +284,8 @@ def composite_samples(n_images: int, seed: int, detector=None, pos_per_die: int 
             scene = make_image(cuts, rng, touching=bool(i % 2), tray=bool(trays) and rng.random() < trays,
                                table=table)
         boxes = [(int(v), tuple(float(c) for c in b)) for v, b in zip(scene.values, scene.boxes)]
-        image_samples(scene.image, boxes, rng, pos_per_die, neg_per_die, 2, jitter, xs, ys, pip_negatives, glare)
+        image_samples(scene.image, boxes, rng, pos_per_die, neg_per_die, 2, jitter, xs, ys, pip_negatives, glare,
+                      noise)
         if detector is not None:
             detector_image_samples(scene.image, boxes, detector, rng, 1, 1, xs, ys)
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
@@ -403,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of negatives that are close-ups of a pip (image_samples), 0-1")
     parser.add_argument("--glare", type=float, default=0.0, metavar="F",
                         help="fraction of positives with a specular streak drawn across the die (with_glare), 0-1")
+    parser.add_argument("--noise", type=float, default=0.0, metavar="P",
+                        help="probability that a colour variant has camera noise (NOISE_SIGMA), 0-1")
     args = parser.parse_args(argv)
     if args.second and not args.detector:
         parser.error("--second needs --detector")
@@ -432,12 +451,12 @@ def main(argv: list[str] | None = None) -> int:
         k, n = (int(v) for v in args.fold.split("/"))
         train_photos, tests["fold_out"] = fold_split(train_photos, k, n, split_seed)
     x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter,
-                        pip_negatives=args.pip_negatives, glare=args.glare)
+                        pip_negatives=args.pip_negatives, glare=args.glare, noise=args.noise)
     if args.detector:
         from vision.dice_detect import DieDetector
 
         detector = DieDetector(Path(args.detector))
-        xd, yd = detector_samples(train_photos, detector, rng)
+        xd, yd = detector_samples(train_photos, detector, rng, noise=args.noise)
         print(f"detector crops: {len(yd)} ({int((yd == 0).sum())} negatives)", flush=True)
         x, y = np.concatenate([x, xd]), np.concatenate([y, yd])
         tests_det = {name: detector_samples(photos, detector, np.random.default_rng(1), per_box=1, variants=1)
@@ -447,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
                                    jitter=args.jitter, rendered=args.rendered, pip_negatives=args.pip_negatives,
                                    closeups=args.closeups, trays=args.trays,
                                    cut_photos=train_photos if args.fold else None, game_tables=args.game_tables,
-                                   glare=args.glare)
+                                   glare=args.glare, noise=args.noise)
         print(f"composite crops: {len(yc)} ({int((yc == 0).sum())} negatives)", flush=True)
         x, y = np.concatenate([x, xc]), np.concatenate([y, yc])
     print(f"{len(train_photos)} training photos, {len(y)} crops ({int((y == 0).sum())} negatives), "
@@ -478,7 +497,8 @@ def main(argv: list[str] | None = None) -> int:
                    + (f" --trays {args.trays}" if args.trays else "")
                    + (f" --game-tables {args.game_tables}" if args.game_tables else "")
                    + (f" --pip-negatives {args.pip_negatives}" if args.pip_negatives else "")
-                   + (f" --glare {args.glare}" if args.glare else ""),
+                   + (f" --glare {args.glare}" if args.glare else "")
+                   + (f" --noise {args.noise}" if args.noise else ""),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
         "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice_model.face_crop",
         "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],
