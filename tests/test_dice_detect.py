@@ -148,18 +148,18 @@ def test_a_coarse_box_over_two_fine_boxes_is_returned_as_a_group():
     coarse = Detection((188, 352, 377, 542), 0.75)
     parts = [Detection((234, 393, 338, 497), 0.6), Detection((252, 404, 363, 515), 0.33)]
     assert all(f.side >= PIP_RATIO * coarse.side for f in parts)
-    found, groups = _Levels(parts, [coarse]).detect_groups(image)
+    found, groups = _Levels(parts, [coarse]).detect_with_dropped(image)
     assert [d for d, _ in found] == [parts[0]]  # the second part is the first's duplicate, and bigger:
-    assert groups == [(coarse, parts), (parts[1], [parts[0]])]  # a group too
+    assert groups == [coarse, parts[1]]  # dropped too
     assert _Levels(parts, [coarse]).detect_members(image) == found
     # One fine box inside is not a group: the coarse box is merged with it as usual (the same die twice).
-    found, groups = _Levels(parts[:1], [coarse]).detect_groups(image)
+    found, groups = _Levels(parts[:1], [coarse]).detect_with_dropped(image)
     assert groups == [] and [d for d, _ in found] == [coarse]
     # A duplicate bigger than the box it is merged into is returned too (close-up c0126: a fine box over
     # part of a die scores 0.80, the 96 px level's box over the whole die 0.68).
     part, whole = Detection((430, 260, 521, 351), 0.80), Detection((372, 212, 566, 407), 0.68)
-    found, groups = _Levels([part], [whole]).detect_groups(image)
-    assert found == [(part, [])] and groups == [(whole, [part])]
+    found, groups = _Levels([part], [whole]).detect_with_dropped(image)
+    assert found == [(part, [])] and groups == [whole]
 
 def test_output_shape_any_size(detector):
     for h, w in ((480, 640), (961, 1280), (470, 470)):

@@ -155,7 +155,7 @@ class _FixedClassifier:
         return np.stack(out).astype(np.float32)
 
 
-def _split(found, by_side, groups=(), work=None):
+def _split(found, by_side, dropped=(), work=None):
     from vision import dice_model
 
     clf = _FixedClassifier(by_side)
@@ -167,7 +167,7 @@ def _split(found, by_side, groups=(), work=None):
 
     dice_model.face_crop = crop
     try:
-        return split_clusters(np.zeros((480, 640, 3), np.uint8) if work is None else work, found, clf, groups)
+        return split_clusters(np.zeros((480, 640, 3), np.uint8) if work is None else work, found, clf, dropped)
     finally:
         dice_model.face_crop = real
 
@@ -206,15 +206,15 @@ def test_a_group_box_is_one_close_up_die_when_nothing_in_it_reads_as_a_die():
     found = [(elsewhere, []), (part, [])]
     # The parts read as no die face and the classifier is sure of the coarse box: one close-up die.
     by_side = {190: probs(1, 0.95), 104: probs(4, 0.01, p_none=0.97), 40: probs(3, 0.97)}
-    dets, p = _split(found, by_side, [(coarse, [part, other])])
+    dets, p = _split(found, by_side, [coarse])
     assert dets == [elsewhere, coarse] and np.argmax(p[1]) == 1
     # A part that reads as a die (a real cluster of two big dice): the group stays dropped.
     by_side[104] = probs(4, 0.9)
-    dets, _ = _split(found, by_side, [(coarse, [part, other])])
+    dets, _ = _split(found, by_side, [coarse])
     assert dets == [elsewhere, part]
     # A coarse box the classifier is not sure of (belief below CLUSTER_FACES) is not restored either.
     by_side[104], by_side[190] = probs(4, 0.01, p_none=0.97), probs(1, CLUSTER_FACES - 0.05)
-    dets, _ = _split(found, by_side, [(coarse, [part, other])])
+    dets, _ = _split(found, by_side, [coarse])
     assert coarse not in dets
 
 

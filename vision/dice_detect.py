@@ -156,11 +156,11 @@ class DieDetector:
     def detect_members(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
                        ) -> list[tuple[Detection, list[Detection]]]:
         """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels: the
-        (detection, members) pairs of :meth:`detect_groups` without the dropped groups."""
-        return self.detect_groups(image_bgr, min_score)[0]
+        (detection, members) pairs of :meth:`detect_with_dropped` without the dropped groups."""
+        return self.detect_with_dropped(image_bgr, min_score)[0]
 
-    def detect_groups(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
-                      ) -> tuple[list[tuple[Detection, list[Detection]]], list[tuple[Detection, list[Detection]]]]:
+    def detect_with_dropped(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
+                      ) -> tuple[list[tuple[Detection, list[Detection]]], list[Detection]]:
         """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels.
 
         Merging the levels: a coarse (big-die) box holding the centres of two or more fine detections
@@ -171,27 +171,24 @@ class DieDetector:
         square around both: :func:`square_hull`). Last, kept boxes inside another kept box and smaller
         than PIP_RATIO of its side are its pips and go.
 
-        Returns two lists of (detection, members) pairs. The first: the dice; members are the
-        detections dropped as the pips of that detection, or as its duplicates when smaller than it
-        (empty for most), so that a reader can tell a close-up die from a cluster of small dice that a
-        coarse box covers (both look alike to the merge: pips and dice in a cluster are 0.13-0.25 of
-        the box's side and score alike). The second: the boxes the merge dropped that may be a
-        close-up die after all: coarse boxes dropped as groups of small dice, each with the fine
-        detections of at least PIP_RATIO of its side inside it, and duplicates bigger than the box they
-        were merged into, each with that box. The fine level boxes parts of a die bigger than it was
-        trained on, and only a reader can tell such a die from a group of dice
-        (:func:`vision.dice_learned.split_clusters`).
+        Returns the dice, as (detection, members) pairs: members are the detections dropped as the
+        pips of that detection, or as its duplicates when smaller than it (empty for most), so that a
+        reader can tell a close-up die from a cluster of small dice that a coarse box covers (both look
+        alike to the merge: pips and dice in a cluster are 0.13-0.25 of the box's side and score alike);
+        and the dropped boxes that may be a close-up die after all: coarse boxes dropped as groups of
+        small dice and duplicates bigger than the box they were merged into. The fine level boxes parts
+        of a die bigger than it was trained on, and only a reader can tell such a die from a group of
+        dice (:func:`vision.dice_learned.split_clusters`).
         """
         fine = self.run(image_bgr, LEVELS[0], min_score)
         coarse_scale = LEVELS[1] / max(image_bgr.shape[:2])
         coarse = [d for d in self.run(image_bgr, LEVELS[1], min_score) if d.side * coarse_scale >= COARSE_MIN_SIDE]
-        groups = []
+        dropped = []
         for c in coarse:
-            inside = [f for f in fine if _centre_in(f, c.box) and f.side >= PIP_RATIO * c.side]
-            if len(inside) < 2:
+            if sum(_centre_in(f, c.box) and f.side >= PIP_RATIO * c.side for f in fine) < 2:
                 fine.append(c)
             else:
-                groups.append((c, inside))
+                dropped.append(c)
 
         def pip_of(d: Detection, o: Detection) -> bool:
             return _centre_in(d, o.box) and d.side < PIP_RATIO * o.side and o.score >= d.score * 0.5
@@ -217,9 +214,9 @@ class DieDetector:
         # Members: the detections dropped as pips of a kept box (its pips, or the dice of a cluster it
         # covers) and, for a box bigger than them, as its duplicates (a box over two touching dice
         # swallows the peaks of both).
-        groups += [(f, [k]) for k, ds in final for f in ds if f.side > k.side]
+        dropped += [f for k, ds in final for f in ds if f.side > k.side]
         return [(k, [f for f in fine if f not in kept_boxes and f.box != k.box and pip_of(f, k)]
-                 + [f for f in ds if f.side < k.side]) for k, ds in final], groups
+                 + [f for f in ds if f.side < k.side]) for k, ds in final], dropped
 
 
 def square_hull(dets: list[Detection], score: float) -> Detection:

@@ -5,7 +5,7 @@ side of at most ``vision.dice.WORK_MAX_SIDE`` px); :func:`vision.dice.read_dice`
 frame checks, scaling and ordering. None means the shipped detector is absent (the caller falls back to
 the classical candidate finder). Steps:
 
-1. :meth:`vision.dice_detect.DieDetector.detect_groups`: die boxes and a detection score (heat-map
+1. :meth:`vision.dice_detect.DieDetector.detect_with_dropped`: die boxes and a detection score (heat-map
    peak, 0-1); a close-up die the detector's merge took for a group of small dice is restored, a big
    box over a cluster of small dice is split into them, and a doubted box much smaller than the frame's
    other dice is re-read at their size (:func:`split_clusters`).
@@ -342,8 +342,8 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None,
     detector = shipped_detector()
     if detector is None or classifier is None:
         return None
-    found, groups = detector.detect_groups(work)
-    dets, first_view = split_clusters(work, found, classifier, groups)
+    found, dropped = detector.detect_with_dropped(work)
+    dets, first_view = split_clusters(work, found, classifier, dropped)
     if not dets:
         return []
     lab = to_lab(work)
@@ -421,12 +421,12 @@ def _belief(p: np.ndarray) -> tuple[int, float]:
     return value, (1.0 - float(p[0])) * float(p[value])
 
 
-def split_clusters(work: np.ndarray, found, classifier, groups=()) -> tuple[list, np.ndarray]:
+def split_clusters(work: np.ndarray, found, classifier, dropped=()) -> tuple[list, np.ndarray]:
     """The detections to read and their classifier probabilities ((n, 7) float32).
 
-    found, groups: :meth:`vision.dice_detect.DieDetector.detect_groups` pairs (the dice; the coarse
-    boxes dropped as groups of small dice). First a group box the classifier is sure of while nothing
-    inside it reads as a die is one close-up die after all (:func:`_close_ups`). Detections scoring below
+    found, dropped: :meth:`vision.dice_detect.DieDetector.detect_with_dropped`' (detection, members) pairs and
+    the boxes its merge dropped. First a dropped box the classifier is sure of while nothing inside it
+    reads as a die is one close-up die after all (:func:`_close_ups`). Detections scoring below
     REPORT_SCORE go; a box with members more than BIG_BOX times the frame's die size is replaced by
     its members; a big box with members is replaced by its members (those that are not one die
     found twice, surest first) when it is a cluster of small dice (see CLUSTER_DOUBT, CLUSTER_FACES):
@@ -442,7 +442,7 @@ def split_clusters(work: np.ndarray, found, classifier, groups=()) -> tuple[list
     from vision.dice_model import face_crop
     from vision.dice_segment import to_lab
 
-    found = _close_ups(work, found, groups, classifier)
+    found = _close_ups(work, found, dropped, classifier)
     dets = [(d, [m for m in ms if m.score >= REPORT_SCORE]) for d, ms in found if d.score >= REPORT_SCORE]
     if not dets:
         return [], np.zeros((0, 7), np.float32)
@@ -510,16 +510,16 @@ def _pips_confirm(lab: np.ndarray, box, p: np.ndarray) -> bool:
     return face.value == value and face.confidence >= AGREE_PIPS
 
 
-def _close_ups(work: np.ndarray, found: list, groups, classifier) -> list:
-    """``found`` (detection, members) pairs with each group box (``groups``: the boxes the detector's
-    merge dropped, see :meth:`vision.dice_detect.DieDetector.detect_groups`) that is one close-up die in
-    place of the found detections whose centres lie in it. It is one when the classifier
+def _close_ups(work: np.ndarray, found: list, dropped, classifier) -> list:
+    """``found`` (detection, members) pairs with each of the boxes the detector's merge ``dropped`` (see
+    :meth:`vision.dice_detect.DieDetector.detect_with_dropped`) that is one close-up die in place of the found
+    detections whose centres lie in it. It is one when the classifier
     is sure of it (belief CLUSTER_FACES or more, one view) and none of those detections reads as a die
     (belief CLUSTER_MEMBER or more): the fine level, trained on dice up to a fifth of the frame, boxes
     parts of a bigger die, which read as no die face, where the dice of a real cluster read as dice."""
     from vision.dice_model import face_crop
 
-    groups = [g for g, _ in groups if g.score >= REPORT_SCORE]
+    groups = [g for g in dropped if g.score >= REPORT_SCORE]
     if not groups:
         return found
     inside = [[i for i, (d, _) in enumerate(found) if _centre_in(d.box, g.box)] for g in groups]
