@@ -111,11 +111,13 @@ def load_errata(path: str | Path) -> list[dict]:
         if missing:
             raise ValueError(f"{path}: missing column(s) {', '.join(missing)} (needs {','.join(ERRATA_COLUMNS)})")
         rows = list(reader)
+    faces = {"1", "2", "3", "4", "5", "6"}
     for line, row in enumerate(rows, start=2):
         try:
-            [float(row[k]) for k in ("x_min", "y_min", "x_max", "y_max")]
-            ok = row["shows"] in ("1", "2", "3", "4", "5", "6") and row["label"] in ("", "1", "2", "3", "4", "5", "6")
-        except (TypeError, ValueError):
+            for key in ("x_min", "y_min", "x_max", "y_max"):
+                float(row[key])
+            ok = row["shows"] in faces and (row["label"] == "" or row["label"] in faces)
+        except (TypeError, ValueError):  # a short row leaves its last columns None
             ok = False
         if not ok:
             raise ValueError(f"{path}, line {line}: needs a box of four numbers, a label (1-6 or empty) and "

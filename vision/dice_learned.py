@@ -424,8 +424,8 @@ def _belief(p: np.ndarray) -> tuple[int, float]:
 def split_clusters(work: np.ndarray, found, classifier, dropped=()) -> tuple[list, np.ndarray]:
     """The detections to read and their classifier probabilities ((n, 7) float32).
 
-    found, dropped: :meth:`vision.dice_detect.DieDetector.detect_with_dropped`' (detection, members) pairs and
-    the boxes its merge dropped. First a dropped box the classifier is sure of while nothing inside it
+    found, dropped: the (detection, members) pairs and the boxes the detector's merge dropped
+    (:meth:`vision.dice_detect.DieDetector.detect_with_dropped`). First a dropped box the classifier is sure of while nothing inside it
     reads as a die is one close-up die after all (:func:`_close_ups`). Detections scoring below
     REPORT_SCORE go; a box with members more than BIG_BOX times the frame's die size is replaced by
     its members; a big box with members is replaced by its members (those that are not one die
@@ -511,23 +511,23 @@ def _pips_confirm(lab: np.ndarray, box, p: np.ndarray) -> bool:
 
 
 def _close_ups(work: np.ndarray, found: list, dropped, classifier) -> list:
-    """``found`` (detection, members) pairs with each of the boxes the detector's merge ``dropped`` (see
-    :meth:`vision.dice_detect.DieDetector.detect_with_dropped`) that is one close-up die in place of the found
-    detections whose centres lie in it. It is one when the classifier
-    is sure of it (belief CLUSTER_FACES or more, one view) and none of those detections reads as a die
-    (belief CLUSTER_MEMBER or more): the fine level, trained on dice up to a fifth of the frame, boxes
-    parts of a bigger die, which read as no die face, where the dice of a real cluster read as dice."""
+    """``found`` (detection, members) pairs with each box the detector's merge ``dropped`` (see
+    :meth:`vision.dice_detect.DieDetector.detect_with_dropped`) that is one close-up die in place of the
+    found detections whose centres lie in it. It is one when the classifier is sure of it (belief
+    CLUSTER_FACES or more, one view) and none of those detections reads as a die (belief CLUSTER_MEMBER
+    or more): the fine level, trained on dice up to a fifth of the frame, boxes parts of a bigger die,
+    which read as no die face, where the dice of a real cluster read as dice."""
     from vision.dice_model import face_crop
 
-    groups = [g for g in dropped if g.score >= REPORT_SCORE]
-    if not groups:
+    candidates = [g for g in dropped if g.score >= REPORT_SCORE]
+    if not candidates:
         return found
-    inside = [[i for i, (d, _) in enumerate(found) if _centre_in(d.box, g.box)] for g in groups]
-    boxes = groups + [found[i][0] for ins in inside for i in ins]
+    inside = [[i for i, (d, _) in enumerate(found) if _centre_in(d.box, g.box)] for g in candidates]
+    boxes = candidates + [found[i][0] for ins in inside for i in ins]
     probs = classifier.probabilities(np.stack([face_crop(work, b.box) for b in boxes]))
     beliefs = [_belief(p)[1] for p in probs]
-    found, k, gone = list(found), len(groups), set()
-    for g, ins, b in zip(groups, inside, beliefs):
+    found, k, gone = list(found), len(candidates), set()
+    for g, ins, b in zip(candidates, inside, beliefs):
         if ins and b >= CLUSTER_FACES and not gone & set(ins) and all(beliefs[k + j] < CLUSTER_MEMBER
                                                               for j in range(len(ins))):
             gone |= set(ins)
