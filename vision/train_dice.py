@@ -69,7 +69,7 @@ def _photos(set_name: str):
 
 # Camera noise drawn on a colour variant (_colour_variants, ``noise``): Gaussian, independent per pixel
 # and channel, of a standard deviation drawn from this range (grey levels of the image the crops are cut
-# from): a camera in dim light (a Pi camera module at high gain shows 5-10).
+# from): a camera at high gain in dim light (vision.dice_conditions' "noise" is sigma 10, "dim" sigma 4).
 NOISE_SIGMA = (2.0, 12.0)
 
 
