@@ -54,6 +54,12 @@ def test_every_condition_writes_a_set_the_eval_can_read(tmp_path):
         assert len(items) == 14 and box_file == "boxes.csv"
         assert sum(len(item.boxes) for item in items) == 56
     assert main([str(tmp_path / "nowhere"), str(tmp_path / "x"), "--condition", "tilt"]) == 2
+    # a folder that holds a set already (here the set itself) is never written over
+    before = (tmp_path / "blur" / "labels.csv").read_bytes()
+    with pytest.raises(FileExistsError, match="holds a labelled set already"):
+        write_condition(tmp_path / "blur", tmp_path / "blur", "noise")
+    assert main([str(tmp_path / "blur"), str(tmp_path / "blur"), "--condition", "noise"]) == 2
+    assert (tmp_path / "blur" / "labels.csv").read_bytes() == before
 
 
 def test_the_bundled_photos_seen_from_30_degrees_off_vertical(tmp_path):

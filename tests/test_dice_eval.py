@@ -191,9 +191,14 @@ def test_errata_files_with_bad_rows_are_refused(tmp_path):
     bad.write_text("file,x_min,y_min,x_max,y_max,label,shows\nimages/a.jpg,1,2,x,4,2,3\n")
     with pytest.raises(ValueError, match="line 2"):
         dice_eval.load_errata(bad)
+    with pytest.raises(ValueError, match="is a folder"):
+        dice_eval.load_errata(tmp_path)
+    # a spreadsheet's "CSV UTF-8" starts with a byte-order mark
+    bad.write_bytes("\ufefffile,x_min,y_min,x_max,y_max,label,shows\nimages/a.jpg,1,2,3,4,,3\n".encode("utf-8"))
+    assert dice_eval.load_errata(bad)[0]["file"] == "images/a.jpg"
 
 
-def test_figures_against_corrected_labels(tmp_path, fake_reader):
+def test_figures_against_corrected_labels(tmp_path, fake_reader, caplog):
     # a.jpg: the reader reads a 3 and a 5 rightly, but the labels say 2 and leave out a 6 it also reads.
     write_set(tmp_path, [("images/a.jpg", "2 5")], ["images/a.jpg,2,0,0,20,20", "images/a.jpg,5,30,0,50,20"])
     reading = DiceObservation((die(3, (2, 2, 18, 18)), die(5, (32, 2, 48, 18)), die(6, (2, 32, 18, 48))), (64, 64),
@@ -205,9 +210,11 @@ def test_figures_against_corrected_labels(tmp_path, fake_reader):
     errata.write_text("file,x_min,y_min,x_max,y_max,label,shows\n"
                       "images/a.jpg,1,1,19,19,2,3\nimages/a.jpg,0,30,20,50,,6\nimages/other.jpg,0,0,9,9,,1\n")
     fake_reader["a.jpg"] = reading
-    r = dice_eval.evaluate(tmp_path, dice_eval.load_errata(errata))
+    with caplog.at_level("WARNING", logger="vision.dice_eval"):
+        r = dice_eval.evaluate(tmp_path, dice_eval.load_errata(errata))
     assert r["dice"] == 3 and r["image_accuracy"] == 1.0 and r["unflagged_precision"] == 1.0 and r["found"] == 1.0
-    assert r["errata"] == 2  # the row of another set's image is not applied
+    assert r["errata"] == 2  # the row of another set's image is not applied, and that is said
+    assert "1 of 3 errata rows name no image" in caplog.text
     assert main(["dice", "eval", str(tmp_path), "--errata", str(tmp_path / "gone.csv")]) == 2
 
 

@@ -17,8 +17,8 @@ to: the real photos keep their dice, only the camera changes. Conditions (:data:
 - ``warm``: another white balance: blue times 0.7, red times 1.15;
 - ``jpeg``: strong compression: JPEG quality 20.
 
-Levels are of the stored image (0-255). ``--seed`` fixes the noise. Exit status 0; 2 when ``SET`` is no
-labelled set.
+Levels are of the stored image (0-255); images are written as PNG. ``--seed`` fixes the noise. Exit
+status 0; 2 when ``SET`` is no labelled set or ``OUT`` holds one already (nothing is overwritten).
 """
 
 from __future__ import annotations
@@ -102,11 +102,15 @@ def apply_condition(image: np.ndarray, boxes: list, condition: str, rng: np.rand
 def write_condition(set_dir: str | Path, out: str | Path, condition: str, seed: int = 0) -> Path:
     """Write ``set_dir`` (a labelled set, :func:`vision.dice_eval.load_set`) as ``condition`` shows it to
     ``out`` (PNG images under ``images/``, ``labels.csv``, the set's box file); returns ``out``. Images that
-    cannot be read are left out. Raises FileNotFoundError / ValueError as load_set and apply_condition."""
+    cannot be read are left out. Raises FileExistsError when ``out`` holds a ``labels.csv`` already (a set,
+    perhaps ``set_dir`` itself: nothing is overwritten), FileNotFoundError / ValueError as load_set and
+    apply_condition."""
     if condition not in CONDITIONS:
         raise ValueError(f"unknown condition {condition!r} (one of {', '.join(CONDITIONS)})")
     set_dir, out = Path(set_dir), Path(out)
     items, box_file = load_set(set_dir)
+    if (out / "labels.csv").exists():
+        raise FileExistsError(f"{out} holds a labelled set already: choose a new folder")
     rng = np.random.default_rng(seed)
     (out / "images").mkdir(parents=True, exist_ok=True)
     with open(out / "labels.csv", "w", newline="") as lf, open(out / (box_file or "boxes.csv"), "w", newline="") as bf:
@@ -135,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         out = write_condition(args.set, args.out, args.condition, args.seed)
-    except (FileNotFoundError, ValueError, OSError) as error:
+    except (ValueError, OSError) as error:
         print(f"python -m vision.dice_conditions: {error}", file=sys.stderr)
         return 2
     print(out)

@@ -100,12 +100,15 @@ def load_errata(path: str | Path) -> list[dict]:
     pixels of the stored image, its label, empty when the labels leave the die out, and the value it
     shows; byler_d6's are in ``assets/dice_model/byler_d6_label_errata.csv``), as csv.DictReader dicts.
 
-    Raises FileNotFoundError when the file is missing and ValueError naming the file and the row when a
-    column is missing, a box is not four numbers or a value is not 1-6."""
+    Raises FileNotFoundError when the file is missing and ValueError naming the file (and the row) when it
+    is a folder, a column is missing, a box is not four numbers or a value is not 1-6. A UTF-8 byte-order
+    mark (a spreadsheet's "CSV UTF-8") is allowed."""
     path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder, not an errata CSV file")
     if not path.is_file():
         raise FileNotFoundError(f"no such errata file: {path}")
-    with open(path, newline="") as handle:
+    with open(path, newline="", encoding="utf-8-sig") as handle:  # utf-8-sig: a spreadsheet's byte-order mark
         reader = csv.DictReader(handle)
         missing = [c for c in ERRATA_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
@@ -252,4 +255,7 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None) -> dict:
     if errata is not None:
         names = {Path(item.file).name for item in images}
         result["errata"] = sum(Path(row["file"]).name in names for row in errata)
+        if result["errata"] < len(errata):
+            log.warning("%d of %d errata rows name no image of %s (files match by name)",
+                        len(errata) - result["errata"], len(errata), set_dir)
     return result
