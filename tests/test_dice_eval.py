@@ -134,6 +134,14 @@ def test_a_listed_image_that_is_missing_counts_as_unreadable(tmp_path, capfd):
     assert "findDecoder" not in capfd.readouterr().err  # no OpenCV warning on the console
 
 
+def test_a_set_without_images_says_so(tmp_path, caplog):
+    write_set(tmp_path, [], None)
+    with caplog.at_level("WARNING", logger="vision.dice_eval"):
+        r = dice_eval.evaluate(tmp_path)
+    assert r["images"] == 0 and r["image_accuracy"] is None and r["median_ms"] is None
+    assert "lists no images" in caplog.text
+
+
 def test_missing_labels(tmp_path):
     with pytest.raises(FileNotFoundError, match="labels.csv"):
         dice_eval.evaluate(tmp_path)

@@ -188,6 +188,8 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None) -> dict:
     """
     set_dir = Path(set_dir)
     images, box_file = load_set(set_dir)
+    if not images:
+        log.warning("%s lists no images: every figure is null", set_dir / "labels.csv")
     if errata is not None:
         images = [apply_errata(item, errata) for item in images]
     cv2.setNumThreads(1)
