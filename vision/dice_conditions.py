@@ -92,7 +92,7 @@ def apply_condition(image: np.ndarray, boxes: list, condition: str, rng: np.rand
     elif condition == "warm":
         x = x * np.float32([0.7, 1.0, 1.15])
     elif condition == "jpeg":
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 20])
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 20])
         return cv2.imdecode(data, cv2.IMREAD_COLOR), list(boxes)
     else:
         raise ValueError(f"unknown condition {condition!r} (one of {', '.join(CONDITIONS)})")
