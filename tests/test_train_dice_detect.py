@@ -87,3 +87,23 @@ def test_scene_on_a_game_table_shows_the_table(cuts):
     # without game tables the same generator draws a table of its own
     img, _ = scene(cuts, np.random.default_rng(5), tables=[table], game_tables=0.0)
     assert (np.abs(img.reshape(-1, 3).astype(int) - (0, 0, 200)) <= 2).all(1).mean() < 0.5
+
+
+def test_tilted_photo_shrinks_and_squashes_the_far_side():
+    from vision.train_dice_detect import tilted_photo
+
+    image = np.full((640, 640, 3), 200, np.uint8)
+    boxes = np.float32([[300, 40, 340, 80], [300, 300, 340, 340], [300, 560, 340, 600]])  # near top, middle, bottom
+    for x0, y0, x1, y1 in boxes.astype(int):
+        image[y0:y1, x0:x1] = 0
+    rng = np.random.default_rng(3)
+    out, moved = tilted_photo(image, boxes, rng)
+    assert out.shape == image.shape and moved.shape == (3, 4)
+    w, h = moved[:, 2] - moved[:, 0], moved[:, 3] - moved[:, 1]
+    far, near = int(np.argmin(w)), int(np.argmax(w))
+    assert {far, near} == {0, 2}  # the tilt runs along the image's vertical axis
+    assert h[far] / w[far] < h[near] / w[near]  # squashed along the view, more on the far side
+    for (x0, y0, x1, y1) in moved:  # each moved box holds its dark square
+        inner = out[int(y0) + 3:int(y1) - 2, int(x0) + 3:int(x1) - 2]
+        assert inner.size and inner.mean() < 60
+

@@ -61,6 +61,21 @@ def tilt_homography(width: int, height: int, degrees: float = TILT_DEGREES,
     return fit @ h
 
 
+def warp_view(image: np.ndarray, boxes: np.ndarray, m: np.ndarray, size: tuple[int, int],
+              interpolation: int = cv2.INTER_LINEAR) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` (h, w, 3) BGR uint8 seen through the 3x3 homography ``m`` on a ``size`` (w, h) canvas, the
+    uncovered part filled with the photo's median colour (the table's, not a mirror image), and its
+    ``boxes`` ((n, 4) x0, y0, x1, y1 pixels) moved: each the bounding box of its moved corners. Returns
+    (image, boxes (n, 4) float32)."""
+    fill = [int(v) for v in np.median(image.reshape(-1, 3), axis=0)]
+    out = cv2.warpPerspective(image, m, size, flags=interpolation, borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+    moved = np.zeros((len(boxes), 4), np.float32)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        pts = cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), m)[0]
+        moved[i] = (*pts.min(0), *pts.max(0))
+    return out, moved
+
+
 def apply_condition(image: np.ndarray, boxes: list, condition: str, rng: np.random.Generator) -> tuple[np.ndarray, list]:
     """``image`` (h, w, 3) BGR uint8 and its labelled ``boxes`` ((value, (x0, y0, x1, y1)) pairs, pixels)
     as ``condition`` (one of CONDITIONS, module docstring) shows them; a moved box is the bounding box of
@@ -72,14 +87,9 @@ def apply_condition(image: np.ndarray, boxes: list, condition: str, rng: np.rand
         else:
             f = 0.6 if condition == "small" else 0.4
             m, size = np.diag([f, f, 1.0]), (round(w * f), round(h * f))
-        fill = [int(v) for v in np.median(image.reshape(-1, 3), axis=0)]  # the table's colour, not a mirror image
-        out = cv2.warpPerspective(image, m, size, flags=cv2.INTER_AREA if condition != "tilt" else cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
-        moved = []
-        for value, (x0, y0, x1, y1) in boxes:
-            pts = cv2.perspectiveTransform(np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]]), m)[0]
-            moved.append((value, tuple(float(v) for v in (*pts.min(0), *pts.max(0)))))
-        return out, moved
+        out, moved = warp_view(image, np.float32([b for _, b in boxes]).reshape(-1, 4), m, size,
+                               cv2.INTER_AREA if condition != "tilt" else cv2.INTER_LINEAR)
+        return out, [(value, tuple(float(v) for v in box)) for (value, _), box in zip(boxes, moved)]
     x = image.astype(np.float32)
     if condition == "dim":
         x = x * 0.45 + rng.normal(0.0, 4.0, x.shape)

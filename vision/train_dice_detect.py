@@ -1,7 +1,7 @@
 """Train the die detector (:mod:`vision.dice_detect`) on ``byler_d6`` (development only; needs torch + onnx).
 
 ``python -m vision.train_dice_detect [--split heldout|all] [--steps N] [--seed S] [--out DIR] [--resume CKPT]
-[--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F] [--game-tables F]``
+[--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F] [--game-tables F] [--tilt P]``
 
 Data: ``../shared/data/dice/byler_d6`` (BSD-3-Clause, (c) 2019 Nell Byler) and its ``boxes.csv``, without
 the 14 photos bundled in ``assets/dice_photos``; ``--split heldout`` (the shipped model) also keeps out the
@@ -11,8 +11,10 @@ manifest reports recall and precision. ``pi_cam_tray`` and ``ivory_grid`` are ne
 Every training sample is a 192x192 image made on the fly, half of them a byler photo, half a composite
 (with ``--scenes``/``--closeups``, those fractions of the samples are :func:`scene` tables first):
 
-- photo: a random perspective warp (rotation k*90 +- 25 degrees, corner jitter up to 12 % of the side,
-  about 30 degrees of tilt) scaling the dice to a median side of 9-64 px;
+- photo: a random perspective warp (rotation k*90 +- 25 degrees, corner jitter up to 12 % of the side)
+  scaling the dice to a median side of 9-64 px; with ``--tilt P``, a fraction P of the photos is first seen
+  whole by a camera tilted 0-35 degrees from vertical (:func:`tilted_photo`: its far side shrinks, and the
+  dice there are squashed, to about half at the far edge of a 30 degree view);
 - composite: dice cut out of the photos (a rounded-square mask inside each labelled box) pasted with
   soft shadows onto a plain light, dark, coloured, gradient, noisy or striped background with random
   distracting shapes (discs, bars, lines: not dice), 1-22 dice of 9-70 px, touching allowed;
@@ -206,17 +208,39 @@ def composite(cuts: list[np.ndarray], rng: np.random.Generator):
     return np.clip(img, 0, 255).astype(np.uint8), np.array(boxes, np.float32).reshape(-1, 4)
 
 
-def warp_photo(ph: Photo, rng: np.random.Generator):
-    """A perspective-warped SIZE x SIZE view of a photo: (image, boxes (n, 4) in its pixels)."""
-    sides = np.sqrt((ph.boxes[:, 2] - ph.boxes[:, 0]) * (ph.boxes[:, 3] - ph.boxes[:, 1]))
+# --tilt: the camera's angle from vertical and its horizontal field of view (degrees), drawn uniformly; the
+# issue's views go up to about 30 degrees, and cameras from about 50 (a phone's tele) to 75 (a wide one).
+TILT_DEGREES = (0.0, 35.0)
+TILT_FIELD_OF_VIEW = (50.0, 75.0)
+
+
+def tilted_photo(image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` and its ``boxes`` ((n, 4) pixels) as a camera tilted TILT_DEGREES from vertical, of a
+    TILT_FIELD_OF_VIEW lens, would show them (:func:`vision.dice_conditions.tilt_homography`, the whole
+    photo kept in view): the far side shrinks and squashes the dice there."""
+    from vision.dice_conditions import tilt_homography, warp_view
+
+    h, w = image.shape[:2]
+    m = tilt_homography(w, h, rng.uniform(*TILT_DEGREES), rng.uniform(*TILT_FIELD_OF_VIEW))
+    return warp_view(image, boxes, m, (w, h))
+
+
+def warp_photo(ph: Photo, rng: np.random.Generator, tilt: float = 0.0):
+    """A perspective-warped SIZE x SIZE view of a photo: (image, boxes (n, 4) in its pixels). With
+    probability ``tilt`` the photo is first seen by a tilted camera (:func:`tilted_photo`); the view's
+    turn then points the far side anywhere."""
+    image, photo_boxes = ph.image, ph.boxes
+    if tilt and rng.random() < tilt:
+        image, photo_boxes = tilted_photo(image, photo_boxes, rng)
+    sides = np.sqrt((photo_boxes[:, 2] - photo_boxes[:, 0]) * (photo_boxes[:, 3] - photo_boxes[:, 1]))
     target = math.exp(rng.uniform(math.log(9), math.log(64)))
     k = target / float(np.median(sides))
     # Centre the view on a random die (or anywhere) so most views hold dice.
-    if len(ph.boxes) and rng.random() < 0.85:
-        b = ph.boxes[rng.integers(len(ph.boxes))]
+    if len(photo_boxes) and rng.random() < 0.85:
+        b = photo_boxes[rng.integers(len(photo_boxes))]
         c = np.array(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)) + rng.normal(0, 60 / k, 2)
     else:
-        c = rng.uniform(0, ph.image.shape[1], 2)
+        c = rng.uniform(0, image.shape[1], 2)
     angle = math.radians(int(rng.integers(4)) * 90 + rng.uniform(-25, 25))
     half = SIZE / k / 2
     rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
@@ -225,10 +249,10 @@ def warp_photo(ph: Photo, rng: np.random.Generator):
     dst += rng.uniform(-0.12, 0.12, (4, 2)).astype(np.float32) * SIZE * (rng.random() < 0.6)
     m = cv2.getPerspectiveTransform(src, dst)
     border = cv2.BORDER_REPLICATE if rng.random() < 0.5 else cv2.BORDER_CONSTANT
-    img = cv2.warpPerspective(ph.image, m, (SIZE, SIZE), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
+    img = cv2.warpPerspective(image, m, (SIZE, SIZE), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
                               borderMode=border, borderValue=tuple(float(v) for v in rng.uniform(0, 255, 3)))
     boxes = []
-    for (x0, y0, x1, y1), s in zip(ph.boxes, sides):
+    for (x0, y0, x1, y1), s in zip(photo_boxes, sides):
         centre = cv2.perspectiveTransform(np.float32([[[(x0 + x1) / 2, (y0 + y1) / 2]]]), m)[0, 0]
         # Local scale of the warp at the centre: how far a small step moves.
         step = cv2.perspectiveTransform(np.float32([[[(x0 + x1) / 2 + 1, (y0 + y1) / 2],
@@ -339,12 +363,13 @@ def scene(cuts: list, rng: np.random.Generator, closeup: bool = False, trays: fl
 def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator,
            scene_cuts: list | None = None, scenes: float = 0.0, closeups: float = 0.0,
            closeup_cuts: list | None = None, trays: float = 0.0, tables: list | None = None,
-           game_tables: float = 0.0):
+           game_tables: float = 0.0, tilt: float = 0.0):
     """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask. With ``scene_cuts``, a
     fraction ``scenes`` of the samples are :func:`scene` tables and ``closeups`` close-ups (of
     ``closeup_cuts``, or ``scene_cuts`` when None); of the rest, half are warped photos and half
     composites. ``trays``: the fraction of the scenes with their dice in a tray; ``game_tables``: the
-    fraction on one of ``tables`` (see :func:`scene`)."""
+    fraction on one of ``tables`` (see :func:`scene`); ``tilt``: the fraction of the warped photos first seen
+    by a tilted camera (:func:`warp_photo`)."""
     r = rng.random()
     if scene_cuts and r < closeups:
         img, boxes = scene(closeup_cuts or scene_cuts, rng, closeup=True)
@@ -352,7 +377,7 @@ def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator
         img, boxes = scene(scene_cuts, rng, trays=trays, tables=tables, game_tables=game_tables)
     elif rng.random() < 0.5:
         ph = photos[rng.integers(len(photos))]
-        img, boxes = warp_photo(ph, rng)
+        img, boxes = warp_photo(ph, rng, tilt)
     else:
         img, boxes = composite(cuts, rng)
     img = photometric(img, rng)
@@ -482,6 +507,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of the scenes whose dice lie in a tray (vision.dice_clusters.draw_tray)")
     parser.add_argument("--game-tables", type=float, default=0.0, metavar="F",
                         help="fraction of the scenes on a rendered game table (vision.dice_game_tables), 0-1")
+    parser.add_argument("--tilt", type=float, default=0.0, metavar="P",
+                        help="probability that a warped photo is first seen by a camera tilted 0-35 degrees")
     args = parser.parse_args(argv)
     import torch
 
@@ -535,7 +562,7 @@ def main(argv: list[str] | None = None) -> int:
         for g in opt.param_groups:
             g["lr"] = lr
         batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays,
-                        tables, args.game_tables) for _ in range(args.batch)]
+                        tables, args.game_tables, args.tilt) for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()
         loss, focal, l1 = loss_fn(net(x), heat, reg, mask)
@@ -543,7 +570,7 @@ def main(argv: list[str] | None = None) -> int:
         loss.backward()
         opt.step()
         run[0] += float(focal.detach())
-        run[1] += float(l1)
+        run[1] += float(l1.detach())
         run[2] += 1
         if (step + 1) % 50 == 0:
             print(f"step {step + 1}/{args.steps} lr {lr:.5f} focal {run[0] / run[2]:.4f} l1 {run[1] / run[2]:.4f} "
@@ -564,7 +591,8 @@ def main(argv: list[str] | None = None) -> int:
                    + (f" --closeups {args.closeups}" if args.closeups else "")
                    + (f" --rendered {args.rendered}" if args.rendered else "")
                    + (f" --trays {args.trays}" if args.trays else "")
-                   + (f" --game-tables {args.game_tables}" if args.game_tables else ""),
+                   + (f" --game-tables {args.game_tables}" if args.game_tables else "")
+                   + (f" --tilt {args.tilt}" if args.tilt else ""),
         "resumed_from_step": start, "history": args.history,
         "seed": args.seed, "split": args.split, "training_photos": len(photos),
         "input": "(1, 3, H, W) float32, H and W multiples of 32, vision.dice_detect.network_input",
