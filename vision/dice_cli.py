@@ -67,20 +67,49 @@ def observation_json(file: str, obs: DiceObservation) -> dict:
 
 
 def draw_overlay(frame_bgr: np.ndarray, obs: DiceObservation) -> np.ndarray:
-    """A copy of the frame with each die's box, value and confidence (green; red when flagged)."""
+    """A copy of the frame with each die's box, value and confidence (green; red when flagged), each label
+    outlined in black and put where it covers no other die's box nor another label (:func:`label_spot`)."""
     out = frame_bgr.copy()
     thick = max(1, round(max(out.shape[:2]) / 500))
     scale = max(0.4, max(out.shape[:2]) / 1600)
-    for die in obs.dice:
+    boxes = [tuple(int(v) for v in die.box) for die in obs.dice]
+    taken: list[tuple[int, int, int, int]] = []
+    for i, die in enumerate(obs.dice):
         colour = (0, 0, 255) if die.flagged else (0, 200, 0)
-        x0, y0, x1, y1 = die.box
+        x0, y0, x1, y1 = boxes[i]
         cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), colour, thick)
+    for i, die in enumerate(obs.dice):
+        colour = (0, 0, 255) if die.flagged else (0, 200, 0)
         label = f"{die.value} {die.confidence:.2f}" + (" ?" if die.flagged else "")
-        cv2.putText(out, label, (x0, max(10, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick,
-                    cv2.LINE_AA)
+        (w, h), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        spot = label_spot(boxes[i], (w, h + base), out.shape[:2], boxes[:i] + boxes[i + 1:] + taken)
+        taken.append(spot)
+        origin = (spot[0], spot[3] - base)
+        cv2.putText(out, label, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.putText(out, label, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
     if obs.problem:
         cv2.putText(out, obs.problem, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 255), thick)
     return out
+
+
+def label_spot(box: tuple[int, int, int, int], size: tuple[int, int], frame: tuple[int, int],
+               avoid: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    """Where a label of ``size`` (w, h) px goes for ``box`` (x0, y0, x1, y1) in a ``frame`` (h, w): the first of
+    above, below, right of and left of the box (each clamped into the frame) that overlaps neither the box nor
+    any of ``avoid`` (other dice's boxes, labels placed before); above when none is free. Returns (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    w, h = size
+
+    def clamp(x: int, y: int) -> tuple[int, int, int, int]:
+        x = min(max(0, x), max(0, frame[1] - w))
+        y = min(max(0, y), max(0, frame[0] - h))
+        return x, y, x + w, y + h
+
+    spots = [clamp(x0, y0 - h - 2), clamp(x0, y1 + 2), clamp(x1 + 2, y0), clamp(x0 - w - 2, y0)]
+    for spot in spots:
+        if not any(spot[0] < b[2] and b[0] < spot[2] and spot[1] < b[3] and b[1] < spot[3] for b in [box, *avoid]):
+            return spot
+    return spots[0]
 
 
 def run_read(args: argparse.Namespace) -> int:
