@@ -106,4 +106,3 @@ def test_tilted_photo_shrinks_and_squashes_the_far_side():
     for (x0, y0, x1, y1) in moved:  # each moved box holds its dark square
         inner = out[int(y0) + 3:int(y1) - 2, int(x0) + 3:int(x1) - 2]
         assert inner.size and inner.mean() < 60
-
