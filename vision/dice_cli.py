@@ -73,13 +73,11 @@ def draw_overlay(frame_bgr: np.ndarray, obs: DiceObservation) -> np.ndarray:
     thick = max(1, round(max(out.shape[:2]) / 500))
     scale = max(0.4, max(out.shape[:2]) / 1600)
     boxes = [tuple(int(v) for v in die.box) for die in obs.dice]
-    taken: list[tuple[int, int, int, int]] = []
-    for i, die in enumerate(obs.dice):
-        colour = (0, 0, 255) if die.flagged else (0, 200, 0)
-        x0, y0, x1, y1 = boxes[i]
+    colours = [(0, 0, 255) if die.flagged else (0, 200, 0) for die in obs.dice]
+    for (x0, y0, x1, y1), colour in zip(boxes, colours):  # every box first: a label may not cover one
         cv2.rectangle(out, (x0, y0), (x1 - 1, y1 - 1), colour, thick)
-    for i, die in enumerate(obs.dice):
-        colour = (0, 0, 255) if die.flagged else (0, 200, 0)
+    taken: list[tuple[int, int, int, int]] = []
+    for i, (die, colour) in enumerate(zip(obs.dice, colours)):
         label = f"{die.value} {die.confidence:.2f}" + (" ?" if die.flagged else "")
         (w, h), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
         spot = label_spot(boxes[i], (w, h + base), out.shape[:2], boxes[:i] + boxes[i + 1:] + taken)

@@ -76,7 +76,8 @@ def warp_view(image: np.ndarray, boxes: np.ndarray, m: np.ndarray, size: tuple[i
     return out, moved
 
 
-def apply_condition(image: np.ndarray, boxes: list, condition: str, rng: np.random.Generator) -> tuple[np.ndarray, list]:
+def apply_condition(image: np.ndarray, boxes: list, condition: str,
+                    rng: np.random.Generator) -> tuple[np.ndarray, list]:
     """``image`` (h, w, 3) BGR uint8 and its labelled ``boxes`` ((value, (x0, y0, x1, y1)) pairs, pixels)
     as ``condition`` (one of CONDITIONS, module docstring) shows them; a moved box is the bounding box of
     its moved corners. Raises ValueError for an unknown condition."""

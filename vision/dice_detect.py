@@ -156,11 +156,11 @@ class DieDetector:
     def detect_members(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
                        ) -> list[tuple[Detection, list[Detection]]]:
         """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels: the
-        (detection, members) pairs of :meth:`detect_with_dropped` without the dropped groups."""
+        (detection, members) pairs of :meth:`detect_with_dropped` without the dropped boxes."""
         return self.detect_with_dropped(image_bgr, min_score)[0]
 
     def detect_with_dropped(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
-                      ) -> tuple[list[tuple[Detection, list[Detection]]], list[Detection]]:
+                            ) -> tuple[list[tuple[Detection, list[Detection]]], list[Detection]]:
         """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels.
 
         Merging the levels: a coarse (big-die) box holding the centres of two or more fine detections

@@ -425,8 +425,9 @@ def split_clusters(work: np.ndarray, found, classifier, dropped=()) -> tuple[lis
     """The detections to read and their classifier probabilities ((n, 7) float32).
 
     found, dropped: the (detection, members) pairs and the boxes the detector's merge dropped
-    (:meth:`vision.dice_detect.DieDetector.detect_with_dropped`). First a dropped box the classifier is sure of while nothing inside it
-    reads as a die is one close-up die after all (:func:`_close_ups`). Detections scoring below
+    (:meth:`vision.dice_detect.DieDetector.detect_with_dropped`). First a dropped box the classifier is
+    sure of while nothing inside it reads as a die is one close-up die after all (:func:`_close_ups`).
+    Detections scoring below
     REPORT_SCORE go; a box with members more than BIG_BOX times the frame's die size is replaced by
     its members; a big box with members is replaced by its members (those that are not one die
     found twice, surest first) when it is a cluster of small dice (see CLUSTER_DOUBT, CLUSTER_FACES):
