@@ -10,7 +10,7 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
 
 - ``[session]`` ``stable_frames`` (int >= 1): a reading is acted on only when it is the same over this
   many consecutive frames; ``still_seconds`` (float >= 0, seconds): and, with a live camera (Pi camera,
-  device, video), read only after the dice have been still this long (``companion.dice_settle``; photo
+  device, video), read only after the dice have been still this long (``companion.readers.settle``; photo
   folders ignore it); ``fps`` (float > 0, frames per second): the main loop rate;
   ``frames_per_photo`` (int >= 1): how many frames a photo-folder image is held as a still scene.
 - ``[display]`` ``width`` / ``height`` (int >= 1, pixels; ignored when ``fullscreen``), ``fullscreen``
@@ -21,7 +21,7 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
 - ``[leds]`` ``seats`` (list of up to 4 BCM pins, seat order), ``status`` (BCM pin).
   All button and LED pins must be distinct.
 - ``[camera]`` ``spec`` (non-empty string: ``auto``, ``picamera``, ``device:N``, ``video:FILE``,
-  ``folder:DIR``; parsed by ``vision.camera``).
+  ``folder:DIR``; parsed by ``vision.camera.sources``).
 - ``[cant_stop]``: the game's variant switches (cant-stop.md A.9), a free table of strings, integers,
   floats and booleans kept as given; the engine validates them. Read them with
   ``config.variant("cant-stop")``.
@@ -103,7 +103,7 @@ class LedsConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    """``[camera]``: the frame source spec, parsed by ``vision.camera``."""
+    """``[camera]``: the frame source spec, parsed by ``vision.camera.sources``."""
 
     spec: str = "auto"
 

@@ -5,9 +5,9 @@ import random
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.app import _show_leds
+from companion.app.loop import _show_leds
 from companion.commands import Command
-from companion.session_cant_stop import CantStopSession
+from companion.session.cant_stop import CantStopSession
 from companion.store import Store
 from hardware.leds import LedPanel, StatusPattern
 from vision.observation import DiceObservation, DieReading

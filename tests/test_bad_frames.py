@@ -18,27 +18,27 @@ RNG = np.random.default_rng(9)
 
 
 def _dice():
-    from vision.dice import read_dice
+    from vision.dice.reader import read_dice
 
     return read_dice
 
 
 def _board():
-    from companion.games.ludo_board import load_board
-    from vision.board_ludo import read_board
+    from companion.games.ludo.board import load_board
+    from vision.board.reader import read_board
 
     geometry = load_board("ludo52")
     return lambda frame: read_board(frame, geometry)
 
 
 def _cards_st():
-    from vision.cards_schotten_totten import read_cards
+    from vision.cards.schotten_totten import read_cards
 
     return read_cards
 
 
 def _cards_dr():
-    from vision.cards_donkey_race import read_cards
+    from vision.cards.donkey_race import read_cards
 
     return lambda frame: read_cards(frame, players=4)
 
@@ -117,7 +117,7 @@ def test_a_reader_answers_every_bad_frame_with_a_result_or_a_clear_error(reader_
 
 @pytest.fixture
 def bad_files(tmp_path) -> dict[str, Path]:
-    from companion.demo import photos_dir
+    from companion.app.demo import photos_dir
 
     photo = sorted(photos_dir().glob("*.jpg"))[0]
     files = {
@@ -181,7 +181,7 @@ def test_a_folder_named_as_an_image_says_so(bad_files, capsys):
 
 
 def test_truncation_of_whole_cut_and_other_files(bad_files, tmp_path):
-    from vision.image_files import truncation
+    from vision.frames import truncation
 
     good = tmp_path / "good.jpg"
     assert truncation(good) is None and truncation(bad_files["text"]) is None
@@ -209,7 +209,7 @@ def test_truncation_of_whole_cut_and_other_files(bad_files, tmp_path):
 
 
 def test_the_photo_folder_camera_skips_a_truncated_photo(bad_files, tmp_path, caplog):
-    from vision.camera import PhotoFolderSource
+    from vision.camera.sources import PhotoFolderSource
 
     folder = tmp_path / "photos"
     folder.mkdir()

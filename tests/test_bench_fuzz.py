@@ -9,8 +9,8 @@ import pytest
 
 from companion.cli import main
 from companion.games.base import IllegalMove
-from companion.robustness.fuzz import FuzzReport, run_fuzz
-from companion.robustness.fuzz_engines import ENGINES
+from companion.bench.fuzz import FuzzReport, run_fuzz
+from companion.bench.fuzz_engines import ENGINES
 
 # Games per engine in the tests (the benchmark runs many more; Ludo games are long).
 GAMES = {"cant-stop": 20, "donkey-race": 25, "schotten-totten": 10, "ludo": 6}
@@ -101,7 +101,7 @@ def test_the_fuzzer_finds_chance_outcomes_that_do_not_sum_to_one(monkeypatch, br
 def test_sums_to_one_is_exact_with_one_or_several_denominators():
     from fractions import Fraction
 
-    from companion.robustness.fuzz import _sums_to_one
+    from companion.bench.fuzz import _sums_to_one
 
     assert _sums_to_one([Fraction(1, 3)] * 3)
     assert not _sums_to_one([Fraction(1, 3)] * 2)

@@ -1,6 +1,6 @@
 """The Ludo board reader on the three labelled real photos (../shared/data/ludo/board_frames; skipped when absent).
 
-Labels: tests/fixtures/ludo_board/labels.json (board vision.board_layouts.dga56). The figures asserted
+Labels: tests/fixtures/ludo_board/labels.json (board vision.board.layouts.dga56). The figures asserted
 are a little under what the reader reaches today (all squares but one, all yards), so a real regression
 fails while an honest small change does not.
 """
@@ -11,9 +11,9 @@ from pathlib import Path
 import cv2
 import pytest
 
-from vision.board_eval import compare
-from vision.board_layouts import dga56
-from vision.board_ludo import read_board
+from vision.board.eval import compare
+from vision.board.layouts import dga56
+from vision.board.reader import read_board
 
 LABELS = json.loads((Path(__file__).parent / "fixtures" / "ludo_board" / "labels.json").read_text())
 FRAMES = sorted(LABELS["frames"])

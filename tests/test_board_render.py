@@ -1,14 +1,14 @@
-"""The board reader on renders drawn from the geometry (vision.board_render): every board, any turn,
+"""The board reader on renders drawn from the geometry (vision.board.render): every board, any turn,
 perspective, light, shadow and a hand; plus the renderer's own truth."""
 
 import numpy as np
 import pytest
 
-from companion.games.ludo_board import load_board
-from vision.board_eval import compare, corner_error, render_label
-from vision.board_layouts import dga56
-from vision.board_ludo import read_board
-from vision.board_render import Position, Scene, random_position, render
+from companion.games.ludo.board import load_board
+from vision.board.eval import compare, corner_error, render_label
+from vision.board.layouts import dga56
+from vision.board.reader import read_board
+from vision.board.render import Position, Scene, random_position, render
 
 BOARDS = {"ludo52": lambda: load_board("ludo52"), "mensch40": lambda: load_board("mensch40"), "dga56": dga56}
 
@@ -54,7 +54,7 @@ def test_reads_rendered_board(board, scene):
 @pytest.mark.parametrize("seed", range(6))
 def test_random_renders(seed):
     """Random positions and scenes: per-square accuracy of at least 0.95 on each."""
-    from vision.board_eval import random_scene
+    from vision.board.eval import random_scene
 
     rng = np.random.default_rng(100 + seed)
     geometry = BOARDS[sorted(BOARDS)[seed % 3]]()
@@ -122,7 +122,7 @@ def test_yard_under_a_hand_is_not_counted():
 
 
 def test_squares_under_a_hand_are_unknown_not_empty():
-    """vision.board_hand: the empty squares the hand hides are reported unknown; none without a hand."""
+    """vision.board.hand: the empty squares the hand hides are reported unknown; none without a hand."""
     geometry = load_board("ludo52")
     position = _position(geometry)
     covered = render(geometry, position, Scene(turn=30, tilt=10, fill=0.75, hand=(7.0, 9.0), seed=3))
@@ -154,13 +154,13 @@ def test_two_colours_on_one_square_both_read():
 
 
 def test_aruco_stickers_find_the_board_when_two_yards_are_hidden():
-    """vision.board_aruco: with two yard disks under cloths the markerless finder cannot place the board;
+    """vision.board.aruco: with two yard disks under cloths the markerless finder cannot place the board;
     the corner stickers can, and the pawns are read."""
     import cv2
 
-    from vision.board_aruco import marker_sheet
-    from vision.board_find import find_board
-    from vision.board_layouts import layout_for
+    from vision.board.aruco import marker_sheet
+    from vision.board.find import find_board
+    from vision.board.layouts import layout_for
 
     geometry = load_board("mensch40")
     layout = layout_for(geometry)

@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from companion.games.ludo_board import load_board
-from vision.board_camera import camera_matrix, focal_from_homography, project
-from vision.board_cli import parse_variant
-from vision.board_colour import BLUE, DARK, GREEN, LIGHT, RED, YELLOW, classify
-from vision.board_layouts import board_by_name, dga56, layout_for
-from vision.board_ludo import BoardFrameError, read_board
-from vision.board_render import Position, Scene, camera, render
+from companion.games.ludo.board import load_board
+from vision.board.pinhole import camera_matrix, focal_from_homography, project
+from companion.cli.board import parse_variant
+from vision.board.colour import BLUE, DARK, GREEN, LIGHT, RED, YELLOW, classify
+from vision.board.layouts import board_by_name, dga56, layout_for
+from vision.board.reader import BoardFrameError, read_board
+from vision.board.render import Position, Scene, camera, render
 
 
 # --- bad frames: a clear result or a clear error, never a crash --------------------------------------

@@ -13,7 +13,7 @@ import pytest
 from companion.cli import main
 from companion.config import Config
 from companion.paths import AppPaths
-from companion.robustness.startup import MEMORY, load_box_config, open_box_store
+from companion.app.startup import MEMORY, load_box_config, open_box_store
 from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, move_aside, open_or_move_aside
 
 REPO = Path(__file__).resolve().parents[1]
@@ -167,8 +167,8 @@ def test_a_full_disk_is_a_clear_error_and_keeps_every_saved_event(tmp_path):
 
 
 def test_a_full_disk_leaves_the_session_state_unchanged(tmp_path, monkeypatch):
-    from companion.games.cant_stop import StartWith
-    from companion.session_cant_stop import CantStopSession
+    from companion.games.cant_stop.rules import StartWith
+    from companion.session.cant_stop import CantStopSession
 
     with Store(tmp_path / "s.sqlite3") as store:
         game = store.new_game("cant-stop", ["Ada", "Ben"], {})

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.calibrate import calibrate_camera_command, write_json_atomic
+from companion.app.calibrate import calibrate_camera_command, write_json_atomic
 from companion.cli import UserError, main
-from vision.camera_picamera2 import Picamera2Source, load_settings
+from vision.camera.pi import Picamera2Source, load_settings
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_camera_picamera2 import FakePicamera2  # noqa: E402

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 
 from companion.cli import main
-from vision.dice_calibration import load_calibration
+from vision.dice.calibration import load_calibration
 
 
 def test_calibrate_dice_from_a_folder_of_empty_table_photos(app_env, capsys):
@@ -47,7 +47,7 @@ def test_dice_read_says_when_it_uses_the_calibration(app_env, caplog):
 
     image = app_env / "roll.png"
     cv2.imwrite(str(image), draw_die(cloth(3), 300, 200, 6))
-    with caplog.at_level("INFO", logger="vision.dice_cli"):
+    with caplog.at_level("INFO", logger="companion.cli.dice"):
         assert main(["dice", "read", str(image)]) == 0
     assert "dice calibration" not in caplog.text
     folder = app_env / "empty"
@@ -55,6 +55,6 @@ def test_dice_read_says_when_it_uses_the_calibration(app_env, caplog):
     cv2.imwrite(str(folder / "empty.png"), cloth(1))
     assert main(["calibrate", "dice", "--camera", f"folder:{folder}", "--frames", "1"]) == 0
     caplog.clear()
-    with caplog.at_level("INFO", logger="vision.dice_cli"):
+    with caplog.at_level("INFO", logger="companion.cli.dice"):
         assert main(["dice", "read", str(image)]) == 0
     assert f"dice calibration of the state directory is used for images of {W}x{H}" in caplog.text

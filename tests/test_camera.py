@@ -10,10 +10,10 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.camera as camera
-from vision.camera import (CameraError, FrameSource, PhotoFolderSource, VideoSource, bundled_photos_dir,
+import vision.camera.sources as camera
+from vision.camera.sources import (CameraError, FrameSource, PhotoFolderSource, VideoSource, bundled_photos_dir,
                            open_camera)
-from vision.camera_picamera2 import Picamera2Source, to_bgr
+from vision.camera.pi import Picamera2Source, to_bgr
 
 
 def solid(bgr, shape=(48, 64)):

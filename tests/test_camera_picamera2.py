@@ -1,12 +1,12 @@
-"""vision.camera_picamera2 with a fake Picamera2 class: stream config, locked controls, fixed focus, BGR."""
+"""vision.camera.pi with a fake Picamera2 class: stream config, locked controls, fixed focus, BGR."""
 
 import json
 
 import numpy as np
 import pytest
 
-from vision.camera import CameraError
-from vision.camera_picamera2 import (
+from vision.camera.sources import CameraError
+from vision.camera.pi import (
     AF_MODE_MANUAL, CameraSettings, Picamera2Source, calibrate, configuration_kwargs, focus_controls, load_settings,
     stream_controls)
 

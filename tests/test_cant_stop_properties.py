@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import CHANCE, IllegalMove
-from companion.games.cant_stop import (
+from companion.games.cant_stop.rules import (
     COLUMNS, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain, StartWith)
 
 MAX_STEPS = 400

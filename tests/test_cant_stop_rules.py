@@ -14,9 +14,9 @@ from fractions import Fraction
 
 import pytest
 
-from companion import odds
+from companion.games.cant_stop import odds
 from companion.games.base import CHANCE, TERMINAL, IllegalMove, VariantError
-from companion.games.cant_stop import (
+from companion.games.cant_stop.rules import (
     COLUMNS, Bank, CantStopConfig, CantStopGame, CantStopState, Choose, Phase, Roll, RollAgain, StartWith,
     action_from_dict, action_to_dict, pairings)
 
@@ -355,7 +355,7 @@ def test_a1_player_count_outside_1_to_4_is_refused(players):
         CantStopState.new(players)
 
 
-# -- Odds (companion/odds.py) -------------------------------------------------------------------------
+# -- Odds (companion/games/cant_stop/odds.py) -------------------------------------------------------------------------
 
 
 def test_odds_published_figures():

@@ -1,16 +1,18 @@
-"""Another deck's design read by its corner index after a one-frame calibration (vision.cards_corner,
-vision.card_render_other, cards_schotten_totten.calibrate_deck) and the digit network (card_digit_net)."""
+"""Another deck's design read by its corner index after a one-frame calibration (vision.cards.corner,
+vision.cards.render_other, cards_schotten_totten.calibrate_deck) and the digit network (card_digit_net)."""
 
 import json
 
 import numpy as np
 import pytest
 
-from vision import card_digit_net, card_digits
-from vision.card_render_other import render_other_card, render_other_scene
-from vision.cards_corner import CornerDesign, nearest_colour, read_index, strip_histogram
-from vision.cards_schotten_totten import StCalibration, calibrate_deck, read_cards
-from vision.reference_deck import COLOURS
+from vision.cards import digit_net as card_digit_net
+
+from vision.cards import digits as card_digits
+from vision.cards.render_other import render_other_card, render_other_scene
+from vision.cards.corner import CornerDesign, nearest_colour, read_index, strip_histogram
+from vision.cards.schotten_totten import StCalibration, calibrate_deck, read_cards
+from vision.cards.reference_deck import COLOURS
 
 CALIBRATION_VALUES = (3, 7, 2, 8, 4, 6)
 
@@ -101,7 +103,7 @@ def _glyph(value: int) -> np.ndarray:
 
 @pytest.mark.skipif(not card_digit_net.available(), reason="digit network not shipped")
 def test_network_reads_an_unseen_font():
-    # freesansbold.ttf is held out of the network's training (vision.card_digit_train.HELD_OUT)
+    # freesansbold.ttf is held out of the network's training (vision.training.card_digit_train.HELD_OUT)
     for value in range(1, 11):
         assert read_index(_glyph(value))[0] == value
     probs = card_digit_net.probabilities(np.stack([card_digits.normalise(_glyph(v)) for v in (4, 7)]))
@@ -146,7 +148,7 @@ def test_cards_calibrate_and_read_commands_with_another_deck(tmp_path, capsys):
 
 
 def test_touching_columns_come_apart_between_the_stones():
-    from vision.cards_corner import find_outlines, stone_cuts
+    from vision.cards.corner import find_outlines, stone_cuts
 
     frame = np.full((400, 900, 3), (150, 165, 172), np.uint8)
     card = render_other_card("green", 4, 100)  # 100 x 140
@@ -160,7 +162,7 @@ def test_touching_columns_come_apart_between_the_stones():
 
 
 def test_our_reference_deck_read_as_another_deck():
-    from vision.card_render import render_st_scene
+    from vision.cards.render import render_st_scene
 
     rng = np.random.default_rng(1)
     columns = {(i, "b"): [(c, v)] for i, (c, v) in enumerate(zip(COLOURS, CALIBRATION_VALUES))}

@@ -1,4 +1,4 @@
-"""Donkey race card reader (vision.cards_donkey_race): sectors, values, the donkey card, bad frames, CLI."""
+"""Donkey race card reader (vision.cards.donkey_race): sectors, values, the donkey card, bad frames, CLI."""
 
 import json
 import math
@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
-from vision.card_render import render_donkey_scene
-from vision.cards_common import FrameError
-from vision.cards_donkey_race import read_cards, sector_names, sector_of
+from vision.cards.render import render_donkey_scene
+from vision.cards.common import FrameError
+from vision.cards.donkey_race import read_cards, sector_names, sector_of
 
 
 def test_sector_names_for_two_to_four_players():
@@ -80,7 +80,7 @@ def test_invalid_input_raises_frame_error(frame):
 
 def test_real_photos_values(shared_data):
     """The handwritten_battle photos: every card found; values mostly right (measured 0.904 overall with
-    pictures with the digit network, 0.769 with the k-NN votes, see vision.cards_eval); the north card of
+    pictures with the digit network, 0.769 with the k-NN votes, see vision.cards.eval); the north card of
     game7_round07 is a 9 upside down, a 6 for north."""
     import csv
 

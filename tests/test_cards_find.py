@@ -1,4 +1,4 @@
-"""Shared card finding, rectification and value reading (vision.card_find, card_value, card_digits)."""
+"""Shared card finding, rectification and value reading (vision.cards.find, card_value, card_digits)."""
 
 import cv2
 import numpy as np
@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.card_digits import FONTS, _render, classify_glyph, nearest_distance
-from vision.card_find import find_card_quads, orient_corners, rectify
-from vision.card_render import render_number_card
-from vision.card_value import read_centre_value, split_digits
+from vision.cards.digits import FONTS, _render, classify_glyph, nearest_distance
+from vision.cards.find import find_card_quads, orient_corners, rectify
+from vision.cards.render import render_number_card
+from vision.cards.value import read_centre_value, split_digits
 
 
 def _table_with(cards, size=(400, 600)):
@@ -99,7 +99,7 @@ def test_real_photo_cards_found_and_rectified(shared_data):
 
 
 def test_handwriting_style_digits_render_every_form():
-    from vision.card_strokes import render_hand_digit
+    from vision.cards.strokes import render_hand_digit
 
     rng = np.random.default_rng(1)
     for digit in range(10):
@@ -112,8 +112,7 @@ def test_stored_digit_model_matches_its_manifest_and_a_fresh_training():
     import hashlib
     import json
 
-    from vision import card_digits
-
+    from vision.cards import digits as card_digits
     folder = card_digits._assets_dir()
     manifest = json.loads((folder / card_digits.MODEL_MANIFEST).read_text(encoding="utf-8"))
     png = folder / card_digits.MODEL_PNG

@@ -1,4 +1,4 @@
-"""Schotten Totten card reader (vision.cards_schotten_totten) and our reference deck (vision.reference_deck)."""
+"""Schotten Totten card reader (vision.cards.schotten_totten) and our reference deck (vision.cards.reference_deck)."""
 
 import json
 import re
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.card_render import random_st_columns, render_st_scene
-from vision.cards_common import FrameError
-from vision.cards_schotten_totten import StCalibration, calibrate_colours, read_cards
-from vision.reference_deck import (ASSET_DIR, COLOURS, LETTER, deck, render_card, sheet_card, write_pdf)
+from vision.cards.render import random_st_columns, render_st_scene
+from vision.cards.common import FrameError
+from vision.cards.schotten_totten import StCalibration, calibrate_colours, read_cards
+from vision.cards.reference_deck import (ASSET_DIR, COLOURS, LETTER, deck, render_card, sheet_card, write_pdf)
 
 
 def _expected_table(columns):
@@ -153,7 +153,7 @@ def test_cli_json_shape_with_stones_and_calibration_file(tmp_path, capsys):
 
 
 def test_cards_without_index_boxes_are_read_by_their_centre_and_flagged():
-    from vision.card_render import render_number_card
+    from vision.cards.render import render_number_card
 
     frame = np.full((300, 400, 3), (140, 150, 155), np.uint8)
     frame[120:274, 60:170] = render_number_card(6, 110)

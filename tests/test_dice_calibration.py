@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice import read_dice
-from vision.dice_calibration import (CALIBRATION_FILE, CalibrationError, calibrate_dice, current_calibration,
+from vision.dice.reader import read_dice
+from vision.dice.calibration import (CALIBRATION_FILE, CalibrationError, calibrate_dice, current_calibration,
                                      load_calibration)
-from vision.settle import EMPTY, SettleTracker
+from vision.dice.settle import EMPTY, SettleTracker
 
 H, W = 480, 640
 

@@ -1,4 +1,4 @@
-"""The synthetic touching-cluster set (vision.dice_clusters): layouts touch, labels match what is pasted."""
+"""The synthetic touching-cluster set (vision.training.dice_clusters): layouts touch, labels match what is pasted."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.dice_clusters import (SEPARATION, DieCut, ClusterImage, cluster_layout, cluster_sizes, die_cut, make_image,
+from vision.training.dice_clusters import (SEPARATION, DieCut, ClusterImage, cluster_layout, cluster_sizes, die_cut, make_image,
                                   make_set, write_set)
-from vision.dice_eval import load_set
+from vision.dice.eval import load_set
 
 # Colour of a drawn die of value v (BGR): every value its own, so a label can be checked by the pixel.
 COLOURS = {v: (40 * v, 255 - 40 * v, 100) for v in range(1, 7)}
@@ -131,7 +131,7 @@ def test_die_cut_finds_a_turned_die_outline():
 
 
 def test_training_set_from_byler_training_photos(shared_data):
-    from vision.dice_clusters import training_cutouts
+    from vision.training.dice_clusters import training_cutouts
 
     cuts = training_cutouts()
     assert len(cuts) > 900 and {c.value for c in cuts} == set(range(1, 7))

@@ -1,4 +1,4 @@
-"""Labelled sets as another camera or light shows them (vision.dice_conditions), and the reader on them."""
+"""Labelled sets as another camera or light shows them (vision.training.dice_conditions), and the reader on them."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera import bundled_photos_dir
-from vision.dice_conditions import CONDITIONS, apply_condition, main, tilt_homography, write_condition
-from vision.dice_eval import evaluate, load_set
+from vision.camera.sources import bundled_photos_dir
+from vision.training.dice_conditions import CONDITIONS, apply_condition, main, tilt_homography, write_condition
+from vision.dice.eval import evaluate, load_set
 
 
 def _corners(h, width, height):

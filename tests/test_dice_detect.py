@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera import bundled_photos_dir
-from vision.dice_detect import (DUP_CENTRE, LEVELS, PIP_RATIO, MODEL_FILE, PAD_TO, STRIDE, DieDetector, Detection, decode,
+from vision.camera.sources import bundled_photos_dir
+from vision.dice.detect import (DUP_CENTRE, LEVELS, PIP_RATIO, MODEL_FILE, PAD_TO, STRIDE, DieDetector, Detection, decode,
                                 network_input, normalise, overlap, same_die, square_hull)
-from vision.dice_eval import load_set
-from vision.dice_model import model_dir
+from vision.dice.eval import load_set
+from vision.dice.model import model_dir
 
 # Measured when the model was shipped (score >= 0.3): recall 56 of 56, precision 56 of 84 (the 28 others
 # are the tray's two screw heads in every photo, which the reader's fusion drops); bounds a little below.
@@ -32,7 +32,7 @@ def test_manifest_matches_model_file():
     manifest = json.loads((model_dir() / "detect_manifest.json").read_text())
     assert manifest["bytes"] == len(data) <= 10 * 1024 * 1024
     assert manifest["sha256"] == hashlib.sha256(data).hexdigest()
-    assert manifest["command"].startswith("python -m vision.train_dice_detect")
+    assert manifest["command"].startswith("python -m vision.training.train_dice_detect")
     assert manifest["seed"] == 0
     assert {"byler_heldout_20pct", "bundled_photos"} <= set(manifest["figures"])
     total = sum(p.stat().st_size for p in model_dir().iterdir() if p.is_file())

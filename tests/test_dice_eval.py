@@ -1,4 +1,4 @@
-"""Figures of `vision.dice_eval` (exact arithmetic with a stand-in reader) and `dice eval` on the bundled set."""
+"""Figures of `vision.dice.eval` (exact arithmetic with a stand-in reader) and `dice eval` on the bundled set."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.dice_eval as dice_eval
+import vision.dice.eval as dice_eval
 from companion.cli import main
-from vision.camera import bundled_photos_dir
+from vision.camera.sources import bundled_photos_dir
 from vision.observation import DiceObservation, DieReading
 
 SHARED_DICE = Path(__file__).parents[2] / "shared" / "data" / "dice"
@@ -136,7 +136,7 @@ def test_a_listed_image_that_is_missing_counts_as_unreadable(tmp_path, capfd):
 
 def test_a_set_without_images_says_so(tmp_path, caplog):
     write_set(tmp_path, [], None)
-    with caplog.at_level("WARNING", logger="vision.dice_eval"):
+    with caplog.at_level("WARNING", logger="vision.dice.eval"):
         r = dice_eval.evaluate(tmp_path)
     assert r["images"] == 0 and r["image_accuracy"] is None and r["median_ms"] is None
     assert "lists no images" in caplog.text
@@ -218,7 +218,7 @@ def test_figures_against_corrected_labels(tmp_path, fake_reader, caplog):
     errata.write_text("file,x_min,y_min,x_max,y_max,label,shows\n"
                       "images/a.jpg,1,1,19,19,2,3\nimages/a.jpg,0,30,20,50,,6\nimages/other.jpg,0,0,9,9,,1\n")
     fake_reader["a.jpg"] = reading
-    with caplog.at_level("WARNING", logger="vision.dice_eval"):
+    with caplog.at_level("WARNING", logger="vision.dice.eval"):
         r = dice_eval.evaluate(tmp_path, dice_eval.load_errata(errata))
     assert r["dice"] == 3 and r["image_accuracy"] == 1.0 and r["unflagged_precision"] == 1.0 and r["found"] == 1.0
     assert r["errata"] == 2  # the row of another set's image is not applied, and that is said

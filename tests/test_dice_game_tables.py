@@ -1,13 +1,13 @@
-"""Rendered game tables for the dice reader (vision.dice_game_tables): our own cards and boards."""
+"""Rendered game tables for the dice reader (vision.training.dice_game_tables): our own cards and boards."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from test_dice_clusters import COLOURS, drawn_cuts
-from vision.dice_clusters import CANVAS, make_image, write_set
-from vision.dice_eval import load_set
-from vision.dice_game_tables import game_table, make_game_set
+from vision.training.dice_clusters import CANVAS, make_image, write_set
+from vision.dice.eval import load_set
+from vision.training.dice_game_tables import game_table, make_game_set
 
 
 def test_game_tables_fill_the_frame_and_differ():
@@ -41,10 +41,10 @@ def test_a_set_of_tables_without_dice(tmp_path):
 
 
 def test_a_calibration_of_the_empty_table_drops_its_print_and_keeps_every_die():
-    from vision.dice import read_dice
-    from vision.dice_calibration import make_calibration
-    from vision.dice_eval import match_to_boxes
-    from vision.dice_render import rendered_cuts
+    from vision.dice.reader import read_dice
+    from vision.dice.calibration import make_calibration
+    from vision.dice.eval import match_to_boxes
+    from vision.training.dice_render import rendered_cuts
 
     rng = np.random.default_rng(11)
     cuts = rendered_cuts(24, 3)

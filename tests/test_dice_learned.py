@@ -1,4 +1,4 @@
-"""Reader v3 pieces (vision.dice_learned): the fusion of detector, classifier and pips, the masks, and
+"""Reader v3 pieces (vision.dice.learned): the fusion of detector, classifier and pips, the masks, and
 the hybrid reader on drawn dice."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice_detect import Detection
-from vision.dice_learned import (AGREE_BELIEF, AGREE_PIPS, CLUSTER_FACES, FLAG_BELOW, NO_DIE_SURE, NO_PIPS_NO_DIE, PIP_VETO,
+from vision.dice.detect import Detection
+from vision.dice.learned import (AGREE_BELIEF, AGREE_PIPS, CLUSTER_FACES, FLAG_BELOW, NO_DIE_SURE, NO_PIPS_NO_DIE, PIP_VETO,
                                  UNSURE_SCORE, dihedral_probabilities, face_mask, fuse, object_mask, read_work_hybrid,
                                  read_work_learned, split_clusters)
-from vision.dice_segment import to_lab
+from vision.dice.segment import to_lab
 
 
 def probs(value: int, p_value: float, p_none: float = 0.0) -> np.ndarray:
@@ -51,8 +51,7 @@ def test_disagreement_picks_the_stronger_reader():
 
 
 def test_dihedral_probabilities_average_the_views(monkeypatch):
-    from vision import dice_learned
-
+    from vision.dice import learned as dice_learned
     class Rotations:  # "classifier" whose answer depends on how the crop lies: its top-left pixel
         def __init__(self):
             self.batch = 0
@@ -110,8 +109,8 @@ def test_a_sure_detection_the_classifier_is_sure_is_no_die_is_dropped_unless_its
 
 
 def test_a_lone_spot_the_classifier_rejects_is_dropped_only_among_a_set_of_dice(monkeypatch):
-    import vision.dice_learned as learned
-    from vision import pips
+    import vision.dice.learned as learned
+    from vision.dice import pips
     from test_dice_reader import synthetic_table
 
     frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
@@ -156,8 +155,7 @@ class _FixedClassifier:
 
 
 def _split(found, by_side, dropped=(), work=None):
-    from vision import dice_model
-
+    from vision.dice import model as dice_model
     clf = _FixedClassifier(by_side)
     real = dice_model.face_crop
 
@@ -280,7 +278,7 @@ def test_hybrid_reader_on_drawn_dice():
 def test_learned_reader_on_drawn_dice():
     # Drawn dice (flat faces, perfect discs) are unlike any photo. The models before the seventh round
     # read all 6 right but flagged, and the 4 twice; since the detector and the classifier have seen drawn
-    # dice of any colour (vision.dice_render), each is found once, read right and not flagged.
+    # dice of any colour (vision.training.dice_render), each is found once, read right and not flagged.
     from test_dice_reader import synthetic_table
 
     frame, boxes = synthetic_table([1, 2, 3, 4, 5, 6])  # boxes[k] holds the die showing k + 1
@@ -295,7 +293,7 @@ def test_learned_reader_on_drawn_dice():
 
 
 def test_sure_dice_are_read_without_counting_their_pips(monkeypatch):
-    import vision.dice_learned as learned
+    import vision.dice.learned as learned
     from test_dice_reader import synthetic_table
 
     frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
@@ -325,7 +323,7 @@ class _SameForEveryCrop:
 
 
 def test_a_second_opinion_is_averaged_in_only_where_the_first_classifier_is_unsure():
-    from vision.dice_learned import SECOND_OPINION, SECOND_VIEWS, second_opinion
+    from vision.dice.learned import SECOND_OPINION, SECOND_VIEWS, second_opinion
 
     crops = np.zeros((3, 3, 32, 32), np.float32)
     first = np.stack([probs(5, 0.98), probs(5, SECOND_OPINION - 0.05), probs(2, 0.3, p_none=0.5)]).astype(np.float32)
@@ -341,9 +339,9 @@ def test_a_second_opinion_is_averaged_in_only_where_the_first_classifier_is_unsu
 
 
 def test_the_reader_asks_the_shipped_second_classifier_about_unsure_dice_only(monkeypatch):
-    import vision.dice_learned as learned
+    import vision.dice.learned as learned
     from test_dice_reader import synthetic_table
-    from vision.dice_model import shipped_box_classifier, shipped_second_classifier
+    from vision.dice.model import shipped_box_classifier, shipped_second_classifier
 
     assert shipped_second_classifier() is not None  # shipped in assets/dice_model
     frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
@@ -357,7 +355,7 @@ def test_the_reader_asks_the_shipped_second_classifier_about_unsure_dice_only(mo
 
 
 def test_a_known_first_view_stands_in_for_the_unturned_crop():
-    from vision.dice_model import shipped_box_classifier
+    from vision.dice.model import shipped_box_classifier
 
     clf = shipped_box_classifier()
     rng = np.random.default_rng(3)
@@ -371,8 +369,8 @@ def test_a_known_first_view_stands_in_for_the_unturned_crop():
 
 
 def test_a_detection_where_nothing_changed_since_the_calibration_is_on_the_empty_table():
-    from vision.dice_calibration import DiceCalibration
-    from vision.dice_learned import on_the_empty_table
+    from vision.dice.calibration import DiceCalibration
+    from vision.dice.learned import on_the_empty_table
 
     table = np.full((120, 160, 3), (200, 190, 170), np.uint8)
     cv2.circle(table, (40, 60), 12, (60, 60, 60), -1)  # printed on the table: there at calibration

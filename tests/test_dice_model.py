@@ -9,9 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera import bundled_photos_dir
-from vision.dice_eval import load_set
-from vision.dice_model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
+from vision.camera.sources import bundled_photos_dir
+from vision.dice.eval import load_set
+from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
                                FaceClassifier, face_crop, model_dir, shipped_box_classifier)
 
 # Measured when the model was shipped: crop accuracy 0.839 (47 of 56) on the 14 bundled photos (never
@@ -30,7 +30,7 @@ def test_manifest_matches_model_file():
     manifest = json.loads((folder / MANIFEST_FILE).read_text())
     assert manifest["bytes"] == len(data) <= 10 * 1024 * 1024
     assert manifest["sha256"] == hashlib.sha256(data).hexdigest()
-    assert manifest["command"].startswith("python -m vision.train_dice")
+    assert manifest["command"].startswith("python -m vision.training.train_dice")
     assert manifest["seed"] == 0
     assert {"byler_test_20pct", "bundled_photos", "pi_cam_tray"} <= set(manifest["figures"])
 
@@ -90,7 +90,7 @@ def test_bundled_photos_classified(model):
 
 
 def test_fold_split_partitions_the_training_photos():
-    from vision.train_dice import fold_split
+    from vision.training.train_dice import fold_split
 
     photos = [f"p{i}" for i in range(149)]
     outs = [fold_split(photos, k, 4)[1] for k in range(4)]
@@ -105,7 +105,7 @@ def test_fold_split_partitions_the_training_photos():
 
 
 def test_glare_draws_a_bright_streak_on_the_die_and_keeps_its_crop_in_place():
-    from vision.train_dice import with_glare
+    from vision.training.train_dice import with_glare
 
     image = np.full((200, 300, 3), (40, 30, 150), np.uint8)  # a red table
     cv2.rectangle(image, (120, 80), (160, 120), (30, 20, 200), -1)  # a die: 40 px
@@ -126,7 +126,7 @@ def test_glare_draws_a_bright_streak_on_the_die_and_keeps_its_crop_in_place():
 
 
 def test_camera_noise_in_colour_variants_and_older_commands_unchanged():
-    from vision.train_dice import NOISE_SIGMA, _colour_variants
+    from vision.training.train_dice import NOISE_SIGMA, _colour_variants
 
     image = np.full((64, 64, 3), 128, np.uint8)
     plain = _colour_variants(image, np.random.default_rng(3), 4)

@@ -1,10 +1,10 @@
-"""Where `companion dice read --debug-out` puts each die's label (vision.dice_cli.label_spot, draw_overlay)."""
+"""Where `companion dice read --debug-out` puts each die's label (companion.cli.dice.label_spot, draw_overlay)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.dice_cli import draw_overlay, label_spot
+from companion.cli.dice import draw_overlay, label_spot
 from vision.observation import DiceObservation, DieReading
 
 

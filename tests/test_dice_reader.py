@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from vision.camera import bundled_photos_dir
-from vision.dice import WORK_MAX_SIDE, FrameError, read_dice, work_image
-from vision.dice_eval import load_set, match_to_boxes
+from vision.camera.sources import bundled_photos_dir
+from vision.dice.reader import WORK_MAX_SIDE, FrameError, read_dice, work_image
+from vision.dice.eval import load_set, match_to_boxes
 
 # Measured on the bundled 14 photos (4 dice each; never used to train the face classifier) with reader
 # v2: 7 photos read exactly, 50 dice reported, all on labelled dice (50 of 56 found), 40 unflagged and
@@ -54,10 +54,9 @@ def test_bundled_boxes_lie_on_labelled_dice(bundled):
 
 
 def _flag_below() -> float:
-    """The product reader's flag threshold: v3's (vision.dice_learned) or v2's (vision.dice)."""
-    import vision.dice as dice
-    from vision import dice_learned
-
+    """The product reader's flag threshold: v3's (vision.dice.learned) or v2's (vision.dice.reader)."""
+    import vision.dice.reader as dice
+    from vision.dice import learned as dice_learned
     return dice_learned.FLAG_BELOW if dice.READER == "learned" else dice.FLAG_BELOW
 
 
@@ -141,13 +140,13 @@ def test_drawn_dice_all_values(body, pip, table, max_flagged):
 
 def test_close_ups_of_one_drawn_die():
     """320 close-ups (8 seeds x 40) of one drawn die of 150-420 px on a 640 px table
-    (:func:`vision.dice_clusters.make_image` with :func:`vision.dice_render.rendered_cuts`). Measured
+    (:func:`vision.training.dice_clusters.make_image` with :func:`vision.training.dice_render.rendered_cuts`). Measured
     (twelfth round): 255 read exactly; 241 before a box the detector's merge dropped (a coarse box taken
     for a group of small dice, 250 with only those, or a bigger duplicate of a box over part of the die)
-    could be restored as one close-up die (vision.dice_learned._close_ups). No die is shown wrong unflagged;
+    could be restored as one close-up die (vision.dice.learned._close_ups). No die is shown wrong unflagged;
     most misses read no die at all (the detector does not see the biggest drawn dice whole)."""
-    from vision.dice_clusters import make_image
-    from vision.dice_render import rendered_cuts
+    from vision.training.dice_clusters import make_image
+    from vision.training.dice_render import rendered_cuts
 
     exact = wrong_unflagged = 0
     for seed in range(1, 9):
@@ -234,7 +233,7 @@ def test_cli_read_bad_file_and_debug_out(tmp_path, capsys):
 def test_pi_camera_set(shared_data):
     """The set closest to our hardware (Pi camera over a tray; never trained on). Measured with reader
     v2: 10 of 10 photos exact, every die found, 3 of 60 flagged, no unflagged error."""
-    from vision.dice_eval import evaluate
+    from vision.dice.eval import evaluate
 
     result = evaluate(shared_data / "dice" / "pi_cam_tray")
     assert result["images"] == 10 and result["dice"] == 60
@@ -260,9 +259,9 @@ def test_the_work_image_averages_whole_blocks_when_the_frame_is_a_whole_multiple
 
 
 def test_warm_up_loads_the_readers_models_before_the_first_photo():
-    from vision.dice import warm_up
-    from vision.dice_detect import shipped_detector
-    from vision.dice_model import shipped_box_classifier, shipped_second_classifier
+    from vision.dice.reader import warm_up
+    from vision.dice.detect import shipped_detector
+    from vision.dice.model import shipped_box_classifier, shipped_second_classifier
 
     for cached in (shipped_detector, shipped_box_classifier, shipped_second_classifier):
         cached.cache_clear()

@@ -1,15 +1,15 @@
-"""Rendered training dice (vision.dice_render): the right pips, a die-shaped outline, a valid cut-out."""
+"""Rendered training dice (vision.training.dice_render): the right pips, a die-shaped outline, a valid cut-out."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.dice_clusters import make_image
-from vision.dice_learned import face_mask
-from vision.dice_render import PIPS, render_die, rendered_cuts
-from vision.dice_segment import to_lab
-from vision.pips import read_face
+from vision.training.dice_clusters import make_image
+from vision.dice.learned import face_mask
+from vision.training.dice_render import PIPS, render_die, rendered_cuts
+from vision.dice.segment import to_lab
+from vision.dice.pips import read_face
 
 
 def test_layouts_are_the_standard_d6_faces():
@@ -64,10 +64,10 @@ def test_no_such_face(value):
 
 
 def test_composite_training_crops(shared_data):
-    # vision.train_dice --composites: crops of synthetic tables, their positives labelled with the pasted
+    # vision.training.train_dice --composites: crops of synthetic tables, their positives labelled with the pasted
     # dice's values and a share of the negatives close-ups of one pip.
-    from vision.dice_model import CROP_SIZE
-    from vision.train_dice import composite_samples
+    from vision.dice.model import CROP_SIZE
+    from vision.training.train_dice import composite_samples
 
     x, y = composite_samples(4, seed=3, rendered=0.3, pip_negatives=0.5)
     assert x.shape == (len(y), 3, CROP_SIZE, CROP_SIZE) and x.dtype == np.float32
@@ -98,7 +98,7 @@ def test_dice_that_never_fit_apart_raise_instead_of_hanging():
 
 
 def test_mixed_cuts_add_rendered_dice_in_the_asked_fraction():
-    from vision.dice_render import CLOSEUP_RENDER, SIZE, mixed_cuts
+    from vision.training.dice_render import CLOSEUP_RENDER, SIZE, mixed_cuts
 
     cut = rendered_cuts(14, 9)  # stands in for the cut-out dice
     dice, big = mixed_cuts(cut, 0.3, 5)

@@ -1,4 +1,4 @@
-"""The play loop's dice reader for a live camera: read once the dice have settled (companion.dice_settle)."""
+"""The play loop's dice reader for a live camera: read once the dice have settled (companion.readers.settle)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.app import live_dice_reader, read_dice_frame
+from companion.app.loop import live_dice_reader, read_dice_frame
 from companion.commands import Button, Command
 from companion.config import Config
-from companion.dice_settle import SettledDiceReader, dice_reader_for
-from companion.session_cant_stop import CantStopSession, Mode
+from companion.readers.settle import SettledDiceReader, dice_reader_for
+from companion.session.cant_stop import CantStopSession, Mode
 from companion.store import Store
-from vision.camera import PhotoFolderSource, VideoSource, bundled_photos_dir
+from vision.camera.sources import PhotoFolderSource, VideoSource, bundled_photos_dir
 
 
 class FakeClock:

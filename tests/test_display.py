@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 
 from companion.display import fonts, palette, text
 from companion.display.bars import winner_banner_border, winner_banner_rect
-from companion.display.board import RUNNER, BoardLayout, pieces_by_space
+from companion.display.cant_stop_board import RUNNER, BoardLayout, pieces_by_space
 from companion.display.layout import ScreenLayout
 from companion.display.panel import draw_options, format_probability
 from companion.display.photo import crop_for_dice, draw_photo, frame_to_surface
 from companion.display.screen import Display, board_layout, render_to_surface
-from companion.display.view import (
+from companion.screens.cant_stop import (
     CantStopBoardView,
     DieView,
     OptionView,
@@ -464,8 +464,9 @@ DEFAULT_PLAYERS = ("Player 1", "Player 2")
 
 
 def test_cant_stop_screen_badges_the_default_players_apart(monkeypatch):
-    from companion.display import bars, board
+    from companion.display import bars
 
+    from companion.display import cant_stop_board as board
     view = make_view(players=tuple(PlayerView(n, i) for i, n in enumerate(DEFAULT_PLAYERS)), active=1,
                      board=CantStopBoardView(HEIGHTS, {0: {7: 3}, 1: {7: 3, 8: 2}}, {}, {4: 1}))
     assert _badges_drawn(monkeypatch, (bars, board), lambda: render_to_surface(view)) == {"P1", "P2"}
@@ -473,7 +474,7 @@ def test_cant_stop_screen_badges_the_default_players_apart(monkeypatch):
 
 def test_schotten_totten_screen_badges_the_default_players_apart(monkeypatch):
     from companion.display import schotten_totten
-    from companion.display.schotten_totten_view import StoneView, StView
+    from companion.screens.schotten_totten import StoneView, StView
 
     stones = tuple(StoneView(((), ()), owner=(0 if i == 2 else 1 if i == 5 else None)) for i in range(9))
     view = StView("Schotten Totten", DEFAULT_PLAYERS, 0, stones, "Player 1: play a card")
@@ -484,7 +485,7 @@ def test_schotten_totten_screen_badges_the_default_players_apart(monkeypatch):
 
 def test_donkey_race_screen_badges_the_default_players_apart(monkeypatch):
     from companion.display import donkey_race
-    from companion.display.donkey_race_view import DonkeyRaceView, LaneView, SectorView
+    from companion.screens.donkey_race import DonkeyRaceView, LaneView, SectorView
 
     lanes = tuple(LaneView(n, i, i, 0, 0, 5) for i, n in enumerate(DEFAULT_PLAYERS))
     view = DonkeyRaceView("Donkey race", lanes, 10, 0, tuple(SectorView(i, "") for i in range(2)), "Player 1 leads")
@@ -509,8 +510,8 @@ def _real_option_views(tmp_path):
     import random
     from dataclasses import replace
 
-    from companion.games.cant_stop import state_from_position
-    from companion.session_cant_stop import CantStopSession
+    from companion.games.cant_stop.rules import state_from_position
+    from companion.session.cant_stop import CantStopSession
     from companion.store import Store
 
     players = ["Player 1", "Player 2"]

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.games.base import CHANCE, TERMINAL, IllegalMove, VariantError
-from companion.games.donkey_race import (
+from companion.games.donkey_race.rules import (
     DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader, Pass, Phase, Play, Reshuffle,
     action_from_dict, action_to_dict, set_value)
 

@@ -10,20 +10,21 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from companion import odds
+from companion.games.cant_stop import odds
 from companion.games.base import CHANCE
-from companion.games.cant_stop import (
+from companion.games.cant_stop.rules import (
     Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain, StartWith, roll_distribution)
-from companion.hints import cant_stop as hints
-from companion.hints import cant_stop_search, cant_stop_threats
-from companion.hints.cant_stop import Hint, advise, bust_chance, steps_at_risk, threats
-from companion.hints.cant_stop_search import search_for
-from companion.hints.cant_stop_threats import (
+from companion.hints.cant_stop import advisor as hints
+from companion.hints.cant_stop import search as cant_stop_search
+from companion.hints.cant_stop import threats as cant_stop_threats
+from companion.hints.cant_stop.advisor import Hint, advise, bust_chance, steps_at_risk, threats
+from companion.hints.cant_stop.search import search_for
+from companion.hints.cant_stop.threats import (
     THREAT_SURVIVAL, claim_chances, claim_table, threatened, threatened_turns)
-from companion.hints.cant_stop_turn import RunnerGrid
-from companion.hints.cant_stop_value import (
+from companion.hints.cant_stop.turn import RunnerGrid
+from companion.hints.cant_stop.value import (
     EFFORT_CAP, FALLBACK_CAP, column_chances, column_efforts, expected_turns, turns_from_efforts)
-from companion.simulate import run_simulation
+from companion.agents.base import run_simulation
 
 HEIGHTS = CantStopConfig().column_heights
 
@@ -344,7 +345,7 @@ def test_advisor_beats_the_rule_of_28():
 
 
 def test_fit_recovers_a_known_shared_slope():
-    from companion.hints.cant_stop_tables import fit
+    from companion.bench.cant_stop_tables import fit
     rng = np.random.default_rng(3)
     samples = []
     for _ in range(600):
@@ -362,7 +363,7 @@ def test_fit_recovers_a_known_shared_slope():
 
 
 def test_bench_reports_decision_times():
-    from companion.bench_advisor import measure
+    from companion.bench.advisor import measure
     figures = measure(games=1, players=2, seed=3)
     assert figures["decisions"] == figures["choose"] + figures["decide"] > 0
     assert 0 < figures["median_ms"] <= figures["p90_ms"] <= figures["p95_ms"] <= figures["p99_ms"] <= figures["max_ms"]

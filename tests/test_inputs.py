@@ -1,4 +1,4 @@
-"""companion.inputs: scripts, keyboard, GPIO and combined input sources."""
+"""companion.app.inputs: scripts, keyboard, GPIO and combined input sources."""
 
 import os
 
@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory  # noqa: E402
 from companion import i18n  # noqa: E402
 from companion.commands import Button, Command  # noqa: E402
 from companion.config import ButtonsConfig  # noqa: E402
-from companion.inputs import (  # noqa: E402
+from companion.app.inputs import (  # noqa: E402
     KEY_LEGEND,
     CombinedInput,
     GpioInput,

@@ -4,13 +4,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.ludo import YARD, Move, Roll
-from companion.games.ludo_position import state_from_position
-from companion.hints.ludo import SAFE_WEIGHTS, advise, danger, pawn_value
-from companion.hints.ludo_bench import measure
-from companion.hints.ludo_danger import hit_chance, threat_count, turn_hit_chance
-from companion.simulate import run_simulation
-from companion.simulate_ludo import simulate
+from companion.games.ludo.rules import YARD, Move, Roll
+from companion.games.ludo.position import state_from_position
+from companion.hints.ludo.advisor import SAFE_WEIGHTS, advise, danger, pawn_value
+from companion.bench.ludo_advisor import measure
+from companion.hints.ludo.danger import hit_chance, threat_count, turn_hit_chance
+from companion.agents.base import run_simulation
+from companion.agents.ludo import simulate
 
 Y = "yard"
 
@@ -177,7 +177,7 @@ def test_bench_measures_every_decision():
 
 
 def test_weights_follow_the_rule_set():
-    from companion.hints.ludo import BASE_WEIGHTS, SAFE_WEIGHTS, weights_for
+    from companion.hints.ludo.advisor import BASE_WEIGHTS, SAFE_WEIGHTS, weights_for
 
     plain = waiting({"red": [3, Y, Y, Y], "green": [Y] * 4}, 2)
     safe = waiting({"red": [3, Y, Y, Y], "green": [Y] * 4}, 2, safe_squares="starts")

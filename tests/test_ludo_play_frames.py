@@ -7,12 +7,12 @@ until the board is right (ludo.md B.4, B.5)."""
 import pytest
 
 from companion.cli import main
-from companion.games.ludo import YARD, LudoState
-from companion.games.ludo_board import load_board
-from companion.games.ludo_config import LudoConfig
+from companion.games.ludo.rules import YARD, LudoState
+from companion.games.ludo.board import load_board
+from companion.games.ludo.config import LudoConfig
 from companion.paths import resolve
 from companion.store import Store
-from vision.board_game_frames import generate, position_of
+from vision.board.game_frames import generate, position_of
 
 SIZE = (480, 360)
 
@@ -41,7 +41,7 @@ def test_generated_game_is_the_engine_game_and_the_script_only_starts_and_ends(t
                       wrong=(0,))
     assert frames.moves == 3 and frames.actions[0]["type"] == "start"
     state = LudoState.new(2, LudoConfig.from_variant({"board": "mensch40"}))
-    from companion.games.ludo import action_from_dict
+    from companion.games.ludo.rules import action_from_dict
 
     for action in frames.actions:
         state = state.apply(action_from_dict(action))
@@ -59,7 +59,7 @@ def test_generated_game_is_the_engine_game_and_the_script_only_starts_and_ends(t
 
 def _stacked(frames) -> bool:
     """Whether two pawns of one colour ever share a track square in the generated game."""
-    from companion.games.ludo import action_from_dict
+    from companion.games.ludo.rules import action_from_dict
 
     state = LudoState.new(len(frames.players), frames.final.config)
     track = load_board(frames.board).track_positions
@@ -116,11 +116,11 @@ class _Recorder:
 def test_wrong_move_and_capture_left_on_the_track_are_reported_not_recorded(tmp_path):
     """B.4 / B.5 on the frames: a pawn one square too far and a captured pawn still on its square are
     shown (colour, where it is, where it belongs) while the recorded game stays at the move before."""
-    from companion.app import run_loop
-    from companion.inputs import ScriptInput
-    from companion.play_ludo import LudoFrameReader
-    from companion.session_ludo import LudoSession, colours_for
-    from vision.camera import PhotoFolderSource
+    from companion.app.loop import run_loop
+    from companion.app.inputs import ScriptInput
+    from companion.app.play_ludo import LudoFrameReader
+    from companion.session.ludo import LudoSession, colours_for
+    from vision.camera.sources import PhotoFolderSource
 
     frames = generate(tmp_path / "frames", board="ludo52", players=3, moves=7, seed=36, size=SIZE, wrong=(0,),
                       hand_rate=0.3, prefer_captures=True)

@@ -9,16 +9,16 @@ import pytest
 from companion.cli import main
 from companion.commands import Button, Command
 from companion.display.ludo import draw_board, render
-from companion.display.ludo_view import LudoView, PawnView
+from companion.screens.ludo import LudoView, PawnView
 from companion.games.base import CHANCE
-from companion.games.ludo import YARD, LudoState, Move, Phase, Roll, StartWith
-from companion.games.ludo_board import load_board
-from companion.games.ludo_config import LudoConfig
-from companion.games.ludo_reading import LudoReading, pawns_from_board
-from companion.hints.ludo import advise
+from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith
+from companion.games.ludo.board import load_board
+from companion.games.ludo.config import LudoConfig
+from companion.readers.ludo_reading import LudoReading, pawns_from_board
+from companion.hints.ludo.advisor import advise
 from companion.paths import resolve
-from companion.session import Waiting
-from companion.session_ludo import LudoSession, Mode
+from companion.session.base import Waiting
+from companion.session.ludo import LudoSession, Mode
 from companion.store import Store
 
 
@@ -172,7 +172,7 @@ def test_adapter_converts_absolute_squares_to_relative_positions():
 
 def test_capture_by_hand_asks_the_pawn_back():
     """B.5: a capture entered by hand leaves the captured pawn on the board; the box asks it back."""
-    from companion.games.ludo_position import state_from_position
+    from companion.games.ludo.position import state_from_position
 
     s = _session()
     before, _ = state_from_position({"pawns": {"red": [0, "yard", "yard", "yard"], "yellow": [27, "yard", "yard", "yard"]},

@@ -1,7 +1,7 @@
 """The menu state machine driven by button commands alone (no pygame, no pins)."""
 
 from companion.commands import Button, Command
-from companion.menu_model import MenuModel, SavedGame, Screen, Shutdown, StartGame, pick_sequence
+from companion.app.menu_model import MenuModel, SavedGame, Screen, Shutdown, StartGame, pick_sequence
 
 NEXT, CONFIRM, UNDO, MENU = (Command(b) for b in (Button.NEXT, Button.CONFIRM, Button.UNDO, Button.MENU))
 ALL = {"cant-stop": True, "ludo": False, "schotten-totten": False, "donkey-race": False}
@@ -142,7 +142,7 @@ def test_next_wraps_and_choose_picks_directly():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from companion.menu_games import PLAYER_COUNTS  # noqa: E402
+from companion.app.menu_games import PLAYER_COUNTS  # noqa: E402
 
 BUTTONS = st.sampled_from([NEXT, CONFIRM, UNDO, MENU, Command(Button.BANK), Command(Button.CHOOSE, (1,))])
 

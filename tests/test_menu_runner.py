@@ -6,8 +6,8 @@ from gpiozero.pins.mock import MockFactory
 from companion.commands import Button, Command
 from companion.config import DEFAULT_BUTTON_PINS, config_from_dict
 from companion.display.screen import ScreenView
-from companion.menu import GameInput, MenuRunner, available_games, system_poweroff
-from companion.menu_store import StoreMenuData, delete_saved_game
+from companion.app.menu import GameInput, MenuRunner, available_games, system_poweroff
+from companion.app.menu_store import StoreMenuData, delete_saved_game
 from companion.paths import AppPaths
 from companion.store import Store
 
@@ -154,8 +154,7 @@ def test_cant_stop_is_always_available():
 
 
 def test_another_game_runs_through_its_play_module_with_the_pins_freed(paths, factory, tmp_path, monkeypatch):
-    from companion import cli_games
-
+    from companion.cli import play as cli_games
     calls = []
     (tmp_path / "fake_play_ludo.py").write_text(
         "calls = []\n"

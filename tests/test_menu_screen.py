@@ -8,9 +8,9 @@ import pygame
 import pytest
 
 from companion.display import palette
-from companion.display.menu_screen import draw_menu, visible_window
+from companion.display.menu import draw_menu, visible_window
 from companion.display.screen import RENDERERS
-from companion.menu_model import MenuItem, MenuView
+from companion.app.menu_model import MenuItem, MenuView
 
 
 def test_visible_window_keeps_the_selection_in_view():

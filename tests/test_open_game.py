@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion.app import open_game
+from companion.app.loop import open_game
 from companion.cli import main
-from companion.demo import photos_dir
+from companion.app.demo import photos_dir
 from companion.games.base import VariantError
-from companion.games.cant_stop import CantStopConfig
-from companion.session_cant_stop import replay
+from companion.games.cant_stop.rules import CantStopConfig
+from companion.session.cant_stop import replay
 from companion.store import Store
 
 

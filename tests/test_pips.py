@@ -1,10 +1,10 @@
-"""The classical pip reader (vision.pips) on hand-made cases."""
+"""The classical pip reader (vision.dice.pips) on hand-made cases."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.pips import Pip, _read_lattice
+from vision.dice.pips import Pip, _read_lattice
 
 
 def test_spots_off_every_lattice_point_read_as_no_face():

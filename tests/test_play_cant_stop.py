@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.demo import demo_playlist, photos_dir
-from companion.games.cant_stop import Phase
-from companion.session_cant_stop import CantStopSession, replay
+from companion.app.demo import demo_playlist, photos_dir
+from companion.games.cant_stop.rules import Phase
+from companion.session.cant_stop import CantStopSession, replay
 from companion.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -77,7 +77,7 @@ def test_a_headless_script_that_ends_too_soon_is_an_error(app_env, one_photo, ca
 def test_the_demo_plays_a_whole_game_on_the_bundled_photos(tmp_path, capsys):
     shots = tmp_path / "shots"
     assert main(["demo", "--headless", "--screenshots", str(shots)]) == 0, (
-        "the demo script no longer fits the dice reader: regenerate it with `python -m companion.demo --write`")
+        "the demo script no longer fits the dice reader: regenerate it with `python -m companion.app.demo --write`")
     out = capsys.readouterr().out
     assert "Demo over: Ada wins" in out or "Demo over: Ben wins" in out
     names = sorted(p.name for p in shots.glob("*.png"))
@@ -87,7 +87,7 @@ def test_the_demo_plays_a_whole_game_on_the_bundled_photos(tmp_path, capsys):
 
 
 def test_the_readme_says_how_many_demo_rolls_are_corrected():
-    from companion.demo import demo_script_path
+    from companion.app.demo import demo_script_path
 
     script = demo_script_path().read_text(encoding="utf-8")
     corrected = script.count("the players correct it to")
@@ -119,7 +119,7 @@ def _events(path: Path) -> list[dict]:
 
 def test_a_game_killed_mid_turn_resumes_exactly(tmp_path):
     """SIGKILL at a random moment: what was stored replays, and it is a prefix of the uninterrupted game."""
-    code = ("import sys; from pathlib import Path; from companion.app import demo; "
+    code = ("import sys; from pathlib import Path; from companion.app.loop import demo; "
             "demo(Path(sys.argv[1]), headless=True, screenshots=None)")
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
     full_dir, killed_dir = tmp_path / "full", tmp_path / "killed"
@@ -148,8 +148,7 @@ def test_a_game_killed_mid_turn_resumes_exactly(tmp_path):
 def test_a_reader_failure_on_one_frame_becomes_a_problem_not_a_crash(monkeypatch):
     import numpy as np
 
-    from companion import app
-
+    from companion.app import loop as app
     def broken(frame):
         raise IndexError("pip grid out of range")
 
@@ -190,7 +189,7 @@ def test_play_without_a_camera_takes_every_roll_by_hand(app_env, capsys):
     assert payloads[1]["source"] == "hand" and payloads[1]["dice"] == [2, 5, 3, 6]
 
 def test_a_display_is_there_only_when_something_shows_it():
-    from companion.app import display_available
+    from companion.app.loop import display_available
 
     assert display_available({"DISPLAY": ":0"}) and display_available({"WAYLAND_DISPLAY": "wayland-0"})
     assert display_available({"SDL_VIDEODRIVER": "kmsdrm"})  # the Pi's console (systemd unit)

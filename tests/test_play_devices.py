@@ -1,4 +1,4 @@
-"""companion.play_devices.PlayDevices: devices open in the order asked and close in reverse, whatever happens;
+"""companion.app.devices.PlayDevices: devices open in the order asked and close in reverse, whatever happens;
 and the play entry points that use it still say the same thing for an unplugged camera or no display."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import pytest
 from gpiozero import LED, GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
-from companion import play_devices
+from companion.app import devices as play_devices
 from companion.cli import main
 from companion.config import Config
-from companion.demo import photos_dir
-from companion.play_devices import PlayDevices
-from vision.camera import CameraError
+from companion.app.demo import photos_dir
+from companion.app.devices import PlayDevices
+from vision.camera.sources import CameraError
 
 GAMES = ("cant-stop", "ludo", "schotten-totten", "donkey-race")
 
@@ -40,7 +40,7 @@ class Fake:
 
 @pytest.fixture
 def fakes(monkeypatch):
-    """Replace every device constructor of companion.play_devices with a :class:`Fake`; returns the close log
+    """Replace every device constructor of companion.app.devices with a :class:`Fake`; returns the close log
     and a set of device names whose close should fail / whose opening should raise."""
     closed: list[str] = []
     fail_close: set[str] = set()
@@ -231,7 +231,7 @@ def test_donkey_race_without_a_camera_says_so_without_a_warning(app_env, caplog)
 
 def test_open_camera_none_opens_nothing(tmp_path, caplog):
     from companion.config import Config
-    from companion.play_devices import NO_CAMERA, PlayDevices
+    from companion.app.devices import NO_CAMERA, PlayDevices
 
     caplog.set_level(logging.INFO)
     with PlayDevices(Config(), headless=True) as devices:

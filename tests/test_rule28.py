@@ -1,4 +1,4 @@
-"""The Rule of 28 baseline agent (companion/hints/cant_stop_rule28.py): Keller's count, the move scoring,
+"""The Rule of 28 baseline agent (companion/agents/rule28.py): Keller's count, the move scoring,
 the stopping rule, and a solo run near the published 10.74 turns."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import dataclasses
 
 import pytest
 
-from companion.games.cant_stop import Bank, CantStopConfig, CantStopState, Choose, Phase, RollAgain
-from companion.hints.cant_stop_rule28 import THRESHOLD, choice_score, progress_count, rule28_action
-from companion.simulate import run_simulation
+from companion.games.cant_stop.rules import Bank, CantStopConfig, CantStopState, Choose, Phase, RollAgain
+from companion.agents.rule28 import THRESHOLD, choice_score, progress_count, rule28_action
+from companion.agents.base import run_simulation
 
 
 def make(phase: Phase, markers: dict | None = None, runners: dict | None = None, claimed: dict | None = None,

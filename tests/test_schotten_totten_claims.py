@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.base import CHANCE
-from companion.games.schotten_totten import Claim, Phase, SchottenTottenConfig, SchottenTottenState
-from companion.games.schotten_totten_cards import formation_key
-from companion.games.schotten_totten_claims import claim_tables, exhaustive_claim
+from companion.games.schotten_totten.rules import Claim, Phase, SchottenTottenConfig, SchottenTottenState
+from companion.games.schotten_totten.cards import formation_key
+from companion.games.schotten_totten.claims import claim_tables, exhaustive_claim
 
 
 def random_position(rng: random.Random, variant: str = "schotten-totten") -> dict:
@@ -48,7 +48,7 @@ def exhaustive_claims(state: SchottenTottenState, seat: int) -> list[int]:
 
 
 def test_claims_agree_with_plain_enumeration_on_random_positions():
-    from companion.games.schotten_totten_positions import state_from_position
+    from companion.games.schotten_totten.positions import state_from_position
 
     rng = random.Random(5)
     checked = refused_by_proof = proved = 0
@@ -146,7 +146,7 @@ def test_random_play_invariants(seed, game, timing):
 
 
 def test_benchmark_runs_and_agrees():
-    from companion.bench_schotten_totten import run
+    from companion.bench.claims import run
 
     result = run(20, 3)
     assert result["positions"] == 20 and result["checks"] > 20 and result["disagreements"] == 0

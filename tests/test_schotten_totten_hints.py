@@ -4,13 +4,13 @@ import random
 
 import pytest
 
-from companion.games.schotten_totten import (
+from companion.games.schotten_totten.rules import (
     Claim, EndClaims, Pass, Phase, Play, SchottenTottenConfig, SchottenTottenState, Stone)
-from companion.games.schotten_totten_cards import parse_card
-from companion.games.schotten_totten_positions import state_from_position
-from companion.hints.schotten_totten import advise, next_turn_claims, public_alerts
-from companion.simulate import run_simulation
-from companion.simulate_schotten_totten import greedy_agent, simulate
+from companion.games.schotten_totten.cards import parse_card
+from companion.games.schotten_totten.positions import state_from_position
+from companion.hints.schotten_totten.advisor import advise, next_turn_claims, public_alerts
+from companion.agents.base import run_simulation
+from companion.agents.schotten_totten import greedy_agent, simulate
 
 
 def cards(text: str):
@@ -77,9 +77,9 @@ def test_advisor_does_not_waste_a_high_card_on_a_lost_stone():
 def test_advisor_ignores_the_opponents_hand():
     rng = random.Random(2)
     state = SchottenTottenState.new()
-    from companion.simulate_schotten_totten import play_game  # noqa: F401 (same driver)
+    from companion.agents.schotten_totten import play_game  # noqa: F401 (same driver)
     from companion.games.base import CHANCE
-    from companion.games.schotten_totten import Draw, StartWith
+    from companion.games.schotten_totten.rules import Draw, StartWith
     while state.turn < 12:
         if state.current_player == CHANCE:
             state = state.apply(StartWith(0) if state.phase is Phase.START else Draw(rng.choice(state.unknown_cards())))

@@ -11,12 +11,12 @@ from companion.cli import main
 from companion.commands import Button, Command
 from companion.display.schotten_totten import CARD_COLOURS, render_to_surface
 from companion.games.base import CHANCE
-from companion.games.schotten_totten import (
+from companion.games.schotten_totten.rules import (
     Claim, Draw, Phase, Play, SchottenTottenConfig, SchottenTottenState, StartWith)
-from companion.games.schotten_totten_cards import Card
-from companion.session_schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number
-from companion.session_schotten_totten_reading import SeenCard, TableReading, new_card, reading_from_observation
-from companion.simulate_schotten_totten import advisor_agent, greedy_agent
+from companion.games.schotten_totten.cards import Card
+from companion.session.schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number
+from companion.readers.schotten_totten import SeenCard, TableReading, new_card, reading_from_observation
+from companion.agents.schotten_totten import advisor_agent, greedy_agent
 from companion.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures" / "schotten_totten"
@@ -199,12 +199,12 @@ def test_buttons_used_are_known():
 
 
 def test_cards_read_by_the_camera_from_a_photo_folder(app_env, tmp_path):
-    """Rendered reference-deck photos (vision.card_render): each new card is proposed by the reader and
+    """Rendered reference-deck photos (vision.cards.render): each new card is proposed by the reader and
     confirmed with one button press."""
     import cv2
     import numpy as np
 
-    from vision.card_render import render_st_scene
+    from vision.cards.render import render_st_scene
 
     starter = random.Random(1).randrange(2)
     side = {starter: "a" if starter == 0 else "b", 1 - starter: "b" if starter == 0 else "a"}

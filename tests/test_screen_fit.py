@@ -111,8 +111,8 @@ def _photo() -> np.ndarray:
 def _cant_stop_views(tmp_path):
     """(where, view) for each position with 2, 3 and 4 players: CHOOSE with its real hint, the DECIDE that
     the hint's choice leads to, and CHOOSE with the longest possible hint."""
-    from companion.games.cant_stop import Phase, state_from_position
-    from companion.session_cant_stop import CantStopSession
+    from companion.games.cant_stop.rules import Phase, state_from_position
+    from companion.session.cant_stop import CantStopSession
 
     with Store(tmp_path / "fit.sqlite3") as store:
         for k, position in enumerate(POSITIONS):
@@ -158,7 +158,7 @@ def test_four_names_take_two_score_rows_and_three_fit_one():
     from companion.display.bars import score_cells, score_rows_needed
     from companion.display.layout import ScreenLayout
     from companion.display.screen import screen_layout
-    from companion.display.view import CantStopBoardView, PlayerView, ScreenView
+    from companion.screens.cant_stop import CantStopBoardView, PlayerView, ScreenView
 
     def view(n, wins=0):
         players = tuple(PlayerView(name, i, wins=wins) for i, name in enumerate(NAMES[:n]))
@@ -179,7 +179,7 @@ def test_a_short_hint_stays_in_the_panel_and_the_layout_is_unchanged():
     from companion.display.hint import hint_placement
     from companion.display.layout import ScreenLayout
     from companion.display.screen import screen_layout
-    from companion.display.view import CantStopBoardView, PlayerView, ScreenView
+    from companion.screens.cant_stop import CantStopBoardView, PlayerView, ScreenView
 
     view = ScreenView("Can't Stop", (PlayerView("Ada", 0), PlayerView("Ben", 1)), 0,
                       CantStopBoardView({7: 13}, {}, {}, {}), "Roll again or bank?", bust_probability=0.1,
@@ -212,7 +212,7 @@ def walk(session, seed: int, steps: int):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_ludo_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
     from companion.display.ludo import render
-    from companion.session_ludo import LudoSession
+    from companion.session.ludo import LudoSession
 
     players = list(NAMES[:n])
     with Store(tmp_path / "ludo.sqlite3") as store:
@@ -229,7 +229,7 @@ def test_ludo_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_donkey_race_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
     from companion.display.donkey_race import render_donkey_race
-    from companion.session_donkey_race import DonkeyRaceSession
+    from companion.session.donkey_race import DonkeyRaceSession
 
     players = list(NAMES[:n])
     with Store(tmp_path / "donkey.sqlite3") as store:
@@ -246,7 +246,7 @@ def test_donkey_race_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, sho
 
 def test_schotten_totten_names_are_never_cut(tmp_path, monkeypatch, shots):
     from companion.display.schotten_totten import render_to_surface
-    from companion.session_schotten_totten import SchottenTottenSession
+    from companion.session.schotten_totten import SchottenTottenSession
 
     players = list(NAMES[:2])
     with Store(tmp_path / "st.sqlite3") as store:
@@ -272,7 +272,7 @@ def test_any_hint_up_to_150_characters_and_any_short_names_fit(hint_words, n, op
     from companion.display.bars import score_cells
     from companion.display.hint import hint_placement
     from companion.display.screen import screen_layout
-    from companion.display.view import CantStopBoardView, OptionView, PlayerView, ScreenView
+    from companion.screens.cant_stop import CantStopBoardView, OptionView, PlayerView, ScreenView
 
     hint = " ".join(hint_words)[:150].strip() or "x"
     view = ScreenView("Can't Stop", tuple(PlayerView(name, i) for i, name in enumerate(names[:n])), 0,

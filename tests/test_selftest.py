@@ -11,8 +11,8 @@ from companion.cli import main
 from companion.config import Config, config_from_dict
 from companion.paths import AppPaths
 from companion.store import Store
-from companion.selftest import check_camera, check_display, check_gpio, check_paths, check_store, run_selftest
-from vision.camera import CameraError, FrameSource
+from companion.app.selftest import check_camera, check_display, check_gpio, check_paths, check_store, run_selftest
+from vision.camera.sources import CameraError, FrameSource
 
 
 @pytest.fixture
@@ -141,7 +141,7 @@ def test_sdls_harmless_xdg_runtime_dir_line_is_not_printed(monkeypatch, capfd):
 def test_the_stderr_filter_drops_only_the_harmless_line(capfd):
     import os
 
-    from companion.selftest import filtered_native_stderr
+    from companion.app.selftest import filtered_native_stderr
 
     os.write(2, b"before\n")
     with filtered_native_stderr():
@@ -155,7 +155,7 @@ def test_the_stderr_filter_drops_only_the_harmless_line(capfd):
 def test_the_xdg_line_is_kept_when_wayland_was_asked_for(capfd):
     import os
 
-    from companion.selftest import filtered_native_stderr
+    from companion.app.selftest import filtered_native_stderr
 
     with filtered_native_stderr(requested="wayland"):  # then it explains why the screen failed
         os.write(2, (XDG_LINE + "\n").encode())
@@ -165,7 +165,7 @@ def test_the_xdg_line_is_kept_when_wayland_was_asked_for(capfd):
 def test_the_stderr_filter_restores_stderr_after_an_error(capfd):
     import os
 
-    from companion.selftest import filtered_native_stderr
+    from companion.app.selftest import filtered_native_stderr
 
     with pytest.raises(RuntimeError):
         with filtered_native_stderr():
@@ -189,8 +189,8 @@ def test_cli_summary_has_no_xdg_line(env, monkeypatch, capfd):
 
 def test_the_dice_calibration_is_reported_and_never_fails_the_selftest(env):
     from companion.paths import resolve
-    from companion.selftest import _summary, check_dice_calibration
-    from vision.dice_calibration import CALIBRATION_FILE, calibrate_dice
+    from companion.app.selftest import _summary, check_dice_calibration
+    from vision.dice.calibration import CALIBRATION_FILE, calibrate_dice
 
     paths = resolve(env)
     none = check_dice_calibration(paths, [640, 480])

@@ -9,9 +9,9 @@ import pytest
 
 from companion.commands import Button, Command
 from companion.display.screen import render_to_surface
-from companion.games.cant_stop import CantStopConfig, Phase
-from companion.session import ReadingStabilizer, SceneChange, Waiting
-from companion.session_cant_stop import CantStopSession, CorruptLog, Mode, replay
+from companion.games.cant_stop.rules import CantStopConfig, Phase
+from companion.session.base import ReadingStabilizer, SceneChange, Waiting
+from companion.session.cant_stop import CantStopSession, CorruptLog, Mode, replay
 from companion.store import Store
 from vision.observation import DiceObservation, DieReading
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.observation import DiceObservation, DieReading
-from vision.settle import EMPTY, MOVING, STILL, SettleTracker, changed_fraction, motion_image
+from vision.dice.settle import EMPTY, MOVING, STILL, SettleTracker, changed_fraction, motion_image
 
 H, W = 480, 640
 

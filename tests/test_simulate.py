@@ -1,4 +1,4 @@
-"""The simulation driver and its agents (companion/simulate.py; ARCHITECTURE.md `companion simulate`)."""
+"""The simulation driver and its agents (companion/agents/base.py; ARCHITECTURE.md `companion simulate`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from companion.games.base import VariantError
-from companion.games.cant_stop import CantStopState, Phase, StartWith
-from companion.simulate import run_simulation
-from companion.simulate_cant_stop import AGENTS, MAX_TURNS, _chance, get_agent, play_game, random_agent
+from companion.games.cant_stop.rules import CantStopState, Phase, StartWith
+from companion.agents.base import run_simulation
+from companion.agents.cant_stop import AGENTS, MAX_TURNS, _chance, get_agent, play_game, random_agent
 
 
 def test_output_shape():
@@ -81,8 +81,7 @@ def test_unknown_game_is_refused():
 
 
 def test_a_game_without_its_simulator_module_is_not_available_yet(monkeypatch):
-    from companion import simulate
-
+    from companion.agents import base as simulate
     monkeypatch.setitem(simulate.SIMULATORS, "ludo", "companion.simulate_missing_for_test")
     with pytest.raises(ValueError, match="^simulate: game ludo is not available yet$"):
         run_simulation("ludo", ["random"], 1, seed=0)

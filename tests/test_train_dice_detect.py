@@ -1,14 +1,14 @@
-"""Training samples of the die detector (vision.train_dice_detect): scenes and close-ups of rendered dice
-(no ../shared needed: the dice are drawn by vision.dice_render)."""
+"""Training samples of the die detector (vision.training.train_dice_detect): scenes and close-ups of rendered dice
+(no ../shared needed: the dice are drawn by vision.training.dice_render)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.dice_detect import STRIDE
-from vision.dice_render import rendered_cuts
-from vision.train_dice_detect import SIZE, sample, scene
+from vision.dice.detect import STRIDE
+from vision.training.dice_render import rendered_cuts
+from vision.training.train_dice_detect import SIZE, sample, scene
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def test_sample_mixes_scenes_and_targets_mark_each_centre(cuts):
 
 
 def test_tray_lies_round_the_dice_and_leaves_the_table_beyond():
-    from vision.dice_clusters import TRAY_MARGIN, TRAY_RIM, draw_tray
+    from vision.training.dice_clusters import TRAY_MARGIN, TRAY_RIM, draw_tray
 
     for seed in range(5):
         img = np.full((640, 640, 3), 128.0, np.float32)
@@ -75,7 +75,7 @@ def test_tray_lies_round_the_dice_and_leaves_the_table_beyond():
 
 
 def test_scene_on_a_game_table_shows_the_table(cuts):
-    from vision.dice_clusters import CANVAS
+    from vision.training.dice_clusters import CANVAS
 
     table = np.zeros(CANVAS + (3,), np.uint8)
     table[:, :, 2] = 200  # a red table, no other table is drawn red and flat
@@ -90,7 +90,7 @@ def test_scene_on_a_game_table_shows_the_table(cuts):
 
 
 def test_tilted_photo_shrinks_and_squashes_the_far_side():
-    from vision.train_dice_detect import tilted_photo
+    from vision.training.train_dice_detect import tilted_photo
 
     image = np.full((640, 640, 3), 200, np.uint8)
     boxes = np.float32([[300, 40, 340, 80], [300, 300, 340, 340], [300, 560, 340, 600]])  # near top, middle, bottom

@@ -1,8 +1,8 @@
-"""The flag threshold's choice (vision.train_dice_flags.choose)."""
+"""The flag threshold's choice (vision.training.train_dice_flags.choose)."""
 
 from __future__ import annotations
 
-from vision.train_dice_flags import choose
+from vision.training.train_dice_flags import choose
 
 
 def test_choose_is_the_lowest_threshold_reaching_the_target():

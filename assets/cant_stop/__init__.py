@@ -1,1 +1,1 @@
-"""Can't Stop advisor tables (value.json), made by ``python -m companion.hints.cant_stop_tables --write``."""
+"""Can't Stop advisor tables (value.json), made by ``python -m companion.bench.cant_stop_tables --write``."""

@@ -10,7 +10,7 @@ from companion.display import fonts, palette, text
 from companion.display.layout import ScreenLayout
 from companion.display.palette import PlayerStyle
 from companion.display.tokens import draw_token
-from companion.display.view import ScreenView
+from companion.screens.cant_stop import ScreenView
 from companion.i18n import _
 
 STAR = "\u2605"

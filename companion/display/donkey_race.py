@@ -12,7 +12,7 @@ from __future__ import annotations
 import pygame
 
 from companion.display import palette
-from companion.display.donkey_race_view import DonkeyRaceView
+from companion.screens.donkey_race import DonkeyRaceView
 from companion.display.screen import register_renderer
 from companion.display.text import draw_text, draw_wrapped
 from companion.display.tokens import draw_token

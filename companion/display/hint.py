@@ -24,7 +24,7 @@ import pygame
 from companion.display import fonts, palette, text
 from companion.display.layout import ScreenLayout
 from companion.display.options import options_height
-from companion.display.view import ScreenView
+from companion.screens.cant_stop import ScreenView
 from companion.i18n import _
 
 MIN_TOP_LINES = 1.6

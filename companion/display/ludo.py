@@ -1,6 +1,6 @@
-"""Drawing the Ludo screen (:class:`companion.display.ludo_view.LudoView`) at any size, 800x480 first.
+"""Drawing the Ludo screen (:class:`companion.screens.ludo.LudoView`) at any size, 800x480 first.
 
-Left: the board drawn from its geometry (``assets/ludo``; ``companion.games.ludo_board``) with the
+Left: the board drawn from its geometry (``assets/ludo``; ``companion.games.ludo.board``) with the
 pawns, the legal moves as arrows (the selected one thick and white) and rings around pawns to correct.
 Top: the prompt. Right: the players (turn marker, pawns home, place), the die with the six counter and
 the bonus rolls owed, the moves, the hint, and the message or board problems. Every colour is also
@@ -14,10 +14,10 @@ import math
 import pygame
 
 from companion.display import fonts, palette
-from companion.display.ludo_view import LudoView
+from companion.screens.ludo import LudoView
 from companion.display.screen import register_renderer
 from companion.display.text import draw_text, draw_wrapped
-from companion.games.ludo_board import BoardGeometry, load_board
+from companion.games.ludo.board import BoardGeometry, load_board
 from companion.i18n import _
 
 COLOURS: dict[str, tuple[int, int, int]] = {

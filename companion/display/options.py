@@ -19,7 +19,7 @@ import pygame
 
 from companion.display import fonts, palette, text
 from companion.display.layout import ScreenLayout
-from companion.display.view import OptionView
+from companion.screens.cant_stop import OptionView
 
 MIN_SHARE = 0.7
 """Smallest effect type, as a share of ``layout.small`` (about 13 px at 800 x 480)."""

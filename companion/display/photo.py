@@ -7,7 +7,7 @@ import numpy as np
 import pygame
 
 from companion.display import fonts, palette
-from companion.display.view import DieView
+from companion.screens.cant_stop import DieView
 
 
 def fit_rect(source: tuple[int, int], area: pygame.Rect) -> pygame.Rect:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pygame
 
 from companion.display import fonts, palette, text
-from companion.display.schotten_totten_view import StoneView, StView
+from companion.screens.schotten_totten import StoneView, StView
 from companion.display.screen import register_renderer
 from companion.display.tokens import draw_token
 from companion.i18n import _

@@ -18,11 +18,11 @@ import pygame
 
 from companion.display import palette
 from companion.display.bars import draw_bottom_bar, draw_top_bar, draw_winner_banner, score_rows_needed
-from companion.display.board import BoardLayout, board_styles, draw_board
+from companion.display.cant_stop_board import BoardLayout, board_styles, draw_board
 from companion.display.hint import draw_hint, hint_band_height
 from companion.display.layout import ScreenLayout
 from companion.display.panel import draw_side_panel
-from companion.display.view import ScreenView
+from companion.screens.cant_stop import ScreenView
 
 log = logging.getLogger(__name__)
 _driver_logged = False

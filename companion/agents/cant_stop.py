@@ -1,0 +1,114 @@
+"""Simulated players and the ``companion simulate`` driver (ARCHITECTURE.md, Command-line contract).
+
+An **agent** is a callable ``(state, rng) -> action`` that picks one of ``state.legal_actions()`` for
+the seat to act; ``rng`` is the driver's ``random.Random`` (an agent may ignore it). Agents play each
+other through the same rules engine the box uses; the driver supplies every chance outcome (who
+starts, the dice) from one seeded ``random.Random``, so a run is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.games.base import CHANCE
+from companion.games.cant_stop.rules import CantStopConfig, CantStopState, Phase, Roll
+from companion.hints.cant_stop.advisor import advise
+from companion.agents.rule28 import rule28_agent
+from companion.agents.base import Tally, lookup_agent
+
+Agent = Callable[[Any, random.Random], Any]
+"""``(state, rng) -> action``: the action for ``state.current_player``."""
+
+MAX_TURNS = 1000
+"""Turn cap per game (all seats' turns together). A game still running after this many turns ends as
+a draw: it counts for nobody in ``wins`` and is left out of ``mean_turns``. Real play never comes
+near it (a Can't Stop game takes a few dozen turns); it only guards the driver against agents that
+never make progress."""
+
+
+def random_agent(state: Any, rng: random.Random) -> Any:
+    """Uniformly random among the legal actions (Can't Stop: any pairing; roll again or bank 50/50)."""
+    return rng.choice(state.legal_actions())
+
+
+def advisor_agent(state: Any, rng: random.Random) -> Any:
+    """The action of :func:`companion.hints.cant_stop.advisor.advise` for the seat to act (ignores ``rng``)."""
+    return advise(state, state.current_player).action
+
+
+AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "advisor": advisor_agent}
+"""Agents by the name used on the command line."""
+
+
+def get_agent(name: str) -> Agent:
+    """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
+    return lookup_agent(AGENTS, name)
+
+
+def _chance(state: CantStopState, rng: random.Random) -> Any:
+    """Draw a chance outcome: the first player from ``chance_outcomes`` (equally likely seats, A.3),
+    a roll as four independent fair dice (A.5.1)."""
+    if state.phase is Phase.ROLL:
+        return Roll(tuple(rng.randint(1, 6) for _ in range(4)))  # type: ignore[arg-type]
+    outcomes = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    return rng.choices(actions, weights=[float(p) for _, p in outcomes])[0]
+
+
+def play_game(state: CantStopState, agents: list[Agent], rng: random.Random,
+              max_turns: int = MAX_TURNS) -> tuple[int | None, list[int]]:
+    """Play one game from ``state`` (normally the initial one) to its end or the turn cap.
+
+    ``agents[seat]`` acts for each seat. Returns (winning seat or None for a draw/cap, turns each seat
+    began). Raises whatever the engine raises if an agent returns an illegal action.
+    """
+    turns = [0] * state.num_players
+    while state.phase is not Phase.OVER:
+        if state.current_player == CHANCE:
+            action = _chance(state, rng)
+        else:
+            action = agents[state.current_player](state, rng)
+        before = (state.phase, state.turn)
+        state = state.apply(action)
+        if state.phase is not Phase.OVER and (before[0] is Phase.FIRST_PLAYER or state.turn != before[1]):
+            if state.turn > max_turns:
+                return None, turns
+            turns[state.active] += 1  # a new turn begins for the seat now active
+    return state.winner, turns
+
+
+def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
+    """Play ``games`` games of Can't Stop between ``agents`` and count who wins.
+
+    agents: 1-4 names from :data:`AGENTS`, in seating order (seat 0 first); one name is solo play.
+    games: number of games, >= 1. seed: seeds the one ``random.Random`` that draws the first player
+    (the engine's chance outcome: every seat equally likely, cant-stop.md A.3), every die, and the
+    random agent's picks, so equal arguments give equal results. variant: ``KEY=VALUE`` settings of
+    cant-stop.md A.9 (strings as on the command line).
+
+    Returns ``{"games": n, "wins": {agent: n, ...}, "wins_by_seat": [n, ...], "mean_turns": f}``:
+    - wins: games won, summed over the seats that play the same agent (every named agent is a key);
+      in solo play a win is claiming ``columns_to_win`` columns within the cap.
+    - wins_by_seat: games won by each seat, in seating order.
+    - mean_turns: in solo play, the mean number of turns taken to claim the columns; with 2-4 players,
+      the mean number of turns **the winner** took (its own turns, not the table's). Draws (games
+      that hit :data:`MAX_TURNS`) count for nobody and are left out; 0.0 when no game was won.
+
+    Raises ``ValueError`` for an unknown agent, 0 or more than 4 agents, ``games`` < 1, or a
+    bad variant (:class:`companion.games.base.VariantError`).
+    """
+    if not 1 <= len(agents) <= 4:
+        raise ValueError(f"simulate: Can't Stop takes 1 to 4 agents, not {len(agents)}")
+    if games < 1:
+        raise ValueError(f"simulate: games must be at least 1, not {games}")
+    players = [get_agent(name) for name in agents]
+    config = CantStopConfig.from_variant(variant or {})
+    rng = random.Random(seed)
+    tally = Tally(agents)
+    for _ in range(games):
+        winner, turns = play_game(CantStopState.new(len(agents), config), players, rng)
+        if winner is not None:
+            tally.add(winner, agents[winner], turns[winner])
+    return tally.result(games)

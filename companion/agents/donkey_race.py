@@ -1,0 +1,101 @@
+"""Simulated players for the donkey card race and ``simulate`` (ARCHITECTURE.md, ``companion simulate``).
+
+An **agent** is a callable ``(state, rng) -> action`` for ``state.current_player``. Agents see the full
+state but the advisor looks only at its own hand and public information (``state.observation(seat)``).
+The driver supplies every chance outcome from one seeded ``random.Random``: each draw is a uniformly
+random card of the draw pile (the engine never shuffles), the first leader is the donkey holder
+(donkey-race.md D.3.3) or, when nobody holds it, a uniformly random seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.games.base import CHANCE
+from companion.games.donkey_race.rules import DonkeyRaceConfig, DonkeyRaceState, Draw, Phase
+from companion.hints.donkey_race import advise
+from companion.agents.base import Tally, lookup_agent
+
+Agent = Callable[[Any, random.Random], Any]
+"""``(state, rng) -> action``: the action for ``state.current_player``."""
+
+MAX_ROUNDS = 1000
+"""Round cap per game: a game still running after it is a draw (counts for nobody, left out of
+``mean_turns``). A game takes about 10-25 rounds; the cap only guards against agents that never score
+(possible with ``leader_may_pass``)."""
+
+
+def random_agent(state: DonkeyRaceState, rng: random.Random) -> Any:
+    """Uniformly random among the legal actions (any legal set, or pass where allowed)."""
+    return rng.choice(state.legal_actions())
+
+
+def advisor_agent(state: DonkeyRaceState, rng: random.Random) -> Any:
+    """The action of :func:`companion.hints.donkey_race.advise` on the seat's own view (ignores ``rng``)."""
+    seat = state.current_player
+    return advise(state.observation(seat), seat).action
+
+
+AGENTS: dict[str, Agent] = {"random": random_agent, "advisor": advisor_agent}
+"""Agents by the name used on the command line."""
+
+
+def get_agent(name: str) -> Agent:
+    """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
+    return lookup_agent(AGENTS, name)
+
+
+def chance(state: DonkeyRaceState, rng: random.Random) -> Any:
+    """A chance outcome: a uniformly random card of the draw pile, else one of ``chance_outcomes``."""
+    if state.phase is Phase.DRAW:
+        return Draw(rng.choice(state.deck))
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
+
+
+def play_game(state: DonkeyRaceState, agents: list[Agent], rng: random.Random,
+              max_rounds: int = MAX_ROUNDS) -> tuple[DonkeyRaceState, bool]:
+    """Play from ``state`` to the end or the round cap; returns (final state, finished).
+
+    ``agents[seat]`` acts for each seat. Raises the engine's ``IllegalMove`` if an agent errs.
+    """
+    while state.phase is not Phase.OVER:
+        if state.round_no > max_rounds:
+            return state, False
+        if state.current_player == CHANCE:
+            action = chance(state, rng)
+        else:
+            action = agents[state.current_player](state, rng)
+        state = state.apply(action)
+    return state, True
+
+
+def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
+    """Play ``games`` games of the donkey card race between ``agents`` and count who wins.
+
+    agents: 2-4 names from :data:`AGENTS` in seating order. games: >= 1. seed: seeds the one
+    ``random.Random`` for every draw, the first leader when nobody holds the donkey, and the random
+    agent. variant: ``KEY=VALUE`` settings of :class:`DonkeyRaceConfig` (donkey-race.md D.2-D.7).
+
+    Returns ``{"games": n, "wins": {agent: n}, "wins_by_seat": [n, ...], "mean_turns": f}``: a shared
+    win (D.6 tie) and a game at :data:`MAX_ROUNDS` count for nobody; ``mean_turns`` is the mean number
+    of rounds of the games that had a single winner (every seat acts once or more each round), 0.0
+    when none had. Raises ``ValueError`` for an unknown agent, a count outside 2-4, ``games`` < 1 or
+    a bad variant (:class:`companion.games.base.VariantError`).
+    """
+    if not 2 <= len(agents) <= 4:
+        raise ValueError(f"simulate: the donkey card race takes 2 to 4 agents, not {len(agents)}")
+    if games < 1:
+        raise ValueError(f"simulate: games must be at least 1, not {games}")
+    players = [get_agent(name) for name in agents]
+    config = DonkeyRaceConfig.from_variant(variant or {})
+    rng = random.Random(seed)
+    tally = Tally(agents)
+    for _ in range(games):
+        final, finished = play_game(DonkeyRaceState.new(len(agents), config), players, rng)
+        if finished and len(final.winners) == 1:
+            winner = final.winners[0]
+            tally.add(winner, agents[winner], final.round_no)
+    return tally.result(games)

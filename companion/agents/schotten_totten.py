@@ -1,0 +1,122 @@
+"""Simulated Schotten Totten / Battle Line players and the ``companion simulate schotten-totten`` driver.
+
+An **agent** is a callable ``(state, rng) -> action`` for ``state.current_player``; it is given the
+state as its own seat observes it (``state.observation(seat)``: its hand, not the opponent's). The
+driver supplies the chance outcomes (who starts, each drawn card, uniformly among the cards not on the
+table nor in a hand: a shuffled pile) from one seeded ``random.Random``.
+
+Agents (every agent claims every stone it can; claims are never a disadvantage, C.6):
+
+- ``random``: a uniformly random legal play.
+- ``greedy``: plays the card where that stone's own cards, with the card added, form the best
+  formation (:func:`formation_key` of the 1-3 cards: rank, then sum); ties to the fuller stone, then
+  the higher card (then the leftmost stone).
+- ``advisor``: :func:`companion.hints.schotten_totten.advisor.advise`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.games.base import CHANCE
+from companion.games.schotten_totten.rules import (
+    Claim, Draw, EndClaims, Pass, Phase, SchottenTottenConfig, SchottenTottenState, StartWith)
+from companion.games.schotten_totten.cards import formation_key
+from companion.hints.schotten_totten.advisor import advise
+from companion.agents.base import Tally, lookup_agent
+
+Agent = Callable[[SchottenTottenState, random.Random], Any]
+
+MAX_TURNS = 400
+"""Turn cap per game (both seats together); a real game takes about 40-60 turns. A capped game is a
+draw (it never happens: the engine always ends a game, C.7/C.11)."""
+
+
+def _claim_or_none(state: SchottenTottenState) -> Any:
+    if state.phase is Phase.CLAIM:
+        claims = state.claimable_stones(state.active)
+        return Claim(claims[0]) if claims else EndClaims()
+    if not state.can_play(state.active):
+        return Pass()
+    return None
+
+
+def random_agent(state: SchottenTottenState, rng: random.Random) -> Any:
+    """A uniformly random legal play; claims whatever it can."""
+    return _claim_or_none(state) or rng.choice(state.legal_plays())
+
+
+def greedy_agent(state: SchottenTottenState, rng: random.Random) -> Any:
+    """The card and stone whose own side forms the best formation (see the module docstring)."""
+    fixed = _claim_or_none(state)
+    if fixed is not None:
+        return fixed
+    seat = state.active
+
+    def rank(play):
+        side = state.stones[play.stone].cards[seat] + (play.card,)
+        return (formation_key(side), len(side), play.card.value, -play.stone)
+
+    return max(state.legal_plays(), key=rank)
+
+
+def advisor_agent(state: SchottenTottenState, rng: random.Random) -> Any:
+    """The action of :func:`companion.hints.schotten_totten.advisor.advise` (ignores ``rng``)."""
+    return advise(state, state.active).action
+
+
+AGENTS: dict[str, Agent] = {"random": random_agent, "greedy": greedy_agent, "advisor": advisor_agent}
+
+
+def get_agent(name: str) -> Agent:
+    """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
+    return lookup_agent(AGENTS, name)
+
+
+def play_game(state: SchottenTottenState, agents: list[Agent], rng: random.Random,
+              max_turns: int = MAX_TURNS) -> tuple[int | None, list[int]]:
+    """Play one game from ``state`` to its end; returns (winning seat or None, turns begun per seat)."""
+    turns = [0, 0]
+    while state.phase is not Phase.OVER:
+        if state.current_player == CHANCE:
+            if state.phase is Phase.START:
+                action: Any = StartWith(rng.randrange(2))
+            else:
+                action = Draw(rng.choice(state.unknown_cards()))
+        else:
+            action = agents[state.active](state.observation(state.active), rng)
+        before = state.turn
+        state = state.apply(action)
+        if state.turn != before and state.phase is not Phase.OVER:
+            if state.turn > max_turns:
+                return None, turns
+            turns[state.active] += 1
+    return state.winner, turns
+
+
+def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
+    """Play ``games`` games between two agents; seats alternate over games (game 0: ``agents[0]`` in
+    seat 0, game 1: in seat 1, ...), and the starting player is drawn from the seed (C.3).
+
+    variant: ``KEY=VALUE`` settings of :class:`SchottenTottenConfig` (``game=battle-line``, ...).
+    Returns ``{"games": n, "wins": {agent: n}, "wins_by_seat": [n, n], "mean_turns": f}``: wins summed
+    per agent name; wins_by_seat per seat (0 = ``a``); mean_turns: the mean number of turns the
+    winner took; draws (stalls, C.11) count for nobody. Raises ``ValueError`` for an unknown agent, not
+    two agents, ``games`` < 1 or a bad variant.
+    """
+    if len(agents) != 2:
+        raise ValueError(f"simulate: Schotten Totten takes 2 agents, not {len(agents)}")
+    if games < 1:
+        raise ValueError(f"simulate: games must be at least 1, not {games}")
+    players = [get_agent(name) for name in agents]
+    config = SchottenTottenConfig.from_variant(variant or {})
+    rng = random.Random(seed)
+    tally = Tally(agents)
+    for g in range(games):
+        order = [0, 1] if g % 2 == 0 else [1, 0]  # order[seat] = index into agents
+        winner, turns = play_game(SchottenTottenState.new(config), [players[i] for i in order], rng)
+        if winner is not None:
+            tally.add(winner, agents[order[winner]], turns[winner])
+    return tally.result(games)

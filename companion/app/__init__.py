@@ -1,0 +1,1 @@
+"""(front door: see docs/ARCHITECTURE.md)"""

@@ -1,0 +1,222 @@
+"""The bundled demo: a whole two-player Can't Stop game on real photos of four dice.
+
+The photos are the BSD-licensed ``byler_d6`` pictures in ``assets/dice_photos/`` (see the LICENSE
+there). ``assets/demo/cant_stop_playlist.txt`` orders them as the rolls of the game (a photo stands for
+``frames_per_photo`` camera frames), and ``assets/demo/cant_stop.script`` holds the players' button
+presses, including the corrections of the dice the reader gets wrong.
+
+Both files are made by ``python -m companion.app.demo --write``: it plays the game through the real
+session and reader, takes the advisor's hint at every choice, and, where a reading differs from the
+photo's label, corrects it with the buttons as players would (NEXT to select a die, BANK to step its
+value, PASS to remove it). Run it again whenever the reader changes, and commit both files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import sys
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+from companion.commands import Button, Command
+
+PLAYLIST = "cant_stop_playlist.txt"
+SCRIPT = "cant_stop.script"
+PLAYLIST_LENGTH = 400  # rolls; a two-player game with the advisor takes about 60-120
+
+
+def _demo_dir() -> Path:
+    return Path(str(resources.files("assets") / "demo"))
+
+
+def photos_dir() -> Path:
+    """The bundled real dice photos (assets/dice_photos)."""
+    return Path(str(resources.files("assets") / "dice_photos"))
+
+
+def demo_script_path() -> Path:
+    return _demo_dir() / SCRIPT
+
+
+def demo_playlist() -> list[Path]:
+    """The photo of each roll, in order."""
+    names = [line.strip() for line in (_demo_dir() / PLAYLIST).read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    return [photos_dir() / name for name in names]
+
+
+def demo_camera(frames_per_photo: int = 4):
+    """A frame source over the demo's playlist (each photo held for ``frames_per_photo`` frames)."""
+    from vision.camera.sources import PhotoListSource
+
+    return PhotoListSource(demo_playlist(), frames_per_photo=frames_per_photo, name="demo photos")
+
+
+def photo_labels() -> dict[str, tuple[int, ...]]:
+    """{photo file name: sorted true dice values} from assets/dice_photos/labels.csv."""
+    with (photos_dir() / "labels.csv").open(encoding="utf-8", newline="") as handle:
+        return {Path(row["file"]).name: tuple(sorted(int(v) for v in row["dice_values"].split()))
+                for row in csv.DictReader(handle)}
+
+
+def make_playlist(names: list[str], length: int, seed: int) -> list[str]:
+    """``length`` photo names: shuffled rounds of all ``names``, never the same photo twice in a row."""
+    rng = random.Random(seed)
+    playlist: list[str] = []
+    while len(playlist) < length:
+        batch = names[:]
+        rng.shuffle(batch)
+        if playlist and batch[0] == playlist[-1]:
+            batch.append(batch.pop(0))
+        playlist.extend(batch)
+    return playlist[:length]
+
+
+def correction_presses(session, truth: tuple[int, ...]) -> list[Command]:
+    """Button presses that turn the session's reading into the multiset ``truth`` (then CONFIRM).
+
+    Presses are applied to ``session`` as they are chosen, so each one is exactly what players would do
+    with the reading on the screen: select a wrong die with NEXT, step it up with BANK; PASS removes a
+    die the reader invented; BANK on the "add a die" slot adds a die it missed.
+    """
+    presses: list[Command] = []
+
+    def press(button: Button) -> None:
+        command = Command(button)
+        session.on_command(command)
+        presses.append(command)
+
+    def select(index: int) -> None:
+        for _ in range(10):
+            if session._check.selected == index:
+                return
+            press(Button.NEXT)
+        raise RuntimeError("selection does not reach the die")
+
+    check = session._check
+    for _ in range(20):
+        values = check.values
+        missing = Counter(truth) - Counter(values)
+        extra = Counter(values) - Counter(truth)
+        if not missing and not extra:
+            break
+        wrong = next(i for i, v in enumerate(values) if extra[v]) if extra else None
+        if wrong is not None and missing:
+            select(wrong)
+            target = next(iter(missing))
+            while check.values[wrong] != target:
+                press(Button.BANK)
+        elif wrong is not None:
+            select(wrong)
+            press(Button.PASS)
+        else:
+            select(len(values))  # the "add a die" slot
+            press(Button.BANK)
+    press(Button.CONFIRM)
+    return presses
+
+
+def _plan(session, truth: tuple[int, ...], lines: list[str], photo: str) -> list[Command]:
+    """The players' next presses for the session's mode; corrections are worked out on a copy."""
+    import copy
+
+    from companion.games.cant_stop.rules import Bank
+    from companion.session.cant_stop import Mode
+
+    mode = session.mode
+    if mode is Mode.WATCH:  # a stable reading with a die too few or too many: take it to correct it
+        return [Command(Button.NEXT)]
+    if mode is Mode.CHECK:
+        trial = copy.copy(session)
+        trial._check = copy.deepcopy(session._check)
+        trial.scene, trial.stabilizer = copy.deepcopy(session.scene), copy.deepcopy(session.stabilizer)
+        trial.store = _NoStore()
+        presses = correction_presses(trial, truth)
+        if len(presses) > 1:
+            read = " ".join(map(str, session._check.values))
+            lines.append(f"# {photo}: the reader saw {read or 'nothing'}; the players correct it to "
+                         f"{' '.join(map(str, truth))}")
+        return presses
+    if mode is Mode.DECIDE:
+        return [Command(Button.BANK if isinstance(session.hint().action, Bank) else Button.CONFIRM)]
+    return [Command(Button.CONFIRM)]  # START: the drawn player; CHOOSE: the hint; OVER: finish
+
+
+class _NoStore:
+    """Stands in for the store while corrections are tried on a copy of the session."""
+
+    def append_event(self, *args) -> int:
+        return 0
+
+    def finish_game(self, *args) -> None:
+        pass
+
+
+def write_demo(seed: int = 1) -> tuple[int, str]:
+    """Play the demo game through the real session and write the playlist and the script.
+
+    Returns (number of script lines, winner). The session's own first-player draw uses the demo seed.
+    """
+    import tempfile
+
+    from companion.app.loop import DEMO_PLAYERS, DEMO_SEED
+    from companion.config import Config
+    from companion.session.base import Waiting
+    from companion.session.cant_stop import CantStopSession
+    from companion.store import Store
+    from vision.camera.sources import PhotoListSource
+    from vision.dice.reader import read_dice
+
+    labels = photo_labels()
+    names = make_playlist(sorted(labels), PLAYLIST_LENGTH, seed)
+    config = Config()
+    lines: list[str] = [f"# The demo game: {' vs '.join(DEMO_PLAYERS)}; made by python -m companion.app.demo --write"]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Store(Path(tmp) / "demo.sqlite3")
+        game_id = store.new_game("cant-stop", DEMO_PLAYERS, {})
+        session = CantStopSession(store, game_id, DEMO_PLAYERS, stable_frames=config.session.stable_frames,
+                                  rng=random.Random(DEMO_SEED))
+        camera = PhotoListSource([photos_dir() / n for n in names], frames_per_photo=config.session.frames_per_photo)
+        planned: list[Command] = []
+        while not session.finished:  # tick by tick, exactly as companion.app.loop.run_loop
+            if session.wants_frame:
+                frame = camera.read()
+                if frame is None:
+                    raise RuntimeError("the playlist ran out before the game ended")
+                session.on_frame(frame, read_dice(frame))
+            if session.waiting is not Waiting.PLAYERS:
+                continue
+            if not planned:
+                photo = camera.current_path.name if camera.current_path else ""
+                planned = _plan(session, labels.get(photo, ()), lines, photo)
+            command = planned.pop(0)
+            session.on_command(command)
+            lines.append(str(command))
+        winner = DEMO_PLAYERS[session.state.winner]
+        store.close()
+    used = camera.photos_used
+    demo_dir = Path(__file__).resolve().parents[2] / "assets" / "demo"
+    demo_dir.mkdir(parents=True, exist_ok=True)
+    (demo_dir / PLAYLIST).write_text("\n".join(names[:used]) + "\n", encoding="utf-8")
+    (demo_dir / SCRIPT).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(lines), winner
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="regenerate assets/demo from the current reader")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if not args.write:
+        parser.print_help()
+        return 0
+    count, winner = write_demo(args.seed)
+    print(f"wrote {count} script lines; {winner} wins")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

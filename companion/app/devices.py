@@ -1,0 +1,149 @@
+"""The devices of one play loop, opened from the config and the command line, closed whatever happens.
+
+Every ``companion play GAME`` entry point (``companion.app.loop`` for Can't Stop, ``companion.app.play_ludo``,
+``companion.app.play_schotten_totten``, ``companion.app.play_donkey_race``) opens the same devices: the store
+(SQLite event log), the camera, the display (Pygame window, or SDL's dummy driver when headless), the
+inputs (keys, GPIO buttons, a script) and, where the game drives them, the LEDs. :class:`PlayDevices`
+holds them: each ``open_*`` method opens one device and remembers it, and leaving the ``with`` block
+closes every device opened so far in reverse order, on a normal end, on an error and on
+``KeyboardInterrupt`` alike.
+
+Each entry point keeps its own order of opening (and so which error a user sees first when several
+things are wrong) and its own messages; this module adds no message of its own. Errors of opening pass
+through unchanged (``vision.camera.sources.CameraError``, ``pygame.error`` for a display that cannot open,
+``ValueError``/``ScriptError`` for an input spec, ``hardware.buttons.PinFactoryError``,
+``companion.store.StoreError``), so the command line prints the same one line as before.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config
+from companion.display.screen import Display
+from companion.app.inputs import InputSource, open_input
+from companion.store import Store, open_or_move_aside
+from hardware.buttons import make_pin_factory
+from hardware.leds import LedPanel
+from vision.camera.sources import FrameSource, open_camera
+
+log = logging.getLogger(__name__)
+
+# The camera spec of a box without a camera (``companion play --camera none``).
+NO_CAMERA = "none"
+
+
+class PlayDevices:
+    """The store, camera, display, inputs and LEDs of one play loop; a context manager.
+
+    config: the box's :class:`~companion.config.Config` (display size and full screen, button and LED
+    pins, frames per photo). headless: open the display on SDL's dummy driver (no window).
+
+    Attributes, None until opened: ``store``, ``camera``, ``display``, ``inputs``, ``leds``;
+    ``store_problem`` is "" or the message of a damaged store file that was moved aside.
+
+    On leaving the ``with`` block (or calling :meth:`close`) the devices are closed in the reverse order
+    of opening. A close that fails is logged and the remaining devices are still closed; the error of
+    the block, if any, is the one that propagates, otherwise the first close error is raised once all
+    are closed.
+    """
+
+    def __init__(self, config: Config, *, headless: bool = False):
+        self.config = config
+        self.headless = headless
+        self.store: Store | None = None
+        self.store_problem = ""
+        self.camera: FrameSource | None = None
+        self.display: Display | None = None
+        self.inputs: InputSource | None = None
+        self.leds: LedPanel | None = None
+        self._opened: list[tuple[str, Callable[[], Any]]] = []
+
+    def __enter__(self) -> "PlayDevices":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        self._close_all(raise_errors=exc_type is None)
+        return False
+
+    @property
+    def opened(self) -> tuple[str, ...]:
+        """The names of the devices open now, in the order they were opened (``"store"``, ``"camera"``,
+        ``"display"``, ``"inputs"``, ``"leds"``)."""
+        return tuple(name for name, _close in self._opened)
+
+    def open_store(self, path: str | Path, *, move_aside: bool = False) -> Store:
+        """Open the SQLite store at ``path``. With ``move_aside``, a damaged file is renamed and kept
+        (``companion.store.open_or_move_aside``) and a fresh store is opened; the message saying so is
+        put in ``store_problem``. Raises ``companion.store.StoreError`` for a store that cannot be used."""
+        if move_aside:
+            store, problem = open_or_move_aside(path)
+            self.store_problem = problem or ""
+        else:
+            store = Store(path)
+        self.store = store
+        self._remember("store", store.close)
+        return store
+
+    def open_camera(self, spec: str) -> FrameSource | None:
+        """Open the camera that ``spec`` names (``auto``, ``picamera``, ``device:N``, ``video:FILE``,
+        ``folder:DIR``), each photo held for ``[session] frames_per_photo`` reads, and log its name;
+        ``none`` (NO_CAMERA) opens nothing and gives None: the players enter what a camera would read.
+        Raises ``vision.camera.sources.CameraError`` with the reason (an unplugged camera, a missing folder)."""
+        if spec == NO_CAMERA:
+            log.info("camera: none (entered by hand)")
+            return None
+        camera = open_camera(spec, frames_per_photo=self.config.session.frames_per_photo)
+        log.info("camera: %s", camera.name)
+        self.camera = camera
+        self._remember("camera", camera.close)
+        return camera
+
+    def open_display(self) -> Display:
+        """Open the window of ``[display]`` width x height pixels (or full screen), on SDL's dummy driver
+        when headless. Raises ``pygame.error`` (a ``RuntimeError``) naming the SDL problem when no screen
+        can be opened, e.g. ``"kmsdrm not available"``."""
+        display = Display(self.config.display.width, self.config.display.height,
+                          fullscreen=self.config.display.fullscreen, headless=self.headless)
+        self.display = display
+        self._remember("display", display.close)
+        return display
+
+    def open_inputs(self, spec: str, *, leds: bool = False) -> InputSource:
+        """Open the inputs of ``spec`` (``keys``, ``gpio``, ``script:FILE``, joined with ``+``; the keys
+        come from the display opened before, if any) on the ``[buttons]`` pins. When ``spec`` names
+        ``gpio``, one pin factory (``hardware.buttons.make_pin_factory``) serves the buttons and, with
+        ``leds``, the ``[leds]`` panel, which is then opened too. Raises ``ValueError`` for a bad spec,
+        ``companion.app.inputs.ScriptError`` for an unreadable script, ``PinFactoryError`` for GPIO."""
+        pin_factory = make_pin_factory() if "gpio" in spec.split("+") else None
+        events = self.display.events if self.display is not None else None
+        inputs = open_input(spec, events=events, pins=self.config.buttons, pin_factory=pin_factory)
+        self.inputs = inputs
+        self._remember("inputs", inputs.close)
+        if leds and pin_factory is not None:
+            panel = LedPanel.from_config(self.config.leds, pin_factory=pin_factory)
+            self.leds = panel
+            self._remember("leds", panel.close)
+        return inputs
+
+    def close(self) -> None:
+        """Close every open device in the reverse order of opening (see the class docstring)."""
+        self._close_all(raise_errors=True)
+
+    def _remember(self, name: str, close: Callable[[], Any]) -> None:
+        self._opened.append((name, close))
+
+    def _close_all(self, *, raise_errors: bool) -> None:
+        first: BaseException | None = None
+        while self._opened:
+            name, close = self._opened.pop()
+            try:
+                close()
+            except Exception as error:  # one device failing to close must not keep the others open
+                log.error("closing the %s failed: %s", name, error)
+                first = first or error
+        if first is not None and raise_errors:
+            raise first

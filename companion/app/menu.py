@@ -1,0 +1,325 @@
+"""``companion menu``: the appliance's entry point, what the systemd unit starts.
+
+One window, one input and one set of pins for the whole run: the menu (:mod:`companion.app.menu_model`,
+drawn by :mod:`companion.display.menu`) and the Can't Stop game it starts share them, so the
+GPIO pins are claimed once. A game runs through :func:`companion.app.loop.run_loop` like ``companion
+play``; a long press of NEXT (``menu``) in the game returns here with the game saved (it resumes from
+"Saved games"). A game other than Can't Stop runs through its module's ``play(args)``
+(``companion.cli.play.PLAY_MODULES``) after the menu has let go of the window and the pins.
+
+Shutting down runs ``systemctl poweroff`` (the install script lets the service user do that through
+a polkit rule); tests pass their own ``poweroff``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import logging
+import random
+import subprocess
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.commands import Button, Command
+from companion.config import Config
+from companion.i18n import _
+from companion.app.menu_games import GAME_TITLES
+from companion.app.menu_model import MenuModel, Shutdown, StartGame
+from companion.app.menu_store import StoreMenuData
+from companion.paths import AppPaths
+from companion.store import Store
+
+log = logging.getLogger(__name__)
+
+POWEROFF_COMMAND = ("systemctl", "poweroff")
+
+
+def system_poweroff() -> None:
+    """Ask systemd to power the Pi off (returns at once; the machine goes down shortly after).
+
+    Raises RuntimeError with systemctl's message when it refuses (e.g. no polkit rule for this user).
+    """
+    done = subprocess.run(POWEROFF_COMMAND, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(POWEROFF_COMMAND)} failed ({done.returncode}): {done.stderr.strip()}")
+
+
+def available_games() -> dict[str, bool]:
+    """Game -> whether it can be played from the menu: Can't Stop always; another game once its
+    ``companion.cli.play.PLAY_MODULES`` module exists."""
+    from companion.cli.play import PLAY_MODULES
+
+    found = {}
+    for game in GAME_TITLES:
+        if game == "cant-stop":
+            found[game] = True
+            continue
+        module = PLAY_MODULES.get(game)
+        try:
+            found[game] = module is not None and importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found[game] = False
+    return found
+
+
+class GameInput:
+    """The menu's input as a game sees it: commands the menu left over come first, and ``menu`` (the
+    long press of NEXT) becomes ``quit``, which ends :func:`companion.app.loop.run_loop` with the game saved.
+    :attr:`quit_requested` tells a real ``quit`` (window closed, Q) from that."""
+
+    def __init__(self, inner: Any, pending: "deque[Command]"):
+        self.inner = inner
+        self.pending = pending
+        self.quit_requested = False
+
+    @property
+    def exhausted(self) -> bool:
+        """True once nothing is pending and the inner input has ended."""
+        return not self.pending and self.inner.exhausted
+
+    def poll(self, script_allowed: bool = True) -> list[Command]:
+        """Pending commands, then the inner input's, up to and including a ``menu`` (given as ``quit``);
+        what came after it goes back to :attr:`pending` for the menu."""
+        commands = list(self.pending)
+        self.pending.clear()
+        commands += self.inner.poll(script_allowed)
+        out = []
+        for command in commands:
+            if command.button is Button.MENU:
+                out.append(Command(Button.QUIT))
+                self.pending.extend(commands[len(out):])  # the rest goes back to the menu
+                return out
+            if command.button is Button.QUIT:
+                self.quit_requested = True
+            out.append(command)
+        return out
+
+    def close(self) -> None:
+        """The menu closes the inner input itself."""
+
+
+@dataclass
+class MenuResult:
+    """How ``run_menu`` ended: games started (store ids, in order), ticks of the menu, whether it asked
+    for a shutdown."""
+
+    games: list[int] = field(default_factory=list)
+    ticks: int = 0
+    shutdown: bool = False
+
+
+class MenuRunner:
+    """Runs the menus and the games they start. See :func:`run_menu` for the arguments."""
+
+    def __init__(self, *, paths: AppPaths, config: Config, input_spec: str, headless: bool,
+                 pin_factory: Any, camera_spec: str | None, poweroff: Callable[[], None],
+                 game_ticks: int | None):
+        self.paths, self.config = paths, config
+        self.input_spec, self.headless = input_spec, headless
+        self.pin_factory = pin_factory
+        self.camera_spec = camera_spec or config.camera.spec
+        self.poweroff = poweroff
+        self.game_ticks = game_ticks
+        self.pending: deque[Command] = deque()
+        self.display: Any = None
+        self.inputs: Any = None
+        self.leds: Any = None
+        self.result = MenuResult()
+        self.notice = ""  # a startup problem to show on the menu screen (e.g. the config was ignored)
+
+    # --- the window, inputs and LEDs --------------------------------------------------------------
+
+    def open_devices(self) -> None:
+        """Open the window, the inputs and the LEDs (the pin factory is made once, on first use).
+
+        Not :class:`companion.app.devices.PlayDevices`: the menu keeps one pin factory for the whole run
+        (the one given, e.g. gpiozero's ``MockFactory`` in tests, or one made here on first use) and lets go
+        of the window and pins around another game, then opens them again on that same factory;
+        ``PlayDevices.open_inputs`` makes a new pin factory on each call and takes none from outside. The
+        Can't Stop game's camera does go through ``PlayDevices`` (:meth:`_play_cant_stop`).
+        """
+        import companion.display.menu  # noqa: F401  (registers the menu renderer)
+        from companion.display.screen import Display
+        from companion.app.inputs import open_input
+        from hardware.leds import LedPanel
+
+        display = self.config.display
+        self.display = Display(display.width, display.height, fullscreen=display.fullscreen, headless=self.headless)
+        if "gpio" in self.input_spec.split("+") and self.pin_factory is None:
+            from hardware.buttons import make_pin_factory
+
+            self.pin_factory = make_pin_factory()
+        self.inputs = open_input(self.input_spec, events=self.display.events, pins=self.config.buttons,
+                                 pin_factory=self.pin_factory)
+        if self.pin_factory is not None and "gpio" in self.input_spec.split("+"):
+            self.leds = LedPanel.from_config(self.config.leds, pin_factory=self.pin_factory)
+
+    def close_devices(self) -> None:
+        """Close LEDs, inputs and window (pins freed); safe to call twice."""
+        for name in ("leds", "inputs", "display"):
+            device = getattr(self, name)
+            setattr(self, name, None)
+            if device is not None:
+                device.close()
+
+    # --- the loop ---------------------------------------------------------------------------------
+
+    def run(self, max_ticks: int | None) -> MenuResult:
+        """Open the devices (unless :meth:`open_devices` was called already), show the menus, close
+        the devices; see :func:`run_menu`."""
+        from companion.app.startup import open_box_store
+
+        store, problem = open_box_store(self.paths)  # issue 9: damaged store moved aside, never fatal
+        with store:
+            model = MenuModel(StoreMenuData(store), available_games(), self.config.variants)
+            model.message = " ".join(m for m in (self.notice, problem) if m)
+            if self.display is None:
+                self.open_devices()
+            try:
+                return self._loop(store, model, max_ticks)
+            finally:
+                self.close_devices()
+
+    def _loop(self, store: Store, model: MenuModel, max_ticks: int | None) -> MenuResult:
+        from hardware.leds import StatusPattern
+
+        period = 1.0 / self.config.session.fps
+        while True:
+            started = time.monotonic()
+            self.result.ticks += 1
+            if self.leds is not None:
+                self.leds.show_turn(None)
+                self.leds.show_status(StatusPattern.STEADY)
+            self.display.show(model.view())
+            self.pending.extend(self.inputs.poll())
+            while self.pending:
+                command = self.pending.popleft()
+                if command.button is Button.QUIT:
+                    log.info("quit from the menu")
+                    return self.result
+                action = model.handle(command)
+                if isinstance(action, Shutdown) and self._shutdown(model):
+                    return self.result
+                if isinstance(action, StartGame):
+                    if self._start(store, action, model):
+                        return self.result  # the players quit the program from the game
+            if max_ticks is not None and self.result.ticks >= max_ticks:
+                return self.result
+            if self.inputs.exhausted and not self.pending:
+                log.info("the input has ended (script without keyboard or buttons): leaving the menu")
+                return self.result
+            if not self.headless:
+                time.sleep(max(0.0, period - (time.monotonic() - started)))
+
+    def _shutdown(self, model: MenuModel) -> bool:
+        """Power off; True when it went through, False (message on the screen) when it failed."""
+        log.info("shutting down the Pi: %s", " ".join(POWEROFF_COMMAND))
+        try:
+            self.poweroff()
+        except (OSError, RuntimeError) as error:
+            log.error("shut down failed: %s", error)
+            model.message = _("Shut down failed: {error}").format(error=error)
+            return False
+        self.result.shutdown = True
+        return True
+
+    def _start(self, store: Store, action: StartGame, model: MenuModel) -> bool:
+        """Play the game ``action`` names; True when the players quit the whole program from it."""
+        from companion.app.loop import ScriptEnded
+
+        try:
+            if action.game == "cant-stop":
+                return self._play_cant_stop(store, action)
+            return self._play_other(action)
+        except ScriptEnded:
+            raise  # a headless script ran out inside the game: nothing can go on
+        except Exception as error:  # a game that cannot start must not take the box down
+            log.exception("the game could not be started")
+            model.message = _("The game could not be started: {error}").format(error=error)
+            return False
+
+    def _play_cant_stop(self, store: Store, action: StartGame) -> bool:
+        from companion.app.loop import live_dice_reader, run_loop
+        from companion.games.cant_stop.rules import CantStopConfig
+        from companion.app.devices import PlayDevices
+        from companion.session.cant_stop import GAME, CantStopSession
+
+        if action.game_id is None:
+            game_id = store.new_game(GAME, list(action.players), dict(action.variant))
+            players, variant = list(action.players), dict(action.variant)
+        else:
+            saved = store.game(action.game_id)
+            game_id, players, variant = saved.id, list(saved.players), dict(saved.variant)
+        self.result.games.append(game_id)
+        log.info("menu: %s game %d with %s", GAME, game_id, ", ".join(players))
+        session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
+                                  stable_frames=self.config.session.stable_frames, rng=random.Random())
+        game_input = GameInput(self.inputs, self.pending)
+        with PlayDevices(self.config, headless=self.headless) as game_devices:  # the camera, closed however it ends
+            camera = game_devices.open_camera(self.camera_spec)
+            run_loop(session, store, camera, live_dice_reader(camera, self.config, self.paths.state_dir),
+                     game_input, self.display, game=GAME,
+                     headless=self.headless, fps=self.config.session.fps, max_ticks=self.game_ticks, leds=self.leds)
+        return game_input.quit_requested
+
+    def _play_other(self, action: StartGame) -> bool:
+        from companion.cli.play import PLAY_MODULES
+
+        module = importlib.import_module(PLAY_MODULES[action.game])
+        args = argparse.Namespace(
+            game=action.game, players=",".join(action.players),
+            variant=[f"{k}={v}" for k, v in action.variant.items()], camera=self.camera_spec,
+            input=self.input_spec, headless=self.headless, screenshots=None, new=action.game_id is None, seed=None)
+        self.close_devices()  # the game opens its own window and pins
+        try:
+            module.play(args)
+        finally:
+            self.open_devices()
+        return False
+
+
+def run_menu(*, paths: AppPaths, config: Config, input_spec: str = "keys+gpio", headless: bool = False,
+             pin_factory: Any = None, camera_spec: str | None = None,
+             poweroff: Callable[[], None] = system_poweroff, max_ticks: int | None = None,
+             game_ticks: int | None = None, notice: str = "") -> MenuResult:
+    """Show the menus until the players shut down or quit (or ``max_ticks`` menu ticks have passed).
+
+    paths/config: where the store lives and the settings (window, pins, LEDs, camera spec, variants as
+    the switches' starting values). input_spec: as ``companion play --input``. pin_factory: for
+    ``gpio`` (default: ``hardware.buttons.make_pin_factory()``). camera_spec: overrides the config's.
+    poweroff: called after the players confirmed "shut down" (default ``systemctl poweroff``).
+    game_ticks: stop each game after that many ticks (tests). notice: a startup problem shown on the
+    menu screen. An unusable store is moved aside or replaced by one in memory, with a message on the
+    screen (``companion.app.startup``). Raises the store's and config's errors
+    and ``PinFactoryError`` as they come; errors inside a game are shown in the menu instead.
+    """
+    runner = MenuRunner(paths=paths, config=config, input_spec=input_spec, headless=headless,
+                        pin_factory=pin_factory, camera_spec=camera_spec, poweroff=poweroff, game_ticks=game_ticks)
+    runner.notice = notice
+    return runner.run(max_ticks)
+
+
+def menu_command(args: argparse.Namespace, env: Any = None) -> int:
+    """``companion menu``: resolve paths, load the config, run the menus. Exit status 0."""
+    import os
+
+    from companion.app.loop import display_available
+    from companion.paths import resolve
+    from companion.app.startup import load_box_config
+
+    paths = resolve(os.environ if env is None else env)
+    config, notice = load_box_config(paths.config_file)  # issue 9: a bad config never stops the box
+    log.info("state in %s, config from %s", paths.state_dir, config.source or "defaults")
+    headless = args.headless
+    if not headless and not display_available():
+        log.info("no display found: running headless")
+        headless = True
+    result = run_menu(paths=paths, config=config, input_spec=args.input, headless=headless,
+                      camera_spec=args.camera, max_ticks=args.max_ticks, notice=notice or "")
+    log.info("menu ended after %d ticks, %d game(s) started", result.ticks, len(result.games))
+    return 0

@@ -1,0 +1,366 @@
+"""The appliance's menus as a pure state machine driven by the five buttons (no pygame, no pins).
+
+Buttons (ARCHITECTURE.md, Hardware; hardware/buttons.py): NEXT moves the highlight to the next item
+(wrapping), CONFIRM picks the highlighted item, UNDO and MENU (a long press of NEXT) go back one
+screen. BANK and PASS mean nothing here. The keyboard's ``choose N`` picks item N directly, and QUIT
+is the runner's business. So every screen is reachable with NEXT, CONFIRM and UNDO alone.
+
+Screens, from the main menu::
+
+    main ── new game ── game ── players (count) ── name of seat 1..n ── variants ── start
+        ├── saved games ── one game ── resume / delete (asks again) / back
+        ├── scoreboard
+        └── shut down (asks again)
+
+:meth:`MenuModel.handle` returns an :class:`Action` when the menu is done with its part: start a new
+game or resume a saved one (:class:`StartGame`), or power off (:class:`Shutdown`). What the menu
+reads and changes in the store goes through a :class:`MenuData` (tests pass a fake).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.commands import Button, Command
+from companion.i18n import _
+from companion.app.menu_games import GAME_TITLES, PLAYER_COUNTS, VARIANT_SWITCHES
+
+class Screen(enum.Enum):
+    """Which menu is shown."""
+
+    MAIN = "main"
+    GAME = "game"
+    PLAYER_COUNT = "player_count"
+    PLAYER_NAME = "player_name"
+    VARIANTS = "variants"
+    SAVED = "saved"
+    SAVED_GAME = "saved_game"
+    DELETE_CONFIRM = "delete_confirm"
+    SCOREBOARD = "scoreboard"
+    SHUTDOWN_CONFIRM = "shutdown_confirm"
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """An unfinished game in the store: its id, game name, players in seat order, start time (ISO)."""
+
+    id: int
+    game: str
+    players: tuple[str, ...]
+    created: str
+
+
+class MenuData(Protocol):
+    """What the menu reads from and changes in the store."""
+
+    def saved_games(self) -> list[SavedGame]:
+        """Unfinished games, oldest first."""
+
+    def known_names(self) -> list[str]:
+        """Names on the scoreboard, most wins first (offered as player names)."""
+
+    def scoreboard_lines(self) -> list[str]:
+        """The scoreboard as display lines (already translated)."""
+
+    def delete_game(self, game_id: int) -> None:
+        """Delete an unfinished game and its event log."""
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """Play ``game``: a new one with ``players`` and ``variant`` (``game_id`` None), or resume the saved
+    game ``game_id`` (players and variant are then the saved ones)."""
+
+    game: str
+    players: tuple[str, ...]
+    variant: Mapping[str, Any]
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    """Power the Pi off (the players confirmed twice)."""
+
+
+Action = StartGame | Shutdown
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One line of a menu: its ``label``; ``enabled`` False greys it out (CONFIRM then only says why)."""
+
+    label: str
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class MenuView:
+    """What the screen shows: ``title``, the ``items`` with the highlighted index ``selected``,
+    ``lines`` of plain text above them (scoreboard, a saved game's players), a ``message`` (empty or a
+    short note) and the button ``help`` line."""
+
+    title: str
+    items: tuple[MenuItem, ...]
+    selected: int
+    lines: tuple[str, ...] = ()
+    message: str = ""
+    help: str = ""
+
+
+@dataclass
+class _Draft:
+    """The new game being set up."""
+
+    game: str = "cant-stop"
+    count: int = 2
+    names: list[str] = field(default_factory=list)
+    variant: dict[str, Any] = field(default_factory=dict)
+
+
+def default_name(seat: int) -> str:
+    """The default name of ``seat`` (0-based): "Player 1", "Player 2"..."""
+    return _("Player {n}").format(n=seat + 1)
+
+
+class MenuModel:
+    """The menus' state. ``data``: the store behind the menu. ``available``: game name -> whether it
+    can be played now (games missing from it are listed as not available). ``variants``: game ->
+    the config's variant settings, the starting values of the switches.
+
+    :meth:`handle` takes one :class:`Command` and returns an :class:`Action` or None; :meth:`view`
+    says what to draw. The model never raises for a button press.
+    """
+
+    def __init__(self, data: MenuData, available: Mapping[str, bool],
+                 variants: Mapping[str, Mapping[str, Any]] | None = None):
+        self.data = data
+        self.available = dict(available)
+        self.variants = {game: dict(v) for game, v in (variants or {}).items()}
+        self.screen = Screen.MAIN
+        self.selected = 0
+        self.message = ""
+        self._stack: list[tuple[Screen, int]] = []
+        self._draft = _Draft()
+        self._saved: list[SavedGame] = []
+        self._saved_choice: SavedGame | None = None
+
+    # --- navigation -------------------------------------------------------------------------------
+
+    def _go(self, screen: Screen, selected: int = 0) -> None:
+        self._stack.append((self.screen, self.selected))
+        self.screen, self.selected = screen, selected
+
+    def _back(self) -> None:
+        if self.screen is Screen.PLAYER_NAME and self._draft.names:
+            self._draft.names.pop()  # back to the previous seat's name
+            self.selected = 0
+            return
+        if self._stack:
+            self.screen, self.selected = self._stack.pop()
+
+    def _home(self) -> None:
+        self._stack.clear()
+        self.screen, self.selected = Screen.MAIN, 0
+
+    def handle(self, command: Command) -> Action | None:
+        """Apply one button press (see the module docstring); return what to do now, if anything."""
+        self.message = ""
+        items = self._items()
+        if command.button is Button.NEXT:
+            self.selected = (self.selected + 1) % max(1, len(items))
+        elif command.button in (Button.UNDO, Button.MENU):
+            self._back()
+        elif command.button is Button.CHOOSE and command.args and 0 <= command.args[0] < len(items):
+            self.selected = command.args[0]
+            return self._pick(items)
+        elif command.button is Button.CONFIRM and items:
+            return self._pick(items)
+        return None
+
+    # --- the screens ------------------------------------------------------------------------------
+
+    def _games(self) -> list[str]:
+        return list(GAME_TITLES)
+
+    def _name_choices(self) -> list[str]:
+        seat = len(self._draft.names)
+        taken = set(self._draft.names)
+        choices = [default_name(seat)]
+        choices += [n for n in self.data.known_names() if n not in choices]
+        choices += [default_name(s) for s in range(self._draft.count) if s != seat]
+        unique: list[str] = []
+        for name in choices:
+            if name not in taken and name not in unique:
+                unique.append(name)
+        return unique
+
+    def _counts(self) -> list[int]:
+        low, high = PLAYER_COUNTS.get(self._draft.game, (2, 4))
+        return list(range(low, high + 1))
+
+    def _items(self) -> list[MenuItem]:
+        screen = self.screen
+        if screen is Screen.MAIN:
+            saved = len(self.data.saved_games())
+            return [MenuItem(_("New game")), MenuItem(_("Saved games ({n})").format(n=saved), saved > 0),
+                    MenuItem(_("Scoreboard")), MenuItem(_("Shut down"))]
+        if screen is Screen.GAME:
+            return [MenuItem(GAME_TITLES[g]() if self.available.get(g) else
+                             _("{game} (not available yet)").format(game=GAME_TITLES[g]()), bool(self.available.get(g)))
+                    for g in self._games()]
+        if screen is Screen.PLAYER_COUNT:
+            return [MenuItem(_("{n} players").format(n=n) if n > 1 else _("1 player (solo)")) for n in self._counts()]
+        if screen is Screen.PLAYER_NAME:
+            return [MenuItem(name) for name in self._name_choices()]
+        if screen is Screen.VARIANTS:
+            switches = VARIANT_SWITCHES.get(self._draft.game, ())
+            items = [MenuItem(_("Start the game"))]
+            items += [MenuItem(f"{s.label()}: {_show(self._draft.variant.get(s.key, s.values[0]))}") for s in switches]
+            return items
+        if screen is Screen.SAVED:
+            return [MenuItem(f"{GAME_TITLES.get(g.game, lambda: g.game)()}: {', '.join(g.players)} "
+                             f"({g.created[:16].replace('T', ' ')})") for g in self._saved]
+        if screen is Screen.SAVED_GAME:
+            return [MenuItem(_("Resume")), MenuItem(_("Delete")), MenuItem(_("Back"))]
+        if screen is Screen.DELETE_CONFIRM:
+            return [MenuItem(_("No, keep it")), MenuItem(_("Yes, delete it"))]
+        if screen is Screen.SCOREBOARD:
+            return [MenuItem(_("Back"))]
+        return [MenuItem(_("No, go back")), MenuItem(_("Yes, shut down"))]  # SHUTDOWN_CONFIRM
+
+    def _pick(self, items: list[MenuItem]) -> Action | None:
+        index = self.selected % len(items)
+        if not items[index].enabled:
+            self.message = _("Not available")
+            return None
+        screen = self.screen
+        if screen is Screen.MAIN:
+            if index == 0:
+                self._draft = _Draft()
+                playable = [g for g in self._games() if self.available.get(g)]
+                self._go(Screen.GAME, self._games().index(playable[0]) if playable else 0)
+            elif index == 1:
+                self._saved = self.data.saved_games()
+                self._go(Screen.SAVED)
+            elif index == 2:
+                self._go(Screen.SCOREBOARD)
+            else:
+                self._go(Screen.SHUTDOWN_CONFIRM)
+        elif screen is Screen.GAME:
+            game = self._games()[index]
+            self._draft = _Draft(game=game, variant=dict(self.variants.get(game, {})))
+            counts = self._counts()
+            self._go(Screen.PLAYER_COUNT, counts.index(2) if 2 in counts else 0)
+        elif screen is Screen.PLAYER_COUNT:
+            self._draft.count = self._counts()[index]
+            self._draft.names = []
+            self._go(Screen.PLAYER_NAME)
+        elif screen is Screen.PLAYER_NAME:
+            self._draft.names.append(items[index].label)
+            self.selected = 0
+            if len(self._draft.names) == self._draft.count:
+                self._go(Screen.VARIANTS)
+        elif screen is Screen.VARIANTS:
+            if index == 0:
+                draft = self._draft
+                action = StartGame(draft.game, tuple(draft.names), dict(draft.variant))
+                self._home()
+                return action
+            switch = VARIANT_SWITCHES[self._draft.game][index - 1]
+            current = self._draft.variant.get(switch.key, switch.values[0])
+            position = switch.values.index(current) if current in switch.values else -1
+            self._draft.variant[switch.key] = switch.values[(position + 1) % len(switch.values)]
+        elif screen is Screen.SAVED:
+            self._saved_choice = self._saved[index]
+            self._go(Screen.SAVED_GAME)
+        elif screen is Screen.SAVED_GAME:
+            return self._pick_saved(index)
+        elif screen is Screen.DELETE_CONFIRM:
+            if index == 1 and self._saved_choice is not None:
+                self.data.delete_game(self._saved_choice.id)
+                self._saved = self.data.saved_games()
+                self._home()
+                self.message = _("Saved game deleted")
+                if self._saved:
+                    self._go(Screen.SAVED)
+            else:
+                self._back()
+        elif screen is Screen.SCOREBOARD:
+            self._back()
+        elif screen is Screen.SHUTDOWN_CONFIRM:
+            if index == 1:
+                return Shutdown()
+            self._back()
+        return None
+
+    def _pick_saved(self, index: int) -> Action | None:
+        chosen = self._saved_choice
+        if chosen is None:
+            return None
+        if index == 0:
+            if not self.available.get(chosen.game):
+                self.message = _("Not available")
+                return None
+            self._home()
+            return StartGame(chosen.game, chosen.players, {}, game_id=chosen.id)
+        if index == 1:
+            self._go(Screen.DELETE_CONFIRM)
+        else:
+            self._back()
+        return None
+
+    # --- drawing ----------------------------------------------------------------------------------
+
+    def view(self) -> MenuView:
+        """What to draw now."""
+        items = self._items()
+        selected = self.selected % len(items) if items else 0
+        screen, draft = self.screen, self._draft
+        lines: tuple[str, ...] = ()
+        if screen is Screen.MAIN:
+            title = _("Tabletop companion")
+        elif screen is Screen.GAME:
+            title = _("Choose a game")
+        elif screen is Screen.PLAYER_COUNT:
+            title = _("{game}: how many players?").format(game=GAME_TITLES[draft.game]())
+        elif screen is Screen.PLAYER_NAME:
+            title = _("Name of player {n}").format(n=len(draft.names) + 1)
+            lines = tuple(f"{seat + 1}. {name}" for seat, name in enumerate(draft.names))
+        elif screen is Screen.VARIANTS:
+            title = _("{game}: rules").format(game=GAME_TITLES[draft.game]())
+            lines = (", ".join(draft.names),)
+        elif screen is Screen.SAVED:
+            title = _("Saved games")
+        elif screen in (Screen.SAVED_GAME, Screen.DELETE_CONFIRM):
+            chosen = self._saved_choice
+            title = _("Delete this game?") if screen is Screen.DELETE_CONFIRM else _("Saved game")
+            if chosen is not None:
+                lines = (GAME_TITLES.get(chosen.game, lambda: chosen.game)(), ", ".join(chosen.players))
+        elif screen is Screen.SCOREBOARD:
+            title = _("Scoreboard")
+            lines = tuple(self.data.scoreboard_lines()) or (_("No finished games yet"),)
+        else:
+            title = _("Shut down the box?")
+            lines = (_("Wait until the green light stops blinking before you unplug it."),)
+        help_line = _("NEXT: move   CONFIRM: choose   UNDO or hold NEXT: back")
+        return MenuView(title, tuple(items), selected, lines, self.message, help_line)
+
+
+def _show(value: Any) -> str:
+    """A switch value as shown on the screen (``must_maximize_runners`` -> ``must maximize runners``)."""
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    return str(value).replace("_", " ")
+
+
+def pick_sequence(model: MenuModel, label: str) -> list[Command]:
+    """The NEXT presses and the CONFIRM that pick the item labelled ``label`` on the current screen
+    (for scripts and tests). Raises ValueError when no item has that label."""
+    labels = [item.label for item in model._items()]
+    if label not in labels:
+        raise ValueError(f"no item {label!r} on {model.screen.value}; items: {labels}")
+    steps = (labels.index(label) - model.selected) % len(labels)
+    return [Command(Button.NEXT)] * steps + [Command(Button.CONFIRM)]

@@ -1,0 +1,63 @@
+"""The store as the menu sees it (:class:`companion.app.menu_model.MenuData`), and deleting a saved game.
+
+:class:`companion.store.Store` has no delete; :func:`delete_saved_game` works on the store's SQLite
+connection in one transaction (the ``events`` rows go with the game through ``ON DELETE CASCADE``,
+and ``PRAGMA foreign_keys=ON`` is set by the store). Only unfinished games can be deleted, so the
+scoreboard, which counts finished games, never changes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from companion.i18n import _
+from companion.app.menu_model import SavedGame
+from companion.store import Store
+
+
+def delete_saved_game(connection: sqlite3.Connection, game_id: int) -> bool:
+    """Delete the unfinished game ``game_id`` and its event log in one transaction.
+
+    ``connection``: an autocommit (``isolation_level=None``) connection to a companion store with
+    foreign keys on, as :class:`Store` keeps it. Returns True when a game was deleted, False when
+    there is no unfinished game with that id (finished games are never deleted).
+    """
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.execute("DELETE FROM events WHERE game_id = ? AND game_id IN "
+                           "(SELECT id FROM games WHERE finished = 0)", (game_id,))
+        cursor = connection.execute("DELETE FROM games WHERE id = ? AND finished = 0", (game_id,))
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    return cursor.rowcount == 1
+
+
+class StoreMenuData:
+    """:class:`companion.app.menu_model.MenuData` over an open :class:`Store`."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def saved_games(self) -> list[SavedGame]:
+        """Unfinished games, oldest first."""
+        return [SavedGame(g.id, g.game, g.players, g.created) for g in self.store.unfinished_games()]
+
+    def known_names(self) -> list[str]:
+        """Scoreboard names, most wins (over all games) first, then name."""
+        wins: dict[str, int] = {}
+        for row in self.store.scoreboard():
+            wins[row.name] = wins.get(row.name, 0) + row.wins
+        return sorted(wins, key=lambda name: (-wins[name], name))
+
+    def scoreboard_lines(self) -> list[str]:
+        """One line per scoreboard row: ``game  name  wins/games``."""
+        return [_("{game}: {name}, {wins} of {games} won").format(game=row.game, name=row.name, wins=row.wins,
+                                                                   games=row.games)
+                for row in self.store.scoreboard()]
+
+    def delete_game(self, game_id: int) -> None:
+        """Delete an unfinished game (see :func:`delete_saved_game`)."""
+        delete_saved_game(self.store._db, game_id)  # the store has no delete method (see module docstring)

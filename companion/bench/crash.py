@@ -1,0 +1,293 @@
+"""``companion bench crash``: pull the plug on ``companion play GAME`` and check that nothing was lost.
+
+One trial (issue 9, item 1):
+
+1. a child process runs ``companion play GAME --headless`` on a script of commands and a folder of
+   photos, with ``COMPANION_TRACE_EVENTS=1`` (``companion.app.trace``) so that it prints every
+   event whose acceptance it has put on the screen;
+2. the parent sends it SIGKILL at a random moment: in :data:`STARTUP_KILLS` of the trials during
+   start-up (uniform before the reference run's first screen), else uniformly between the child's
+   first screen and the time the uninterrupted reference run of the same workload took to its end;
+3. a second child restarts ``companion play GAME`` (no ``--new``, so it resumes) with a script that
+   only quits; it prints the state it rebuilt from the log;
+4. the parent checks the store.
+
+Counts, summed over the trials:
+
+- ``lost``: events shown before the kill that are not in the store (same ``seq``, kind and payload);
+- ``duplicated``: events that are in the store twice: events appended by the restart although nobody
+  pressed anything, an event repeated where the reference run has no repeat, and extra game rows (a
+  restart that started a new game instead of resuming);
+- ``diverged``: trials where the stored log is not a prefix of the reference run's log, the restarted
+  state is not the replay of the stored log, or the restart failed.
+
+Children are forked from this process by default (the imports are paid once, so a trial costs the game
+itself); ``exec_children=True`` runs each child as a fresh ``python -m companion`` instead.
+
+Games plug in through ``crash_games.GAMES`` (a ``CrashGame`` per game): Can't Stop uses a bundled
+real photo of dice, then random hand-entered rolls and choices; Ludo a rendered board and random
+hand-entered rolls; Schotten Totten no camera and random hand-entered cards; the donkey race an empty
+table and random hand-entered plays and passes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.bench.crash_games import GAMES
+from companion.app.trace import TRACE_ENV
+
+
+STARTUP_KILLS = 0.1
+"""Share of the kills drawn during start-up (before the game is on the screen); the others fall
+uniformly between the reference run's first screen and its end."""
+
+
+@dataclass
+class ChildRun:
+    """What a child printed (trace records), its exit status (negative: killed by that signal), wall time."""
+
+    records: list[dict] = field(default_factory=list)
+    status: int | None = None
+    seconds: float = 0.0
+
+
+def _child_env(state_dir: Path) -> dict[str, str]:
+    return {"COMPANION_STATE_DIR": str(state_dir), "COMPANION_CONFIG_DIR": str(state_dir / "config"),
+            "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", TRACE_ENV: "1"}
+
+
+def _start_child(argv: list[str], env: dict[str, str], exec_children: bool) -> tuple[int, int]:
+    """Start ``companion ARGV``; returns (pid, read end of its stdout)."""
+    if exec_children:
+        process = subprocess.Popen([sys.executable, "-m", "companion", *argv], env={**os.environ, **env},
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        return process.pid, os.dup(process.stdout.fileno())
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run the command line, never return into the parent's code
+        status = 70
+        try:
+            os.close(read_fd)
+            os.dup2(write_fd, 1)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 2)
+            os.environ.update(env)
+            sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+            sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+            from companion.cli import main
+
+            status = main(argv)
+            sys.stdout.flush()
+        finally:
+            os._exit(status)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+def _wait(pid: int) -> int:
+    _, raw = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(raw)
+
+
+def run_child(argv: list[str], env: dict[str, str], *, kill_after: float | None = None,
+              kill_after_start: float | None = None, exec_children: bool = False,
+              timeout: float = 300.0) -> ChildRun:
+    """Run ``companion ARGV``, reading its trace; SIGKILL it ``kill_after`` seconds after it was
+    started, or ``kill_after_start`` seconds after it printed its ``start`` record (the game is on the
+    screen), whichever is given. Without either it runs to its end (or ``timeout``).
+
+    Lines the child wrote before it died are read after the kill, so they all count as shown.
+    ``ChildRun.records`` get an ``"at"`` key: seconds from the start of the child to the line's arrival.
+    """
+    started = time.monotonic()
+    pid, fd = _start_child(argv, env, exec_children)
+    run, pending, killed = ChildRun(), b"", False
+    deadline = started + (kill_after if kill_after is not None else timeout)
+    try:
+        while True:
+            wait = deadline - time.monotonic()
+            if wait <= 0 and not killed:
+                os.kill(pid, signal.SIGKILL)
+                killed = True
+            ready, _, _ = select.select([fd], [], [], max(0.0, wait) if not killed else 1.0)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                record = _parse(line)
+                if record is None:
+                    continue
+                record["at"] = time.monotonic() - started
+                run.records.append(record)
+                if "start" in record and kill_after_start is not None and kill_after is None and not killed:
+                    deadline = time.monotonic() + kill_after_start
+    finally:
+        if not killed:
+            try:
+                os.kill(pid, signal.SIGKILL)  # past the timeout, or the parent was interrupted
+            except ProcessLookupError:
+                pass
+        os.close(fd)
+        run.status = _wait(pid)
+    run.seconds = time.monotonic() - started
+    return run
+
+
+def _parse(line: bytes) -> dict | None:
+    try:
+        record = json.loads(line.decode("utf-8", "replace"))
+    except json.JSONDecodeError:
+        return None  # a line cut by the kill, or other output
+    return record if isinstance(record, dict) else None
+
+
+def _shown_events(records: list[dict]) -> dict[int, tuple[str, Any]]:
+    shown: dict[int, tuple[str, Any]] = {}
+    for record in records:
+        if "shown" in record:
+            shown[record["shown"]] = (record["kind"], record["payload"])
+        elif "dropped" in record:
+            shown.pop(record["dropped"], None)
+    return shown
+
+
+def _stored(state_dir: Path, game: str) -> tuple[list[int], list[tuple[int, str, Any]]]:
+    """(game ids, events of the first game as (seq, kind, payload)) in the trial's store.
+
+    Read with plain SQLite (which recovers the WAL like any opener) rather than :class:`Store`, so that
+    the check never migrates or otherwise writes a store that the child left half-created.
+    """
+    import sqlite3
+
+    from companion.paths import STORE_FILE_NAME
+
+    path = state_dir / STORE_FILE_NAME
+    if not path.exists():
+        return [], []
+    db = sqlite3.connect(path)
+    try:
+        ids = [row[0] for row in db.execute("SELECT id FROM games WHERE game = ? ORDER BY id", (game,))]
+        rows = db.execute("SELECT seq, kind, payload FROM events WHERE game_id = ? ORDER BY seq",
+                          (ids[0],)).fetchall() if ids else []
+    except sqlite3.OperationalError as error:
+        if "no such table" not in str(error):
+            raise
+        return [], []
+    finally:
+        db.close()
+    return ids, [(seq, kind, json.loads(payload)) for seq, kind, payload in rows]
+
+
+def _preload() -> None:
+    """Import what ``companion play`` needs, so that forked children start warm."""
+    import companion.app.loop  # noqa: F401
+    import companion.display.screen  # noqa: F401
+    import companion.app.play_ludo  # noqa: F401
+    import companion.app.play_schotten_totten  # noqa: F401
+    import vision.dice.reader  # noqa: F401
+    from companion.cli import build_parser
+
+    build_parser()
+    vision.dice.reader.warm_up()  # loads what the reader caches
+
+
+def check_trial(shown: dict[int, tuple[str, Any]], before: list[tuple[int, str, Any]],
+                after: list[tuple[int, str, Any]], games: int, ref_log: list[tuple[str, Any]],
+                restart: ChildRun, replayed: Any) -> tuple[int, int, bool]:
+    """(lost, duplicated, diverged) of one trial (see the module docstring).
+
+    shown: {seq: (kind, payload)} shown before the kill; before/after: the stored log as (seq, kind,
+    payload) before and after the restart; games: game rows after the restart; ref_log: the reference
+    run's (kind, payload) list; restart: the restarted child; replayed: the replay of ``after``.
+    """
+    stored = {seq: (kind, payload) for seq, kind, payload in before}
+    lost = sum(1 for seq, event in shown.items() if stored.get(seq) != event)
+    log = [(kind, payload) for _, kind, payload in after]
+    duplicated = max(0, len(after) - len(before)) + max(0, games - 1)
+    duplicated += sum(1 for i in range(1, min(len(log), len(ref_log)))
+                      if log[i] == log[i - 1] and ref_log[i] != ref_log[i - 1])
+    starts = [r for r in restart.records if "start" in r]
+    diverged = (log != ref_log[:len(log)] or [seq for seq, _, _ in after] != list(range(1, len(after) + 1))
+                or restart.status != 0 or not starts or (games > 0 and starts[0]["state"] != replayed))
+    return lost, duplicated, bool(diverged)
+
+
+def run_crash_bench(game: str, trials: int, seed: int, *, script_lines: int = 60, exec_children: bool = False,
+                    workdir: Path | None = None, progress: Callable[[str], None] | None = None) -> dict[str, int]:
+    """Run ``trials`` kill-and-restart trials of ``game`` (a key of :data:`GAMES`).
+
+    Returns ``{"trials", "lost", "duplicated", "diverged"}`` (see the module docstring). Raises
+    ValueError for an unknown game and RuntimeError when the uninterrupted reference run fails.
+    """
+    if game not in GAMES:
+        raise ValueError(f"the crash bench covers {', '.join(sorted(GAMES))}, not {game!r}")
+    spec = GAMES[game]
+    if not exec_children:
+        _preload()
+    rng = random.Random(seed)
+    owned = workdir is None
+    root = Path(tempfile.mkdtemp(prefix="crash-bench-")) if owned else Path(workdir)
+    totals = {"trials": 0, "lost": 0, "duplicated": 0, "diverged": 0}
+    try:
+        workload = spec.prepare(root / "workload", script_lines)
+        quit_script = root / "quit.script"
+        quit_script.write_text("quit\n", encoding="utf-8")
+        play = [*workload.argv, "--input", f"script:{workload.script}"]
+        reference_dir = root / "reference"
+        reference = run_child([*play, "--new"], _child_env(reference_dir), exec_children=exec_children)
+        if reference.status != 0:
+            raise RuntimeError(f"the reference run of {game} exited with status {reference.status}")
+        _, ref_events = _stored(reference_dir, game)
+        start_at = next((r["at"] for r in reference.records if "start" in r), 0.0)
+        ref_log = [(kind, payload) for _, kind, payload in ref_events]
+        for trial in range(trials):
+            state_dir = root / f"trial-{trial}"
+            if rng.random() < STARTUP_KILLS:  # while the program starts (store being created...)
+                moment = {"kill_after": rng.uniform(0, start_at)}
+            else:  # while the game is played
+                moment = {"kill_after_start": rng.uniform(0, max(reference.seconds - start_at, 0.01))}
+            killed = run_child([*play, "--new"], _child_env(state_dir), exec_children=exec_children, **moment)
+            shown = _shown_events(killed.records)
+            ids, before = _stored(state_dir, game)
+            restart = run_child([*workload.argv, "--input", f"script:{quit_script}"], _child_env(state_dir),
+                                exec_children=exec_children)
+            ids_after, after = _stored(state_dir, game)
+            replayed = None
+            if ids_after:
+                from companion.paths import STORE_FILE_NAME
+                from companion.store import Store
+
+                with Store(state_dir / STORE_FILE_NAME) as store:
+                    replayed = spec.replay(store, ids_after[0])
+            lost, duplicated, diverged = check_trial(shown, before, after, len(ids_after), ref_log,
+                                                     restart, replayed)
+            totals["trials"] += 1
+            totals["lost"] += lost
+            totals["duplicated"] += duplicated
+            totals["diverged"] += int(diverged)
+            if progress is not None:
+                progress(f"trial {trial}: killed after {len(shown)} shown events, {len(before)} stored; "
+                         f"lost {lost}, duplicated {duplicated}, diverged {int(diverged)}")
+            shutil.rmtree(state_dir, ignore_errors=True)
+    finally:
+        if owned:
+            shutil.rmtree(root, ignore_errors=True)
+    return totals

@@ -1,0 +1,216 @@
+"""``companion board read`` and ``companion board eval``: the Ludo board reader on image files.
+
+``companion board read IMAGE... --game ludo [--variant board=ludo52|mensch40|dga56] [--json] [--debug-out DIR]``
+    Reads each image. ``--variant`` takes ``key=value`` pairs (repeatable, or comma-separated); the reader
+    uses ``board`` (ludo.md B.2b; default ``ludo52``; ``dga56`` is the 56-square board of the real photos,
+    :mod:`vision.board.layouts`) and ignores the rules switches. With ``--json`` prints one JSON object a
+    line per image::
+
+        {"file": "f.jpg", "board": "dga56", "found": true,
+         "squares": {"5": "red", "12": ["blue", "green"]},
+         "yards": {"red": 2, "blue": 3, "yellow": 0, "green": 2}, "covered_yards": ["yellow"],
+         "homes": {"red": [], "blue": [4], "yellow": [], "green": []},
+         "confidence": 0.83, "clockwise": ["red", "blue", "yellow", "green"],
+         "pawns": [{"place": ["track", 5], "colour": "red", "confidence": 0.97, "pixel": [305.2, 211.0]}, ...],
+         "homography": [[...], [...], [...]], "ms": 152.3}
+
+    - ``squares``: ABSOLUTE track index (0 = red's start square, counting clockwise, ludo.md B.2) -> the
+      colour of the pawn on it, or a list of colours when pawns of several colours share it. Empty
+      squares are left out.
+    - ``yards``: colour -> number of its pawns seen in its yard (0-4).
+    - ``covered_yards``: colours whose yard is covered (a hand over it): their count above is 0 and
+      means nothing; ask the players to clear the view.
+    - ``homes``: colour -> its occupied home squares, 0-based (0 = the first after the track, i.e.
+      relative position ``track_positions + k``: 51.. on ludo52, 40.. on mensch40).
+    - ``found``: whether the board was found (else the three maps are empty and ``problem`` says why).
+    - ``confidence``: 0-1, the board fit times the least sure pawn. ``clockwise``: the colours as printed
+      clockwise from red (the real board prints blue after red, the geometries green).
+    - ``pawns``: each pawn read: place (``["track", i]``, ``["home", colour, k]``, ``["yard", colour, k]``),
+      colour, confidence, frame pixel of the place. ``homography``: grid ``(col, row, 1)`` -> frame pixels.
+    - ``ms``: the reader's wall time in milliseconds. ``problem`` (only when set): why nothing was read.
+
+    Without ``--json`` prints one readable line per image. ``--debug-out DIR`` writes ``DIR/<stem>.png``:
+    the frame with every place of the fitted grid, the pawns read (colour ring and confidence), the
+    yard counts and index 0 marked. A missing or unreadable file prints an error on stderr; the other
+    images are still read and the command exits with status 1.
+
+``companion board eval [--renders N] [--seed S] [--board NAME] [--real DIR --labels FILE] [--games G
+[--moves M]] [--json]``
+    Measures the reader (:mod:`vision.board.eval`): N random renders per board (default 20, seed 1;
+    all three boards unless ``--board``), and the labelled real frames when ``--real`` is given. Prints
+    found / orientation rates, per-square accuracy, pawn recall / precision, yard-count accuracy, timing.
+    ``--games G``: also G generated games of up to M moves per game board (ludo52, mensch40;
+    :mod:`vision.board.game_eval`): the share of frames whose whole board is read exactly as the session
+    needs it (``games_<board>``: photos, exact, exact_rate, median_ms, max_ms, first_wrong).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.board.reader import BoardObservation
+from vision.frames import load_image
+
+BOARDS = ("ludo52", "mensch40", "dga56")
+DRAW_BGR = {"red": (0, 0, 255), "green": (0, 170, 0), "yellow": (0, 215, 255), "blue": (255, 120, 0)}
+EVAL_KEYS = ("frames", "found_rate", "orientation_rate", "square_accuracy", "pawn_recall", "pawn_precision",
+             "yard_count_accuracy", "median_ms", "max_ms")
+GAME_BOARDS = ("ludo52", "mensch40")
+GAME_KEYS = ("games", "photos", "exact", "exact_rate", "median_ms", "max_ms")
+
+
+def add_commands(subparsers) -> None:
+    """Register ``board read`` and ``board eval`` on the ``companion`` command's subparsers."""
+    board = subparsers.add_parser("board", help="read game boards in photos, measure the reader")
+    sub = board.add_subparsers(dest="board_command", metavar="ACTION")
+    sub.required = True
+
+    read = sub.add_parser("read", help="read the pawns on a board in image files")
+    read.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    read.add_argument("--game", default="ludo", choices=("ludo",), help="the game whose board it is")
+    read.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
+                      help="variant settings; the reader uses board=ludo52|mensch40|dga56")
+    read.add_argument("--json", action="store_true", help="one JSON object a line per image")
+    read.add_argument("--debug-out", metavar="DIR", help="write an overlay PNG per image into DIR")
+    read.set_defaults(handler=run_read)
+
+    ev = sub.add_parser("eval", help="measure the board reader on renders and labelled photos")
+    ev.add_argument("--renders", type=int, default=20, help="random renders per board (default 20)")
+    ev.add_argument("--seed", type=int, default=1, help="seed of the renders (default 1)")
+    ev.add_argument("--board", choices=BOARDS, help="only this board's renders")
+    ev.add_argument("--real", metavar="DIR", help="folder of labelled photos")
+    ev.add_argument("--labels", metavar="FILE", help="labels JSON of the photos in --real")
+    ev.add_argument("--games", type=int, default=0,
+                    help="also read the true-board frames of this many generated games per game board (default 0)")
+    ev.add_argument("--moves", type=int, default=20, help="moves per generated game (default 20)")
+    ev.add_argument("--json", action="store_true", help="print one JSON object")
+    ev.set_defaults(handler=run_eval)
+
+
+def parse_variant(items: list[str]) -> dict[str, str]:
+    """``["board=mensch40", "a=1,b=2"]`` -> ``{"board": "mensch40", "a": "1", "b": "2"}``.
+
+    Raises ValueError for an item without ``=`` or an unknown board.
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        for part in filter(None, (p.strip() for p in item.split(","))):
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip():
+                raise ValueError(f"variant setting {part!r} is not KEY=VALUE")
+            out[key.strip()] = value.strip()
+    board = out.get("board", "ludo52")
+    if board not in BOARDS:
+        raise ValueError(f"unknown board {board!r}; choose one of {', '.join(BOARDS)}")
+    return out
+
+
+def observation_json(file: str, obs: BoardObservation) -> dict:
+    """The JSON object ``board read --json`` prints for one image."""
+    return {"file": file, **obs.to_dict()}
+
+
+def draw_overlay(frame_bgr: np.ndarray, obs: BoardObservation, geometry) -> np.ndarray:
+    """A copy of the frame with the fitted grid's places, the pawns read and the yard counts."""
+    from vision.board.layouts import layout_for
+
+    out = frame_bgr.copy()
+    scale = max(0.35, max(out.shape[:2]) / 1800)
+    thick = max(1, round(max(out.shape[:2]) / 700))
+    if obs.problem or not obs.found:
+        cv2.putText(out, obs.problem or "board not found", (8, 24), cv2.FONT_HERSHEY_SIMPLEX, scale * 1.5,
+                    (0, 0, 255), thick, cv2.LINE_AA)
+        return out
+    hom = obs.homography_array()
+    layout = layout_for(geometry)
+    pts = [(c, r) for r, c in geometry.track]
+    pts += [(c, r) for col in layout.clockwise for r, c in geometry.colours[col].home_column]
+    pts += [(c, r) for col in layout.clockwise for r, c in layout.yard_spots[col]]
+    img = cv2.perspectiveTransform(np.array(pts, np.float64).reshape(-1, 1, 2), hom).reshape(-1, 2)
+    for x, y in img:
+        cv2.circle(out, (int(round(x)), int(round(y))), 2, (255, 0, 255), -1)
+    r0, c0 = geometry.track[0]
+    x0, y0 = cv2.perspectiveTransform(np.array([[[c0, r0]]], np.float64), hom)[0, 0]
+    cv2.putText(out, "0", (int(x0) + 3, int(y0) - 3), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick)
+    ring = max(4, int(round(0.35 * _cell_pixels(hom, geometry.grid_size))))
+    for pawn in obs.pawns:
+        x, y = int(round(pawn.pixel[0])), int(round(pawn.pixel[1]))
+        cv2.circle(out, (x, y), ring, DRAW_BGR[pawn.colour], thick + 1, cv2.LINE_AA)
+        cv2.putText(out, f"{pawn.confidence:.2f}", (x + ring, y), cv2.FONT_HERSHEY_SIMPLEX, scale * 0.8,
+                    DRAW_BGR[pawn.colour], thick, cv2.LINE_AA)
+    text = "yards " + " ".join(f"{c[0]}{'?' if c in obs.covered_yards else n}" for c, n in obs.yards.items()) + f"  conf {obs.confidence:.2f}"
+    cv2.putText(out, text, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, scale * 1.3, (255, 255, 255), thick + 2, cv2.LINE_AA)
+    cv2.putText(out, text, (8, 24), cv2.FONT_HERSHEY_SIMPLEX, scale * 1.3, (0, 0, 0), thick, cv2.LINE_AA)
+    return out
+
+
+def _cell_pixels(hom: np.ndarray, n: int) -> float:
+    pts = np.array([[[0, 0]], [[n - 1, 0]]], np.float64)
+    a, b = cv2.perspectiveTransform(pts, hom).reshape(-1, 2)
+    return float(np.linalg.norm(a - b)) / (n - 1)
+
+
+def run_read(args: argparse.Namespace) -> int:
+    from vision.board.layouts import board_by_name
+    from vision.board.reader import read_board
+
+    geometry = board_by_name(parse_variant(args.variant).get("board", "ludo52"))
+    cv2.setNumThreads(1)
+    debug_dir = Path(args.debug_out) if args.debug_out else None
+    if debug_dir:
+        debug_dir.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for name in args.images:
+        frame = load_image(name, "companion board read")
+        if frame is None:
+            failed += 1
+            continue
+        obs = read_board(frame, geometry)
+        if args.json:
+            print(json.dumps(observation_json(name, obs)), flush=True)
+        elif not obs.found:
+            print(f"{name}: board not found ({obs.problem})  [{obs.ms:.1f} ms]", flush=True)
+        else:
+            squares = " ".join(f"{i}:{'+'.join(c)}" for i, c in sorted(obs.squares.items())) or "-"
+            yards = " ".join(f"{c}={'?' if c in obs.covered_yards else n}" for c, n in obs.yards.items())
+            homes = " ".join(f"{c}={list(v)}" for c, v in obs.homes.items() if v) or "-"
+            print(f"{name}: squares {squares} | yards {yards} | homes {homes}  "
+                  f"[conf {obs.confidence:.2f}, {obs.ms:.1f} ms]", flush=True)
+        if debug_dir:
+            cv2.imwrite(str(debug_dir / f"{Path(name).stem}.png"), draw_overlay(frame, obs, geometry))
+    return 1 if failed else 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from vision.board.eval import evaluate_labelled, evaluate_renders
+    from vision.board.layouts import board_by_name
+
+    if args.renders < 0:
+        raise ValueError("--renders must be 0 or more")
+    if bool(args.real) != bool(args.labels):
+        raise ValueError("--real and --labels go together")
+    cv2.setNumThreads(1)
+    result: dict = {}
+    if args.renders:
+        for name in (args.board,) if args.board else BOARDS:
+            result[f"renders_{name}"] = evaluate_renders(board_by_name(name), args.renders, args.seed)
+    if args.real:
+        result["real"] = evaluate_labelled(args.real, args.labels)
+    if args.games:
+        from vision.board.game_eval import evaluate_games
+
+        for name in (args.board,) if args.board in GAME_BOARDS else () if args.board else GAME_BOARDS:
+            result[f"games_{name}"] = evaluate_games(name, args.games, args.moves, args.seed)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    for key, res in result.items():
+        print(f"{key} ({res.get('board')})")
+        for k in GAME_KEYS if key.startswith("games_") else EVAL_KEYS:
+            print(f"  {k:<20} {res.get(k)}")
+    return 0

@@ -1,0 +1,77 @@
+"""Subcommands of ludo: ``companion ludo moves FILE... [--json]`` (issue 4 command-line contract) and
+``companion ludo frames DIR [...]`` (a scripted game as rendered camera frames, for ``companion play ludo
+--camera folder:DIR --input script:DIR/game.script``; :mod:`vision.board.game_frames`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def add_commands(subparsers) -> None:
+    """Register ``ludo moves`` and ``ludo frames``."""
+    ludo = subparsers.add_parser("ludo", help="check Ludo positions")
+    sub = ludo.add_subparsers(dest="ludo_command", metavar="COMMAND")
+    sub.required = True
+    moves = sub.add_parser("moves", help="the legal [from, to] moves of position files")
+    moves.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    moves.add_argument("--json", action="store_true", help="one JSON object a line")
+    moves.set_defaults(handler=_moves)
+    frames = sub.add_parser("frames", help="render a seeded game as camera frames plus its input script")
+    frames.add_argument("directory", type=Path, metavar="DIR")
+    frames.add_argument("--board", default="ludo52", choices=("ludo52", "mensch40"))
+    frames.add_argument("--players", type=int, default=2, help="2-4 (default 2)")
+    frames.add_argument("--moves", type=int, default=12, help="stop after this many moves (default 12)")
+    frames.add_argument("--seed", type=int, default=1)
+    frames.add_argument("--size", default="480x360", help="frame WIDTHxHEIGHT in pixels (default 480x360)")
+    frames.add_argument("--wrong", default="", help="comma-separated move numbers (0-based) first shown wrong")
+    frames.add_argument("--hand-rate", type=float, default=0.25, help="share of moves with a hand over the board")
+    frames.add_argument("--prefer-captures", action="store_true", help="capture whenever a roll allows it")
+    frames.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    frames.set_defaults(handler=_frames)
+
+
+def _moves(args) -> int:
+    """One line per file: ``{"file": ..., "forfeit": bool, "moves": [["yard", 0], [5, 11]]}``; a bad file
+    prints one error line on stderr and makes the exit status 2."""
+    from companion.cli.play import read_json, report_file_error
+    from companion.games.ludo.position import position_moves
+
+    status = 0
+    for path in args.files:
+        try:
+            record = {"file": str(path), **position_moves(read_json(path))}
+        except (OSError, ValueError) as error:
+            status = report_file_error(path, error)
+            continue
+        if args.json:
+            print(json.dumps(record))
+        else:
+            text = "third six: no move" if record["forfeit"] else (
+                " ".join(f"{f}->{t}" for f, t in record["moves"]) or "no move")
+            print(f"{path}: {text}")
+    return status
+
+
+def _frames(args) -> int:
+    """Write the frames and ``game.script`` into DIR; print the summary (``--json``: actions, moves,
+    photos, files, over, wrong, captures) or the ``companion play ludo`` line that replays them."""
+    from vision.board.game_frames import generate
+
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+        wrong = tuple(int(v) for v in args.wrong.split(",") if v.strip())
+    except ValueError:
+        raise ValueError(f"--size is WIDTHxHEIGHT and --wrong a list of whole numbers, "
+                         f"not {args.size!r} / {args.wrong!r}") from None
+    frames = generate(args.directory, board=args.board, players=args.players, moves=args.moves, seed=args.seed,
+                      size=(w, h), wrong=wrong, hand_rate=args.hand_rate, prefer_captures=args.prefer_captures)
+    summary = frames.summary()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{summary['files']} frames, {summary['moves']} moves in {frames.directory}")
+        print(f"companion play ludo --headless --new --players {','.join(frames.players)} "
+              f"--variant board={frames.board} --camera folder:{frames.directory} --input script:{frames.script}")
+    return 0
+

@@ -1,0 +1,189 @@
+"""The Can't Stop board (cant-stop.md A.2): 11 columns 2..12 at their real heights, markers, runners, claims.
+
+Columns stand side by side on a common baseline, each as tall as its number of spaces, so the board
+has the game's mountain shape. The column number is written below each column and above its top space.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import pygame
+
+from companion.display import palette, text
+from companion.display.palette import PlayerStyle
+from companion.display.tokens import draw_runner, draw_token
+from companion.screens.cant_stop import CantStopBoardView, PlayerView
+
+RUNNER = -1  # seat value standing for the active player's runner in :func:`pieces_by_space`
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """Pixel geometry of the board drawn in ``rect`` for the column ``heights`` (column -> spaces).
+
+    Each column gets ``rect.width / 11`` pixels; its spaces (``slot_width`` wide, ``cell_height`` tall)
+    rise from a baseline ``label_height`` above the bottom of ``rect``, height 1 being the bottom space.
+    A label strip of ``label_height`` lies under every column and above its top space.
+    """
+
+    rect: pygame.Rect
+    heights: dict[int, int]
+
+    @property
+    def columns(self) -> list[int]:
+        """The column numbers, left to right."""
+        return sorted(self.heights)
+
+    @property
+    def column_width(self) -> float:
+        return self.rect.width / max(1, len(self.heights))
+
+    @property
+    def slot_width(self) -> float:
+        return self.column_width * 0.86
+
+    @property
+    def label_height(self) -> float:
+        return max(8.0, self.rect.height * 0.075)
+
+    @property
+    def cell_height(self) -> float:
+        tallest = max(self.heights.values(), default=1)
+        return max(1.0, (self.rect.height - 2 * self.label_height) / tallest)
+
+    def column_x(self, column: int) -> float:
+        """Left edge of the column's slot."""
+        i = self.columns.index(column)
+        return self.rect.x + i * self.column_width + (self.column_width - self.slot_width) / 2
+
+    def space_rect(self, column: int, height: int) -> pygame.Rect:
+        """The rectangle of space ``height`` (1 = bottom) of ``column``."""
+        bottom = self.rect.bottom - self.label_height
+        top = bottom - height * self.cell_height
+        x = self.column_x(column)
+        return pygame.Rect(round(x), round(top), round(x + self.slot_width) - round(x),
+                           round(top + self.cell_height) - round(top))
+
+    def space_centre(self, column: int, height: int) -> tuple[int, int]:
+        """Centre pixel of space ``height`` of ``column``: where a lone piece on that space is centred."""
+        return self.space_rect(column, height).center
+
+    def column_rect(self, column: int) -> pygame.Rect:
+        """All spaces of ``column`` together."""
+        return self.space_rect(column, self.heights[column]).union(self.space_rect(column, 1))
+
+    def bottom_label_rect(self, column: int) -> pygame.Rect:
+        x = self.rect.x + self.columns.index(column) * self.column_width
+        return pygame.Rect(round(x), round(self.rect.bottom - self.label_height), round(self.column_width),
+                           round(self.label_height))
+
+    def top_label_rect(self, column: int) -> pygame.Rect:
+        top = self.space_rect(column, self.heights[column]).top
+        x = self.rect.x + self.columns.index(column) * self.column_width
+        return pygame.Rect(round(x), round(top - self.label_height), round(self.column_width),
+                           round(self.label_height))
+
+    def piece_size(self, count: int) -> float:
+        """Diameter of each piece when ``count`` pieces share one space (smaller when they must overlap)."""
+        size = 0.9 * min(self.cell_height, self.slot_width)
+        room = self.column_width * 0.98
+        if count > 1 and size * (1 + 0.55 * (count - 1)) > room:
+            size = room / (1 + 0.55 * (count - 1))
+        return size
+
+    def piece_centres(self, column: int, height: int, count: int) -> list[tuple[float, float]]:
+        """Centres of ``count`` pieces sharing a space, left to right, spread over the slot's width.
+
+        One piece sits at :meth:`space_centre`; several are spaced evenly across the column's width (the
+        slot plus the gap beside it), overlapping by at most 45 % of a piece.
+        """
+        cx, cy = self.space_centre(column, height)
+        size = self.piece_size(count)
+        if count <= 1:
+            return [(cx, cy)]
+        step = min(size * 1.05, (self.column_width * 0.98 - size) / (count - 1))
+        first = cx - step * (count - 1) / 2
+        return [(first + k * step, cy) for k in range(count)]
+
+
+def pieces_by_space(board: CantStopBoardView) -> dict[tuple[int, int], list[int]]:
+    """Which pieces stand on each space: (column, height) -> seats in seat order, then ``RUNNER``.
+
+    Markers in claimed columns are left out (the claim is drawn instead, cant-stop.md A.7), as are heights
+    outside the column.
+    """
+    spaces: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for seat in sorted(board.markers):
+        for column, height in board.markers[seat].items():
+            if column in board.claimed or not 1 <= height <= board.heights.get(column, 0):
+                continue
+            spaces[(column, height)].append(seat)
+    for column, height in board.runners.items():
+        if 1 <= height <= board.heights.get(column, 0):
+            spaces[(column, height)].append(RUNNER)
+    return dict(spaces)
+
+
+def draw_board(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    board: CantStopBoardView,
+    styles: dict[int, PlayerStyle],
+    label_size: int,
+) -> BoardLayout:
+    """Draw the board inside ``rect`` and return its layout.
+
+    Spaces are dark slots with lines between them, the top space a shade lighter. A claimed column is
+    filled with its owner's colour and carries the owner's token on its top space. Markers are the
+    players' tokens; the active player's runners are white discs with black rings. A column holding a
+    runner has its number written white-on-black inverted (a box) so the turn's columns stand out.
+    ``styles`` maps seat -> style; ``label_size`` is the column numbers' font size in pixels.
+    """
+    layout = BoardLayout(pygame.Rect(rect), dict(board.heights))
+    edge = max(1, round(layout.cell_height / 14))
+    for column in layout.columns:
+        owner = board.claimed.get(column)
+        owner_style = styles.get(owner) if owner is not None else None
+        for height in range(1, layout.heights[column] + 1):
+            cell = layout.space_rect(column, height)
+            if owner_style is not None:
+                fill = owner_style.colour
+            else:
+                fill = palette.TOP_SPACE if height == layout.heights[column] else palette.SLOT
+            pygame.draw.rect(surface, fill, cell)
+            pygame.draw.rect(surface, palette.SLOT_EDGE if owner_style is None else palette.INK, cell, edge)
+        if owner_style is not None:
+            top = layout.space_rect(column, layout.heights[column])
+            pygame.draw.rect(surface, palette.INK, layout.column_rect(column), edge * 2)
+            draw_token(surface, top.center, layout.piece_size(1) * 1.05, owner_style)
+        _draw_labels(surface, layout, column, column in board.runners, label_size)
+
+    for (column, height), seats in sorted(pieces_by_space(board).items()):
+        centres = layout.piece_centres(column, height, len(seats))
+        size = layout.piece_size(len(seats))
+        for seat, centre in zip(seats, centres, strict=True):
+            if seat == RUNNER:
+                draw_runner(surface, centre, size)
+            elif seat in styles:
+                draw_token(surface, centre, size, styles[seat])
+    return layout
+
+
+def _draw_labels(surface: pygame.Surface, layout: BoardLayout, column: int, has_runner: bool, size: int) -> None:
+    label = str(column)
+    for box in (layout.bottom_label_rect(column), layout.top_label_rect(column)):
+        if has_runner:
+            inner = box.inflate(-max(2, box.width // 6), -max(1, box.height // 10))
+            pygame.draw.rect(surface, palette.HIGHLIGHT, inner, border_radius=max(1, inner.height // 4))
+            text.draw_text(surface, label, inner, size, palette.HIGHLIGHT_TEXT, bold=True, align="center")
+        else:
+            text.draw_text(surface, label, box, size, palette.FOREGROUND, bold=True, align="center")
+
+
+def board_styles(players: tuple[PlayerView, ...]) -> dict[int, PlayerStyle]:
+    """Seat -> drawing style for the players of a view (seat = position in ``players``), with distinct
+    badges (``palette.badges``)."""
+    styles = palette.player_styles([p.name for p in players], [p.colour for p in players])
+    return dict(enumerate(styles))

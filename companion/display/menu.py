@@ -1,0 +1,66 @@
+"""Drawing a :class:`companion.app.menu_model.MenuView` full screen (any size; 800x480 is the reference).
+
+Layout, top to bottom: the title bar, the plain-text lines (scoreboard, names chosen so far), the
+items (the highlighted one inverted, greyed ones in the muted colour; a window of items around the
+highlight when they do not all fit), the message, and the button help line at the bottom. Importing
+this module registers the renderer with :class:`companion.display.screen.Display`.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.display import palette
+from companion.display.screen import register_renderer
+from companion.display.text import draw_text
+from companion.app.menu_model import MenuView
+
+
+def visible_window(count: int, selected: int, rows: int) -> range:
+    """The item indices shown when only ``rows`` (>= 1) of ``count`` fit, keeping ``selected`` in view
+    (it sits in the middle where it can)."""
+    if count <= rows:
+        return range(count)
+    start = min(max(0, selected - rows // 2), count - rows)
+    return range(start, start + rows)
+
+
+def draw_menu(surface: pygame.Surface, view: MenuView) -> None:
+    """Draw ``view`` over the whole of ``surface``."""
+    width, height = surface.get_size()
+    unit = max(8, height // 12)  # one row; 40 px at 480 px high
+    margin = max(4, width // 40)
+    surface.fill(palette.BACKGROUND)
+    pygame.draw.rect(surface, palette.PANEL, pygame.Rect(0, 0, width, unit + unit // 2))
+    draw_text(surface, view.title, pygame.Rect(margin, 0, width - 2 * margin, unit + unit // 2), unit,
+              palette.FOREGROUND, bold=True)
+    y = unit * 2
+    line_height = unit * 3 // 4
+    bottom = height - unit * 2
+    for line in view.lines[: max(0, (bottom - y) // line_height - 2)]:
+        draw_text(surface, line, pygame.Rect(margin, y, width - 2 * margin, line_height), line_height * 4 // 5,
+                  palette.MUTED)
+        y += line_height
+    if view.lines:
+        y += unit // 4
+    rows = max(1, (bottom - y) // unit)
+    for index in visible_window(len(view.items), view.selected, rows):
+        item = view.items[index]
+        rect = pygame.Rect(margin, y, width - 2 * margin, unit - 4)
+        if index == view.selected:
+            pygame.draw.rect(surface, palette.HIGHLIGHT, rect, border_radius=6)
+            colour = palette.HIGHLIGHT_TEXT if item.enabled else palette.MUTED
+        else:
+            colour = palette.FOREGROUND if item.enabled else palette.MUTED
+        draw_text(surface, item.label, rect.inflate(-2 * margin, 0), unit * 3 // 4, colour,
+                  bold=index == view.selected)
+        y += unit
+    if view.message:
+        draw_text(surface, view.message, pygame.Rect(margin, height - unit * 2, width - 2 * margin, unit),
+                  unit * 2 // 3, palette.FOREGROUND, bold=True)
+    pygame.draw.rect(surface, palette.PANEL, pygame.Rect(0, height - unit, width, unit))
+    draw_text(surface, view.help, pygame.Rect(margin, height - unit, width - 2 * margin, unit), unit // 2,
+              palette.MUTED)
+
+
+register_renderer(MenuView, draw_menu)

@@ -1,0 +1,120 @@
+"""Actions of the donkey card race and the value of a set (``../shared/rules/donkey-race.md``, D.3-D.5).
+
+Chance actions (:class:`Draw`, :class:`Reshuffle`, :class:`FirstLeader`) are supplied by the table or a
+simulation's seeded RNG; :class:`Play` and :class:`Pass` by the player to act. Card codes are those of
+:mod:`companion.games.donkey_race.config`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Union
+
+from companion.games.donkey_race.config import JOKER, UNKNOWN, DonkeyRaceConfig, card_name
+
+# ----------------------------------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Chance (D.3.2, D.4.6): the card ``draw_queue[0]`` takes from the draw pile; :data:`UNKNOWN` at
+    the table."""
+
+    card: int
+
+
+@dataclass(frozen=True)
+class Reshuffle:
+    """Chance (D.4.7): the discard pile is shuffled and becomes the draw pile."""
+
+
+@dataclass(frozen=True)
+class FirstLeader:
+    """Chance (D.3.3): the first round's leader. ``donkey``: that player shows the donkey card (at the
+    table); False when nobody holds it and the players chose (the youngest, D.7.4)."""
+
+    seat: int
+    donkey: bool = False
+
+
+@dataclass(frozen=True)
+class Play:
+    """A set laid in the player's sector (D.4.1-2, D.5): card codes, sorted by the constructor."""
+
+    cards: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The player passes (D.4.2; the PASS button)."""
+
+
+Action = Union[Draw, Reshuffle, FirstLeader, Play, Pass]
+
+
+def action_to_dict(action: Action) -> dict:
+    """JSON form: ``{"type": "play", "cards": [7, 7]}``, ``{"type": "draw", "card": -3}`` and the like."""
+    if isinstance(action, Draw):
+        return {"type": "draw", "card": action.card}
+    if isinstance(action, Reshuffle):
+        return {"type": "reshuffle"}
+    if isinstance(action, FirstLeader):
+        return {"type": "first_leader", "seat": action.seat, "donkey": action.donkey}
+    if isinstance(action, Play):
+        return {"type": "play", "cards": list(action.cards)}
+    if isinstance(action, Pass):
+        return {"type": "pass"}
+    raise TypeError(f"not a donkey-race action: {action!r}")
+
+
+def action_from_dict(data: Mapping) -> Action:
+    """Inverse of :func:`action_to_dict`; ``ValueError`` on an unknown type or bad fields."""
+    kind = data.get("type")
+    try:
+        if kind == "draw":
+            return Draw(int(data["card"]))
+        if kind == "reshuffle":
+            return Reshuffle()
+        if kind == "first_leader":
+            return FirstLeader(int(data["seat"]), bool(data.get("donkey", False)))
+        if kind == "play":
+            return Play(tuple(int(c) for c in data["cards"]))
+        if kind == "pass":
+            return Pass()
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"bad donkey-race action {dict(data)!r}: {error}") from None
+    raise ValueError(f"unknown donkey-race action type {kind!r}")
+
+
+def set_value(cards: tuple[int, ...], config: DonkeyRaceConfig, donkey_round: bool = False) -> int:
+    """The value of a set (D.5): the value shared by its non-joker cards; jokers stand for it.
+
+    A set of jokers only counts as ``config.top_value`` (max + 1); in a Kramer donkey round a joker
+    counts 1 (D.2 Kramer). Raises ``ValueError`` for an empty set, unknown cards, or mixed values.
+    """
+    if not cards or UNKNOWN in cards:
+        raise ValueError("a set needs known cards")
+    values = {config.value_of(c) for c in cards if c != JOKER}
+    if len(values) > 1:
+        raise ValueError(f"a set is one value, not {', '.join(map(card_name, cards))}")
+    if values:
+        return values.pop()
+    return 1 if donkey_round else config.top_value
+
+
+def remove_cards(cards: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...]:
+    counts = Counter(cards)
+    counts.subtract(taken)
+    if any(n < 0 for n in counts.values()):
+        raise ValueError("cards not there")
+    return tuple(sorted(counts.elements()))
+
+
+def add_cards(cards: tuple[int, ...], more: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(cards + more))

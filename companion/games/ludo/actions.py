@@ -1,0 +1,83 @@
+"""Ludo actions (ludo.md B.3, B.4): chance outcomes and pawn moves, with their JSON forms, and
+:class:`MoveInfo`, what a legal move does. Re-exported by :mod:`companion.games.ludo.rules`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Union
+
+YARD = -1
+"""Relative position of a pawn in its yard (B.2)."""
+
+
+
+
+@dataclass(frozen=True)
+class StartWith:
+    """Chance (B.3): the seat that starts, as decided at the table (the highest roll)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Chance (B.4.1): the die as read, 1-6."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class Move:
+    """Player (B.4.3): move a pawn of the seat to act from relative position ``frm`` (``YARD`` = -1 to
+    enter) by the pooled die value ``die``. Pawns of one colour on one square are interchangeable."""
+
+    frm: int
+    die: int
+
+
+Action = Union[StartWith, Roll, Move]
+
+
+def action_to_dict(action: Action) -> dict:
+    """JSON form: ``{"type": "roll", "value": 6}``, ``{"type": "move", "from": "yard", "die": 6}``..."""
+    if isinstance(action, StartWith):
+        return {"type": "start", "seat": action.seat}
+    if isinstance(action, Roll):
+        return {"type": "roll", "value": action.value}
+    if isinstance(action, Move):
+        return {"type": "move", "from": "yard" if action.frm == YARD else action.frm, "die": action.die}
+    raise TypeError(f"not a Ludo action: {action!r}")
+
+
+def action_from_dict(data: Mapping) -> Action:
+    """Inverse of :func:`action_to_dict`; raises ``ValueError`` on an unknown type or bad fields."""
+    kind = data.get("type")
+    try:
+        if kind == "start":
+            return StartWith(int(data["seat"]))
+        if kind == "roll":
+            return Roll(int(data["value"]))
+        if kind == "move":
+            frm = data["from"]
+            return Move(YARD if frm == "yard" else int(frm), int(data["die"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"bad Ludo action {dict(data)!r}: {error}") from None
+    raise ValueError(f"unknown Ludo action type {kind!r}")
+
+
+
+@dataclass(frozen=True)
+class MoveInfo:
+    """What a legal move does: ``to`` (relative destination), ``captures`` (seats and count of pawns sent
+    to their yards, B.5), ``enters`` (from the yard), ``finishes`` (ends the pawn's journey: the finish on
+    ludo52, a home square on mensch40), ``forms_block`` (own_stacking = block)."""
+
+    move: Move
+    to: int
+    captures: tuple[tuple[int, int], ...]
+    enters: bool
+    finishes: bool
+    forms_block: bool
+
+

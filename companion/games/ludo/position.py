@@ -1,0 +1,89 @@
+"""Ludo positions of the command-line contract (``companion ludo moves``, ARCHITECTURE.md; issue 4).
+
+A position file::
+
+    {"board": "ludo52", "variant": {"entry_rolls": [1, 6], "overshoot": "bounce"},
+     "pawns": {"red": ["yard", 5, 51, 56], "yellow": ["yard", "yard", 0, 3]},
+     "to_move": "red", "roll": 6, "sixes_in_row": 0}
+
+``board`` may also be given inside ``variant``; a variant key left out takes its DEFAULT (ludo.md B.7,
+B.2b). Pawn positions are relative per colour (B.2 / B.2b): ``"yard"``, 0..last (56 on ludo52, 43 on
+mensch40); ``"finish"`` stands for the last one. The colours listed under ``pawns`` are the ones in play.
+``sixes_in_row`` counts the sixes already rolled this turn before ``roll`` (0-2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase
+from companion.games.ludo.config import LudoConfig
+
+
+def state_from_position(position: Mapping) -> tuple[LudoState, int]:
+    """(ROLL-phase state of the player to move, the roll) from a position dict.
+
+    Applying ``Roll(roll)`` to the state gives the real continuation. Raises ``ValueError`` naming what
+    is wrong (unknown colour, a position off the board, a bad roll, a bad variant).
+    """
+    try:
+        variant = dict(position.get("variant", {}))
+        if "board" in position:
+            variant["board"] = position["board"]
+        config = LudoConfig.from_variant(variant)
+        pawns_in = position["pawns"]
+        to_move = position["to_move"]
+        roll = int(position["roll"])
+        sixes = int(position.get("sixes_in_row", 0))
+    except KeyError as error:
+        raise ValueError(f"position lacks {error}") from None
+    except (TypeError, AttributeError) as error:
+        raise ValueError(f"malformed position: {error}") from None
+    state = LudoState.new(tuple(pawns_in), config)
+    last = state.geometry.last_relative
+    pawns = []
+    for colour in state.colours:
+        items = list(pawns_in[colour])
+        if len(items) != 4:
+            raise ValueError(f"{colour} must have 4 pawns, not {len(items)}")
+        rels = []
+        for item in items:
+            if item == "yard":
+                rels.append(YARD)
+            elif item == "finish":
+                rels.append(last)
+            elif isinstance(item, int) and 0 <= item <= last:
+                rels.append(item)
+            else:
+                raise ValueError(f"{colour} pawn at {item!r}: positions are 'yard' or 0-{last} on {config.board}")
+        pawns.append(tuple(sorted(rels)))
+    if to_move not in state.colours:
+        raise ValueError(f"to_move {to_move!r} is not among the colours in play {list(state.colours)}")
+    if not 1 <= roll <= 6:
+        raise ValueError(f"roll must be 1-6, not {roll}")
+    if not 0 <= sixes <= 2:
+        raise ValueError(f"sixes_in_row must be 0-2, not {sixes}")
+    pawns_t = tuple(pawns)
+    seat = state.colours.index(to_move)
+    return replace(state, pawns=pawns_t, turn_start=pawns_t, phase=Phase.ROLL, active=seat, sixes_in_row=sixes,
+                   turn=1), roll
+
+
+def position_moves(position: Mapping) -> dict:
+    """``{"forfeit": bool, "moves": [[from, to], ...]}`` for a position (the ``ludo moves`` contract).
+
+    forfeit: the roll is a third six (B.4.2): no move. moves: the distinct [from, to] pairs the player
+    to move may choose ("yard" for an entering pawn), sorted; empty when the roll is lost (B.4.3).
+    """
+    state, roll = state_from_position(position)
+    if state.is_third_six(roll):
+        return {"forfeit": True, "moves": []}
+    infos = state.move_infos(pool=(roll,))
+    return {"forfeit": False, "moves": pairs(infos)}
+
+
+def pairs(infos: tuple[MoveInfo, ...]) -> list[list]:
+    """Distinct ``[from, to]`` pairs of moves, ``"yard"`` for YARD, sorted (yard first)."""
+    seen = sorted({(i.move.frm, i.to) for i in infos})
+    return [["yard" if f == YARD else f, t] for f, t in seen]

@@ -1,0 +1,103 @@
+"""Schotten Totten / Battle Line actions (schotten-totten.md C.3, C.4, C.6) and their JSON form.
+
+Chance actions (who starts, a drawn card) are supplied by the table or a seeded RNG; the engine never
+shuffles (ARCHITECTURE.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Union
+
+from companion.games.schotten_totten.cards import Card, parse_card
+
+
+
+@dataclass(frozen=True)
+class StartWith:
+    """Chance (C.3): the seat that starts, chosen at the table by any method."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Chance (C.3 deal, C.4 step 3): the card drawn, or None for a card of unknown identity."""
+
+    card: Card | None
+
+
+@dataclass(frozen=True)
+class Play:
+    """Play ``card`` on the active seat's side of ``stone`` (0-8, left to right), C.4 step 1."""
+
+    card: Card
+    stone: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Skip the play step when no card can be played (C.4 DEFAULT for ST; Battle Line's pass, C.9)."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Claim ``stone`` (0-8), C.4 step 2 / C.6."""
+
+    stone: int
+
+
+@dataclass(frozen=True)
+class EndClaims:
+    """Stop claiming this turn (claims are optional, C.4 step 2)."""
+
+
+Action = Union[StartWith, Draw, Play, Pass, Claim, EndClaims]
+
+
+def _code(card: Card | None) -> str:
+    return "?" if card is None else card.code
+
+
+def _card(code: str, max_value: int) -> Card | None:
+    return None if code == "?" else parse_card(code, max_value)
+
+
+def action_to_dict(action: Action) -> dict:
+    """JSON form: ``{"type": "play", "card": "R5", "stone": 3}``, ``{"type": "draw", "card": "?"}``..."""
+    if isinstance(action, StartWith):
+        return {"type": "start", "seat": action.seat}
+    if isinstance(action, Draw):
+        return {"type": "draw", "card": _code(action.card)}
+    if isinstance(action, Play):
+        return {"type": "play", "card": action.card.code, "stone": action.stone}
+    if isinstance(action, Pass):
+        return {"type": "pass"}
+    if isinstance(action, Claim):
+        return {"type": "claim", "stone": action.stone}
+    if isinstance(action, EndClaims):
+        return {"type": "end_claims"}
+    raise TypeError(f"not a Schotten Totten action: {action!r}")
+
+
+def action_from_dict(data: Mapping, max_value: int = 10) -> Action:
+    """Inverse of :func:`action_to_dict`; raises ``ValueError`` on an unknown type or bad fields."""
+    kind = data.get("type")
+    try:
+        if kind == "start":
+            return StartWith(int(data["seat"]))
+        if kind == "draw":
+            return Draw(_card(str(data["card"]), max_value))
+        if kind == "play":
+            card = parse_card(str(data["card"]), max_value)
+            return Play(card, int(data["stone"]))
+        if kind == "pass":
+            return Pass()
+        if kind == "claim":
+            return Claim(int(data["stone"]))
+        if kind == "end_claims":
+            return EndClaims()
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"bad Schotten Totten action {dict(data)!r}: {error}") from None
+    raise ValueError(f"bad Schotten Totten action type {kind!r}")

@@ -1,0 +1,483 @@
+"""The Can't Stop session: camera readings and button presses in, engine actions and screens out.
+
+Flow (cant-stop.md A.3-A.5), one :class:`Mode` at a time:
+
+- ``START``: the box proposes who starts (drawn at random, as fair as the roll-off of A.3); ``next``
+  picks another player, ``confirm`` accepts.
+- ``WATCH``: waiting for four still dice. A reading stable over ``stable_frames`` frames, from a scene
+  that changed since the last accepted roll, moves to ``CHECK``. A stable reading of too few or too
+  many dice waits for the players: ``next`` takes it into ``CHECK`` to be corrected. Without a
+  picture, ``next`` enters a roll by hand.
+- ``CHECK``: the reading is shown; players ``confirm`` it or correct it: ``next`` selects a die (and
+  finally an "add a die" slot), ``bank`` steps the selected die's value up (or adds a die), ``pass``
+  removes the selected die; ``undo`` drops the reading and reads again.
+- ``CHOOSE``: the legal pairings (A.6), the advisor's one selected; ``next`` / ``confirm``.
+- ``DECIDE``: ``confirm`` rolls again, ``bank`` banks (A.5.4-5).
+- ``OVER``: the winner; ``confirm`` ends the session.
+
+Every accepted action is appended to the store's event log before the session's state changes; the
+state is the replay of the log (so a restart resumes exactly), and ``undo`` drops the last event.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import random
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from companion.commands import Button, Command
+from companion.screens.cant_stop import CantStopBoardView, DieView, OptionView, PlayerView, ScreenView
+from companion.games.base import IllegalMove
+from companion.games.cant_stop.rules import (COLUMNS, Action, Bank, CantStopConfig, CantStopState, Choose, Phase,
+                                       Roll, RollAgain, StartWith, action_from_dict, action_to_dict)
+from companion.hints.cant_stop.advisor import advise
+from companion.i18n import _
+from companion.games.cant_stop.odds import bust_probability
+from companion.session.base import ReadingStabilizer, SceneChange, Waiting
+from companion.session.log import CorruptLog, LoggedSession, replay_log
+from vision.observation import DiceObservation
+
+log = logging.getLogger(__name__)
+
+GAME = "cant-stop"
+DICE = 4  # cant-stop.md A.2
+
+
+class Mode(enum.Enum):
+    """What the session waits for (see the module docstring)."""
+
+    START = "start"
+    WATCH = "watch"
+    CHECK = "check"
+    CHOOSE = "choose"
+    DECIDE = "decide"
+    OVER = "over"
+
+
+@dataclass
+class _Check:
+    """The reading being checked: values (editable), the observation it came from, the selection.
+
+    selected: None, a die index, or ``len(values)`` for the "add a die" slot.
+    """
+
+    values: list[int]
+    observation: DiceObservation | None
+    frame_bgr: np.ndarray | None
+    read: tuple[int, ...] | None
+    selected: int | None = None
+
+
+def _onto_boxes(values: list[int], read: tuple[int, ...]) -> list[int]:
+    """Order ``values`` so that each one the reader also saw stands at that die's place (and box).
+
+    The players' values that match a read die go to its index; the others fill the remaining places
+    in order, then any extra ones follow (dice the reader missed have no box).
+    """
+    placed: list[int | None] = [None] * len(read)
+    rest = list(values)
+    for i, seen in enumerate(read):
+        if seen in rest:
+            rest.remove(seen)
+            placed[i] = seen
+    for i in range(len(placed)):
+        if placed[i] is None and rest:
+            placed[i] = rest.pop(0)
+    return [v for v in placed if v is not None] + rest
+
+
+def replay(events, players: int, config: CantStopConfig) -> CantStopState:
+    """The state after the logged actions; raises :class:`CorruptLog` when one does not apply."""
+    return replay_log(CantStopState.new(players, config), events, lambda payload: [action_from_dict(payload)])
+
+
+class CantStopSession(LoggedSession):
+    """One Can't Stop game at the table, backed by an event log in ``store``.
+
+    players: names in seating order (1-4). stable_frames: frames a reading must hold (>= 1).
+    rng: draws the proposed first player (seeded in demos and tests).
+    Raises :class:`CorruptLog` when the stored events do not replay.
+    """
+
+    def __init__(self, store, game_id: int, players: list[str], config: CantStopConfig | None = None,
+                 stable_frames: int = 3, rng: random.Random | None = None):
+        super().__init__(store, game_id, players, config or CantStopConfig())
+        self.rng = rng or random.Random()
+        self.stabilizer = ReadingStabilizer(stable_frames, DICE)
+        self.scene = SceneChange()
+        self._check: _Check | None = None
+        self._option = 0
+        self._start_seat = self.rng.randrange(len(self.players))
+        self._frame: np.ndarray | None = None
+        self._observation: DiceObservation | None = None
+        self._roll_frame: np.ndarray | None = None
+        self._roll_dice: tuple[DieView, ...] = ()
+        self._camera_problem = ""
+        self._hints: dict[CantStopState, object] = {}
+        self._busts: dict[CantStopState, float] = {}
+        self._enter_phase()
+        if self.state.phase is Phase.OVER:
+            self._record_result()
+
+    # -- what the loop asks -----------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        phase = self.state.phase
+        if phase is Phase.FIRST_PLAYER:
+            return Mode.START
+        if phase is Phase.ROLL:
+            return Mode.CHECK if self._check else Mode.WATCH
+        return {Phase.CHOOSE: Mode.CHOOSE, Phase.DECIDE: Mode.DECIDE, Phase.OVER: Mode.OVER}[phase]
+
+    @property
+    def winner_name(self) -> str | None:
+        """The winner's name once the game is over, else None."""
+        return None if self.state.winner is None else self.players[self.state.winner]
+
+    @property
+    def active_seat(self) -> int | None:
+        """The seat to act (during START: the proposed first player), None once the game is over."""
+        if self.mode is Mode.START:
+            return self._start_seat
+        return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
+
+    @property
+    def attention(self) -> bool:
+        """A reading with a die too few or too many, or a refused command (its reason is on screen)."""
+        return (self.mode is Mode.WATCH and self.stabilizer.stable_wrong_count) or self._refused
+
+    @property
+    def waiting(self) -> Waiting:
+        """Whether the box waits for the camera, for the players, or for nothing (game over)."""
+        if self.finished:
+            return Waiting.NOTHING
+        if self.mode is Mode.WATCH and not self._camera_problem and not self.stabilizer.stable_wrong_count:
+            return Waiting.CAMERA
+        return Waiting.PLAYERS
+
+    @property
+    def wants_frame(self) -> bool:
+        """True while the session looks for dice (the loop then reads and passes frames)."""
+        return self.mode is Mode.WATCH
+
+    # -- inputs ----------------------------------------------------------------------------------------------
+
+    def on_frame(self, frame_bgr: np.ndarray, observation: DiceObservation) -> None:
+        """One camera frame and what the dice reader saw in it."""
+        self._camera_problem = ""
+        self._frame, self._observation = frame_bgr, observation
+        if self.mode is not Mode.WATCH:
+            return
+        if not self.scene.changed(frame_bgr):
+            self.stabilizer.status = _("Roll the dice")
+            return
+        stable = self.stabilizer.feed(observation)
+        if stable is not None:
+            first_flagged = next((i for i, d in enumerate(stable.dice) if d.flagged), None)
+            self._check = _Check(list(stable.values), stable, frame_bgr, stable.values, first_flagged)
+            self.message = ""
+
+    def on_camera_problem(self, reason: str) -> None:
+        """The camera gave no frame (unplugged, ended): players enter the roll by hand."""
+        self._camera_problem = reason
+
+    def on_command(self, command: Command) -> None:
+        """Apply one player command; an illegal one only sets :attr:`message` and changes nothing."""
+        handler = {
+            Mode.START: self._on_start, Mode.WATCH: self._on_watch, Mode.CHECK: self._on_check,
+            Mode.CHOOSE: self._on_choose, Mode.DECIDE: self._on_decide, Mode.OVER: self._on_over,
+        }[self.mode]
+        self._refused = False
+        if command.button is Button.UNDO and self.mode is not Mode.CHECK:
+            self.undo()
+            return
+        if command.button is Button.DICE:
+            self._enter_by_hand(command.args)
+            return
+        try:
+            handler(command)
+        except IllegalMove as error:
+            self.message = str(error)
+            self._refused = True
+
+    # -- mode handlers -----------------------------------------------------------------------------------
+
+    def _on_start(self, command: Command) -> None:
+        if command.button is Button.NEXT:
+            self._start_seat = (self._start_seat + 1) % len(self.players)
+        elif command.button is Button.CHOOSE and command.args:
+            self._start_seat = self._index(command.args[0], len(self.players))
+        elif command.button is Button.CONFIRM:
+            self._accept(StartWith(self._start_seat))
+
+    def _on_watch(self, command: Command) -> None:
+        if command.button is not Button.NEXT:
+            return
+        seen = self._observation if self._observation is not None and not self._camera_problem else None
+        if seen is not None and seen.dice and len(seen.dice) <= DICE + 2:
+            # Correct what the camera sees now: the add slot is selected when a die is missing.
+            selected = len(seen.dice) if len(seen.dice) < DICE else None
+            self._check = _Check(list(seen.values), seen, self._frame, seen.values, selected)
+        else:
+            self._check = _Check([], None, None, None, selected=0)  # a roll entered by hand
+
+    def _on_check(self, command: Command) -> None:
+        check = self._check
+        assert check is not None
+        button, args = command.button, command.args
+        slots = len(check.values) + (1 if len(check.values) < DICE + 2 else 0)
+        if button is Button.CONFIRM:
+            if len(check.values) != DICE:
+                self.message = _("A roll needs {want} dice, not {n}").format(want=DICE, n=len(check.values))
+                return
+            details = {"read": list(check.read) if check.read is not None else None,
+                       "source": "camera" if check.observation is not None else "hand"}
+            self._accept(Roll(tuple(check.values)), **details)  # type: ignore[arg-type]
+        elif button is Button.NEXT:
+            check.selected = 0 if check.selected is None else (check.selected + 1 if check.selected + 1 < slots else None)
+        elif button in (Button.BANK, Button.UP):
+            self._step_selected(check)
+        elif button is Button.PASS:
+            if check.selected is not None and check.selected < len(check.values):
+                del check.values[check.selected]
+                check.selected = min(check.selected, len(check.values)) if check.values else 0
+        elif button is Button.SET and len(args) == 2:
+            i = self._index(args[0], len(check.values))
+            check.values[i] = self._die_value(args[1])
+            check.selected = i
+        elif button is Button.ADD and len(args) == 1:
+            check.values.append(self._die_value(args[0]))
+            check.selected = len(check.values) - 1
+        elif button is Button.REMOVE and len(args) == 1:
+            del check.values[self._index(args[0], len(check.values))]
+            check.selected = None
+        elif button is Button.UNDO:
+            self._check = None
+            self.scene.remember(None)  # read the same dice again
+            self.stabilizer.reset()
+
+    def _step_selected(self, check: _Check) -> None:
+        if check.selected is None:
+            self.message = _("Select a die with NEXT first")
+        elif check.selected < len(check.values):
+            check.values[check.selected] = check.values[check.selected] % 6 + 1
+        else:
+            check.values.append(1)
+
+    def _on_choose(self, command: Command) -> None:
+        options = self.state.legal_actions()
+        if command.button is Button.NEXT:
+            self._option = (self._option + 1) % len(options)
+        elif command.button is Button.CHOOSE and command.args:
+            self._accept(options[self._index(command.args[0], len(options))])
+        elif command.button is Button.CONFIRM:
+            self._accept(options[self._option])
+
+    def _on_decide(self, command: Command) -> None:
+        if command.button is Button.CONFIRM:
+            self._accept(RollAgain())
+        elif command.button is Button.BANK:
+            self._accept(Bank())
+
+    def _on_over(self, command: Command) -> None:
+        if command.button in (Button.CONFIRM, Button.MENU, Button.QUIT):
+            self.finished = True
+
+    def _enter_by_hand(self, values: tuple[int, ...]) -> None:
+        if self.mode not in (Mode.WATCH, Mode.CHECK):
+            self.message = _("No roll is expected now")
+            return
+        try:
+            dice = [self._die_value(v) for v in values]
+        except IllegalMove as error:
+            self.message = str(error)
+            return
+        if self._check is not None:  # a correction of the whole reading: keep what the camera read
+            self._check.values, self._check.selected = _onto_boxes(dice, self._check.read or ()), None
+        else:
+            self._check = _Check(dice, None, None, None, selected=None)
+
+    @staticmethod
+    def _index(one_based: int, count: int) -> int:
+        if not 1 <= one_based <= count:
+            raise IllegalMove(_("choose 1 to {n}, not {k}").format(n=count, k=one_based), "input")
+        return one_based - 1
+
+    @staticmethod
+    def _die_value(value: int) -> int:
+        if not 1 <= value <= 6:
+            raise IllegalMove(_("a die shows 1 to 6, not {v}").format(v=value), "cant-stop.md A.2")
+        return value
+
+    # -- accepting and undoing ---------------------------------------------------------------------------
+
+    def _accept(self, action: Action, **details) -> None:
+        self._accept_actions([action], "action", {**action_to_dict(action), **details})
+
+    def accepted(self, before: CantStopState, action: Action, after: CantStopState) -> None:
+        if isinstance(action, Roll):
+            self._roll_frame = self._check.frame_bgr if self._check else None
+            self._roll_dice = tuple(replace(d, flagged=False, selected=False)  # confirmed by the players
+                                    for d in self._dice_views(self._check)) if self._check else ()
+            self.scene.remember(self._roll_frame)
+            self.stabilizer.reset()
+        self.message = self._describe(before, action, after)
+        self._enter_phase()
+
+    def replay(self, events) -> CantStopState:
+        return replay(events, len(self.players), self.config)
+
+    def after_undo(self) -> None:
+        self.scene.remember(None)
+        self.stabilizer.reset()
+        self._enter_phase()
+
+    def _enter_phase(self) -> None:
+        self._check = None
+        self._option = 0
+        if self.state.phase is Phase.CHOOSE:
+            options = self.state.legal_actions()
+            recommended = self.hint().action if self.hint() else None
+            self._option = options.index(recommended) if recommended in options else 0
+
+    def result_details(self, outcome) -> dict:
+        return {"columns": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
+                "turns": self.state.turn}
+
+    def _describe(self, before: CantStopState, action: Action, after: CantStopState) -> str:
+        name = self.players[before.active] if before.active >= 0 else ""
+        if isinstance(action, StartWith):
+            return _("{name} starts").format(name=self.players[action.seat])
+        if isinstance(action, Roll) and after.last_bust:
+            return _("{name} busts: no pairing of {dice} can be used").format(
+                name=name, dice=" ".join(map(str, action.dice)))
+        if isinstance(action, Bank) or (isinstance(action, Choose) and after.phase is not Phase.DECIDE):
+            new = [c for c in COLUMNS if after.owner(c) == before.active and before.owner(c) is None]
+            if after.phase is Phase.OVER:
+                return _("{name} wins!").format(name=name)
+            if new:
+                return _("{name} banks and claims column {cols}").format(name=name, cols=", ".join(map(str, new)))
+            return _("{name} banks").format(name=name)
+        return ""
+
+    # -- hint and view ----------------------------------------------------------------------------------
+
+    def hint(self):
+        """The advisor's hint for the active player, or None outside CHOOSE/DECIDE (cached per state)."""
+        if self.state.phase not in (Phase.CHOOSE, Phase.DECIDE):
+            return None
+        if self.state not in self._hints:
+            self._hints[self.state] = advise(self.state, self.state.active)
+        return self._hints[self.state]
+
+    def _bust(self, state: CantStopState) -> float:
+        """The exact next-roll bust chance of ``state``, computed once per state (the view is drawn
+        every frame)."""
+        if state not in self._busts:
+            self._busts[state] = float(bust_probability(state))
+        return self._busts[state]
+
+    def _dice_views(self, check: _Check) -> tuple[DieView, ...]:
+        observed = check.observation.dice if check.observation else ()
+        views = []
+        for i, value in enumerate(check.values):
+            reading = observed[i] if i < len(observed) else None
+            changed = reading is None or reading.value != value
+            views.append(DieView(value, None if reading is None else reading.box,
+                                 flagged=bool(reading and reading.flagged and not changed),
+                                 selected=check.selected == i))
+        return tuple(views)
+
+    def view(self, wins: dict[str, int] | None = None) -> ScreenView:
+        """The screen for the current moment (all strings translated)."""
+        state, mode = self.state, self.mode
+        wins = wins or {}
+        players = tuple(PlayerView(name, seat, state.columns_claimed(seat), wins.get(name, 0))
+                        for seat, name in enumerate(self.players))
+        active = None if state.active < 0 else state.active
+        if mode is Mode.START:
+            active = self._start_seat
+        board = CantStopBoardView(
+            heights={c: state.height(c) for c in COLUMNS},
+            markers={seat: state.marker_map(seat) for seat in range(len(self.players))},
+            runners=state.runner_map(), claimed=state.claimed_map())
+        frame, dice = self._roll_frame, self._roll_dice
+        options: tuple[OptionView, ...] = ()
+        bust = None
+        hint = self.hint()
+        if mode is Mode.CHECK:
+            assert self._check is not None
+            frame, dice = self._check.frame_bgr, self._dice_views(self._check)
+        elif mode is Mode.WATCH:
+            frame, dice = self._frame, ()
+            if self._observation is not None:
+                dice = tuple(DieView(d.value, d.box, d.flagged) for d in self._observation.dice)
+        elif mode is Mode.CHOOSE:
+            options = tuple(self._option_view(o, i == self._option) for i, o in enumerate(state.legal_actions()))
+        elif mode is Mode.DECIDE:
+            bust = self._bust(state)
+        return ScreenView(
+            title=_("Can't Stop"), players=players, active=active, board=board, prompt=self._prompt(),
+            status=self._status(), frame_bgr=frame, dice=dice, options=options, bust_probability=bust,
+            hint=hint.reason if hint else "", keys=self._keys(), winner=state.winner, message=self.message)
+
+    def _option_view(self, option: Choose, selected: bool) -> OptionView:
+        state = self.state
+        moves = []
+        for column in dict.fromkeys(option.totals):
+            height = state.choice_result(option)[column]
+            moves.append(_("{col} to {h}/{top}").format(col=column, h=height, top=state.height(column)))
+        after = state.apply(option)
+        effect = ", ".join(moves)
+        if after.phase is Phase.DECIDE:  # the bust chance first, so a narrow screen cuts the heights
+            effect = _("bust {p:.0%}").format(p=self._bust(after)) + " · " + effect
+        return OptionView(" + ".join(map(str, option.totals)), effect, selected)
+
+    def _prompt(self) -> str:
+        mode = self.mode
+        name = self.players[self.state.active] if self.state.active >= 0 else ""
+        if mode is Mode.START:
+            return _("{name} starts? CONFIRM to begin, NEXT for another player").format(
+                name=self.players[self._start_seat])
+        if mode is Mode.WATCH:
+            if self._camera_problem:
+                return _("Camera: {problem}. NEXT to enter the roll by hand").format(problem=self._camera_problem)
+            if self.stabilizer.stable_wrong_count:
+                return _("{name}: {status}. NEXT to correct the reading").format(
+                    name=name, status=self.stabilizer.status)
+            return _("{name}: roll the four dice").format(name=name)
+        if mode is Mode.CHECK:
+            return _("{name}: is this your roll? CONFIRM, or correct it").format(name=name)
+        if mode is Mode.CHOOSE:
+            return _("{name}: choose a pairing").format(name=name)
+        if mode is Mode.DECIDE:
+            return _("{name}: roll again or bank?").format(name=name)
+        winner = self.state.winner
+        return _("{name} wins! CONFIRM to finish").format(name=self.players[winner] if winner is not None else "")
+
+    def _status(self) -> str:
+        if self.mode is Mode.WATCH:
+            return self._camera_problem or self.stabilizer.status
+        if self.mode is Mode.CHECK and self._check and self._check.observation and self._check.observation.any_flagged:
+            return _("Dice marked ? are uncertain: check them")
+        return ""
+
+    def _keys(self) -> tuple[tuple[str, str], ...]:
+        confirm, bank, pas, nxt, undo = (_("CONFIRM"), _("BANK"), _("PASS"), _("NEXT"), _("UNDO"))
+        mode = self.mode
+        if mode is Mode.START:
+            return ((confirm, _("start")), (nxt, _("other player")))
+        if mode is Mode.WATCH:
+            return ((nxt, _("enter by hand")), (undo, _("undo")))
+        if mode is Mode.CHECK:
+            return ((confirm, _("accept")), (nxt, _("select die")), (bank, _("+1 / add")),
+                    (pas, _("remove")), (undo, _("read again")))
+        if mode is Mode.CHOOSE:
+            return ((confirm, _("use pairing")), (nxt, _("next pairing")), (undo, _("undo")))
+        if mode is Mode.DECIDE:
+            return ((confirm, _("roll again")), (bank, _("bank")), (undo, _("undo")))
+        return ((confirm, _("finish")),)

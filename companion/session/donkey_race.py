@@ -1,0 +1,352 @@
+"""The donkey card race at the table: card readings and buttons in, engine actions and screens out.
+
+The session holds the **table-side** state (donkey-race.md; ARCHITECTURE.md hidden information): the
+box never sees a hand, so every draw is a card of unknown identity and every play is checked against
+the cards that can still be in that hand. Flow, one :class:`Mode` at a time:
+
+- ``DEAL``: "shuffle, deal 3 cards each" (D.3.2); ``confirm`` records the deal.
+- ``FIRST``: who leads the first round (D.3.3): the camera proposes the player whose sector shows the
+  donkey card; else ``next`` / ``choose K`` pick the player (the youngest, D.7.4); ``bank`` toggles
+  "shows the donkey card"; ``confirm`` accepts.
+- ``PLAY``: the seat to act lays its set in its sector and presses ``confirm`` (the camera's new
+  cards in that sector are the play), or ``pass`` (the PASS button). ``dice V [V ...]`` enters a
+  play by hand instead (card values; the donkey is its value, 0 by default; a joker is
+  :data:`JOKER_ENTRY`); ``next`` drops a hand entry.
+- ``REFILL``: the round's result: points, which token moves how far; "clear the sectors onto the
+  discard pile, everyone draws back to 3 cards" (D.4.4-6); ``confirm``.
+- ``RESHUFFLE``: "the draw pile is empty: shuffle the discards into a new draw pile" (D.4.7);
+  ``confirm``.
+- ``OVER``: the winner (D.6); ``confirm`` ends the session.
+
+``undo`` drops the last accepted step in every mode but OVER. Every accepted step is appended to the
+store's event log (``{"actions": [...]}``) before the state changes; the state is the replay of the log.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.commands import Button, Command
+from companion.screens.donkey_race import DonkeyRaceView
+from companion.games.base import IllegalMove
+from companion.games.donkey_race.rules import (
+    DONKEY, JOKER, UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader, Pass, Phase, Play,
+    Reshuffle, action_from_dict, action_to_dict)
+from companion.games.donkey_race.config import card_name
+from companion.i18n import _
+from companion.session.base import Waiting
+from companion.session.log import CorruptLog, LoggedSession, replay_log
+
+log = logging.getLogger(__name__)
+
+GAME = "donkey-race"
+JOKER_ENTRY = 100
+"""The number that stands for a joker in a hand-entered play (``dice 100 9``)."""
+
+
+class Mode(enum.Enum):
+    """What the session waits for (module docstring)."""
+
+    DEAL = "deal"
+    FIRST = "first"
+    PLAY = "play"
+    REFILL = "refill"
+    RESHUFFLE = "reshuffle"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class TableReading:
+    """What the card reader saw: ``sectors[seat]`` the card codes face up in that seat's sector
+    (:data:`UNKNOWN` for a card it could not read), ``flagged`` when a card should be confirmed,
+    ``donkey_seat`` the seat whose sector shows the donkey card (or None), ``problem`` a reason when
+    the frame could not be read."""
+
+    sectors: tuple[tuple[int, ...], ...]
+    flagged: bool = False
+    donkey_seat: int | None = None
+    problem: str | None = None
+
+
+def reading_from_observation(observation, players: int, config: DonkeyRaceConfig) -> TableReading:
+    """The adapter from the card reader (``vision.cards.donkey_race.read_cards`` -> CardsObservation):
+    each card's ``value`` and ``sector`` name become codes per seat; ``donkey`` marks the donkey card."""
+    from vision.cards.donkey_race import sector_names
+
+    names = sector_names(players)
+    sectors: list[list[int]] = [[] for _ in range(players)]
+    donkey_seat = None
+    for card in observation.cards:
+        if card.sector not in names:
+            continue
+        seat = names.index(card.sector)
+        if card.donkey and config.donkey:
+            sectors[seat].append(DONKEY)
+            donkey_seat = seat
+        elif card.value is None:
+            sectors[seat].append(UNKNOWN)
+        else:
+            sectors[seat].append(int(card.value))
+    flagged = any(card.flagged for card in observation.cards)
+    return TableReading(tuple(tuple(sorted(s)) for s in sectors), flagged, donkey_seat, observation.problem)
+
+
+def read_table(frame_bgr: np.ndarray, players: int, config: DonkeyRaceConfig) -> TableReading:
+    """Read one camera frame with the donkey race card reader; a frame it cannot take becomes a
+    reading with a ``problem``. This is the only place the session meets the reader."""
+    try:
+        from vision.cards.donkey_race import read_cards
+
+        observation = read_cards(frame_bgr, players=players, donkey_value=config.donkey_value)
+    except ValueError as error:  # FrameError is a ValueError
+        return TableReading(((),) * players, problem=str(error))
+    return reading_from_observation(observation, players, config)
+
+
+def codes_from_entry(values: Iterable[int], config: DonkeyRaceConfig) -> tuple[int, ...]:
+    """Card codes of a hand-entered play: :data:`JOKER_ENTRY` is a joker; the donkey's value is the
+    donkey card when the deck has no number card of that value (D.5)."""
+    numbers = {v for v, _ in config.deck}
+    codes = []
+    for value in values:
+        if value == JOKER_ENTRY:
+            codes.append(JOKER)
+        elif config.donkey and value == config.donkey_value and value not in numbers:
+            codes.append(DONKEY)
+        else:
+            codes.append(int(value))
+    return tuple(sorted(codes))
+
+
+def replay(events, players: int, config: DonkeyRaceConfig) -> DonkeyRaceState:
+    """The table-side state after the logged steps; :class:`CorruptLog` when one does not apply."""
+    return replay_log(DonkeyRaceState.new(players, config, hidden=True), events,
+                      lambda payload: [action_from_dict(action) for action in payload["actions"]])
+
+
+def describe_set(cards: tuple[int, ...]) -> str:
+    """``"7 7"``, ``"D"``: the cards of a set for the screen."""
+    return " ".join(card_name(c) for c in cards)
+
+
+class DonkeyRaceSession(LoggedSession):
+    """One donkey card race at the table, backed by an event log in ``store``.
+
+    players: 2-4 names in seating order (seat k plays in the reader's sector k). stable_frames: frames
+    a card reading must hold before it is offered (>= 1). Raises :class:`CorruptLog` when the stored
+    events do not replay.
+    """
+
+    def __init__(self, store, game_id: int, players: list[str], config: DonkeyRaceConfig | None = None,
+                 stable_frames: int = 3):
+        if stable_frames < 1:
+            raise ValueError(f"stable_frames must be at least 1, not {stable_frames}")
+        super().__init__(store, game_id, players, config or DonkeyRaceConfig())
+        self.stable_frames = stable_frames
+        self._first_seat = 0
+        self._first_donkey = False
+        self._entry: tuple[int, ...] | None = None
+        self._recent: list[tuple] = []
+        self._reading: TableReading | None = None
+        self._camera_problem = ""
+        if self.state.phase is Phase.OVER:
+            self._record_result()
+
+    # -- what the loop asks -----------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        phase = self.state.phase
+        if phase is Phase.DRAW:
+            return Mode.DEAL if self.state.round_no == 0 else Mode.REFILL
+        return {Phase.FIRST_LEADER: Mode.FIRST, Phase.PLAY: Mode.PLAY, Phase.RESHUFFLE: Mode.RESHUFFLE,
+                Phase.OVER: Mode.OVER}[phase]
+
+    @property
+    def winner_name(self) -> str | None:
+        """The winner's name once the game is over with one winner, else None (a shared win: D.6)."""
+        winners = self.state.winners
+        return self.players[winners[0]] if self.state.phase is Phase.OVER and len(winners) == 1 else None
+
+    @property
+    def active_seat(self) -> int | None:
+        """The seat to act (FIRST: the proposed leader); None between rounds and once over."""
+        if self.mode is Mode.FIRST:
+            return self._first_seat
+        return self.state.active if self.mode is Mode.PLAY else None
+
+    @property
+    def attention(self) -> bool:
+        """A refused command (its reason is on screen)."""
+        return self._refused
+
+    @property
+    def waiting(self) -> Waiting:
+        """The box always waits for a button here: a play is confirmed, never taken on its own."""
+        return Waiting.NOTHING if self.finished else Waiting.PLAYERS
+
+    @property
+    def wants_frame(self) -> bool:
+        """True while the session looks at the sectors (first leader, plays)."""
+        return self.mode in (Mode.FIRST, Mode.PLAY)
+
+    # -- inputs ----------------------------------------------------------------------------------------------
+
+    def on_frame(self, frame_bgr: np.ndarray, reading: TableReading) -> None:
+        """One camera frame and what :func:`read_table` saw in it (held once stable)."""
+        self._camera_problem = reading.problem or ""
+        key = (reading.sectors, reading.donkey_seat)
+        if self._recent and self._recent[-1] != key:
+            self._recent.clear()
+        self._recent.append(key)
+        if len(self._recent) >= self.stable_frames:
+            self._recent = self._recent[-self.stable_frames:]
+            changed = self._reading is None or self._reading.donkey_seat != reading.donkey_seat
+            self._reading = reading
+            if self.mode is Mode.FIRST and changed and reading.donkey_seat is not None:
+                self._first_seat, self._first_donkey = reading.donkey_seat, True
+
+    def on_camera_problem(self, reason: str) -> None:
+        """No frame came: plays are entered by hand."""
+        self._camera_problem = reason
+
+    def on_command(self, command: Command) -> None:
+        """Apply one command; a refused one only sets :attr:`message` and changes nothing."""
+        self._refused = False
+        button = command.button
+        if button is Button.UNDO:
+            self.undo()
+            return
+        try:
+            if self.mode is Mode.DEAL and button is Button.CONFIRM:
+                self._accept_draws(note="deal")
+            elif self.mode is Mode.FIRST:
+                self._on_first(command)
+            elif self.mode is Mode.PLAY:
+                self._on_play(command)
+            elif self.mode is Mode.REFILL and button is Button.CONFIRM:
+                self._accept_draws(note="refill")
+            elif self.mode is Mode.RESHUFFLE and button is Button.CONFIRM:
+                self._accept_draws(first=(Reshuffle(),), note="reshuffle")
+            elif self.mode is Mode.OVER and button in (Button.CONFIRM, Button.MENU):
+                self.finished = True
+        except IllegalMove as error:
+            self.message = str(error)
+            self._refused = True
+
+    def _on_first(self, command: Command) -> None:
+        n = len(self.players)
+        if command.button is Button.NEXT:
+            self._first_seat, self._first_donkey = (self._first_seat + 1) % n, False
+        elif command.button is Button.CHOOSE and command.args:
+            if not 1 <= command.args[0] <= n:
+                raise IllegalMove(_("choose 1 to {n}, not {k}").format(n=n, k=command.args[0]), "input")
+            self._first_seat, self._first_donkey = command.args[0] - 1, False
+        elif command.button is Button.BANK and self.config.donkey:
+            self._first_donkey = not self._first_donkey
+        elif command.button is Button.CONFIRM:
+            self._accept([FirstLeader(self._first_seat, self._first_donkey)])
+
+    def _on_play(self, command: Command) -> None:
+        if command.button is Button.PASS:
+            self._accept([Pass()])
+        elif command.button is Button.DICE:
+            self._entry = codes_from_entry(command.args, self.config)
+            self.message = _("Entered by hand: {cards}. CONFIRM to play them").format(cards=describe_set(self._entry))
+        elif command.button is Button.NEXT:
+            self._entry = None
+        elif command.button is Button.CONFIRM:
+            cards, source = self.proposed_play()
+            if not cards:
+                raise IllegalMove(_("No new card in the sector: lay your cards, or PASS"), "donkey-race.md D.4")
+            if UNKNOWN in cards:
+                raise IllegalMove(_("A card could not be read: enter the play by hand"), "donkey-race.md D.4")
+            self._accept([Play(cards)], source=source)
+
+    def proposed_play(self) -> tuple[tuple[int, ...], str]:
+        """The play CONFIRM would make: the hand entry, else the new cards in the active sector."""
+        if self._entry is not None:
+            return self._entry, "hand"
+        if self._reading is None or self.mode is not Mode.PLAY:
+            return (), "camera"
+        seat = self.state.active
+        new = Counter(self._reading.sectors[seat]) - Counter(self.state.sector(seat))
+        return tuple(sorted(new.elements())), "camera"
+
+    def out_of_turn(self) -> str:
+        """A warning when the camera sees new cards in the sector of a player who is not to act."""
+        if self._reading is None or self.mode is not Mode.PLAY:
+            return ""
+        for seat, seen in enumerate(self._reading.sectors):
+            if seat != self.state.active and Counter(seen) - Counter(self.state.sector(seat)):
+                return _("{name}: it is not your turn, {active} acts now").format(
+                    name=self.players[seat], active=self.players[self.state.active])
+        return ""
+
+    # -- accepting and undoing ---------------------------------------------------------------------------
+
+    def _accept(self, actions: list[Action], **details) -> None:
+        self._accept_actions(actions, "step", {"actions": [action_to_dict(a) for a in actions], **details})
+
+    def accepted(self, before: DonkeyRaceState, action: Action, after: DonkeyRaceState) -> None:
+        self._entry = None
+        self.message = self._describe(before, action, after)
+
+    def _accept_draws(self, first: tuple[Action, ...] = (), note: str = "") -> None:
+        """Apply ``first`` and then every queued draw (unknown cards) until a reshuffle or the next round."""
+        actions = list(first)
+        state = self.state
+        for action in first:
+            state = state.apply(action)
+        while state.phase is Phase.DRAW:
+            actions.append(Draw(UNKNOWN))
+            state = state.apply(Draw(UNKNOWN))
+        self._accept(actions, note=note)
+
+    def replay(self, events) -> DonkeyRaceState:
+        return replay(events, len(self.players), self.config)
+
+    def after_undo(self) -> None:
+        self._entry = None
+
+    def result_details(self, outcome) -> dict:
+        return {"winners": [self.players[s] for s in self.state.winners],
+                "points": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
+                "rounds": self.state.round_no}
+
+    def _describe(self, before: DonkeyRaceState, action: Action, after: DonkeyRaceState) -> str:
+        if isinstance(action, FirstLeader):
+            text = _("{name} leads the first round").format(name=self.players[action.seat])
+            if after.removed and not action.donkey:  # D.5 start_marker_only, nobody held the donkey
+                text += "; " + _("take the donkey card out of the draw pile")
+            return text
+        if isinstance(action, Play):
+            return _("{name} plays {cards}").format(name=self.players[before.active], cards=describe_set(action.cards))
+        if isinstance(action, Pass):
+            return _("{name} passes").format(name=self.players[before.active])
+        if isinstance(action, Reshuffle) or (isinstance(action, Draw) and before.reshuffles != after.reshuffles):
+            return _("New draw pile from the discards")
+        return ""
+
+    # -- the screen (companion.screens.donkey_race_build) -----------------------------------------------
+
+    def to_beat(self) -> str:
+        """What beats the current play: "2 cards higher than 7, or PASS", or what to lead (D.4-D.5)."""
+        from companion.screens import donkey_race_build as screen
+        return screen.to_beat(self)
+
+    def reminders(self) -> tuple[str, ...]:
+        """What the table does physically now (deal, discard, draw, reshuffle, which token moves)."""
+        from companion.screens import donkey_race_build as screen
+        return screen.reminders(self)
+
+    def view(self, wins: dict[str, int] | None = None) -> DonkeyRaceView:
+        """The screen for the current moment (all strings translated)."""
+        from companion.screens import donkey_race_build as screen
+        return screen.build_view(self, wins)

@@ -1,0 +1,367 @@
+"""The Ludo session: die and board readings and button presses in, engine actions and a screen out.
+
+Flow (ludo.md B.3-B.6), one :class:`Mode` at a time:
+
+- ``START``: the box proposes who starts (drawn at random, as fair as the roll-off of B.3); ``next``
+  picks another player, ``confirm`` accepts, ``choose K`` starts with player K (1-based, seating order).
+- ``ROLL``: waiting for the die. A reading of exactly one die, the same over ``stable_frames`` frames
+  and from a scene that changed since the last accepted roll, is taken as the roll. By hand (keys or
+  script): ``dice V`` (1-6). A roll without a legal move is lost at once (B.4.3) and the screen says so.
+  The scene compared is the die reader's view (the board blanked out) when the reader gives one, so a
+  pawn moved next to a die still lying there does not make that die a new roll.
+- ``MOVE``: the legal moves are listed (arrows on the board), the advisor's one selected. The player
+  moves the pawn by hand; every board reading stable over ``stable_frames`` frames and not yet judged
+  is checked against the state (:func:`companion.games.ludo.check.check_move`): the board as before
+  means still waiting; a legal move is recorded; a captured pawn still on the track, or a change no
+  legal move explains, is shown (which pawn, where it belongs) and nothing is recorded until the board
+  is right. A reading the adapter cannot use (a hand over a yard or squares: unknown, not empty) is
+  waited out and said in the prompt. By hand:
+  ``next`` selects another move, ``confirm`` plays the selected one, ``choose K`` plays move K (1-based,
+  as listed).
+- ``OVER``: the placings; ``confirm`` ends the session.
+
+Script commands (``--input script:FILE``, one a line, ``#`` comments; :mod:`companion.app.inputs`):
+``confirm``, ``next``, ``dice V``, ``choose K``, ``undo``, ``quit``, ``wait N``.
+
+Every accepted action is appended to the store's event log before the session's state changes; the
+state is the replay of the log (a restart resumes exactly), and ``undo`` drops the last event.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import random
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.commands import Button, Command
+from companion.screens.ludo import LudoView, MoveView, PawnView, PlayerLine
+from companion.games.base import IllegalMove
+from companion.games.ludo.rules import (YARD, Action, LudoState, Move, Phase, Roll, StartWith, action_from_dict,
+                                  action_to_dict)
+from companion.games.ludo.check import CAPTURE_PENDING, ILLEGAL, MOVED, check_move
+from companion.games.ludo.config import LudoConfig
+from companion.hints.ludo.advisor import advise
+from companion.i18n import _
+from companion.session.base import SceneChange, Waiting
+from companion.session.log import CorruptLog, LoggedSession, replay_log
+from companion.readers.ludo_reading import LudoReading
+
+log = logging.getLogger(__name__)
+
+GAME = "ludo"
+
+
+class Mode(enum.Enum):
+    """What the session waits for (see the module docstring)."""
+
+    START = "start"
+    ROLL = "roll"
+    MOVE = "move"
+    OVER = "over"
+
+
+def colours_for(players: int) -> tuple[str, ...]:
+    """The colours of ``players`` seats (B.3: two players take opposite colours)."""
+    return LudoState.new(players).colours
+
+
+def replay(events, players: int, config: LudoConfig) -> LudoState:
+    """The state after the logged ``action`` events; raises :class:`CorruptLog` when one does not apply."""
+    return replay_log(LudoState.new(colours_for(players), config), events,
+                      lambda payload: [action_from_dict(payload)], kind="action")
+
+
+@dataclass
+class _Stable:
+    """The same key over ``n`` consecutive readings."""
+
+    n: int
+
+    def __post_init__(self) -> None:
+        self.recent: deque = deque(maxlen=self.n)
+
+    def feed(self, key) -> bool:
+        if self.recent and self.recent[-1] != key:
+            self.recent.clear()
+        self.recent.append(key)
+        return len(self.recent) >= self.n
+
+    def reset(self) -> None:
+        self.recent.clear()
+
+
+class LudoSession(LoggedSession):
+    """One Ludo game at the table (see the module docstring); implements ``companion.session.base.GameSession``.
+
+    store: a :class:`companion.store.Store`; game_id: the stored game; players: names in seating order
+    (2-4; seat i plays ``colours_for(len(players))[i]``); config: the variant; stable_frames: readings
+    that must agree before one is acted on (>= 1); rng: draws the proposed first player.
+    """
+
+    def __init__(self, store, game_id: int, players: list[str], config: LudoConfig | None = None,
+                 stable_frames: int = 3, rng: random.Random | None = None):
+        if not 2 <= len(players) <= 4:
+            raise ValueError(f"Ludo takes 2 to 4 players, not {len(players)}")
+        super().__init__(store, game_id, players, (config or LudoConfig()).resolved())
+        self.rng = rng or random.Random()
+        self.stable_frames = max(1, stable_frames)
+        self.problems: tuple[str, ...] = ()
+        self.misplaced: tuple = ()
+        self._option = 0
+        self._start_seat = self.rng.randrange(len(self.players))
+        self._camera_problem = ""
+        self._die_seen = 0
+        self._die_stable = _Stable(self.stable_frames)
+        self._board_stable = _Stable(self.stable_frames)
+        self._board_seen: tuple | None = None
+        self.scene = SceneChange()
+        self._last_frame: np.ndarray | None = None
+        self._hints: dict = {}
+        self._enter_phase()
+        if self.state.phase is Phase.OVER:
+            self._record_result()
+
+    # -- what the loop asks -----------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        return {Phase.FIRST_PLAYER: Mode.START, Phase.ROLL: Mode.ROLL, Phase.MOVE: Mode.MOVE,
+                Phase.OVER: Mode.OVER}[self.state.phase]
+
+    @property
+    def winner_name(self) -> str | None:
+        outcome = self.state.outcome()
+        return None if outcome is None or outcome.winner is None else self.players[outcome.winner]
+
+    @property
+    def active_seat(self) -> int | None:
+        if self.mode is Mode.START:
+            return self._start_seat
+        return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
+
+    @property
+    def attention(self) -> bool:
+        """A refused command, or a board that shows a wrong or unfinished move."""
+        return self._refused or bool(self.problems)
+
+    @property
+    def waiting(self) -> Waiting:
+        """CAMERA while a die is in view but not yet still; PLAYERS otherwise (a die may be entered by
+        hand when none is seen); NOTHING once the session is finished."""
+        if self.finished:
+            return Waiting.NOTHING
+        if self.mode is Mode.ROLL and self._die_seen and not self._camera_problem:
+            return Waiting.CAMERA
+        return Waiting.PLAYERS
+
+    @property
+    def wants_frame(self) -> bool:
+        """The die is read in ROLL, the board in MOVE."""
+        return self.mode in (Mode.ROLL, Mode.MOVE)
+
+    # -- inputs ----------------------------------------------------------------------------------------
+
+    def on_camera_problem(self, reason: str) -> None:
+        self._camera_problem = reason
+
+    def on_frame(self, frame_bgr: np.ndarray | None, reading: LudoReading) -> None:
+        """Take one reading (:class:`companion.readers.ludo_reading.LudoReading`; see the module docstring)."""
+        self._last_frame = reading.die_view if reading.die_view is not None else frame_bgr
+        self._camera_problem = reading.problem if reading.problem and reading.pawns is None and reading.die is None else ""
+        if self.mode is Mode.ROLL:
+            self._die_seen = reading.dice_seen
+            if reading.die is None or reading.dice_seen != 1:
+                self._die_stable.reset()
+                return
+            if self._last_frame is not None and not self.scene.changed(self._last_frame):
+                return  # the same still scene as at the last accepted roll
+            if self._die_stable.feed(reading.die):
+                self._accept(Roll(reading.die), source="camera")
+        elif self.mode is Mode.MOVE and reading.pawns is not None:
+            self._on_board(reading.pawns)
+
+    def _on_board(self, pawns: tuple[tuple[int, ...], ...]) -> None:
+        key = tuple(tuple(sorted(p)) for p in pawns)
+        if not self._board_stable.feed(key) or key == self._board_seen:
+            return
+        self._board_seen = key
+        result = check_move(self.state, key)
+        if result.status == MOVED:
+            self.problems, self.misplaced = (), ()
+            self._accept(result.move, source="board")
+        elif result.status in (CAPTURE_PENDING, ILLEGAL):
+            self.problems, self.misplaced = result.problems, result.misplaced
+        else:
+            self.problems, self.misplaced = (), ()
+
+    def on_command(self, command: Command) -> None:
+        self._refused = False
+        try:
+            self._command(command)
+        except IllegalMove as error:
+            self._refused = True
+            self.message = str(error)
+
+    def _command(self, command: Command) -> None:
+        button, mode = command.button, self.mode
+        if button is Button.UNDO:
+            self.undo()
+            return
+        if mode is Mode.START:
+            if button is Button.NEXT:
+                self._start_seat = (self._start_seat + 1) % len(self.players)
+            elif button is Button.CONFIRM:
+                self._accept(StartWith(self._start_seat))
+            elif button is Button.CHOOSE:
+                k = command.args[0]
+                if not 1 <= k <= len(self.players):
+                    raise IllegalMove(_("choose 1 to {n}, not {k}").format(n=len(self.players), k=k), "input")
+                self._start_seat = k - 1
+                self._accept(StartWith(k - 1))
+            return
+        if mode is Mode.ROLL:
+            if button is Button.DICE:
+                if len(command.args) != 1 or not 1 <= command.args[0] <= 6:
+                    raise IllegalMove(_("enter one die, 1 to 6"), "ludo.md B.4.1")
+                self._accept(Roll(command.args[0]), source="hand")
+            elif button is Button.CONFIRM or button is Button.NEXT:
+                self.message = _("Roll the die, or enter it by hand")
+            return
+        if mode is Mode.MOVE:
+            options = self.state.legal_actions()
+            if button is Button.NEXT:
+                self._option = (self._option + 1) % len(options)
+            elif button is Button.CONFIRM:
+                self._accept(options[self._option], source="hand")
+            elif button is Button.CHOOSE:
+                k = command.args[0]
+                if not 1 <= k <= len(options):
+                    raise IllegalMove(_("choose 1 to {n}, not {k}").format(n=len(options), k=k), "input")
+                self._accept(options[k - 1], source="hand")
+            return
+        if mode is Mode.OVER and button is Button.CONFIRM:
+            self.finished = True
+
+    # -- accepting and undoing ---------------------------------------------------------------------------
+
+    def _accept(self, action: Action, **details) -> None:
+        self._accept_actions([action], "action", {**action_to_dict(action), **details})
+
+    def accepted(self, before: LudoState, action: Action, after: LudoState) -> None:
+        if isinstance(action, Roll):
+            self.scene.remember(self._last_frame)  # the same still die is not read twice
+        self.message = self._describe(before, action, after)
+        self._enter_phase()
+
+    def replay(self, events) -> LudoState:
+        return replay(events, len(self.players), self.config)
+
+    def after_undo(self) -> None:
+        self.scene.remember(None)
+        self._enter_phase()
+
+    def _enter_phase(self) -> None:
+        self._option = 0
+        self._die_stable.reset()
+        self._board_stable.reset()
+        self._board_seen = None
+        self.problems, self.misplaced = (), ()
+        if self.state.phase is Phase.MOVE:
+            options = self.state.legal_actions()
+            hint = self.hint()
+            self._option = options.index(hint.action) if hint and hint.action in options else 0
+
+    def result_details(self, outcome) -> dict:
+        return {"finished_pawns": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
+                "turns": self.state.turn}
+
+    def _describe(self, before: LudoState, action: Action, after: LudoState) -> str:
+        if isinstance(action, StartWith):
+            return _("{name} starts").format(name=self.players[action.seat])
+        name = self.players[before.active]
+        if after.phase is Phase.OVER:
+            return _("{name} wins!").format(name=self.players[after.placings[0]])
+        if isinstance(action, Roll):
+            if after.last_event == "third_six":
+                return _("{name}: third six in a row, the turn ends").format(name=name)
+            if after.last_event == "no_move":
+                return _("{name} rolled {v}: no legal move").format(name=name, v=action.value)
+            return ""
+        if isinstance(action, Move) and len(after.placings) > len(before.placings):
+            return _("{name} has all pawns home: place {k}").format(name=name, k=len(after.placings))
+        if isinstance(action, Move):
+            captured = [before.colours[s] for s in range(before.num_players)
+                        if after.pawns[s].count(YARD) > before.pawns[s].count(YARD) and s != before.active]
+            if captured:  # B.5: the captured pawns go back to their yards; the players move them by hand
+                return _("Captured: put the {colours} pawn back in its yard").format(
+                    colours=", ".join(_(c) for c in captured))
+        return ""
+
+    # -- hint and view ----------------------------------------------------------------------------------
+
+    def hint(self):
+        """The advisor's hint for the active player in MOVE, else None (cached per state)."""
+        if self.state.phase is not Phase.MOVE:
+            return None
+        key = (self.state.pawns, self.state.pool, self.state.active)
+        if key not in self._hints:
+            self._hints[key] = advise(self.state, self.state.active)
+        return self._hints[key]
+
+    def view(self, wins: dict[str, int] | None = None) -> LudoView:
+        """The screen for the current moment (all strings translated)."""
+        state, mode = self.state, self.mode
+        wins = wins or {}
+        pawns = tuple(PawnView(state.colours[s], rel) for s in range(state.num_players) for rel in state.pawns[s])
+        moves: tuple[MoveView, ...] = ()
+        hint = self.hint()
+        if mode is Mode.MOVE:
+            moves = tuple(MoveView(state.colours[state.active], i.move.frm, i.to, i.move.die, i == self._selected_info(),
+                                   self._option_text(n, i))
+                          for n, i in enumerate(state.move_infos(), start=1))
+        placings = {s: k + 1 for k, s in enumerate(state.placings)}
+        players = tuple(PlayerLine(name, state.colours[s], placings.get(s), wins.get(name, 0),
+                                   sum(1 for p in state.pawns[s] if state.is_finished_position(p)))
+                        for s, name in enumerate(self.players))
+        active = self._start_seat if mode is Mode.START else (None if state.active < 0 else state.active)
+        return LudoView(
+            title=_("Ludo"), board=state.config.board, players=players, active=active, pawns=pawns, moves=moves,
+            die=state.last_roll, pool=state.pool, sixes_in_row=state.sixes_in_row, bonus_rolls=state.extra_rolls,
+            prompt=self._prompt(), message=self.message, hint=hint.reason if hint else "",
+            problems=self.problems, misplaced=tuple((m.colour, m.seen, m.should) for m in self.misplaced),
+            winner=None if self.winner_name is None else self.winner_name, mode=mode.value)
+
+    def _selected_info(self):
+        infos = self.state.move_infos()
+        return infos[self._option] if 0 <= self._option < len(infos) else None
+
+    def _option_text(self, n: int, info) -> str:
+        frm = _("yard") if info.move.frm == YARD else str(info.move.frm)
+        text = f"{n}. {frm} → {info.to}"
+        if info.captures:
+            text += "  " + _("captures")
+        elif info.finishes:
+            text += "  " + _("home")
+        return text
+
+    def _prompt(self) -> str:
+        mode = self.mode
+        name = self.players[self.state.active] if self.state.active >= 0 else ""
+        if mode is Mode.START:
+            return _("{name} starts? CONFIRM to begin, NEXT for another player").format(
+                name=self.players[self._start_seat])
+        if mode is Mode.ROLL:
+            if self._camera_problem:
+                return _("{name}: roll the die (camera: {problem})").format(name=name, problem=self._camera_problem)
+            return _("{name}: roll the die").format(name=name)
+        if mode is Mode.MOVE:
+            prompt = _("{name}: move a pawn {die} (CONFIRM plays the selected move)").format(
+                name=name, die="/".join(map(str, self.state.pool)))
+            if self._camera_problem:
+                prompt += " " + _("(board: {problem})").format(problem=self._camera_problem)
+            return prompt
+        return _("Game over. CONFIRM to finish")

@@ -1,0 +1,461 @@
+"""The Schotten Totten / Battle Line session: card readings and button presses in, engine actions and
+screens out, over a match of several games (schotten-totten.md C.8).
+
+The box sees only the table (ARCHITECTURE.md, hidden information): its state is table-side, every
+drawn card is ``Draw(None)`` and applied by the session itself (the player draws at the table), and a
+played card must be one not yet seen. Modes:
+
+- ``START``: the proposed starting player (game 1: drawn at random; later games: the previous
+  winner, the Battle Line rule of C.8); ``next`` another player, ``confirm`` accepts (the deal follows).
+- ``WATCH``: waiting for the active player's card. From the camera, a reading with exactly one card
+  not yet on the table, at the active side of an open stone, stable over ``stable_frames`` frames,
+  is proposed (``CHECK``). By hand: ``set STONE CARD`` (STONE 1-9; CARD the colour digit 1-6 for
+  R O Y G B P followed by the value: ``15`` is R5, ``69`` is P9, ``410`` is G10). ``pass`` when no
+  card can be played (C.4); ``choose N`` asks whether stone N can be claimed now and shows why not.
+- ``CHECK``: ``confirm`` plays the proposed card; ``undo``/``next`` drops it (read again).
+- ``CLAIM``: stones the player may claim (C.6); ``next`` selects a stone with 3 of the player's
+  cards, ``confirm`` claims it (refused with the reason: for a proof, a completion of the opponent's
+  side that would beat it), ``choose N`` claims stone N, ``pass`` ends the claims.
+- ``OVER``: the game's result and the match score; ``confirm`` starts the next game of the match, or
+  ends the session after ``match_length`` games.
+
+Every accepted action is appended to the store's event log before the state changes; the match is the
+replay of the log (``{"type": "next_game"}`` separates games), so a restart resumes it and ``undo``
+drops the last player action (with the automatic draws that followed it).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import random
+from dataclasses import dataclass
+
+from companion.commands import Button, Command
+from companion.screens.schotten_totten_text import formation_label, verdict_text
+from companion.screens.schotten_totten import StoneView, StView
+from companion.games.base import IllegalMove
+from companion.games.schotten_totten.rules import (
+    NUM_STONES, Action, Claim, Draw, EndClaims, Pass, Phase, Play, SchottenTottenConfig, SchottenTottenState,
+    StartWith, action_from_dict, action_to_dict)
+from companion.games.schotten_totten.cards import Card, formation_key
+from companion.hints.schotten_totten.advisor import public_alerts
+from companion.i18n import _
+from companion.session.base import Waiting
+from companion.session.log import CorruptLog
+from companion.readers.schotten_totten import TableReading, new_card
+
+log = logging.getLogger(__name__)
+
+GAME = "schotten-totten"
+
+
+class Mode(enum.Enum):
+    """What the session waits for (see the module docstring)."""
+
+    START = "start"
+    WATCH = "watch"
+    CHECK = "check"
+    CLAIM = "claim"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Match:
+    """The replayed match: finished games' match points per seat (C.8) and winners, the running game."""
+
+    points: tuple[int, int]
+    winners: tuple[int | None, ...]
+    state: SchottenTottenState
+
+
+def replay(events, config: SchottenTottenConfig) -> Match:
+    """Replay the logged events into a :class:`Match`; raises :class:`CorruptLog` when one does not apply."""
+    state = SchottenTottenState.new(config)
+    points = [0, 0]
+    winners: list[int | None] = []
+    for event in events:
+        try:
+            if event.payload.get("type") == "next_game":
+                outcome = state.outcome()
+                if outcome is None:
+                    raise ValueError("next game before the game ended")
+                points = [points[s] + outcome.scores[s] for s in (0, 1)]
+                winners.append(outcome.winner)
+                state = SchottenTottenState.new(config)
+            else:
+                state = state.apply(action_from_dict(event.payload, config.max_value))
+        except (IllegalMove, ValueError) as error:
+            raise CorruptLog(f"event {event.seq} of the saved match does not apply: {error}") from None
+    return Match((points[0], points[1]), tuple(winners), state)
+
+
+def card_from_number(number: int, max_value: int = 10) -> Card:
+    """Hand entry code (scripts, keyboard): the colour digit 1-6 (R O Y G B P) then the value, e.g.
+    15 -> R5, 410 -> G10. Raises :class:`IllegalMove` for another number."""
+    text = str(number)
+    if len(text) < 2 or not "1" <= text[0] <= "6" or not 1 <= int(text[1:]) <= max_value:
+        raise IllegalMove(_("card {n}: a colour digit 1-6 (R O Y G B P) then a value 1-{v}, like 15 for R5").format(
+            n=number, v=max_value), "input")
+    return Card(int(text[0]) - 1, int(text[1:]))
+
+
+class SchottenTottenSession:
+    """One Schotten Totten / Battle Line match at the table, backed by an event log in ``store``.
+
+    players: two names, seat 0 (side ``a``) then seat 1 (side ``b``). stable_frames: frames a card
+    reading must hold (>= 1). rng: draws the proposed first player of the first game.
+    Raises :class:`CorruptLog` when the stored events do not replay.
+    """
+
+    def __init__(self, store, game_id: int, players: list[str], config: SchottenTottenConfig | None = None,
+                 stable_frames: int = 3, rng: random.Random | None = None):
+        if len(players) != 2:
+            raise ValueError(f"Schotten Totten is for two players, not {len(players)} (C.1)")
+        if stable_frames < 1:
+            raise ValueError("stable_frames must be at least 1")
+        self.store = store
+        self.game_id = game_id
+        self.players = list(players)
+        self.config = config or SchottenTottenConfig()
+        self.stable_frames = stable_frames
+        self.rng = rng or random.Random()
+        self.match = replay(store.events(game_id), self.config)
+        self.message = ""
+        self.finished = False
+        self._refused = False
+        self._proposal: tuple[Card, int] | None = None
+        self._recent: list[tuple[Card, int] | None] = []
+        self._reading: TableReading | None = None
+        self._camera_problem = ""
+        self._selected = 0
+        self._start_seat = self._proposed_starter()
+        self._enter_mode()
+
+    @property
+    def state(self) -> SchottenTottenState:
+        return self.match.state
+
+    # -- what the loop asks -----------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        phase = self.state.phase
+        if phase is Phase.START:
+            return Mode.START
+        if phase is Phase.OVER:
+            return Mode.OVER
+        if phase is Phase.CLAIM:
+            return Mode.CLAIM
+        return Mode.CHECK if self._proposal else Mode.WATCH
+
+    @property
+    def games_played(self) -> int:
+        """Finished games of the match, the running one included once it is over."""
+        return len(self.match.winners) + (1 if self.state.phase is Phase.OVER else 0)
+
+    @property
+    def match_points(self) -> tuple[int, int]:
+        """Match points per seat (C.8), the running game included once it is over."""
+        outcome = self.state.outcome()
+        if outcome is None:
+            return self.match.points
+        return (self.match.points[0] + outcome.scores[0], self.match.points[1] + outcome.scores[1])
+
+    @property
+    def match_over(self) -> bool:
+        return self.state.phase is Phase.OVER and self.games_played >= self.config.match_length
+
+    @property
+    def winner_name(self) -> str | None:
+        """The match winner's name once the match is over (None while running or for a tie)."""
+        if not self.match_over:
+            return None
+        a, b = self.match_points
+        return None if a == b else self.players[0 if a > b else 1]
+
+    @property
+    def active_seat(self) -> int | None:
+        if self.mode is Mode.START:
+            return self._start_seat
+        return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
+
+    @property
+    def attention(self) -> bool:
+        return self._refused
+
+    @property
+    def waiting(self) -> Waiting:
+        if self.finished:
+            return Waiting.NOTHING
+        if self.mode is Mode.WATCH and not self._camera_problem:
+            return Waiting.CAMERA
+        return Waiting.PLAYERS
+
+    @property
+    def wants_frame(self) -> bool:
+        return self.mode is Mode.WATCH
+
+    # -- inputs ----------------------------------------------------------------------------------------
+
+    def on_frame(self, frame_bgr, observation) -> None:
+        """One frame and its card reading (a :class:`TableReading`, or the card reader's observation,
+        converted by :func:`companion.readers.schotten_totten.reading_from_observation`)."""
+        from companion.readers.schotten_totten import reading_from_observation
+
+        reading = observation if isinstance(observation, TableReading) else reading_from_observation(observation)
+        self._camera_problem = reading.problem or ""
+        self._reading = reading
+        if self.mode is not Mode.WATCH:
+            return
+        candidate = new_card(self.state, reading)
+        self._recent = (self._recent + [candidate])[-self.stable_frames:]
+        if candidate is not None and len(self._recent) == self.stable_frames and \
+                all(c == candidate for c in self._recent):
+            self._proposal = candidate
+            self._recent = []
+
+    def on_camera_problem(self, reason: str) -> None:
+        self._camera_problem = reason
+
+    def on_command(self, command: Command) -> None:
+        """Apply one player command; an illegal one only sets :attr:`message` (with the reason)."""
+        self._refused = False
+        button = command.button
+        try:
+            if button is Button.UNDO and self.mode is not Mode.CHECK:
+                self.undo()
+            elif self.mode is Mode.START:
+                self._on_start(command)
+            elif self.mode in (Mode.WATCH, Mode.CHECK):
+                self._on_play(command)
+            elif self.mode is Mode.CLAIM:
+                self._on_claim(command)
+            else:
+                self._on_over(command)
+        except IllegalMove as error:
+            self.message = str(error)
+            self._refused = True
+
+    def _on_start(self, command: Command) -> None:
+        if command.button is Button.NEXT:
+            self._start_seat = 1 - self._start_seat
+        elif command.button is Button.CONFIRM:
+            self._accept(StartWith(self._start_seat))
+
+    def _on_play(self, command: Command) -> None:
+        button, args = command.button, command.args
+        if button is Button.SET and len(args) == 2:
+            stone = self._stone(args[0])
+            self._proposal = (card_from_number(args[1], self.config.max_value), stone)
+        elif button is Button.CONFIRM and self._proposal is not None:
+            card, stone = self._proposal
+            self._proposal = None
+            self._accept(Play(card, stone))
+        elif button in (Button.UNDO, Button.NEXT) and self._proposal is not None:
+            self._proposal = None
+            self._recent = []
+        elif button is Button.PASS:
+            self._accept(Pass())
+        elif button is Button.CHOOSE and args:
+            verdict = self.state.claim_verdict(self._stone(args[0]), self.state.active)
+            if verdict.claimable:
+                self.message = _("Stone {n} can be claimed after your play (C.4)").format(n=args[0])
+                return
+            raise IllegalMove(_("Stone {n}: {why}").format(n=args[0], why=verdict_text(verdict, self.config.game)),
+                              verdict.rule)
+
+    def _claim_options(self) -> list[int]:
+        seat = self.state.active
+        return [i for i, s in enumerate(self.state.stones) if s.owner is None and len(s.cards[seat]) == 3]
+
+    def _on_claim(self, command: Command) -> None:
+        button, args = command.button, command.args
+        options = self._claim_options()
+        if button is Button.NEXT and options:
+            later = [i for i in options if i > self._selected]
+            self._selected = later[0] if later else options[0]
+        elif button is Button.CONFIRM:
+            self._claim(self._selected)
+        elif button is Button.CHOOSE and args:
+            self._claim(self._stone(args[0]))
+        elif button is Button.PASS:
+            self._accept(EndClaims())
+
+    def _claim(self, stone: int) -> None:
+        verdict = self.state.claim_verdict(stone, self.state.active)
+        if not verdict.claimable:
+            raise IllegalMove(_("Stone {n} cannot be claimed: {why}").format(
+                n=stone + 1, why=verdict_text(verdict, self.config.game)), verdict.rule)
+        self._accept(Claim(stone))
+
+    def _on_over(self, command: Command) -> None:
+        if command.button not in (Button.CONFIRM, Button.MENU, Button.QUIT):
+            return
+        if self.match_over or command.button is not Button.CONFIRM:
+            self.finished = True
+            return
+        self.store.append_event(self.game_id, "action", {"type": "next_game"})
+        self.match = replay(self.store.events(self.game_id), self.config)
+        self._start_seat = self._proposed_starter()
+        self.message = _("Game {n} of {total}").format(n=len(self.match.winners) + 1, total=self.config.match_length)
+        self._enter_mode()
+
+    @staticmethod
+    def _stone(one_based: int) -> int:
+        if not 1 <= one_based <= NUM_STONES:
+            raise IllegalMove(_("stones are 1 to 9, not {n}").format(n=one_based), "schotten-totten.md C.2")
+        return one_based - 1
+
+    # -- accepting and undoing ---------------------------------------------------------------------------
+
+    def _accept(self, action: Action) -> None:
+        before = self.state
+        after = before.apply(action)  # raises IllegalMove before anything is stored
+        self.store.append_event(self.game_id, "action", action_to_dict(action))
+        self.match = Match(self.match.points, self.match.winners, after)
+        self.message = self._describe(before, action, after)
+        self._automatic()
+        self._enter_mode()
+
+    def _automatic(self) -> None:
+        """Apply the draws the box cannot see (the deal and each turn's draw: ``Draw(None)``, C.3/C.4)."""
+        while self.state.phase in (Phase.DEAL, Phase.DRAW):
+            action = Draw(None)
+            self.store.append_event(self.game_id, "action", action_to_dict(action))
+            self.match = Match(self.match.points, self.match.winners, self.state.apply(action))
+
+    def undo(self) -> None:
+        """Drop the last player action (with the automatic draws after it) and replay."""
+        if self.match_over:
+            self.message = _("The match is over and saved; it cannot be undone")
+            return
+        dropped = None
+        while True:
+            event = self.store.drop_last_event(self.game_id)
+            if event is None or event.payload.get("type") != "draw":
+                dropped = event
+                break
+        self.match = replay(self.store.events(self.game_id), self.config)
+        self._proposal = None
+        self.message = _("Undone") if dropped is not None else _("Nothing to undo")
+        self._enter_mode()
+
+    def _enter_mode(self) -> None:
+        self._recent = []
+        if self.state.phase is Phase.CLAIM:
+            claims = self.state.claimable_stones(self.state.active)
+            self._selected = claims[0] if claims else 0
+        if self.state.phase is Phase.OVER and self.match_over:
+            self._record_result()
+
+    def _record_result(self) -> None:
+        if self.store.game(self.game_id).finished:
+            return
+        a, b = self.match_points
+        winner = None if a == b else (0 if a > b else 1)
+        self.store.finish_game(self.game_id, {
+            "winner": None if winner is None else self.players[winner],
+            "points": {self.players[0]: a, self.players[1]: b},
+            "games": [None if w is None else self.players[w] for w in self.match.winners + (self.state.winner,)]})
+
+    def _proposed_starter(self) -> int:
+        if self.match.winners and self.match.winners[-1] is not None:
+            return self.match.winners[-1]  # C.8 (Battle Line): the winner of a game starts the next
+        return self.rng.randrange(2)
+
+    def _describe(self, before: SchottenTottenState, action: Action, after: SchottenTottenState) -> str:
+        name = self.players[before.active] if before.active >= 0 else ""
+        if isinstance(action, StartWith):
+            return _("{name} starts").format(name=self.players[action.seat])
+        if isinstance(action, Play):
+            return _("{name} plays {card} at stone {n}").format(name=name, card=action.card.code, n=action.stone + 1)
+        if isinstance(action, Pass):
+            return _("{name} cannot play and passes").format(name=name)
+        if isinstance(action, Claim):
+            if after.phase is Phase.OVER:
+                return _("{name} claims stone {n} and wins the game").format(name=name, n=action.stone + 1)
+            return _("{name} claims stone {n}").format(name=name, n=action.stone + 1)
+        return ""
+
+    # -- view --------------------------------------------------------------------------------------------
+
+    def view(self, wins: dict[str, int] | None = None) -> StView:
+        """The screen for the current moment (all strings translated)."""
+        state, mode = self.state, self.mode
+        game = self.config.game
+        active = self.active_seat
+        claimable = set(state.claimable_stones(state.active)) if state.active >= 0 and mode is not Mode.OVER else set()
+        alerts = public_alerts(state) if state.active >= 0 and mode not in (Mode.OVER, Mode.START) else None
+        stones = []
+        for i, stone in enumerate(state.stones):
+            labels = tuple(formation_label(formation_key(side), game, short=True) if len(side) == 3 else ""
+                           for side in stone.cards)
+            reason = ""
+            if mode is Mode.CLAIM and i == self._selected:
+                reason = verdict_text(state.claim_verdict(i, state.active), game)
+            proposed = self._proposal[0].code if self._proposal and self._proposal[1] == i else ""
+            stones.append(StoneView(
+                cards=(tuple(c.code for c in stone.cards[0]), tuple(c.code for c in stone.cards[1])),
+                labels=(labels[0], labels[1]), owner=stone.owner, claimable=i in claimable,
+                threatened=bool(alerts and i in alerts.threatened), selected=mode is Mode.CLAIM and i == self._selected,
+                proposed=proposed, proposed_seat=state.active if proposed else None, reason=reason))
+        alert = ""
+        if alerts is not None:
+            other = self.players[1 - alerts.active]
+            if alerts.win_threat:
+                alert = _("Warning: {name} may win next turn (stones {s})").format(
+                    name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
+            elif alerts.threatened:
+                alert = _("{name} may claim stone {s} next turn").format(
+                    name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
+        return StView(
+            title=_("Battle Line") if game == "battle-line" else _("Schotten Totten"),
+            players=tuple(self.players), active=active, stones=tuple(stones), prompt=self._prompt(),
+            message=self.message, alert=alert, points=self.match_points, game_number=min(
+                self.games_played + (0 if state.phase is Phase.OVER else 1), self.config.match_length),
+            match_length=self.config.match_length, stones_held=(state.stones_of(0), state.stones_of(1)),
+            keys=self._keys(), winner=state.winner if state.phase is Phase.OVER else None,
+            match_winner=self.winner_name, status=self._camera_problem, refused=self._refused)
+
+    def _prompt(self) -> str:
+        mode, state = self.mode, self.state
+        name = self.players[state.active] if state.active >= 0 else ""
+        if mode is Mode.START:
+            return _("{name} starts? CONFIRM to deal, NEXT for the other player").format(
+                name=self.players[self._start_seat])
+        if mode is Mode.WATCH:
+            if not state.can_play(state.active):
+                return _("{name} cannot play a card: PASS").format(name=name)
+            return _("{name}: play a card on your side of a stone").format(name=name)
+        if mode is Mode.CHECK:
+            assert self._proposal is not None
+            card, stone = self._proposal
+            return _("{name} plays {card} at stone {n}? CONFIRM").format(name=name, card=card.code, n=stone + 1)
+        if mode is Mode.CLAIM:
+            return _("{name}: claim stone {n}? CONFIRM, NEXT stone, PASS when done").format(
+                name=name, n=self._selected + 1)
+        outcome = state.outcome()
+        assert outcome is not None
+        if state.winner is None:
+            head = _("Draw: no one can play or claim")
+        else:
+            how = {"breakthrough": _("3 adjacent stones"), "envelopment": _("5 stones"),
+                   "stall": _("more stones")}.get(state.ended, "")
+            head = _("{name} wins the game ({how})").format(name=self.players[state.winner], how=how)
+        if self.match_over:
+            return head + ". " + _("Match over: CONFIRM to finish")
+        return head + ". " + _("CONFIRM for the next game")
+
+    def _keys(self) -> tuple[tuple[str, str], ...]:
+        confirm, pas, nxt, undo = _("CONFIRM"), _("PASS"), _("NEXT"), _("UNDO")
+        mode = self.mode
+        if mode is Mode.START:
+            return ((confirm, _("deal")), (nxt, _("other player")))
+        if mode is Mode.WATCH:
+            return ((pas, _("pass")), (undo, _("undo")))
+        if mode is Mode.CHECK:
+            return ((confirm, _("play")), (nxt, _("read again")))
+        if mode is Mode.CLAIM:
+            return ((confirm, _("claim")), (nxt, _("next stone")), (pas, _("done")), (undo, _("undo")))
+        return ((confirm, _("next game") if not self.match_over else _("finish")),)

@@ -1,0 +1,65 @@
+"""The board reader on whole generated games: how often a frame's board is read exactly as the session
+needs it (``companion board eval --games N``).
+
+:func:`evaluate_games` plays ``games`` seeded games with :func:`vision.board.game_frames.generate` and
+reads every ``roll`` and ``move`` photo (the ones that show the true board: not the hand, wrong-move or
+capture photos) with :func:`vision.board.reader.read_board`, then converts the reading to relative pawns
+per seat with the session's adapter (:func:`companion.readers.ludo_reading.pawns_from_board`). A photo
+counts as exact when those pawns equal the engine state's pawns: one wrong or missing pawn anywhere
+makes the whole board wrong, which is what would stall a game at the table.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.games.ludo.rules import LudoState, action_from_dict
+from companion.games.ludo.board import load_board
+from companion.readers.ludo_reading import pawns_from_board
+from vision.board.game_frames import generate
+from vision.board.reader import read_board
+
+
+def evaluate_games(board: str, games: int, moves: int, seed: int = 1, players: int = 2,
+                   size: tuple[int, int] = (480, 360)) -> dict:
+    """Read the true-board photos of ``games`` generated games of up to ``moves`` moves on ``board``.
+
+    Returns ``{"board", "games", "photos", "exact", "exact_rate" (0-1), "median_ms", "max_ms",
+    "first_wrong": [{"game", "photo", "truth", "read", "problem"}, ...] (up to 5)}``. Seeds are
+    ``seed``, ``seed + 1``, ...; frames are written to a temporary folder and deleted.
+    Raises ValueError for bad settings (as :func:`generate`).
+    """
+    if games < 1 or moves < 1:
+        raise ValueError("games and moves must be at least 1")
+    geometry = load_board(board)
+    photos = exact = 0
+    times: list[float] = []
+    wrong: list[dict] = []
+    for g in range(games):
+        with tempfile.TemporaryDirectory() as tmp:
+            frames = generate(Path(tmp), board=board, players=players, moves=moves, seed=seed + g, size=size)
+            states = [LudoState.new(players, frames.final.config)]
+            for action in frames.actions:
+                states.append(states[-1].apply(action_from_dict(action)))
+            for photo in frames.photos:
+                if photo.kind not in ("roll", "move"):
+                    continue
+                state = states[photo.step] if photo.kind == "roll" else states[photo.step + 1]
+                obs = read_board(cv2.imread(str(Path(tmp) / photo.name), cv2.IMREAD_COLOR), geometry)
+                times.append(obs.ms)
+                pawns, problem = pawns_from_board(obs, geometry, state.colours)
+                truth = tuple(tuple(sorted(p)) for p in state.pawns)
+                photos += 1
+                if pawns == truth:
+                    exact += 1
+                elif len(wrong) < 5:
+                    wrong.append({"game": seed + g, "photo": photo.name, "truth": [list(p) for p in truth],
+                                  "read": None if pawns is None else [list(p) for p in pawns], "problem": problem})
+    return {"board": board, "games": games, "photos": photos, "exact": exact,
+            "exact_rate": round(exact / photos, 4) if photos else 0.0,
+            "median_ms": round(float(np.median(times)), 1) if times else 0.0,
+            "max_ms": round(max(times), 1) if times else 0.0, "first_wrong": wrong}

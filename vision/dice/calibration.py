@@ -1,0 +1,194 @@
+"""Dice calibration: the empty play area (and optionally one die) as the camera sees it, kept in the
+state directory so the dice reader can compare each frame with the real table instead of estimating it.
+
+``calibrate_dice(frames, state_dir, face_frames=()) -> Path`` takes a few frames (BGR uint8, all of one
+size) of the empty play area, and optionally frames each showing dice on that area (e.g. one die of each
+face), and stores :data:`CALIBRATION_FILE` atomically (written to a temporary file in the same folder,
+then renamed), so a reader never sees half a file. ``load_calibration(state_dir)`` reads it back (None
+when there is none or it is unreadable). The reader (:func:`vision.dice.reader.read_dice`) uses the calibration
+of the state directory (:func:`companion.paths.resolve`) when one exists for the frame's size, and works
+as before without.
+
+What is stored (``numpy .npz``, no pickles):
+
+- ``background``: (h, w, 3) uint8 Lab (OpenCV 8-bit scaling) per-pixel median of the empty frames, at
+  the reader's work size (long side ``vision.dice.reader.WORK_MAX_SIDE`` or less);
+- ``empty_grey``: the same median as grey uint8 at frame size / 4 (for :class:`vision.dice.settle.SettleTracker`);
+- ``frame_shape``: (height, width) of the frames in pixels;
+- ``noise``: median Lab distance (units of :func:`vision.dice.segment.lab_distance`) between each empty
+  frame and the median: the camera's noise level;
+- ``die_side``: median side (work pixels) of the dice in the face frames, 0 when none were given.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+CALIBRATION_FILE = "dice_calibration.npz"
+FORMAT_VERSION = 1
+# Fewest and most empty frames used (a median of 3 already removes a passing hand; more adds little).
+MIN_FRAMES, MAX_FRAMES = 1, 15
+# A pixel of a face frame is part of a die when its Lab distance from the calibrated table exceeds this
+# many times the camera noise, and at least DIE_MIN_DISTANCE.
+DIE_NOISE, DIE_MIN_DISTANCE = 6.0, 25.0
+
+
+class CalibrationError(ValueError):
+    """The frames given cannot make a calibration (none, wrong dtype, mixed sizes); the message says why."""
+
+
+@dataclass(frozen=True)
+class DiceCalibration:
+    """A stored calibration (see the module docstring for the fields' shapes and units)."""
+
+    background: np.ndarray
+    empty_grey: np.ndarray
+    frame_shape: tuple[int, int]
+    noise: float
+    die_side: float = 0.0
+
+    @property
+    def die_threshold(self) -> float:
+        """Lab distance (units of :func:`vision.dice.segment.lab_distance`) from the empty table above which
+        a pixel belongs to something new on it: DIE_NOISE times the camera noise, at least DIE_MIN_DISTANCE."""
+        return max(DIE_MIN_DISTANCE, DIE_NOISE * self.noise)
+
+    def fits(self, frame_shape: tuple[int, ...]) -> bool:
+        """True when this calibration was made for frames of ``frame_shape`` ((h, w) or (h, w, 3))."""
+        return tuple(frame_shape[:2]) == tuple(self.frame_shape)
+
+    def background_lab(self, work_shape: tuple[int, int]) -> np.ndarray:
+        """The background as float32 Lab resized to ``work_shape`` (h, w)."""
+        bg = self.background
+        if bg.shape[:2] != tuple(work_shape):
+            bg = cv2.resize(bg, (work_shape[1], work_shape[0]), interpolation=cv2.INTER_AREA)
+        return bg.astype(np.float32)
+
+
+def _check_frames(frames, what: str) -> list[np.ndarray]:
+    from vision.dice.reader import FrameError, check_frame
+
+    frames = list(frames)
+    for i, frame in enumerate(frames):
+        try:
+            check_frame(frame)
+        except FrameError as error:
+            raise CalibrationError(f"{what} frame {i}: {error}") from error
+    if frames and len({f.shape for f in frames}) != 1:
+        raise CalibrationError(f"{what} frames differ in size: {sorted({f.shape for f in frames})}")
+    return frames
+
+
+def make_calibration(frames, face_frames=()) -> DiceCalibration:
+    """Build a calibration from empty-area frames (and optional frames with dice); see calibrate_dice."""
+    from vision.dice.reader import work_image
+    from vision.dice.segment import lab_distance
+
+    frames = _check_frames(frames, "empty")
+    if len(frames) < MIN_FRAMES:
+        raise CalibrationError("no frames of the empty play area were given")
+    frames = frames[:MAX_FRAMES]
+    h, w = frames[0].shape[:2]
+    labs = [cv2.cvtColor(work_image(f)[0], cv2.COLOR_BGR2Lab) for f in frames]
+    median = np.median(np.stack(labs), axis=0).astype(np.uint8)
+    bg = median.astype(np.float32)
+    noise = float(np.median([np.median(lab_distance(lab.astype(np.float32), bg)) for lab in labs])) \
+        if len(labs) > 1 else 0.0
+    grey = cv2.cvtColor(cv2.cvtColor(median, cv2.COLOR_Lab2BGR), cv2.COLOR_BGR2GRAY)
+    grey = cv2.resize(grey, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    faces = _check_frames(face_frames, "face")
+    if faces and faces[0].shape[:2] != (h, w):
+        raise CalibrationError(f"face frames are {faces[0].shape[1]}x{faces[0].shape[0]}, "
+                               f"the empty frames {w}x{h}")
+    calibration = DiceCalibration(median, grey, (h, w), noise)
+    sides = []
+    for frame in faces:
+        lab = cv2.cvtColor(work_image(frame)[0], cv2.COLOR_BGR2Lab)
+        mask = (lab_distance(lab.astype(np.float32), bg) > calibration.die_threshold).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        for i in range(1, n):
+            area = int(stats[i, cv2.CC_STAT_AREA])
+            if area >= 36:  # a die of 6 px a side or more
+                sides.append(math.sqrt(area))
+    return replace(calibration, die_side=float(np.median(sides)) if sides else 0.0)
+
+
+def dice_left_on(frame_bgr: np.ndarray) -> list[int]:
+    """Values (1-6) of the dice the reader (:func:`vision.dice.reader.read_dice`, no calibration) is sure it sees
+    on a frame (h, w, 3 BGR uint8) that should show the empty play area: a die left there during a
+    calibration would be taken for the table and never read there. Raises FrameError as read_dice."""
+    from vision.dice.reader import read_dice
+
+    return [d.value for d in read_dice(frame_bgr, calibration=None).dice if not d.flagged]
+
+
+def calibrate_dice(frames, state_dir, face_frames=()) -> Path:
+    """Calibrate from ``frames`` (>= 1 BGR uint8 frames of the empty play area, one size) and optional
+    ``face_frames`` (frames of the same size with dice on the area) and store the result atomically as
+    ``state_dir / CALIBRATION_FILE`` (the folder is created). Returns that path.
+
+    Raises CalibrationError naming the problem for missing, malformed or mixed-size frames, and OSError
+    when the state directory cannot be written.
+    """
+    calibration = make_calibration(frames, face_frames)
+    state_dir = Path(state_dir)
+    state_dir.mkdir(parents=True, exist_ok=True)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, version=np.int32(FORMAT_VERSION), background=calibration.background,
+                        empty_grey=calibration.empty_grey, frame_shape=np.int32(calibration.frame_shape),
+                        noise=np.float64(calibration.noise), die_side=np.float64(calibration.die_side))
+    target = state_dir / CALIBRATION_FILE
+    fd, tmp = tempfile.mkstemp(prefix=".dice_calibration.", suffix=".tmp", dir=state_dir)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(buffer.getvalue())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def load_calibration(state_dir) -> DiceCalibration | None:
+    """The calibration stored in ``state_dir``, or None when there is none, or it is unreadable or of
+    another format version (the reader then works uncalibrated)."""
+    path = Path(state_dir) / CALIBRATION_FILE
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if int(data["version"]) != FORMAT_VERSION:
+                return None
+            shape = tuple(int(v) for v in data["frame_shape"])
+            return DiceCalibration(data["background"].copy(), data["empty_grey"].copy(), shape,
+                                   float(data["noise"]), float(data["die_side"]))
+    except (OSError, KeyError, ValueError, EOFError):
+        return None
+
+
+_cache: dict[str, object] = {"key": None, "value": None}
+
+
+def current_calibration() -> DiceCalibration | None:
+    """The calibration of the app's state directory (:func:`companion.paths.resolve`), re-read only when
+    the file changes (one ``stat`` a call); None when there is none."""
+    from companion.paths import resolve
+
+    path = resolve().state_dir / CALIBRATION_FILE
+    try:
+        stat = path.stat()
+        key = (str(path), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        return None
+    if _cache["key"] != key:
+        _cache["key"], _cache["value"] = key, load_calibration(path.parent)
+    return _cache["value"]  # type: ignore[return-value]

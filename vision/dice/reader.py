@@ -1,0 +1,367 @@
+"""Dice reader: :data:`READER` chooses v3 (``"learned"``, the product's: a learned die detector finds the
+dice, see :mod:`vision.dice.learned`), v2 (``"classical"``, below) or ``"hybrid"`` (v2 plus the
+dice only the detector finds). All share the frame checks, the scaling to the work image and the
+reading order of :func:`read_dice`.
+
+Reader v2: find each die in a BGR frame, count its pips, and check the count with a small learned
+face classifier (:mod:`vision.dice.model`, run through cv2.dnn).
+
+``read_dice(frame_bgr, calibration="auto") -> DiceObservation``. Steps:
+
+1. Check the frame (:class:`FrameError` for input that is not an image; an observation with ``problem``
+   set and no dice for a black, saturated, uniform or tiny frame).
+2. Scale it so the long side is at most :data:`WORK_MAX_SIDE` pixels (the *work image*, :func:`work_image`).
+3. Foreground: Lab distance from the calibrated empty table (:mod:`vision.dice.calibration`) when there
+   is one for this frame size, else from an estimated table background (:mod:`vision.dice.segment`).
+4. Candidates: whole foreground objects, and the flat face pieces that colour edges cut them into (so
+   touching dice, a die against a tray wall, a top face against its side faces come apart).
+5. Each candidate is read by :func:`vision.dice.pips.read_face`: pips found, fitted to the 3x3 d6 lattice,
+   the value and a confidence from how cleanly the lattice is lit. The face classifier then votes on
+   each candidate (:func:`_fuse`): agreement raises the confidence, disagreement lowers it, a candidate
+   it is sure is no die face is dropped, and one the pips could not read gets the model's value, flagged.
+6. A die-size prior (median of the confident candidates) drops face fragments and discounts
+   oversized candidates; overlapping candidates keep the most confident one.
+7. Boxes are scaled back to frame pixels; a die is flagged when its confidence is below FLAG_BELOW.
+
+One parameter set serves every table and camera; the constants below say where they come from.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import cv2
+import numpy as np
+
+from vision.dice.segment import Region, face_regions, foreground_distance, object_regions, to_lab
+from vision.observation import DiceObservation, DieReading
+from vision.dice.pips import FaceReading, read_face
+
+# Work image long side (pixels). Dice in our photos are 1/30 - 1/8 of the long side; at 640 px the
+# smallest is ~20 px with ~4 px pips, the least that pip counting needs. Larger frames are scaled down
+# (time grows with area), smaller ones are used as they are.
+WORK_MAX_SIDE = 640
+# Smallest frame side read (pixels): below this no die is big enough to show pips.
+MIN_FRAME_SIDE = 32
+# A frame whose mean grey level is below this is "black" (lens cap, lights off); above it "saturated"
+# (overexposed). A frame with almost no contrast (grey-level standard deviation below MIN_CONTRAST)
+# shows nothing readable either.
+BLACK_LEVEL, SATURATED_LEVEL, MIN_CONTRAST = 12.0, 245.0, 3.0
+# Object sizes accepted as a die or a group of dice: side from 1/60 of the long side (smaller than
+# any die we have seen) to 0.75 of the short side (a close-up of one die).
+MIN_DIE_FRACTION, MAX_OBJECT_FRACTION = 1 / 60, 0.75
+# Candidates (whole objects and face pieces) overlapping a more confident one by more than this
+# fraction of the smaller box are the same die read twice (or a piece of it) and are dropped.
+MAX_OVERLAP = 0.35
+# A candidate's side over the frame's typical die side: below the first it is dropped (a patch of a
+# face), above the second its confidence shrinks in proportion (maybe two dice, or a die's shadow).
+SIZE_RANGE = (0.6, 1.45)
+# Objects read with less confidence than this are not reported at all (a tray wall, a shadow with a
+# speck); between this and FLAG_BELOW they are reported flagged.
+REPORT_MIN = 0.05
+# Radius of the opening for the second look at objects, as a fraction of the typical die side: cuts
+# necks (a die touching a wall or another die through a shadow) narrower than 0.4 of a die.
+OPEN_FRACTION = 0.2
+# Typical die side (work pixels) from which face pieces are eroded by a pixel before they are
+# separated: a 1-pixel gap in an edge then no longer joins two pieces, and a die of 40+ px loses
+# nothing it needs; smaller dice would lose their pieces' shape.
+ERODE_FACES_FROM = 40.0
+# An object read at least this confidently is not read again piece by piece.
+CLEAN = 0.8
+# Flag a die whose confidence is below this.
+FLAG_BELOW = 0.5
+# Learned classifier fusion (see _fuse). A value offered by the classifier alone (the pips gave none)
+# gets its vote times AGREE_DISCOUNT as confidence, so it is always flagged; the classifier must give
+# the candidate a die-face probability of RESCUE_DIE and the value RESCUE_VALUE for that. Below
+# DIE_LIKELY the die gets the doubt "model: no die face".
+AGREE_DISCOUNT = 0.49
+DIE_LIKELY = 0.5
+RESCUE_DIE, RESCUE_VALUE = 0.8, 0.6
+# A candidate the pips read unsurely (below FLAG_BELOW) is dropped when the classifier gives "no die
+# face" at least this probability.
+NO_DIE = 0.8
+# Least confidence of a die the pips read confidently and the classifier contests: reported, flagged.
+CONTESTED = 0.1
+# Classifier probabilities below this carry no weight in the fusion (on held-out crops its answers
+# under 0.6 are right about half the time; at 0.9 and over 99 %).
+VOTE_FLOOR = 0.6
+
+
+class FrameError(ValueError):
+    """The input is not a frame the reader can use (None, empty, wrong dtype or shape)."""
+
+
+def check_frame(frame_bgr) -> None:
+    """Raise FrameError naming the problem unless ``frame_bgr`` is a non-empty (h, w, 3) uint8 array."""
+    if frame_bgr is None:
+        raise FrameError("no frame (None)")
+    if not isinstance(frame_bgr, np.ndarray):
+        raise FrameError(f"frame is a {type(frame_bgr).__name__}, not a numpy array")
+    if frame_bgr.dtype != np.uint8:
+        raise FrameError(f"frame dtype is {frame_bgr.dtype}, expected uint8 (BGR 0-255)")
+    if frame_bgr.size == 0:
+        raise FrameError(f"frame is empty (shape {frame_bgr.shape})")
+    if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+        raise FrameError(f"frame shape is {frame_bgr.shape}, expected (height, width, 3) BGR")
+
+
+def frame_problem(grey: np.ndarray) -> str | None:
+    """A short reason when a (work-size) grey frame cannot show dice, else None."""
+    if min(grey.shape[:2]) < MIN_FRAME_SIDE:
+        return f"frame is too small ({grey.shape[1]}x{grey.shape[0]} px, at least {MIN_FRAME_SIDE} px a side)"
+    mean = float(grey.mean())
+    if mean < BLACK_LEVEL:
+        return f"frame is black (mean level {mean:.0f} of 255)"
+    if mean > SATURATED_LEVEL:
+        return f"frame is saturated (mean level {mean:.0f} of 255)"
+    if float(grey.std()) < MIN_CONTRAST:
+        return "frame has no contrast (uniform)"
+    return None
+
+
+AUTO = "auto"
+# The reader read_dice uses: "learned" (v3, vision.dice.learned.read_work_learned: die detector + face
+# classifier + pips), "hybrid" (v2 plus the dice only the detector finds, read_work_hybrid) or
+# "classical" (v2 alone, below; also the fallback when the detector's model file is absent).
+# The product's is v3 ("learned") since the seventh round (detector and classifier trained on synthetic
+# tables too): on byler_d6's 37 held-out photos, pi_cam_tray and ivory_grid it reads as many images exactly
+# as v2 or more, finds as many dice or more and shows no more wrong dice unflagged (byler held-out with its
+# label errors corrected), flags a third as many and takes about half the time. The hybrid runs both
+# readers (about 80 ms a photo: a 200-photo eval no longer fits 18 s). Figures: assets/dice_model/README.md.
+READER = "learned"
+
+
+def warm_up() -> None:
+    """Pay the reader's one-time costs now, not in the first photo's time: one read of a drawn table of
+    three dice (80 ms or so on this machine) loads the model files of the current READER and the modules
+    the reader imports on first use, runs the networks' first forward passes and has OpenCV build its Lab
+    conversion tables (about 70 ms alone). A bundled byler_d6 photo then reads in ~32 ms the first time
+    instead of ~50 (~24 ms when read again: the networks still set up once for a new frame size).
+    Safe to call again."""
+    frame = np.full((480, 640, 3), (60, 110, 40), np.uint8)
+    for x0 in (140, 290, 440):
+        cv2.rectangle(frame, (x0, 200), (x0 + 60, 260), (235, 240, 240), -1)
+        for dx, dy in ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)):
+            cv2.circle(frame, (x0 + 30 + 15 * dx, 230 + 15 * dy), 6, (20, 20, 20), -1)
+    read_dice(frame, calibration=None)
+
+
+def work_image(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    """The work image of a (h, w[, c]) uint8 frame and its scale (work pixels per frame pixel, 0-1]: the
+    frame itself when its long side is at most WORK_MAX_SIDE, else the frame scaled down by area
+    averaging (cv2.INTER_AREA) to that long side. When the long side is a whole multiple k of
+    WORK_MAX_SIDE (1280 or 1920 px frames), the frame's last h % k rows and w % k columns are left out,
+    so that OpenCV averages whole k x k blocks: about ten times faster (1280x961: 2.9 -> 0.25 ms) and the
+    same pixels but for the cut edge (under k pixels)."""
+    h, w = frame_bgr.shape[:2]
+    if max(h, w) <= WORK_MAX_SIDE:
+        return frame_bgr, 1.0
+    scale = WORK_MAX_SIDE / max(h, w)
+    k = max(h, w) // WORK_MAX_SIDE
+    if k * WORK_MAX_SIDE == max(h, w):
+        crop = frame_bgr[:h - h % k, :w - w % k]
+        return cv2.resize(crop, (crop.shape[1] // k, crop.shape[0] // k), interpolation=cv2.INTER_AREA), scale
+    size = (max(1, round(w * scale)), max(1, round(h * scale)))
+    return cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), scale
+
+
+def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
+    """Find the dice in a BGR uint8 frame (h, w, 3) and read their values.
+
+    Returns a DiceObservation: dice in reading order (rows top to bottom, left to right within a row),
+    boxes in frame pixels, ``ms`` the wall time of this call in milliseconds. A black, saturated or
+    uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
+    ``calibration``: a :class:`vision.dice.calibration.DiceCalibration`, None for none, or ``"auto"``
+    (the default) for the one stored in the app's state directory if any; it is used only when it was
+    made for frames of this size: v2 compares the table with the calibrated empty table; v3 (which needs
+    none) drops detections on the part of the table nothing was put on (a board's or a card's print).
+    Raises FrameError for input that is not a non-empty (h, w, 3) uint8 numpy array.
+    """
+    start = time.perf_counter()
+    check_frame(frame_bgr)
+    h, w = frame_bgr.shape[:2]
+    if min(h, w) < MIN_FRAME_SIDE:  # checked before scaling: a thin frame would scale to 0 px
+        return DiceObservation(dice=(), frame_shape=(h, w), ms=(time.perf_counter() - start) * 1000.0,
+                               problem=frame_problem(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)))
+    work, scale = work_image(frame_bgr)
+    problem = frame_problem(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
+    dice: list[DieReading] = []
+    if problem is None:
+        if isinstance(calibration, str):
+            from vision.dice.calibration import current_calibration
+            calibration = current_calibration()
+        if calibration is not None and not calibration.fits((h, w)):
+            calibration = None
+        found = None
+        if READER == "learned":
+            from vision.dice.learned import read_work_learned
+            found = read_work_learned(work, calibration=calibration)
+        elif READER == "hybrid":
+            from vision.dice.learned import read_work_hybrid
+            found = read_work_hybrid(work, calibration)
+        if found is None:
+            found = _read_work(work, calibration)
+        dice = [_to_frame(d, scale, (w, h)) for d in found]
+        dice.sort(key=lambda d: (d.box[1] + d.box[3]) / 2)
+        dice = _reading_order(dice)
+    ms = (time.perf_counter() - start) * 1000.0
+    return DiceObservation(dice=tuple(dice), frame_shape=(h, w), ms=ms, problem=problem)
+
+
+def _read_work(work: np.ndarray, calibration=None) -> list[DieReading]:
+    """Read the dice of a work image; boxes in work-image pixels.
+
+    When the full background model yields no confident die, the coarse background alone gets a second
+    try (it sees a close-up die whose blurred face the flat-region test took for table); the try with
+    the more confident dice wins.
+    """
+    lab = to_lab(work)
+    if calibration is not None:
+        fg = foreground_distance(lab, background=calibration.background_lab(work.shape[:2]))
+        dice = _read_with(work, lab, fg, calibration.die_side or None)
+        if any(d.confidence >= FLAG_BELOW for d in dice):
+            return dice
+    dice = _read_with(work, lab, foreground_distance(lab))
+    if not any(d.confidence >= FLAG_BELOW for d in dice):
+        second = _read_with(work, lab, foreground_distance(lab, coarse_only=True))
+        if sum(d.confidence for d in second) > sum(d.confidence for d in dice):
+            dice = second
+    return dice
+
+
+def _read_with(work: np.ndarray, lab: np.ndarray, fg, known_side: float | None = None) -> list[DieReading]:
+    """Candidates of one foreground map, read, filtered by the size prior and de-duplicated.
+
+    ``known_side``: the calibrated die side (work pixels), the size prior when fewer than two dice
+    are read confidently."""
+    hw, ww = work.shape[:2]
+    min_side = MIN_DIE_FRACTION * max(hw, ww)
+    max_side = MAX_OBJECT_FRACTION * min(hw, ww)
+    min_area, max_area = int(min_side ** 2), int(max_side ** 2)
+    objects = [(r, read_face(lab, r.box, r.mask)) for r in object_regions(fg, min_area, max_area)]
+    typical = _typical_side(objects) or known_side
+    faces = face_regions(work, fg.mask, min_area, max_area,
+                         erode=bool(typical and typical >= ERODE_FACES_FROM))
+    if typical:  # skip reading pieces far too small to be a face (the patch between pips)
+        faces = [r for r in faces if math.sqrt(r.area) >= SIZE_RANGE[0] * typical]
+    # A die read cleanly as a whole object of typical size needs no second reading of its face.
+    clean = [r.box for r, f in objects if f.confidence >= CLEAN and 1 <= f.value <= 6
+             and (not typical or math.sqrt(r.area) <= SIZE_RANGE[1] * typical)]
+    faces = [r for r in faces if all(_overlap(r.box, box) <= MAX_OVERLAP for box in clean)]
+    reads = objects + [(r, read_face(lab, r.box, r.mask)) for r in faces]
+    typical = _typical_side(reads) or known_side
+    if typical:
+        # Second look: objects cut apart where they join something by a neck narrower than a die.
+        known = [r.box for r, f in reads if f.confidence >= FLAG_BELOW]
+        for r in object_regions(fg, min_area, max_area, open_radius=OPEN_FRACTION * typical):
+            if all(_overlap(r.box, box) <= MAX_OVERLAP for box in known):
+                reads.append((r, read_face(lab, r.box, r.mask)))
+    _fuse(work, reads)
+    reads = [(r, f) for r, f in reads if 1 <= f.value <= 6 and f.confidence >= REPORT_MIN]
+    typical = _typical_side(reads) or known_side
+    if typical:
+        kept = []
+        for r, f in reads:
+            ratio = math.sqrt(r.area) / typical
+            if ratio < SIZE_RANGE[0]:
+                continue
+            if ratio > SIZE_RANGE[1]:
+                f.confidence *= SIZE_RANGE[1] / ratio
+                f.doubts.append("large")
+            kept.append((r, f))
+        reads = kept
+    chosen: list[tuple[Region, FaceReading]] = []
+    for r, f in sorted(reads, key=lambda rf: -rf[1].confidence):
+        if f.confidence >= REPORT_MIN and all(_overlap(r.box, g.box) <= MAX_OVERLAP for g, _ in chosen):
+            chosen.append((r, f))
+    return [_die(r, f) for r, f in chosen]
+
+
+def _fuse(work: np.ndarray, reads: list[tuple[Region, FaceReading]]) -> None:
+    """Combine the pip count of each candidate with the learned face classifier (vision.dice.model), in
+    place. The classifier's vote is P(die face) * P(its value). Agreement raises the confidence
+    (1 - (1 - pips)(1 - vote)); disagreement lowers it (pips * (1 - vote)) and keeps the pips' value; a
+    candidate both readers doubt is dropped; one whose pips gave no value is kept, flagged, with the
+    model's value when the model is sure it is a die (RESCUE_DIE, RESCUE_VALUE). Without the shipped
+    model the pip count stands alone."""
+    from vision.dice.model import face_crop, shipped_classifier
+
+    model = shipped_classifier()
+    if model is None or not reads:
+        return
+    probs = model.probabilities(np.stack([face_crop(work, r.box) for r, _ in reads]))
+    for (_, f), p in zip(reads, probs):
+        p_die = 1.0 - float(p[0])
+        value = int(np.argmax(p[1:])) + 1
+        # The model's belief that this is a die showing `value`, counted from VOTE_FLOOR up: below that
+        # its held-out accuracy is too low to add anything.
+        vote = max(0.0, (p_die * float(p[value]) - VOTE_FLOOR) / (1.0 - VOTE_FLOOR))
+        if not 1 <= f.value <= 6 or f.confidence < REPORT_MIN:
+            # The pips gave no (believable) value: the model alone may offer one, always flagged.
+            keep = p_die >= RESCUE_DIE and float(p[value]) >= RESCUE_VALUE
+            f.value, f.confidence = value, (AGREE_DISCOUNT * vote if keep else 0.0)
+            f.doubts.append("value from model only")
+            continue
+        if p_die < 1.0 - NO_DIE and f.confidence < FLAG_BELOW:
+            f.confidence = 0.0  # neither reader believes in it
+            continue
+        if value == f.value:
+            f.confidence = 1.0 - (1.0 - f.confidence) * (1.0 - vote)
+        else:
+            # Disagreement flags the die; a die the pips read confidently stays reported (the classifier
+            # can be wrong on dice unlike its training photos), just flagged.
+            lowered = f.confidence * (1.0 - vote)
+            f.confidence = max(lowered, CONTESTED) if f.confidence >= FLAG_BELOW else lowered
+            f.doubts.append("model disagrees")
+            if p_die < DIE_LIKELY:
+                f.doubts.append("model: no die face")
+
+
+def _typical_side(reads: list[tuple[Region, FaceReading]]) -> float | None:
+    """Die size prior: the median side (pixels) of the confidently read candidates, None with fewer
+    than two. A candidate much smaller is a piece of a face; much larger, several dice or a shadow."""
+    sure = [math.sqrt(r.area) for r, f in reads if 1 <= f.value <= 6 and f.confidence >= FLAG_BELOW]
+    return float(np.median(sure)) if len(sure) >= 2 else None
+
+
+def _overlap(a, b) -> float:
+    """Intersection area over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def _die(region: Region, reading: FaceReading) -> DieReading:
+    value = min(max(reading.value, 1), 6)
+    conf = reading.confidence
+    flagged = bool(conf < FLAG_BELOW or reading.value > 6)
+    return DieReading(value=value, box=region.box, confidence=round(float(conf), 4), flagged=flagged)
+
+
+def _to_frame(die: DieReading, scale: float, size: tuple[int, int]) -> DieReading:
+    if scale == 1.0:
+        return die
+    w, h = size
+    x0, y0, x1, y1 = die.box
+    box = (max(0, math.floor(x0 / scale)), max(0, math.floor(y0 / scale)),
+           min(w, math.ceil(x1 / scale)), min(h, math.ceil(y1 / scale)))
+    return DieReading(die.value, box, die.confidence, die.flagged)
+
+
+def _reading_order(dice: list[DieReading]) -> list[DieReading]:
+    """Group dice (sorted by centre y) into rows: a die starts a new row when its centre is more than
+    half the median die height below the row's first die; rows are then sorted left to right."""
+    if not dice:
+        return dice
+    half = float(np.median([d.box[3] - d.box[1] for d in dice])) / 2
+    rows: list[list[DieReading]] = []
+    for d in dice:
+        cy = (d.box[1] + d.box[3]) / 2
+        if rows and cy - (rows[-1][0].box[1] + rows[-1][0].box[3]) / 2 <= half:
+            rows[-1].append(d)
+        else:
+            rows.append([d])
+    return [d for row in rows for d in sorted(row, key=lambda d: d.box[0])]
