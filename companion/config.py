@@ -40,6 +40,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.commands import Button
+from companion.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
@@ -53,10 +54,6 @@ GAME_SECTIONS: Mapping[str, str] = MappingProxyType({"cant_stop": "cant-stop"})
 
 MAX_SEAT_LEDS = 4
 _MAX_BCM = 27
-
-
-class ConfigError(ValueError):
-    """The config file cannot be read or holds a bad value; the message names file, key and allowed values."""
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import platformdirs
 
+from companion.errors import StateDirError
+
 logger = logging.getLogger(__name__)
 
 APP_NAME = "tabletop-companion"
@@ -36,10 +38,6 @@ STATE_OVERRIDE = "COMPANION_STATE_DIR"
 CONFIG_OVERRIDE = "COMPANION_CONFIG_DIR"
 SYSTEMD_STATE = "STATE_DIRECTORY"
 SYSTEMD_CONFIG = "CONFIGURATION_DIRECTORY"
-
-
-class StateDirError(OSError):
-    """The state directory cannot be created or written; the message names the path and what to do."""
 
 
 @dataclass(frozen=True)

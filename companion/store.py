@@ -49,6 +49,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from companion.errors import StoreError
 from companion.paths import AppPaths, ensure_state_dir
 
 logger = logging.getLogger(__name__)
@@ -86,11 +87,6 @@ MIGRATIONS: list[list[str]] = [
 """``MIGRATIONS[v]`` takes the schema from version ``v`` to ``v + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
-
-
-class StoreError(RuntimeError):
-    """The store file cannot be used (not SQLite, damaged, too new, not writable); the message names
-    the file and what to do."""
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from typing import Any
 from gpiozero import Button as GpioButton
 
 from companion.commands import Button, Command
+from companion.errors import PinFactoryError
 
 logger = logging.getLogger(__name__)
 
@@ -50,10 +51,6 @@ _FACTORIES = {
     "native": "gpiozero.pins.native:NativeFactory",
     "mock": "gpiozero.pins.mock:MockFactory",
 }
-
-
-class PinFactoryError(RuntimeError):
-    """The pin factory named in ``GPIOZERO_PIN_FACTORY`` could not be started; the message says why."""
 
 
 def _load_factory(name: str) -> Any:

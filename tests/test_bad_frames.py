@@ -3,9 +3,8 @@ crash or a hang; the ``read`` commands exit non-zero with the reason for files t
 
 from __future__ import annotations
 
-import json
-import signal
 import shutil
+import signal
 from pathlib import Path
 
 import cv2

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from companion.cli import main
-from companion.games.base import IllegalMove
 from companion.bench.fuzz import FuzzReport, run_fuzz
 from companion.bench.fuzz_engines import ENGINES
+from companion.cli import main
+from companion.errors import IllegalMove
 
 # Games per engine in the tests (the benchmark runs many more; Ludo games are long).
 GAMES = {"cant-stop": 20, "donkey-race": 25, "schotten-totten": 10, "ludo": 6}

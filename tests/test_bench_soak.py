@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from companion.cli import main
 from companion.bench.soak import open_files, rss_mb, run_soak
+from companion.cli import main
 
 
 def test_a_soak_runs_the_frames_and_keeps_memory_and_files(tmp_path):

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from companion.games.ludo.board import load_board
-from vision.board.pinhole import camera_matrix, focal_from_homography, project
 from companion.cli.board import parse_variant
+from companion.errors import FrameError
+from companion.games.ludo.board import load_board
 from vision.board.colour import BLUE, DARK, GREEN, LIGHT, RED, YELLOW, classify
 from vision.board.layouts import board_by_name, dga56, layout_for
-from vision.board.reader import BoardFrameError, read_board
+from vision.board.pinhole import camera_matrix, focal_from_homography, project
+from vision.board.reader import read_board
 from vision.board.render import Position, Scene, camera, render
-
 
 # --- bad frames: a clear result or a clear error, never a crash --------------------------------------
 
@@ -45,7 +45,7 @@ def test_frame_without_a_board():
     [[1, 2, 3]],
 ])
 def test_non_images_raise_a_clear_error(frame):
-    with pytest.raises(BoardFrameError):
+    with pytest.raises(FrameError):
         read_board(frame, load_board("ludo52"))
 
 

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.startup import MEMORY, load_box_config, open_box_store
 from companion.cli import main
 from companion.config import Config
+from companion.errors import StoreError
 from companion.paths import AppPaths
-from companion.app.startup import MEMORY, load_box_config, open_box_store
-from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, move_aside, open_or_move_aside
+from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, move_aside, open_or_move_aside
 
 REPO = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 11, 30, 1, 2, 3, tzinfo=timezone.utc)

@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from companion.app.calibrate import calibrate_camera_command, write_json_atomic
-from companion.cli import UserError, main
+from companion.cli import main
+from companion.errors import UserError
 from vision.camera.pi import Picamera2Source, load_settings
 
 sys.path.insert(0, os.path.dirname(__file__))

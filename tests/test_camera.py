@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import vision.camera.sources as camera
-from vision.camera.sources import (CameraError, FrameSource, PhotoFolderSource, VideoSource, bundled_photos_dir,
-                           open_camera)
+from companion.errors import CameraError
 from vision.camera.pi import Picamera2Source, to_bgr
+from vision.camera.sources import FrameSource, PhotoFolderSource, VideoSource, bundled_photos_dir, open_camera
 
 
 def solid(bgr, shape=(48, 64)):

@@ -5,10 +5,17 @@ import json
 import numpy as np
 import pytest
 
-from vision.camera.sources import CameraError
+from companion.errors import CameraError
 from vision.camera.pi import (
-    AF_MODE_MANUAL, CameraSettings, Picamera2Source, calibrate, configuration_kwargs, focus_controls, load_settings,
-    stream_controls)
+    AF_MODE_MANUAL,
+    CameraSettings,
+    Picamera2Source,
+    calibrate,
+    configuration_kwargs,
+    focus_controls,
+    load_settings,
+    stream_controls,
+)
 
 CM3_CONTROLS = {  # what a Camera Module 3 (imx708) advertises: (min, max, default)
     "AeEnable": (False, True, True), "AwbEnable": (False, True, True), "ExposureTime": (26, 112015443, 20000),

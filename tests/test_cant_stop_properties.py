@@ -16,9 +16,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import CHANCE, IllegalMove
+from companion.errors import IllegalMove
+from companion.games.base import CHANCE
 from companion.games.cant_stop.rules import (
-    COLUMNS, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain, StartWith)
+    COLUMNS,
+    Bank,
+    CantStopConfig,
+    CantStopState,
+    Choose,
+    Phase,
+    Roll,
+    RollAgain,
+    StartWith,
+)
 
 MAX_STEPS = 400
 

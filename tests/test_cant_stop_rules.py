@@ -14,11 +14,24 @@ from fractions import Fraction
 
 import pytest
 
+from companion.errors import IllegalMove, VariantError
+from companion.games.base import CHANCE, TERMINAL
 from companion.games.cant_stop import odds
-from companion.games.base import CHANCE, TERMINAL, IllegalMove, VariantError
 from companion.games.cant_stop.rules import (
-    COLUMNS, Bank, CantStopConfig, CantStopGame, CantStopState, Choose, Phase, Roll, RollAgain, StartWith,
-    action_from_dict, action_to_dict, pairings)
+    COLUMNS,
+    Bank,
+    CantStopConfig,
+    CantStopGame,
+    CantStopState,
+    Choose,
+    Phase,
+    Roll,
+    RollAgain,
+    StartWith,
+    action_from_dict,
+    action_to_dict,
+    pairings,
+)
 
 
 def make(phase: Phase = Phase.ROLL, players: int = 2, active: int = 0, markers: dict | None = None,

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
-from vision.cards.render import render_donkey_scene
-from vision.cards.common import FrameError
+from companion.errors import FrameError
 from vision.cards.donkey_race import read_cards, sector_names, sector_of
+from vision.cards.render import render_donkey_scene
 
 
 def test_sector_names_for_two_to_four_players():

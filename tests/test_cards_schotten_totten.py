@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from companion.errors import FrameError
+from vision.cards.reference_deck import ASSET_DIR, COLOURS, LETTER, deck, render_card, sheet_card, write_pdf
 from vision.cards.render import random_st_columns, render_st_scene
-from vision.cards.common import FrameError
 from vision.cards.schotten_totten import StCalibration, calibrate_colours, read_cards
-from vision.cards.reference_deck import (ASSET_DIR, COLOURS, LETTER, deck, render_card, sheet_card, write_pdf)
 
 
 def _expected_table(columns):

@@ -7,15 +7,8 @@ from pathlib import Path
 import pytest
 
 from companion.commands import Button
-from companion.config import (
-    ButtonsConfig,
-    Config,
-    ConfigError,
-    LedsConfig,
-    SessionConfig,
-    _SECTIONS,
-    load_config,
-)
+from companion.config import _SECTIONS, ButtonsConfig, Config, LedsConfig, SessionConfig, load_config
+from companion.errors import ConfigError
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -6,9 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.errors import CalibrationError
+from vision.dice.calibration import CALIBRATION_FILE, calibrate_dice, current_calibration, load_calibration
 from vision.dice.reader import read_dice
-from vision.dice.calibration import (CALIBRATION_FILE, CalibrationError, calibrate_dice, current_calibration,
-                                     load_calibration)
 from vision.dice.settle import EMPTY, SettleTracker
 
 H, W = 480, 640

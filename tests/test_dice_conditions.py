@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from vision.camera.sources import bundled_photos_dir
-from vision.training.dice_conditions import CONDITIONS, apply_condition, main, tilt_homography, write_condition
 from vision.dice.eval import evaluate, load_set
+from vision.training.dice_conditions import CONDITIONS, apply_condition, main, tilt_homography, write_condition
 
 
 def _corners(h, width, height):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-
 from test_dice_clusters import COLOURS, drawn_cuts
-from vision.training.dice_clusters import CANVAS, make_image, write_set
+
 from vision.dice.eval import load_set
+from vision.training.dice_clusters import CANVAS, make_image, write_set
 from vision.training.dice_game_tables import game_table, make_game_set
 
 
@@ -41,9 +41,9 @@ def test_a_set_of_tables_without_dice(tmp_path):
 
 
 def test_a_calibration_of_the_empty_table_drops_its_print_and_keeps_every_die():
-    from vision.dice.reader import read_dice
     from vision.dice.calibration import make_calibration
     from vision.dice.eval import match_to_boxes
+    from vision.dice.reader import read_dice
     from vision.training.dice_render import rendered_cuts
 
     rng = np.random.default_rng(11)

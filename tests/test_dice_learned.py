@@ -8,9 +8,23 @@ import numpy as np
 import pytest
 
 from vision.dice.detect import Detection
-from vision.dice.learned import (AGREE_BELIEF, AGREE_PIPS, CLUSTER_FACES, FLAG_BELOW, NO_DIE_SURE, NO_PIPS_NO_DIE, PIP_VETO,
-                                 UNSURE_SCORE, dihedral_probabilities, face_mask, fuse, object_mask, read_work_hybrid,
-                                 read_work_learned, split_clusters)
+from vision.dice.learned import (
+    AGREE_BELIEF,
+    AGREE_PIPS,
+    CLUSTER_FACES,
+    FLAG_BELOW,
+    NO_DIE_SURE,
+    NO_PIPS_NO_DIE,
+    PIP_VETO,
+    UNSURE_SCORE,
+    dihedral_probabilities,
+    face_mask,
+    fuse,
+    object_mask,
+    read_work_hybrid,
+    read_work_learned,
+    split_clusters,
+)
 from vision.dice.segment import to_lab
 
 
@@ -109,9 +123,10 @@ def test_a_sure_detection_the_classifier_is_sure_is_no_die_is_dropped_unless_its
 
 
 def test_a_lone_spot_the_classifier_rejects_is_dropped_only_among_a_set_of_dice(monkeypatch):
+    from test_dice_reader import synthetic_table
+
     import vision.dice.learned as learned
     from vision.dice import pips
-    from test_dice_reader import synthetic_table
 
     frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
     dice = read_work_learned(frame)
@@ -293,8 +308,9 @@ def test_learned_reader_on_drawn_dice():
 
 
 def test_sure_dice_are_read_without_counting_their_pips(monkeypatch):
-    import vision.dice.learned as learned
     from test_dice_reader import synthetic_table
+
+    import vision.dice.learned as learned
 
     frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
     counted = []
@@ -339,8 +355,9 @@ def test_a_second_opinion_is_averaged_in_only_where_the_first_classifier_is_unsu
 
 
 def test_the_reader_asks_the_shipped_second_classifier_about_unsure_dice_only(monkeypatch):
-    import vision.dice.learned as learned
     from test_dice_reader import synthetic_table
+
+    import vision.dice.learned as learned
     from vision.dice.model import shipped_box_classifier, shipped_second_classifier
 
     assert shipped_second_classifier() is not None  # shipped in assets/dice_model

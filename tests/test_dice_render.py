@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.training.dice_clusters import make_image
 from vision.dice.learned import face_mask
-from vision.training.dice_render import PIPS, render_die, rendered_cuts
-from vision.dice.segment import to_lab
 from vision.dice.pips import read_face
+from vision.dice.segment import to_lab
+from vision.training.dice_clusters import make_image
+from vision.training.dice_render import PIPS, render_die, rendered_cuts
 
 
 def test_layouts_are_the_standard_d6_faces():

@@ -465,7 +465,6 @@ DEFAULT_PLAYERS = ("Player 1", "Player 2")
 
 def test_cant_stop_screen_badges_the_default_players_apart(monkeypatch):
     from companion.display import bars
-
     from companion.display import cant_stop_board as board
     view = make_view(players=tuple(PlayerView(n, i) for i, n in enumerate(DEFAULT_PLAYERS)), active=1,
                      board=CantStopBoardView(HEIGHTS, {0: {7: 3}, 1: {7: 3, 8: 2}}, {}, {4: 1}))
@@ -530,7 +529,6 @@ def _real_option_views(tmp_path):
 def test_every_cant_stop_option_is_shown_in_full_at_800x480(tmp_path):
     from companion.display.options import layout_options
     from companion.display.panel import side_panel_regions
-
     from companion.display.screen import screen_layout
 
     most, crowded = (0, 0), None

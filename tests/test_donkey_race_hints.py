@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
+from companion.agents.base import run_simulation
 from companion.games.donkey_race.rules import JOKER, DonkeyRaceConfig, DonkeyRaceState, Pass, Phase, Play
 from companion.hints.donkey_race import advise
-from companion.agents.base import run_simulation
 
 
 def position(hands, *, leader=0, config=None) -> DonkeyRaceState:

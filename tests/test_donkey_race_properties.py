@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 
 from companion.games.base import CHANCE
 from companion.games.donkey_race.rules import (
-    UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Draw, Phase, Play, action_from_dict, action_to_dict, set_value)
+    UNKNOWN,
+    DonkeyRaceConfig,
+    DonkeyRaceState,
+    Draw,
+    Phase,
+    Play,
+    action_from_dict,
+    action_to_dict,
+    set_value,
+)
 
 VARIANTS = st.fixed_dictionaries({}, optional={
     "jokers": st.integers(0, 4),

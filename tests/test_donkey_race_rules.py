@@ -6,10 +6,24 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games.base import CHANCE, TERMINAL, IllegalMove, VariantError
+from companion.errors import IllegalMove, VariantError
+from companion.games.base import CHANCE, TERMINAL
 from companion.games.donkey_race.rules import (
-    DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader, Pass, Phase, Play, Reshuffle,
-    action_from_dict, action_to_dict, set_value)
+    DONKEY,
+    JOKER,
+    UNKNOWN,
+    DonkeyRaceConfig,
+    DonkeyRaceState,
+    Draw,
+    FirstLeader,
+    Pass,
+    Phase,
+    Play,
+    Reshuffle,
+    action_from_dict,
+    action_to_dict,
+    set_value,
+)
 
 
 def table(hands, *, leader=0, config=None, points=None, deck=None, discard=(), **kw) -> DonkeyRaceState:

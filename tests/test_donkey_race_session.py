@@ -8,12 +8,17 @@ import numpy as np
 import pygame
 import pytest
 
-from companion.commands import Button, Command
+from companion.commands import Command
 from companion.display.donkey_race import render_donkey_race
 from companion.games.donkey_race.rules import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase
 from companion.session.base import Waiting
 from companion.session.donkey_race import (
-    DonkeyRaceSession, Mode, TableReading, codes_from_entry, reading_from_observation)
+    DonkeyRaceSession,
+    Mode,
+    TableReading,
+    codes_from_entry,
+    reading_from_observation,
+)
 from companion.store import Store
 
 FRAME = np.zeros((8, 8, 3), np.uint8)
@@ -141,9 +146,8 @@ def test_screen_renders_every_mode_at_800x480(store):
 
 
 def test_rendered_card_photos_drive_the_first_leader_and_the_plays(store):
-    from vision.cards.render import render_donkey_scene
-
     from companion.session.donkey_race import read_table
+    from vision.cards.render import render_donkey_scene
 
     s = session(store)
     rng = np.random.default_rng(5)

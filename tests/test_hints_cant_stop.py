@@ -10,21 +10,35 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from companion.games.cant_stop import odds
+from companion.agents.base import run_simulation
 from companion.games.base import CHANCE
+from companion.games.cant_stop import odds
 from companion.games.cant_stop.rules import (
-    Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain, StartWith, roll_distribution)
+    Bank,
+    CantStopConfig,
+    CantStopState,
+    Choose,
+    Phase,
+    Roll,
+    RollAgain,
+    StartWith,
+    roll_distribution,
+)
 from companion.hints.cant_stop import advisor as hints
 from companion.hints.cant_stop import search as cant_stop_search
 from companion.hints.cant_stop import threats as cant_stop_threats
 from companion.hints.cant_stop.advisor import Hint, advise, bust_chance, steps_at_risk, threats
 from companion.hints.cant_stop.search import search_for
-from companion.hints.cant_stop.threats import (
-    THREAT_SURVIVAL, claim_chances, claim_table, threatened, threatened_turns)
+from companion.hints.cant_stop.threats import THREAT_SURVIVAL, claim_chances, claim_table, threatened, threatened_turns
 from companion.hints.cant_stop.turn import RunnerGrid
 from companion.hints.cant_stop.value import (
-    EFFORT_CAP, FALLBACK_CAP, column_chances, column_efforts, expected_turns, turns_from_efforts)
-from companion.agents.base import run_simulation
+    EFFORT_CAP,
+    FALLBACK_CAP,
+    column_chances,
+    column_efforts,
+    expected_turns,
+    turns_from_efforts,
+)
 
 HEIGHTS = CantStopConfig().column_heights
 

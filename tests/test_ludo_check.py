@@ -2,9 +2,9 @@
 
 import pytest
 
-from companion.games.ludo.rules import YARD, Move, Roll
 from companion.games.ludo.check import CAPTURE_PENDING, ILLEGAL, MOVED, UNCHANGED, Misplaced, check_move
 from companion.games.ludo.position import state_from_position
+from companion.games.ludo.rules import YARD, Move, Roll
 
 Y = "yard"
 

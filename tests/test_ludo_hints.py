@@ -4,13 +4,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.ludo.rules import YARD, Move, Roll
-from companion.games.ludo.position import state_from_position
-from companion.hints.ludo.advisor import SAFE_WEIGHTS, advise, danger, pawn_value
-from companion.bench.ludo_advisor import measure
-from companion.hints.ludo.danger import hit_chance, threat_count, turn_hit_chance
 from companion.agents.base import run_simulation
 from companion.agents.ludo import simulate
+from companion.bench.ludo_advisor import measure
+from companion.games.ludo.position import state_from_position
+from companion.games.ludo.rules import YARD, Move, Roll
+from companion.hints.ludo.advisor import SAFE_WEIGHTS, advise, danger, pawn_value
+from companion.hints.ludo.danger import hit_chance, threat_count, turn_hit_chance
 
 Y = "yard"
 

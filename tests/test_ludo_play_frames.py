@@ -7,9 +7,9 @@ until the board is right (ludo.md B.4, B.5)."""
 import pytest
 
 from companion.cli import main
-from companion.games.ludo.rules import YARD, LudoState
 from companion.games.ludo.board import load_board
 from companion.games.ludo.config import LudoConfig
+from companion.games.ludo.rules import YARD, LudoState
 from companion.paths import resolve
 from companion.store import Store
 from vision.board.game_frames import generate, position_of
@@ -116,8 +116,8 @@ class _Recorder:
 def test_wrong_move_and_capture_left_on_the_track_are_reported_not_recorded(tmp_path):
     """B.4 / B.5 on the frames: a pawn one square too far and a captured pawn still on its square are
     shown (colour, where it is, where it belongs) while the recorded game stays at the move before."""
-    from companion.app.loop import run_loop
     from companion.app.inputs import ScriptInput
+    from companion.app.loop import run_loop
     from companion.app.play_ludo import LudoFrameReader
     from companion.session.ludo import LudoSession, colours_for
     from vision.camera.sources import PhotoFolderSource

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.base import CHANCE, TERMINAL, IllegalMove, VariantError
-from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith, action_from_dict, action_to_dict
+from companion.errors import IllegalMove, VariantError
+from companion.games.base import CHANCE, TERMINAL
 from companion.games.ludo.config import LudoConfig
 from companion.games.ludo.position import position_moves, state_from_position
+from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith, action_from_dict, action_to_dict
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ludo"
 

@@ -9,14 +9,14 @@ import pytest
 from companion.cli import main
 from companion.commands import Button, Command
 from companion.display.ludo import draw_board, render
-from companion.screens.ludo import LudoView, PawnView
 from companion.games.base import CHANCE
-from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith
 from companion.games.ludo.board import load_board
 from companion.games.ludo.config import LudoConfig
-from companion.readers.ludo_reading import LudoReading, pawns_from_board
+from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith
 from companion.hints.ludo.advisor import advise
 from companion.paths import resolve
+from companion.readers.ludo_reading import LudoReading, pawns_from_board
+from companion.screens.ludo import LudoView, PawnView
 from companion.session.base import Waiting
 from companion.session.ludo import LudoSession, Mode
 from companion.store import Store

@@ -1,7 +1,7 @@
 """The menu state machine driven by button commands alone (no pygame, no pins)."""
 
-from companion.commands import Button, Command
 from companion.app.menu_model import MenuModel, SavedGame, Screen, Shutdown, StartGame, pick_sequence
+from companion.commands import Button, Command
 
 NEXT, CONFIRM, UNDO, MENU = (Command(b) for b in (Button.NEXT, Button.CONFIRM, Button.UNDO, Button.MENU))
 ALL = {"cant-stop": True, "ludo": False, "schotten-totten": False, "donkey-race": False}

@@ -3,11 +3,11 @@
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion.app.menu import GameInput, MenuRunner, available_games, system_poweroff
+from companion.app.menu_store import StoreMenuData, delete_saved_game
 from companion.commands import Button, Command
 from companion.config import DEFAULT_BUTTON_PINS, config_from_dict
 from companion.display.screen import ScreenView
-from companion.app.menu import GameInput, MenuRunner, available_games, system_poweroff
-from companion.app.menu_store import StoreMenuData, delete_saved_game
 from companion.paths import AppPaths
 from companion.store import Store
 

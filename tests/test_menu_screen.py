@@ -7,10 +7,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 import pytest
 
+from companion.app.menu_model import MenuItem, MenuView
 from companion.display import palette
 from companion.display.menu import draw_menu, visible_window
 from companion.display.screen import RENDERERS
-from companion.app.menu_model import MenuItem, MenuView
 
 
 def test_visible_window_keeps_the_selection_in_view():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion.app.demo import photos_dir
 from companion.app.loop import open_game
 from companion.cli import main
-from companion.app.demo import photos_dir
-from companion.games.base import VariantError
+from companion.errors import VariantError
 from companion.games.cant_stop.rules import CantStopConfig
 from companion.session.cant_stop import replay
 from companion.store import Store

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
 from companion.app.demo import demo_playlist, photos_dir
+from companion.cli import main
 from companion.games.cant_stop.rules import Phase
 from companion.session.cant_stop import CantStopSession, replay
 from companion.store import Store

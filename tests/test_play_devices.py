@@ -13,11 +13,11 @@ from gpiozero import LED, GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
 from companion.app import devices as play_devices
-from companion.cli import main
-from companion.config import Config
 from companion.app.demo import photos_dir
 from companion.app.devices import PlayDevices
-from vision.camera.sources import CameraError
+from companion.cli import main
+from companion.config import Config
+from companion.errors import CameraError
 
 GAMES = ("cant-stop", "ludo", "schotten-totten", "donkey-race")
 
@@ -230,8 +230,8 @@ def test_donkey_race_without_a_camera_says_so_without_a_warning(app_env, caplog)
 
 
 def test_open_camera_none_opens_nothing(tmp_path, caplog):
-    from companion.config import Config
     from companion.app.devices import NO_CAMERA, PlayDevices
+    from companion.config import Config
 
     caplog.set_level(logging.INFO)
     with PlayDevices(Config(), headless=True) as devices:

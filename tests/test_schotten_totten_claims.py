@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.base import CHANCE
-from companion.games.schotten_totten.rules import Claim, Phase, SchottenTottenConfig, SchottenTottenState
 from companion.games.schotten_totten.cards import formation_key
 from companion.games.schotten_totten.claims import claim_tables, exhaustive_claim
+from companion.games.schotten_totten.rules import Claim, Phase, SchottenTottenConfig, SchottenTottenState
 
 
 def random_position(rng: random.Random, variant: str = "schotten-totten") -> dict:

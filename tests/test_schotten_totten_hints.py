@@ -4,13 +4,21 @@ import random
 
 import pytest
 
-from companion.games.schotten_totten.rules import (
-    Claim, EndClaims, Pass, Phase, Play, SchottenTottenConfig, SchottenTottenState, Stone)
-from companion.games.schotten_totten.cards import parse_card
-from companion.games.schotten_totten.positions import state_from_position
-from companion.hints.schotten_totten.advisor import advise, next_turn_claims, public_alerts
 from companion.agents.base import run_simulation
 from companion.agents.schotten_totten import greedy_agent, simulate
+from companion.games.schotten_totten.cards import parse_card
+from companion.games.schotten_totten.positions import state_from_position
+from companion.games.schotten_totten.rules import (
+    Claim,
+    EndClaims,
+    Pass,
+    Phase,
+    Play,
+    SchottenTottenConfig,
+    SchottenTottenState,
+    Stone,
+)
+from companion.hints.schotten_totten.advisor import advise, next_turn_claims, public_alerts
 
 
 def cards(text: str):

@@ -4,12 +4,25 @@ from fractions import Fraction
 
 import pytest
 
-from companion.games.base import CHANCE, TERMINAL, IllegalMove, VariantError
-from companion.games.schotten_totten.rules import (
-    Claim, Draw, EndClaims, Pass, Phase, Play, SchottenTottenConfig, SchottenTottenGame, SchottenTottenState,
-    StartWith, Stone, action_from_dict, action_to_dict)
+from companion.errors import IllegalMove, VariantError
+from companion.games.base import CHANCE, TERMINAL
 from companion.games.schotten_totten.cards import Card, formation_key, formation_rank, parse_card
 from companion.games.schotten_totten.positions import state_from_position
+from companion.games.schotten_totten.rules import (
+    Claim,
+    Draw,
+    EndClaims,
+    Pass,
+    Phase,
+    Play,
+    SchottenTottenConfig,
+    SchottenTottenGame,
+    SchottenTottenState,
+    StartWith,
+    Stone,
+    action_from_dict,
+    action_to_dict,
+)
 
 
 def C(code: str) -> Card:

@@ -7,16 +7,23 @@ from types import SimpleNamespace
 import pygame
 import pytest
 
+from companion.agents.schotten_totten import advisor_agent, greedy_agent
 from companion.cli import main
 from companion.commands import Button, Command
 from companion.display.schotten_totten import CARD_COLOURS, render_to_surface
 from companion.games.base import CHANCE
-from companion.games.schotten_totten.rules import (
-    Claim, Draw, Phase, Play, SchottenTottenConfig, SchottenTottenState, StartWith)
 from companion.games.schotten_totten.cards import Card
-from companion.session.schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number
+from companion.games.schotten_totten.rules import (
+    Claim,
+    Draw,
+    Phase,
+    Play,
+    SchottenTottenConfig,
+    SchottenTottenState,
+    StartWith,
+)
 from companion.readers.schotten_totten import SeenCard, TableReading, new_card, reading_from_observation
-from companion.agents.schotten_totten import advisor_agent, greedy_agent
+from companion.session.schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number
 from companion.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures" / "schotten_totten"

@@ -7,12 +7,13 @@ import pytest
 from gpiozero import LED
 from gpiozero.pins.mock import MockFactory
 
+from companion.app.selftest import check_camera, check_display, check_gpio, check_paths, check_store, run_selftest
 from companion.cli import main
 from companion.config import Config, config_from_dict
+from companion.errors import CameraError
 from companion.paths import AppPaths
 from companion.store import Store
-from companion.app.selftest import check_camera, check_display, check_gpio, check_paths, check_store, run_selftest
-from vision.camera.sources import CameraError, FrameSource
+from vision.camera.sources import FrameSource
 
 
 @pytest.fixture
@@ -188,8 +189,8 @@ def test_cli_summary_has_no_xdg_line(env, monkeypatch, capfd):
 
 
 def test_the_dice_calibration_is_reported_and_never_fails_the_selftest(env):
-    from companion.paths import resolve
     from companion.app.selftest import _summary, check_dice_calibration
+    from companion.paths import resolve
     from vision.dice.calibration import CALIBRATION_FILE, calibrate_dice
 
     paths = resolve(env)

@@ -7,11 +7,12 @@ import random
 import numpy as np
 import pytest
 
-from companion.commands import Button, Command
+from companion.commands import Command
 from companion.display.screen import render_to_surface
+from companion.errors import CorruptLog
 from companion.games.cant_stop.rules import CantStopConfig, Phase
 from companion.session.base import ReadingStabilizer, SceneChange, Waiting
-from companion.session.cant_stop import CantStopSession, CorruptLog, Mode, replay
+from companion.session.cant_stop import CantStopSession, Mode, replay
 from companion.store import Store
 from vision.observation import DiceObservation, DieReading
 

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from companion.games.base import VariantError
-from companion.games.cant_stop.rules import CantStopState, Phase, StartWith
 from companion.agents.base import run_simulation
 from companion.agents.cant_stop import AGENTS, MAX_TURNS, _chance, get_agent, play_game, random_agent
+from companion.errors import VariantError
+from companion.games.cant_stop.rules import CantStopState, Phase, StartWith
 
 
 def test_output_shape():

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from companion import store as store_module
+from companion.errors import StoreError
 from companion.paths import AppPaths
-from companion.store import SCHEMA_VERSION, Event, ScoreRow, Store, StoreError, open_store
+from companion.store import SCHEMA_VERSION, Event, ScoreRow, Store, open_store
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -12,11 +12,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.agents.base import Tally, lookup_agent
+from companion.agents.rule28 import rule28_agent
 from companion.games.base import CHANCE
 from companion.games.cant_stop.rules import CantStopConfig, CantStopState, Phase, Roll
 from companion.hints.cant_stop.advisor import advise
-from companion.agents.rule28 import rule28_agent
-from companion.agents.base import Tally, lookup_agent
 
 Agent = Callable[[Any, random.Random], Any]
 """``(state, rng) -> action``: the action for ``state.current_player``."""

@@ -13,10 +13,10 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.agents.base import Tally, lookup_agent
 from companion.games.base import CHANCE
 from companion.games.donkey_race.rules import DonkeyRaceConfig, DonkeyRaceState, Draw, Phase
 from companion.hints.donkey_race import advise
-from companion.agents.base import Tally, lookup_agent
 
 Agent = Callable[[Any, random.Random], Any]
 """``(state, rng) -> action``: the action for ``state.current_player``."""

@@ -11,11 +11,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.games.base import CHANCE
-from companion.games.ludo.rules import LudoState, Phase, Roll, StartWith
-from companion.games.ludo.config import LudoConfig
-from companion.hints.ludo.advisor import advise
 from companion.agents.base import Tally, lookup_agent
+from companion.games.base import CHANCE
+from companion.games.ludo.config import LudoConfig
+from companion.games.ludo.rules import LudoState, Phase, Roll, StartWith
+from companion.hints.ludo.advisor import advise
 
 Agent = Callable[[Any, random.Random], Any]
 

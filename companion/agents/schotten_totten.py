@@ -20,12 +20,20 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.games.base import CHANCE
-from companion.games.schotten_totten.rules import (
-    Claim, Draw, EndClaims, Pass, Phase, SchottenTottenConfig, SchottenTottenState, StartWith)
-from companion.games.schotten_totten.cards import formation_key
-from companion.hints.schotten_totten.advisor import advise
 from companion.agents.base import Tally, lookup_agent
+from companion.games.base import CHANCE
+from companion.games.schotten_totten.cards import formation_key
+from companion.games.schotten_totten.rules import (
+    Claim,
+    Draw,
+    EndClaims,
+    Pass,
+    Phase,
+    SchottenTottenConfig,
+    SchottenTottenState,
+    StartWith,
+)
+from companion.hints.schotten_totten.advisor import advise
 
 Agent = Callable[[SchottenTottenState, random.Random], Any]
 

@@ -18,9 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from companion.cli import UserError
+from companion.errors import CameraError, UserError
 from companion.paths import AppPaths, ensure_state_dir, resolve
-from vision.camera.sources import CameraError
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.app.inputs import InputSource, open_input
 from companion.config import Config
 from companion.display.screen import Display
-from companion.app.inputs import InputSource, open_input
 from companion.store import Store, open_or_move_aside
 from hardware.buttons import make_pin_factory
 from hardware.leds import LedPanel

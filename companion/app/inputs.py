@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from companion.commands import Button, Command
+from companion.errors import ScriptError
 from companion.i18n import _
 
 if TYPE_CHECKING:
@@ -54,10 +55,6 @@ class InputSource(Protocol):
 
 
 # --- scripts ---------------------------------------------------------------------------------------
-
-
-class ScriptError(ValueError):
-    """A script that cannot be read or has a bad line; the message starts with ``FILE:LINE:``."""
 
 
 @dataclass(frozen=True)

@@ -18,27 +18,24 @@ from typing import Any
 
 import cv2
 
+from companion.app.devices import PlayDevices
+from companion.app.trace import EventTrace
 from companion.commands import Button
 from companion.config import Config
 from companion.display.screen import Display
+from companion.errors import FrameError, ScriptEnded
 from companion.games.cant_stop.rules import CantStopConfig
 from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
-from companion.app.devices import PlayDevices
-from companion.app.trace import EventTrace
 from companion.session.base import GameSession, Waiting
 from companion.session.cant_stop import GAME, CantStopSession, replay
 from companion.store import Store
 from hardware.leds import LedPanel, StatusPattern
 from vision.camera.sources import FrameSource
-from vision.dice.reader import FrameError, read_dice, warm_up
+from vision.dice.reader import read_dice, warm_up
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
-
-
-class ScriptEnded(RuntimeError):
-    """A headless run's script ended while the game still waited for the players."""
 
 
 @dataclass
@@ -263,8 +260,8 @@ def play(*, players: list[str] | None, variant: dict | None, camera_spec: str | 
 
 def demo(state_dir: Path, *, headless: bool, screenshots: Path | None) -> int:
     """``companion demo``: the bundled two-player game on real photos, with a fresh store in ``state_dir``."""
-    from companion.config import Config
     from companion.app.demo import demo_camera, demo_script_path
+    from companion.config import Config
 
     paths = AppPaths.from_dirs(state_dir, state_dir)
     if not headless and not display_available():

@@ -25,12 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.commands import Button, Command
-from companion.config import Config
-from companion.i18n import _
 from companion.app.menu_games import GAME_TITLES
 from companion.app.menu_model import MenuModel, Shutdown, StartGame
 from companion.app.menu_store import StoreMenuData
+from companion.commands import Button, Command
+from companion.config import Config
+from companion.i18n import _
 from companion.paths import AppPaths
 from companion.store import Store
 
@@ -144,8 +144,8 @@ class MenuRunner:
         Can't Stop game's camera does go through ``PlayDevices`` (:meth:`_play_cant_stop`).
         """
         import companion.display.menu  # noqa: F401  (registers the menu renderer)
-        from companion.display.screen import Display
         from companion.app.inputs import open_input
+        from companion.display.screen import Display
         from hardware.leds import LedPanel
 
         display = self.config.display
@@ -230,7 +230,7 @@ class MenuRunner:
 
     def _start(self, store: Store, action: StartGame, model: MenuModel) -> bool:
         """Play the game ``action`` names; True when the players quit the whole program from it."""
-        from companion.app.loop import ScriptEnded
+        from companion.errors import ScriptEnded
 
         try:
             if action.game == "cant-stop":
@@ -244,9 +244,9 @@ class MenuRunner:
             return False
 
     def _play_cant_stop(self, store: Store, action: StartGame) -> bool:
+        from companion.app.devices import PlayDevices
         from companion.app.loop import live_dice_reader, run_loop
         from companion.games.cant_stop.rules import CantStopConfig
-        from companion.app.devices import PlayDevices
         from companion.session.cant_stop import GAME, CantStopSession
 
         if action.game_id is None:
@@ -309,8 +309,8 @@ def menu_command(args: argparse.Namespace, env: Any = None) -> int:
     import os
 
     from companion.app.loop import display_available
-    from companion.paths import resolve
     from companion.app.startup import load_box_config
+    from companion.paths import resolve
 
     paths = resolve(os.environ if env is None else env)
     config, notice = load_box_config(paths.config_file)  # issue 9: a bad config never stops the box

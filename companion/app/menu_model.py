@@ -24,9 +24,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.app.menu_games import GAME_TITLES, PLAYER_COUNTS, VARIANT_SWITCHES
 from companion.commands import Button, Command
 from companion.i18n import _
-from companion.app.menu_games import GAME_TITLES, PLAYER_COUNTS, VARIANT_SWITCHES
+
 
 class Screen(enum.Enum):
     """Which menu is shown."""

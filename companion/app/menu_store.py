@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from companion.i18n import _
 from companion.app.menu_model import SavedGame
+from companion.i18n import _
 from companion.store import Store
 
 

@@ -15,7 +15,7 @@ import os
 from functools import partial
 from pathlib import Path
 
-from companion.cli import UserError
+from companion.errors import UserError
 from companion.i18n import _
 
 log = logging.getLogger(__name__)
@@ -23,17 +23,15 @@ log = logging.getLogger(__name__)
 def play(args, env=None) -> int:
     """Run one donkey race from the ``companion play`` namespace; exit status 0 (the game is saved
     when the players quit). Raises :class:`UserError` for a bad player list or variant."""
+    import companion.display.donkey_race  # noqa: F401  (registers the renderer)
+    from companion.app.devices import PlayDevices
     from companion.app.loop import display_available, open_game, run_loop
     from companion.cli.play import parse_variant
     from companion.config import load_config
-    from companion.games.base import VariantError
+    from companion.errors import CameraError, VariantError
     from companion.games.donkey_race.rules import DonkeyRaceConfig
     from companion.paths import ensure_state_dir, resolve
-    from companion.app.devices import PlayDevices
     from companion.session.donkey_race import GAME, DonkeyRaceSession, read_table, replay
-    from vision.camera.sources import CameraError
-
-    import companion.display.donkey_race  # noqa: F401  (registers the renderer)
 
     paths = resolve(os.environ if env is None else env)
     config = load_config(paths.config_file)

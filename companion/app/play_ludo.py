@@ -23,8 +23,8 @@ import numpy as np
 
 from companion.games.ludo.board import load_board
 from companion.games.ludo.config import LudoConfig
-from companion.readers.ludo_reading import LudoReading, pawns_from_board
 from companion.i18n import _
+from companion.readers.ludo_reading import LudoReading, pawns_from_board
 
 log = logging.getLogger(__name__)
 
@@ -86,13 +86,13 @@ class LudoFrameReader:
 
 def play(args) -> int:
     """``companion play ludo`` (args: the ``play`` namespace of companion.cli.play). Exit status 0."""
+    from companion.app.devices import NO_CAMERA, PlayDevices
     from companion.app.loop import display_available, open_game, run_loop
-    from companion.cli import UserError
     from companion.cli.play import parse_variant
     from companion.config import load_config
     from companion.display.ludo import draw_ludo  # noqa: F401  (registers the renderer)
+    from companion.errors import UserError
     from companion.paths import ensure_state_dir, resolve
-    from companion.app.devices import NO_CAMERA, PlayDevices
     from companion.session.ludo import GAME, LudoSession, colours_for, replay
 
     paths = resolve(os.environ)

@@ -60,15 +60,15 @@ def play(args) -> int:
     script's errors as they come (the command line prints them as one line).
     """
     import companion.display.schotten_totten  # noqa: F401 (registers the renderer)
+    from companion.app.devices import PlayDevices
     from companion.app.loop import display_available, open_game, run_loop
-    from companion.cli import UserError
     from companion.cli.play import parse_variant
     from companion.config import load_config
+    from companion.errors import UserError
     from companion.games.schotten_totten.rules import SchottenTottenConfig
     from companion.paths import ensure_state_dir, resolve
-    from companion.app.devices import PlayDevices
-    from companion.session.schotten_totten import GAME, SchottenTottenSession, replay
     from companion.readers.schotten_totten import read_table
+    from companion.session.schotten_totten import GAME, SchottenTottenSession, replay
 
     players = [p.strip() for p in args.players.split(",")] if args.players else None
     if players is not None and len(players) != 2:

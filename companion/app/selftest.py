@@ -31,8 +31,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.config import Config, ConfigError, load_config
-from companion.paths import AppPaths, StateDirError, ensure_state_dir, resolve
+from companion.config import Config, load_config
+from companion.errors import ConfigError, StateDirError
+from companion.paths import AppPaths, ensure_state_dir, resolve
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +52,8 @@ def check_camera(spec: str, frames: int = DEFAULT_FRAMES, frames_per_photo: int 
     "error"}``; ``fps`` is frames per second measured from the second frame to the last (None when
     fewer than two frames came). ``fallback`` is true when ``auto`` ended on the bundled photos.
     """
-    from vision.camera.sources import CameraError, open_camera
+    from companion.errors import CameraError
+    from vision.camera.sources import open_camera
 
     opener = opener or open_camera
     result: dict[str, Any] = {"ok": False, "required": True, "spec": spec, "source": None, "fallback": False,
@@ -93,7 +95,8 @@ def check_gpio(config: Config, env: Mapping[str, str] = os.environ,
     from gpiozero import LED
     from gpiozero import Button as GpioButton
 
-    from hardware.buttons import PinFactoryError, make_pin_factory
+    from companion.errors import PinFactoryError
+    from hardware.buttons import make_pin_factory
 
     requested = env.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
     result: dict[str, Any] = {"ok": False, "required": bool(requested) and requested != "mock",
@@ -262,7 +265,8 @@ def check_store(paths: AppPaths) -> dict[str, Any]:
 
     Returns ``{"ok", "required", "file", "exists", "integrity", "schema_version", "error"}``.
     """
-    from companion.store import Store, StoreError
+    from companion.errors import StoreError
+    from companion.store import Store
 
     file = paths.store_file
     result: dict[str, Any] = {"ok": False, "required": True, "file": str(file), "exists": file.is_file(),

@@ -22,10 +22,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from companion.config import Config, ConfigError, load_config
+from companion.config import Config, load_config
+from companion.errors import ConfigError, StateDirError, StoreError
 from companion.i18n import _
-from companion.paths import AppPaths, StateDirError, ensure_state_dir
-from companion.store import Store, StoreError, open_or_move_aside
+from companion.paths import AppPaths, ensure_state_dir
+from companion.store import Store, open_or_move_aside
 
 log = logging.getLogger(__name__)
 

@@ -24,11 +24,11 @@ import statistics
 import sys
 import time
 
+from companion.agents.cant_stop import _chance
+from companion.agents.rule28 import rule28_action
 from companion.games.base import CHANCE
 from companion.games.cant_stop.rules import CantStopState, Phase
 from companion.hints.cant_stop.advisor import advise
-from companion.agents.rule28 import rule28_action
-from companion.agents.cant_stop import _chance
 
 
 def measure(games: int = 20, players: int = 2, seed: int = 1) -> dict:

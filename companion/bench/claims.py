@@ -21,8 +21,8 @@ import statistics
 import time
 
 from companion.games.base import CHANCE
-from companion.games.schotten_totten.rules import Claim, Phase, SchottenTottenConfig, SchottenTottenState
 from companion.games.schotten_totten.claims import claim_tables, exhaustive_claim
+from companion.games.schotten_totten.rules import Claim, Phase, SchottenTottenConfig, SchottenTottenState
 
 REPEATS = 3
 """Each stone's claim is timed this many times; the figures use the fastest (timeit's rule: the slower

@@ -47,9 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.bench.crash_games import GAMES
 from companion.app.trace import TRACE_ENV
-
+from companion.bench.crash_games import GAMES
 
 STARTUP_KILLS = 0.1
 """Share of the kills drawn during start-up (before the game is on the screen); the others fall
@@ -199,9 +198,9 @@ def _stored(state_dir: Path, game: str) -> tuple[list[int], list[tuple[int, str,
 def _preload() -> None:
     """Import what ``companion play`` needs, so that forked children start warm."""
     import companion.app.loop  # noqa: F401
-    import companion.display.screen  # noqa: F401
     import companion.app.play_ludo  # noqa: F401
     import companion.app.play_schotten_totten  # noqa: F401
+    import companion.display.screen  # noqa: F401
     import vision.dice.reader  # noqa: F401
     from companion.cli import build_parser
 

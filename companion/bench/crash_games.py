@@ -86,8 +86,8 @@ def _ludo_prepare(folder: Path, script_lines: int) -> Workload:
     import pygame
 
     from companion.display.ludo import draw_board
-    from companion.screens.ludo import LudoView, PawnView
     from companion.games.ludo.rules import YARD
+    from companion.screens.ludo import LudoView, PawnView
 
     photos = folder / "photos"
     photos.mkdir(parents=True, exist_ok=True)

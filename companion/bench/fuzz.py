@@ -31,8 +31,9 @@ import os
 import random
 from typing import Any
 
-from companion.games.base import CHANCE, TERMINAL, IllegalMove
 from companion.bench.fuzz_engines import ENGINES, FuzzEngine
+from companion.errors import IllegalMove
+from companion.games.base import CHANCE, TERMINAL
 
 LEGAL_SAMPLE = 8
 """Legal actions applied (sampled) at each step, besides the one played."""

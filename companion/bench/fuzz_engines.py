@@ -37,8 +37,16 @@ class FuzzEngine:
 
 
 def _cant_stop() -> FuzzEngine:
-    from companion.games.cant_stop.rules import (COLUMNS, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll,
-                                           StartWith)
+    from companion.games.cant_stop.rules import (
+        COLUMNS,
+        Bank,
+        CantStopConfig,
+        CantStopState,
+        Choose,
+        Phase,
+        Roll,
+        StartWith,
+    )
 
     def new_state(rng: random.Random):
         heights = None
@@ -96,8 +104,8 @@ def _cant_stop() -> FuzzEngine:
 
 
 def _ludo() -> FuzzEngine:
-    from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith
     from companion.games.ludo.config import LudoConfig
+    from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith
 
     colour_sets = [("red", "yellow"), ("green", "blue"), ("red", "green", "yellow"), ("red", "green", "yellow", "blue")]
 
@@ -155,10 +163,17 @@ def _ludo() -> FuzzEngine:
 
 
 def _schotten_totten() -> FuzzEngine:
-    from companion.games.schotten_totten.rules import (CLAIM_TIMINGS, GAMES, NUM_STONES, STALL_RESOLUTIONS, Phase,
-                                                 SchottenTottenConfig, SchottenTottenState)
     from companion.games.schotten_totten.actions import Claim, Play
     from companion.games.schotten_totten.cards import Card
+    from companion.games.schotten_totten.rules import (
+        CLAIM_TIMINGS,
+        GAMES,
+        NUM_STONES,
+        STALL_RESOLUTIONS,
+        Phase,
+        SchottenTottenConfig,
+        SchottenTottenState,
+    )
 
     def new_state(rng: random.Random):
         game = rng.choice(GAMES)

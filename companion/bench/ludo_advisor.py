@@ -26,8 +26,8 @@ import time
 from collections.abc import Mapping
 
 from companion.games.base import CHANCE
-from companion.games.ludo.rules import LudoState, Phase, Roll, StartWith
 from companion.games.ludo.config import LudoConfig
+from companion.games.ludo.rules import LudoState, Phase, Roll, StartWith
 from companion.hints.ludo.advisor import advise
 
 

@@ -54,14 +54,15 @@ def run_soak(frames: int, *, fast: bool = False, state_dir: Path | None = None) 
     rss_growth_mb (end minus warm-up), files_start, files_end.
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from companion.app.loop import DEMO_PLAYERS, DEMO_SEED, ScriptEnded, run_loop
-    from companion.config import Config
     from companion.app.demo import demo_camera, demo_script_path
-    from companion.display.screen import Display
-    from companion.games.cant_stop.rules import CantStopConfig
     from companion.app.inputs import open_input
-    from companion.session.cant_stop import GAME, CantStopSession
+    from companion.app.loop import DEMO_PLAYERS, DEMO_SEED, run_loop
+    from companion.config import Config
+    from companion.display.screen import Display
+    from companion.errors import ScriptEnded
+    from companion.games.cant_stop.rules import CantStopConfig
     from companion.session.base import Waiting
+    from companion.session.cant_stop import GAME, CantStopSession
     from companion.store import Store
 
     config = Config()

@@ -13,6 +13,8 @@ import logging
 import os
 import sys
 
+from companion.errors import UserError
+
 # Modules that contribute subcommands, each with add_commands(subparsers).
 COMMAND_MODULES = (
     "companion.cli.play",
@@ -27,15 +29,9 @@ COMMAND_MODULES = (
 )
 
 
-class UserError(Exception):
-    """An error the user can fix (bad file, bad flag value); printed as one line, exit status 2."""
-
-
 def _expected_errors() -> tuple[type[BaseException], ...]:
     """Errors with a message meant for the user: printed as one line (exit status 2), not a traceback."""
-    from companion.paths import StateDirError
-    from companion.store import StoreError
-    from hardware.buttons import PinFactoryError
+    from companion.errors import PinFactoryError, StateDirError, StoreError
 
     return (UserError, OSError, ValueError, StoreError, StateDirError, PinFactoryError, RuntimeError)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from companion.cli import UserError
+from companion.errors import UserError
 
 
 def add_commands(subparsers) -> None:

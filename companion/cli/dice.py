@@ -28,8 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.observation import DiceObservation
 from vision.frames import load_image
+from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +111,8 @@ def label_spot(box: tuple[int, int, int, int], size: tuple[int, int], frame: tup
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from vision.dice.reader import read_dice, warm_up
     from vision.dice.calibration import current_calibration
+    from vision.dice.reader import read_dice, warm_up
 
     cv2.setNumThreads(1)
     warm_up()  # the models and OpenCV's tables load now, not in the first photo's ms

@@ -37,9 +37,18 @@ def check_record(record: dict) -> dict:
 
     Raises ``ValueError`` for a malformed record (unknown player, bad variant, wrong shapes).
     """
-    from companion.games.base import IllegalMove
-    from companion.games.donkey_race.rules import UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader, Pass, Phase
-    from companion.games.donkey_race.rules import Play, Reshuffle
+    from companion.errors import IllegalMove
+    from companion.games.donkey_race.rules import (
+        UNKNOWN,
+        DonkeyRaceConfig,
+        DonkeyRaceState,
+        Draw,
+        FirstLeader,
+        Pass,
+        Phase,
+        Play,
+        Reshuffle,
+    )
     from companion.session.donkey_race import codes_from_entry
 
     try:

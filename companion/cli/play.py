@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.cli import UserError
+from companion.errors import UserError
 from companion.i18n import _
 
 GAMES = ("cant-stop", "ludo", "schotten-totten", "donkey-race")

@@ -30,8 +30,8 @@ def add_commands(subparsers) -> None:
 
 def _claims(args) -> int:
     from companion.cli.play import read_json, report_file_error
-    from companion.screens.schotten_totten_text import verdict_text
     from companion.games.schotten_totten.positions import state_from_position
+    from companion.screens.schotten_totten_text import verdict_text
 
     status = 0
     for path in args.files:

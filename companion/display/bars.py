@@ -10,8 +10,8 @@ from companion.display import fonts, palette, text
 from companion.display.layout import ScreenLayout
 from companion.display.palette import PlayerStyle
 from companion.display.tokens import draw_token
-from companion.screens.cant_stop import ScreenView
 from companion.i18n import _
+from companion.screens.cant_stop import ScreenView
 
 STAR = "\u2605"
 

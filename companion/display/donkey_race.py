@@ -12,11 +12,11 @@ from __future__ import annotations
 import pygame
 
 from companion.display import palette
-from companion.screens.donkey_race import DonkeyRaceView
 from companion.display.screen import register_renderer
 from companion.display.text import draw_text, draw_wrapped
 from companion.display.tokens import draw_token
 from companion.i18n import _, ngettext
+from companion.screens.donkey_race import DonkeyRaceView
 
 
 def _styles(view: DonkeyRaceView) -> dict[int, palette.PlayerStyle]:

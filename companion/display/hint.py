@@ -24,8 +24,8 @@ import pygame
 from companion.display import fonts, palette, text
 from companion.display.layout import ScreenLayout
 from companion.display.options import options_height
-from companion.screens.cant_stop import ScreenView
 from companion.i18n import _
+from companion.screens.cant_stop import ScreenView
 
 MIN_TOP_LINES = 1.6
 """Lines of ``layout.large`` type that the photo (or dice) keeps above the options."""

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 
 import pygame
 
-
 SCORE_ROW_SHARE = 0.8
 """Height of each of several scores rows, as a share of one row (a bottom bar of two scores rows is 0.6
 of a row taller than one of a single row)."""

@@ -14,11 +14,11 @@ import math
 import pygame
 
 from companion.display import fonts, palette
-from companion.screens.ludo import LudoView
 from companion.display.screen import register_renderer
 from companion.display.text import draw_text, draw_wrapped
 from companion.games.ludo.board import BoardGeometry, load_board
 from companion.i18n import _
+from companion.screens.ludo import LudoView
 
 COLOURS: dict[str, tuple[int, int, int]] = {
     "red": (214, 48, 49), "green": (39, 160, 72), "yellow": (240, 200, 40), "blue": (40, 104, 212)}

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pygame
 
+from companion.app.menu_model import MenuView
 from companion.display import palette
 from companion.display.screen import register_renderer
 from companion.display.text import draw_text
-from companion.app.menu_model import MenuView
 
 
 def visible_window(count: int, selected: int, rows: int) -> range:

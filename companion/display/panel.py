@@ -18,8 +18,8 @@ from companion.display.hint import MIN_TOP_LINES, panel_hint_height
 from companion.display.layout import ScreenLayout
 from companion.display.options import draw_options, options_height
 from companion.display.photo import crop_for_dice, draw_dice_faces, draw_photo, fit_rect
-from companion.screens.cant_stop import ScreenView
 from companion.i18n import _
+from companion.screens.cant_stop import ScreenView
 
 
 def format_probability(p: float) -> str:

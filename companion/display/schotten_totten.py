@@ -14,10 +14,10 @@ from __future__ import annotations
 import pygame
 
 from companion.display import fonts, palette, text
-from companion.screens.schotten_totten import StoneView, StView
 from companion.display.screen import register_renderer
 from companion.display.tokens import draw_token
 from companion.i18n import _
+from companion.screens.schotten_totten import StoneView, StView
 
 CARD_COLOURS = {"R": (0xD0, 0x30, 0x30), "O": (0xF0, 0x8C, 0x20), "Y": (0xF0, 0xE0, 0x40),
                 "G": (0x2E, 0xA0, 0x4E), "B": (0x30, 0x70, 0xD8), "P": (0x95, 0x55, 0xC8)}

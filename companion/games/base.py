@@ -15,33 +15,6 @@ TERMINAL = -2
 """``current_player`` once the game is over."""
 
 
-class IllegalMove(ValueError):
-    """An action that breaks a rule in this state; ``rule`` cites the rules file section."""
-
-    def __init__(self, message: str, rule: str):
-        super().__init__(f"{message} ({rule})")
-        self.rule = rule
-
-
-class VariantError(ValueError):
-    """A variant setting with an unknown key or a value outside its allowed range."""
-
-
-def parse_bool(raw: object) -> bool:
-    """A variant switch's truth value: a bool, or ``1/true/yes/on`` and ``0/false/no/off`` in any case.
-
-    Raises ``ValueError`` for anything else (the engines turn it into a :class:`VariantError`).
-    """
-    if isinstance(raw, bool):
-        return raw
-    text = str(raw).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(raw)
-
-
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.

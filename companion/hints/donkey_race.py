@@ -31,8 +31,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from companion.games.donkey_race.rules import JOKER, UNKNOWN, Action, DonkeyRaceState, Pass, Phase, Play, set_value
 from companion.games.donkey_race.config import card_name
+from companion.games.donkey_race.rules import JOKER, UNKNOWN, Action, DonkeyRaceState, Pass, Phase, Play, set_value
 from companion.i18n import _, ngettext
 
 KEEP_MARGIN = 1

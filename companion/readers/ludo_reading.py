@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from companion.games.ludo.rules import PAWNS, YARD
 from companion.games.ludo.board import BoardGeometry
+from companion.games.ludo.rules import PAWNS, YARD
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.schotten_totten.rules import SchottenTottenState
 from companion.games.schotten_totten.cards import Card, parse_card
+from companion.games.schotten_totten.rules import SchottenTottenState
 
 
 @dataclass(frozen=True)

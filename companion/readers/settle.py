@@ -20,8 +20,8 @@ from collections.abc import Callable
 import numpy as np
 
 from companion.i18n import _
-from vision.observation import DiceObservation
 from vision.dice.settle import EMPTY, MOVING, SettleTracker
+from vision.observation import DiceObservation
 
 
 class SettledDiceReader:

@@ -9,11 +9,11 @@ draw and discard counts, and the reminders for the table: deal, draw back to 3, 
 
 from __future__ import annotations
 
-from companion.screens.donkey_race import DonkeyRaceView, LaneView, SectorView
 from companion.display.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES
 from companion.games.donkey_race.rules import Phase, set_value
 from companion.hints.donkey_race import advise
 from companion.i18n import _, ngettext
+from companion.screens.donkey_race import DonkeyRaceView, LaneView, SectorView
 from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
 
 

@@ -11,7 +11,6 @@ from companion.games.schotten_totten.cards import Card, formation_name
 from companion.games.schotten_totten.claims import ClaimVerdict
 from companion.i18n import _
 
-
 SHORT_NAMES = {"three of a kind": "3 of a kind", "battalion order": "battalion", "skirmish line": "skirmish"}
 """Shorter forms of the longer formation names, for the narrow stone columns of the screen."""
 

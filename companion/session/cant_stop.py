@@ -29,15 +29,27 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.commands import Button, Command
-from companion.screens.cant_stop import CantStopBoardView, DieView, OptionView, PlayerView, ScreenView
-from companion.games.base import IllegalMove
-from companion.games.cant_stop.rules import (COLUMNS, Action, Bank, CantStopConfig, CantStopState, Choose, Phase,
-                                       Roll, RollAgain, StartWith, action_from_dict, action_to_dict)
+from companion.errors import IllegalMove
+from companion.games.cant_stop.odds import bust_probability
+from companion.games.cant_stop.rules import (
+    COLUMNS,
+    Action,
+    Bank,
+    CantStopConfig,
+    CantStopState,
+    Choose,
+    Phase,
+    Roll,
+    RollAgain,
+    StartWith,
+    action_from_dict,
+    action_to_dict,
+)
 from companion.hints.cant_stop.advisor import advise
 from companion.i18n import _
-from companion.games.cant_stop.odds import bust_probability
+from companion.screens.cant_stop import CantStopBoardView, DieView, OptionView, PlayerView, ScreenView
 from companion.session.base import ReadingStabilizer, SceneChange, Waiting
-from companion.session.log import CorruptLog, LoggedSession, replay_log
+from companion.session.log import LoggedSession, replay_log
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)

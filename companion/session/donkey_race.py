@@ -33,15 +33,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.commands import Button, Command
-from companion.screens.donkey_race import DonkeyRaceView
-from companion.games.base import IllegalMove
-from companion.games.donkey_race.rules import (
-    DONKEY, JOKER, UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader, Pass, Phase, Play,
-    Reshuffle, action_from_dict, action_to_dict)
+from companion.errors import IllegalMove
 from companion.games.donkey_race.config import card_name
+from companion.games.donkey_race.rules import (
+    DONKEY,
+    JOKER,
+    UNKNOWN,
+    Action,
+    DonkeyRaceConfig,
+    DonkeyRaceState,
+    Draw,
+    FirstLeader,
+    Pass,
+    Phase,
+    Play,
+    Reshuffle,
+    action_from_dict,
+    action_to_dict,
+)
 from companion.i18n import _
+from companion.screens.donkey_race import DonkeyRaceView
 from companion.session.base import Waiting
-from companion.session.log import CorruptLog, LoggedSession, replay_log
+from companion.session.log import LoggedSession, replay_log
 
 log = logging.getLogger(__name__)
 

@@ -11,12 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from companion.games.base import IllegalMove
+from companion.errors import CorruptLog, IllegalMove
 from companion.i18n import _
-
-
-class CorruptLog(RuntimeError):
-    """The stored event log does not replay under the rules (a damaged or foreign store)."""
 
 
 def replay_log(state: Any, events: Iterable[Any], actions_of: Callable[[dict], Iterable[Any]],

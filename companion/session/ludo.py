@@ -38,17 +38,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.commands import Button, Command
-from companion.screens.ludo import LudoView, MoveView, PawnView, PlayerLine
-from companion.games.base import IllegalMove
-from companion.games.ludo.rules import (YARD, Action, LudoState, Move, Phase, Roll, StartWith, action_from_dict,
-                                  action_to_dict)
+from companion.errors import IllegalMove
 from companion.games.ludo.check import CAPTURE_PENDING, ILLEGAL, MOVED, check_move
 from companion.games.ludo.config import LudoConfig
+from companion.games.ludo.rules import (
+    YARD,
+    Action,
+    LudoState,
+    Move,
+    Phase,
+    Roll,
+    StartWith,
+    action_from_dict,
+    action_to_dict,
+)
 from companion.hints.ludo.advisor import advise
 from companion.i18n import _
-from companion.session.base import SceneChange, Waiting
-from companion.session.log import CorruptLog, LoggedSession, replay_log
 from companion.readers.ludo_reading import LudoReading
+from companion.screens.ludo import LudoView, MoveView, PawnView, PlayerLine
+from companion.session.base import SceneChange, Waiting
+from companion.session.log import LoggedSession, replay_log
 
 log = logging.getLogger(__name__)
 

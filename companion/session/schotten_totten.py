@@ -32,18 +32,29 @@ import random
 from dataclasses import dataclass
 
 from companion.commands import Button, Command
-from companion.screens.schotten_totten_text import formation_label, verdict_text
-from companion.screens.schotten_totten import StoneView, StView
-from companion.games.base import IllegalMove
-from companion.games.schotten_totten.rules import (
-    NUM_STONES, Action, Claim, Draw, EndClaims, Pass, Phase, Play, SchottenTottenConfig, SchottenTottenState,
-    StartWith, action_from_dict, action_to_dict)
+from companion.errors import CorruptLog, IllegalMove
 from companion.games.schotten_totten.cards import Card, formation_key
+from companion.games.schotten_totten.rules import (
+    NUM_STONES,
+    Action,
+    Claim,
+    Draw,
+    EndClaims,
+    Pass,
+    Phase,
+    Play,
+    SchottenTottenConfig,
+    SchottenTottenState,
+    StartWith,
+    action_from_dict,
+    action_to_dict,
+)
 from companion.hints.schotten_totten.advisor import public_alerts
 from companion.i18n import _
-from companion.session.base import Waiting
-from companion.session.log import CorruptLog
 from companion.readers.schotten_totten import TableReading, new_card
+from companion.screens.schotten_totten import StoneView, StView
+from companion.screens.schotten_totten_text import formation_label, verdict_text
+from companion.session.base import Waiting
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board.colour import COLOUR_CLASS, CLASSES
+from vision.board.colour import CLASSES, COLOUR_CLASS
 from vision.board.find import BoardFit
 from vision.board.layouts import PrintLayout
 

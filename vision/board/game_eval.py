@@ -17,8 +17,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.games.ludo.rules import LudoState, action_from_dict
 from companion.games.ludo.board import load_board
+from companion.games.ludo.rules import LudoState, action_from_dict
 from companion.readers.ludo_reading import pawns_from_board
 from vision.board.game_frames import generate
 from vision.board.reader import read_board

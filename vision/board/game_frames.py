@@ -35,9 +35,9 @@ folder (names ``NNNN-KIND[-K].jpg|png``) are deleted first; other files are left
 
 from __future__ import annotations
 
-import re
 import math
 import random
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -46,9 +46,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith, action_to_dict
 from companion.games.ludo.board import BoardGeometry, load_board
 from companion.games.ludo.config import LudoConfig
+from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith, action_to_dict
 from vision.board.render import Position, Scene, camera, render
 
 # Die pips on the 3x3 lattice (-1, 0, 1) of a face.

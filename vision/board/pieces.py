@@ -22,10 +22,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.board.pinhole import camera_matrix, project
 from vision.board.colour import COLOUR_CLASS, LIGHT, NONE
 from vision.board.find import BoardFit
 from vision.board.layouts import PrintLayout
+from vision.board.pinhole import camera_matrix, project
 from vision.board.printed import print_image, printed_colours, to_top
 
 # Pawn size in grid cells (the real board's pawns: about 1.5 cells tall, 0.6 wide).

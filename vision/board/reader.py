@@ -2,7 +2,7 @@
 
 ``read_board(frame_bgr, geometry, calibration=None) -> BoardObservation``:
 
-1. Check the frame (:class:`BoardFrameError` for input that is not an image; an observation with
+1. Check the frame (:class:`FrameError` for input that is not an image; an observation with
    ``problem`` set for a black, uniform or tiny one).
 2. Scale it so the long side is at most :data:`WORK_MAX_SIDE` pixels, classify pixel colours
    (:mod:`vision.board.colour`).
@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.errors import FrameError
 from companion.games.ludo.board import BoardGeometry
-from vision.board.colour import classify
 from vision.board.aruco import marker_fit
+from vision.board.colour import classify
 from vision.board.find import BoardFit, find_board
 from vision.board.hand import covered_places
 from vision.board.layouts import layout_for
@@ -40,10 +41,6 @@ from vision.board.printed import printed_colours
 WORK_MAX_SIDE = 960
 MIN_FRAME_SIDE = 48
 BLACK_LEVEL, MIN_CONTRAST = 12.0, 4.0
-
-
-class BoardFrameError(ValueError):
-    """The frame is not an image the reader can take (not a non-empty (h, w, 3) uint8 array)."""
 
 
 @dataclass(frozen=True)
@@ -103,13 +100,13 @@ class BoardObservation:
 
 
 def check_frame(frame_bgr) -> None:
-    """Raise BoardFrameError unless ``frame_bgr`` is a non-empty (h, w, 3) uint8 numpy array."""
+    """Raise FrameError unless ``frame_bgr`` is a non-empty (h, w, 3) uint8 numpy array."""
     if not isinstance(frame_bgr, np.ndarray):
-        raise BoardFrameError(f"frame must be a numpy array, not {type(frame_bgr).__name__}")
+        raise FrameError(f"frame must be a numpy array, not {type(frame_bgr).__name__}")
     if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.size == 0:
-        raise BoardFrameError(f"frame must be a colour image of shape (h, w, 3), not {frame_bgr.shape}")
+        raise FrameError(f"frame must be a colour image of shape (h, w, 3), not {frame_bgr.shape}")
     if frame_bgr.dtype != np.uint8:
-        raise BoardFrameError(f"frame must be uint8 (0-255), not {frame_bgr.dtype}")
+        raise FrameError(f"frame must be uint8 (0-255), not {frame_bgr.dtype}")
 
 
 def frame_problem(frame_bgr: np.ndarray) -> str | None:
@@ -134,7 +131,7 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
     when this frame's board is not found on its own (a hand over a yard). stacks: count two pawns of
     one colour side by side on a track square (``own_stacking`` allowed / block; see
     :func:`vision.board.pieces.read_pieces`); ``squares`` then lists that colour twice.
-    Raises BoardFrameError for input that is not an image; never for what the image shows.
+    Raises FrameError for input that is not an image; never for what the image shows.
     """
     start = time.perf_counter()
     check_frame(frame_bgr)

@@ -36,7 +36,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.camera.sources import CameraError, FrameSource
+from companion.errors import CameraError
+from vision.camera.sources import FrameSource
 
 log = logging.getLogger(__name__)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import CameraError
 from vision.frames import decode_file
 
 log = logging.getLogger(__name__)
@@ -28,10 +29,6 @@ PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 # Default number of reads each photo is held for: a still scene long enough for the session's
 # stability check (same values over a few frames).
 DEFAULT_FRAMES_PER_PHOTO = 5
-
-
-class CameraError(RuntimeError):
-    """A camera spec that cannot be opened (missing folder, no device, picamera2 not installed)."""
 
 
 class FrameSource:

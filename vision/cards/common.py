@@ -11,7 +11,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.reader import FrameError, check_frame, frame_problem
+from companion.errors import FrameError
+from vision.dice.reader import check_frame, frame_problem
 
 # Flag a card read with less confidence than this (the players confirm it on the screen).
 FLAG_BELOW = 0.5

@@ -35,8 +35,8 @@ import cv2
 import numpy as np
 
 from vision.cards.colour_model import balance_gains, balanced, nearest_colour, strip_histogram, table_colour
-from vision.cards.find import _quad_of, orient_corners
 from vision.cards.digits import glyph_scores
+from vision.cards.find import _quad_of, orient_corners
 from vision.cards.value import split_digits
 
 WIDTH = 160            # pixels of a rectified card's width

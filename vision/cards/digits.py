@@ -17,11 +17,11 @@ digit-like a glyph is. Public API: :func:`classify_glyph` (one binary crop -> (d
 
 from __future__ import annotations
 
-from functools import lru_cache
 import argparse
 import hashlib
 import importlib.resources
 import json
+from functools import lru_cache
 from pathlib import Path
 
 import cv2

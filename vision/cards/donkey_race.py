@@ -28,9 +28,9 @@ import time
 
 import numpy as np
 
-from vision.cards.find import find_card_quads, orient_corners, rectify
-from vision.cards.value import picture_rank, read_centre_value, centre_glyph
 from vision.cards.common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
+from vision.cards.find import find_card_quads, orient_corners, rectify
+from vision.cards.value import centre_glyph, picture_rank, read_centre_value
 
 CARD_WIDTH = 150  # pixels of a rectified card's short side
 PICTURE_VALUES = {"J": 11, "Q": 12, "K": 13}

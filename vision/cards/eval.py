@@ -22,21 +22,17 @@ import argparse
 import csv
 import json
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from contextlib import contextmanager
-
 from vision.cards import digit_net as card_digit_net
-
 from vision.cards import digits as card_digits
-
-from vision.cards import render as card_render
-
-from vision.cards import render_other as card_render_other
 from vision.cards import donkey_race as dr
+from vision.cards import render as card_render
+from vision.cards import render_other as card_render_other
 from vision.cards import schotten_totten as st
 from vision.cards.reference_deck import COLOURS
 

@@ -40,12 +40,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.find import find_card_quads, orient_corners, rectify
+from vision.cards.common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
 from vision.cards.corner import CornerDesign, learn_design, read_corner_cards, stone_cuts
+from vision.cards.find import find_card_quads, orient_corners, rectify
+from vision.cards.reference_deck import COLOUR_BGR, COLOURS, LETTER, card_layout
 from vision.cards.st_index import find_index_boxes, lab_of
 from vision.cards.value import read_centre_value
-from vision.cards.common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
-from vision.cards.reference_deck import COLOUR_BGR, COLOURS, LETTER, card_layout
 
 STRIP_WIDTH = 160  # pixels of a rectified card's (or column's) width
 COLOUR_FLAG_DISTANCE = 28.0  # Lab distance to the nearest palette colour above which a card is flagged

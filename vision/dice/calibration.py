@@ -32,6 +32,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import CalibrationError
+
 CALIBRATION_FILE = "dice_calibration.npz"
 FORMAT_VERSION = 1
 # Fewest and most empty frames used (a median of 3 already removes a passing hand; more adds little).
@@ -39,10 +41,6 @@ MIN_FRAMES, MAX_FRAMES = 1, 15
 # A pixel of a face frame is part of a die when its Lab distance from the calibrated table exceeds this
 # many times the camera noise, and at least DIE_MIN_DISTANCE.
 DIE_NOISE, DIE_MIN_DISTANCE = 6.0, 25.0
-
-
-class CalibrationError(ValueError):
-    """The frames given cannot make a calibration (none, wrong dtype, mixed sizes); the message says why."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +72,8 @@ class DiceCalibration:
 
 
 def _check_frames(frames, what: str) -> list[np.ndarray]:
-    from vision.dice.reader import FrameError, check_frame
+    from companion.errors import FrameError
+    from vision.dice.reader import check_frame
 
     frames = list(frames)
     for i, frame in enumerate(frames):

@@ -34,9 +34,10 @@ import time
 import cv2
 import numpy as np
 
+from companion.errors import FrameError
+from vision.dice.pips import FaceReading, read_face
 from vision.dice.segment import Region, face_regions, foreground_distance, object_regions, to_lab
 from vision.observation import DiceObservation, DieReading
-from vision.dice.pips import FaceReading, read_face
 
 # Work image long side (pixels). Dice in our photos are 1/30 - 1/8 of the long side; at 640 px the
 # smallest is ~20 px with ~4 px pips, the least that pip counting needs. Larger frames are scaled down
@@ -86,10 +87,6 @@ CONTESTED = 0.1
 # Classifier probabilities below this carry no weight in the fusion (on held-out crops its answers
 # under 0.6 are right about half the time; at 0.9 and over 99 %).
 VOTE_FLOOR = 0.6
-
-
-class FrameError(ValueError):
-    """The input is not a frame the reader can use (None, empty, wrong dtype or shape)."""
 
 
 def check_frame(frame_bgr) -> None:

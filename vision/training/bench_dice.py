@@ -26,8 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.reader import read_dice, warm_up
 from vision.dice.eval import load_set
+from vision.dice.reader import read_dice, warm_up
 
 SHARED_DICE = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice"
 

@@ -55,8 +55,17 @@ import cv2
 import numpy as np
 
 from vision.dice.eval import load_set
-from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
-                               SECOND_MANIFEST_FILE, SECOND_MODEL_FILE, face_crop, model_dir)
+from vision.dice.model import (
+    BOX_MANIFEST_FILE,
+    BOX_MODEL_FILE,
+    CROP_SIZE,
+    MANIFEST_FILE,
+    MODEL_FILE,
+    SECOND_MANIFEST_FILE,
+    SECOND_MODEL_FILE,
+    face_crop,
+    model_dir,
+)
 
 SHARED_DICE = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice"
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "dice_photos"
@@ -213,8 +222,8 @@ def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.ran
     of a die, a cluster) is a class-0 negative. ``per_box`` crops a box (small centre +-4 % and scale
     +-5 % jitter, any rotation) spread over ``variants`` colour variants of the image (``noise``: see
     :func:`_colour_variants`)."""
-    from vision.dice.reader import work_image
     from vision.dice.learned import REPORT_SCORE
+    from vision.dice.reader import work_image
 
     work, s = work_image(image)
     found = detector.detect_members(work, min_score=REPORT_SCORE)

@@ -49,8 +49,13 @@ def read_fold_photos(folds_dir: Path, n: int, seed: int = 0, second_dir: Path | 
     """(frame, LabelledImage, classifier, second) for every byler training photo, with the fold classifier
     that left it out and, from ``second_dir`` (None: none), the fold's second classifier (trained with
     ``--second`` and another seed, same folds). Raises FileNotFoundError when a fold model is missing."""
-    from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, SECOND_MANIFEST_FILE, SECOND_MODEL_FILE,
-                                   FaceClassifier)
+    from vision.dice.model import (
+        BOX_MANIFEST_FILE,
+        BOX_MODEL_FILE,
+        SECOND_MANIFEST_FILE,
+        SECOND_MODEL_FILE,
+        FaceClassifier,
+    )
     from vision.training.train_dice import fold_split
     from vision.training.train_dice_detect import split_photos
 
@@ -69,8 +74,8 @@ def figures(photos: list[tuple], flag_below: float) -> dict:
     """Reader v3 on ``photos`` (read_fold_photos) with FLAG_BELOW = ``flag_below``: the box-matched
     figures of vision.dice.eval (fractions rounded to 4 places, None for an empty denominator)."""
     from vision.dice import learned as dice_learned
-    from vision.dice.reader import _to_frame, work_image
     from vision.dice.eval import match_to_boxes
+    from vision.dice.reader import _to_frame, work_image
     from vision.observation import DiceObservation
 
     saved = dice_learned.FLAG_BELOW

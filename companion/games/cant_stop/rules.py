@@ -27,92 +27,12 @@ from functools import lru_cache
 from math import factorial
 from typing import Union
 
-from companion.games.base import CHANCE, TERMINAL, IllegalMove, Outcome, VariantError, parse_bool
-
-COLUMNS = tuple(range(2, 13))
-"""The eleven columns, labelled by the total of two dice (A.2)."""
-
-STANDARD_HEIGHTS = (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3)
-"""Spaces per column 2..12 (cant-stop.md A.2)."""
+from companion.errors import IllegalMove, VariantError
+from companion.games.base import CHANCE, TERMINAL, Outcome
+from companion.games.cant_stop.config import COLUMNS, CantStopConfig
+from companion.games.cant_stop.config import column_index as _index
 
 MAX_PLAYERS = 4  # A.1: four colours in the box
-PAIRING_RULES = ("free", "must_maximize_runners")  # A.6 DEFAULT and its CONFIG
-FIRST_PLAYER_RULES = ("highest_roll", "youngest", "manual")  # A.3 CONFIG
-
-
-def _index(column: int) -> int:
-    if column not in COLUMNS:
-        raise ValueError(f"no column {column}: columns are 2 to 12")
-    return column - 2
-
-
-# ----------------------------------------------------------------------------------------------------
-# Variant
-
-
-@dataclass(frozen=True)
-class CantStopConfig:
-    """The CONFIG switches of cant-stop.md A.9, with their defaults.
-
-    columns_to_win: claimed columns that win (A.4), 1-11. column_heights: spaces of columns 2..12
-    (A.2), each 1-20. num_runners: neutral runners (A.2), 1-11. pairing_rule: ``free`` or
-    ``must_maximize_runners`` (A.6). first_player: ``highest_roll``, ``youngest`` or ``manual`` (A.3).
-    auto_stop_on_win: bank automatically once banking would win (A.8).
-    """
-
-    columns_to_win: int = 3
-    column_heights: tuple[int, ...] = STANDARD_HEIGHTS
-    num_runners: int = 3
-    pairing_rule: str = "free"
-    first_player: str = "highest_roll"
-    auto_stop_on_win: bool = False
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.columns_to_win <= 11:
-            raise VariantError(f"columns_to_win must be 1-11, not {self.columns_to_win}")
-        if len(self.column_heights) != 11 or not all(1 <= h <= 20 for h in self.column_heights):
-            raise VariantError(f"column_heights must be 11 heights of 1-20 spaces, not {self.column_heights}")
-        if not 1 <= self.num_runners <= 11:
-            raise VariantError(f"num_runners must be 1-11, not {self.num_runners}")
-        if self.pairing_rule not in PAIRING_RULES:
-            raise VariantError(f"pairing_rule must be one of {', '.join(PAIRING_RULES)}, not {self.pairing_rule!r}")
-        if self.first_player not in FIRST_PLAYER_RULES:
-            raise VariantError(
-                f"first_player must be one of {', '.join(FIRST_PLAYER_RULES)}, not {self.first_player!r}")
-
-    def height(self, column: int) -> int:
-        """Spaces in ``column`` (its top space)."""
-        return self.column_heights[_index(column)]
-
-    def to_dict(self) -> dict:
-        return {"columns_to_win": self.columns_to_win, "column_heights": list(self.column_heights),
-                "num_runners": self.num_runners, "pairing_rule": self.pairing_rule,
-                "first_player": self.first_player, "auto_stop_on_win": self.auto_stop_on_win}
-
-    @classmethod
-    def from_variant(cls, settings: Mapping[str, object]) -> "CantStopConfig":
-        """Build from ``KEY=VALUE`` settings (strings from the command line, or JSON/TOML values).
-
-        Raises :class:`VariantError` naming an unknown key or a bad value.
-        """
-        known = {f for f in cls.__dataclass_fields__}
-        values: dict[str, object] = {}
-        for key, raw in settings.items():
-            if key not in known:
-                raise VariantError(f"unknown Can't Stop variant key {key!r}; known: {', '.join(sorted(known))}")
-            try:
-                if key in ("columns_to_win", "num_runners"):
-                    values[key] = int(raw)  # type: ignore[arg-type]
-                elif key == "column_heights":
-                    items = raw.split(",") if isinstance(raw, str) else raw
-                    values[key] = tuple(int(h) for h in items)  # type: ignore[union-attr]
-                elif key == "auto_stop_on_win":
-                    values[key] = parse_bool(raw)
-                else:
-                    values[key] = str(raw)
-            except (TypeError, ValueError):
-                raise VariantError(f"bad value {raw!r} for Can't Stop variant key {key!r}") from None
-        return cls(**values)  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from companion.games.base import VariantError, parse_bool
+from companion.errors import VariantError
+from companion.games.variants import VariantKey, check_variant, parse_variant
 
 DONKEY = -1
 """The donkey card («Осёл», D.2): a number card of value ``donkey_value`` under ``plain_value``."""
@@ -32,6 +33,7 @@ ADVANCE_MODES = ("role", "cards_played")  # D.7.14 CONFIG advance_mode
 
 STANDARD_DECK = tuple((value, 8) for value in range(1, 14))
 """D.2 DEFAULT: values 1-13, 8 copies each (104 number cards), modelled on the Kramer family."""
+
 
 
 def card_name(code: int) -> str:
@@ -97,21 +99,9 @@ class DonkeyRaceConfig:
             raise VariantError(f"deck must list each value once, not {self.deck}")
         if not all(0 <= v <= 99 and 1 <= c <= 20 for v, c in self.deck):
             raise VariantError(f"deck values must be 0-99 with 1-20 copies each, not {self.deck}")
-        if not 0 <= self.donkey_value <= 99:
-            raise VariantError(f"donkey_value must be 0-99, not {self.donkey_value}")
-        if not 0 <= self.jokers <= 10:
-            raise VariantError(f"jokers must be 0-10, not {self.jokers}")
-        if not 1 <= self.hand_size <= 6:
-            raise VariantError(f"hand_size must be 1-6, not {self.hand_size}")
-        if not 1 <= self.track_length <= 200:
-            raise VariantError(f"track_length must be 1-200, not {self.track_length}")
         if self.special_spaces:
             raise VariantError("special_spaces: no effect of a special space is defined (donkey-race.md D.2)")
-        for key, allowed in (("donkey_mode", DONKEY_MODES), ("two_player_round_end", TWO_PLAYER_ENDS),
-                             ("refill_mode", REFILL_MODES), ("refill_order", REFILL_ORDERS),
-                             ("tie_break", TIE_BREAKS), ("advance_mode", ADVANCE_MODES)):
-            if getattr(self, key) not in allowed:
-                raise VariantError(f"{key} must be one of {', '.join(allowed)}, not {getattr(self, key)!r}")
+        check_variant(VARIANTS, self)
         if self.donkey_mode != "plain_value" and not self.donkey:
             raise VariantError(f"donkey_mode {self.donkey_mode} needs donkey=true")
 
@@ -158,33 +148,13 @@ class DonkeyRaceConfig:
         return cls(**values)
 
     @classmethod
-    def from_variant(cls, settings: Mapping[str, object]) -> "DonkeyRaceConfig":
+    def from_variant(cls, settings: Mapping[str, object] | None) -> "DonkeyRaceConfig":
         """Build from ``KEY=VALUE`` settings (command-line strings or JSON/TOML values).
 
         ``deck`` takes ``"1-13x8"`` or ``"1-10x8,11-13x4,0x1"`` (ranges with copies) or a list of
         [value, copies] pairs; booleans take true/false/yes/no/1/0. Raises :class:`VariantError`.
         """
-        known = {f.name: f for f in fields(cls)}
-        values: dict[str, object] = {}
-        for key, raw in settings.items():
-            if key not in known:
-                raise VariantError(f"unknown donkey-race variant key {key!r}; known: {', '.join(sorted(known))}")
-            try:
-                if key == "deck":
-                    values[key] = parse_deck(raw)
-                elif key == "special_spaces":
-                    items = [s for s in str(raw).strip("{}[]() ").split(",") if s.strip()] \
-                        if isinstance(raw, str) else list(raw)  # type: ignore[call-overload]
-                    values[key] = tuple(int(s) for s in items)
-                elif known[key].type in ("bool", bool):
-                    values[key] = parse_bool(raw)
-                elif known[key].type in ("int", int):
-                    values[key] = int(raw)  # type: ignore[call-overload]
-                else:
-                    values[key] = str(raw)
-            except (TypeError, ValueError):
-                raise VariantError(f"bad value {raw!r} for donkey-race variant key {key!r}") from None
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**parse_variant("donkey-race", VARIANTS, settings))
 
 
 def parse_deck(raw: object) -> tuple[tuple[int, int], ...]:
@@ -204,3 +174,25 @@ def parse_deck(raw: object) -> tuple[tuple[int, int], ...]:
     if len({v for v, _ in pairs}) != len(pairs):
         raise ValueError("a deck value is listed twice")
     return tuple(sorted(pairs))
+
+
+VARIANTS = (
+    VariantKey("deck", "deck", STANDARD_DECK, rule="donkey-race.md D.2", parse=parse_deck),
+    VariantKey("donkey", "bool", True, rule="donkey-race.md D.2"),
+    VariantKey("donkey_value", "int", 0, range=(0, 99), rule="donkey-race.md D.5"),
+    VariantKey("jokers", "int", 0, range=(0, 10), rule="donkey-race.md D.5"),
+    VariantKey("hand_size", "int", 3, range=(1, 6), rule="donkey-race.md D.3.2"),
+    VariantKey("track_length", "int", 20, range=(1, 200), rule="donkey-race.md D.2"),
+    VariantKey("special_spaces", "ints", (), rule="donkey-race.md D.2"),
+    VariantKey("donkey_mode", "str", "plain_value", choices=DONKEY_MODES, rule="donkey-race.md D.5"),
+    VariantKey("leader_may_pass", "bool", False, rule="donkey-race.md D.4.1"),
+    VariantKey("must_raise_if_able", "bool", False, rule="donkey-race.md D.4.2"),
+    VariantKey("allow_equal_raise", "bool", False, rule="donkey-race.md D.5"),
+    VariantKey("two_player_round_end", "str", "pass_or_max", choices=TWO_PLAYER_ENDS, rule="donkey-race.md D.4.3"),
+    VariantKey("refill_mode", "str", "up_to_hand_size", choices=REFILL_MODES, rule="donkey-race.md D.4.6"),
+    VariantKey("refill_order", "str", "highest_first", choices=REFILL_ORDERS, rule="donkey-race.md D.4.6"),
+    VariantKey("tie_break", "str", "highest_this_round_then_shared", choices=TIE_BREAKS, rule="donkey-race.md D.6"),
+    VariantKey("exact_finish", "bool", False, rule="donkey-race.md D.6"),
+    VariantKey("advance_mode", "str", "role", choices=ADVANCE_MODES, rule="donkey-race.md D.7.14"),
+)
+"""Every variant key of the donkey race (donkey-race.md D.2-D.7)."""

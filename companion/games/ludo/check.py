@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.games.ludo.rules import YARD, LudoState, Move, MoveInfo, Phase
 from companion.games.ludo.board import load_board
+from companion.games.ludo.rules import YARD, LudoState, Move, MoveInfo, Phase
 from companion.i18n import _
 
 UNCHANGED = "unchanged"

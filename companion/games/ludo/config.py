@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
-from companion.games.base import VariantError, parse_bool
+from companion.errors import VariantError
 from companion.games.ludo.board import BOARD_NAMES
+from companion.games.variants import VariantKey, check_variant, parse_variant
 
 TRIPLE_SIX_PENALTIES = ("forfeit_roll", "undo_turn", "last_moved_to_yard")  # B.7
 SAFE_SQUARE_RULES = ("none", "starts", "starts_and_stars")  # B.7
@@ -25,8 +26,25 @@ _BOARD_DEFAULTS = {
     "mensch40": {"entry_attempts_when_all_in_yard": 3, "must_clear_start": True, "home_no_jump": True,
                  "must_capture": False},
 }
-_BOOLS = ("bonus_on_capture", "bonus_on_finish", "six_bonus_if_unused", "capture_on_opponent_start",
-          "split_six_moves", "play_for_places", "must_clear_start", "home_no_jump", "must_capture")
+VARIANTS = (
+    VariantKey("board", "str", "ludo52", choices=BOARD_NAMES, rule="ludo.md B.2b"),
+    VariantKey("entry_rolls", "ints", (6,), range=(1, 6), rule="ludo.md B.7"),
+    VariantKey("triple_six_penalty", "str", "forfeit_roll", choices=TRIPLE_SIX_PENALTIES, rule="ludo.md B.4.2"),
+    VariantKey("bonus_on_capture", "bool", False, rule="ludo.md B.7"),
+    VariantKey("bonus_on_finish", "bool", False, rule="ludo.md B.7"),
+    VariantKey("six_bonus_if_unused", "bool", True, rule="ludo.md B.4.4"),
+    VariantKey("safe_squares", "str", "none", choices=SAFE_SQUARE_RULES, rule="ludo.md B.2"),
+    VariantKey("capture_on_opponent_start", "bool", True, rule="ludo.md B.7"),
+    VariantKey("own_stacking", "str", "forbidden", choices=OWN_STACKING_RULES, rule="ludo.md B.5"),
+    VariantKey("overshoot", "str", "illegal", choices=OVERSHOOT_RULES, rule="ludo.md B.5"),
+    VariantKey("split_six_moves", "bool", False, rule="ludo.md B.7"),
+    VariantKey("play_for_places", "bool", True, rule="ludo.md B.6"),
+    VariantKey("entry_attempts_when_all_in_yard", "int", None, range=(1, 6), rule="ludo.md B.2b"),
+    VariantKey("must_clear_start", "bool", None, rule="ludo.md B.2b"),
+    VariantKey("home_no_jump", "bool", None, rule="ludo.md B.2b"),
+    VariantKey("must_capture", "bool", None, rule="ludo.md B.2b"),
+)
+"""Every variant key of Ludo (ludo.md B.2b, B.6, B.7); a default of None is the board's (B.2b)."""
 
 
 @dataclass(frozen=True)
@@ -62,20 +80,9 @@ class LudoConfig:
     must_capture: bool | None = None
 
     def __post_init__(self) -> None:
-        def one_of(name: str, value: str, allowed: tuple[str, ...]) -> None:
-            if value not in allowed:
-                raise VariantError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
-
-        one_of("board", self.board, BOARD_NAMES)
-        one_of("triple_six_penalty", self.triple_six_penalty, TRIPLE_SIX_PENALTIES)
-        one_of("safe_squares", self.safe_squares, SAFE_SQUARE_RULES)
-        one_of("own_stacking", self.own_stacking, OWN_STACKING_RULES)
-        one_of("overshoot", self.overshoot, OVERSHOOT_RULES)
-        if not self.entry_rolls or not all(isinstance(r, int) and 1 <= r <= 6 for r in self.entry_rolls):
+        if not self.entry_rolls:
             raise VariantError(f"entry_rolls must be die values 1-6, not {self.entry_rolls}")
-        attempts = self.entry_attempts_when_all_in_yard
-        if attempts is not None and not 1 <= attempts <= 6:
-            raise VariantError(f"entry_attempts_when_all_in_yard must be 1-6, not {attempts}")
+        check_variant(VARIANTS, self)
 
     def resolved(self) -> "LudoConfig":
         """This config with every ``None`` replaced by the board's DEFAULT (B.2b); entry_rolls sorted."""
@@ -90,27 +97,10 @@ class LudoConfig:
         return out
 
     @classmethod
-    def from_variant(cls, settings: Mapping[str, object]) -> "LudoConfig":
+    def from_variant(cls, settings: Mapping[str, object] | None) -> "LudoConfig":
         """Build a resolved config from ``KEY=VALUE`` settings (command-line strings or JSON values).
 
         ``entry_rolls`` takes ``"1,6"``, ``[1, 6]`` or ``6``; booleans take true/false/yes/no/1/0.
         Raises :class:`VariantError` naming an unknown key or a bad value.
         """
-        known = {f.name for f in fields(cls)}
-        values: dict[str, object] = {}
-        for key, raw in settings.items():
-            if key not in known:
-                raise VariantError(f"unknown Ludo variant key {key!r}; known: {', '.join(sorted(known))}")
-            try:
-                if key == "entry_rolls":
-                    items = raw.split(",") if isinstance(raw, str) else (raw if isinstance(raw, (list, tuple)) else [raw])
-                    values[key] = tuple(int(r) for r in items)  # type: ignore[union-attr]
-                elif key == "entry_attempts_when_all_in_yard":
-                    values[key] = int(raw)  # type: ignore[call-overload]
-                elif key in _BOOLS:
-                    values[key] = parse_bool(raw)
-                else:
-                    values[key] = str(raw)
-            except (TypeError, ValueError):
-                raise VariantError(f"bad value {raw!r} for Ludo variant key {key!r}") from None
-        return cls(**values).resolved()  # type: ignore[arg-type]
+        return cls(**parse_variant("Ludo", VARIANTS, settings)).resolved()

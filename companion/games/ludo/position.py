@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase
 from companion.games.ludo.config import LudoConfig
+from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase
 
 
 def state_from_position(position: Mapping) -> tuple[LudoState, int]:

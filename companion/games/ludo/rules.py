@@ -37,10 +37,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from companion.games.base import CHANCE, TERMINAL, IllegalMove, Outcome
+from companion.errors import IllegalMove
+from companion.games.base import CHANCE, TERMINAL, Outcome
+from companion.games.ludo.actions import YARD, Action, Move, MoveInfo, Roll, StartWith, action_from_dict, action_to_dict
 from companion.games.ludo.board import COLOURS, BoardGeometry, load_board
-from companion.games.ludo.actions import (YARD, Action, Move, MoveInfo, Roll, StartWith, action_from_dict,
-                                          action_to_dict)
 from companion.games.ludo.config import LudoConfig
 from companion.games.ludo.moves import try_move
 

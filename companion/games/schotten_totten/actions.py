@@ -13,7 +13,6 @@ from typing import Union
 from companion.games.schotten_totten.cards import Card, parse_card
 
 
-
 @dataclass(frozen=True)
 class StartWith:
     """Chance (C.3): the seat that starts, chosen at the table by any method."""

@@ -15,10 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.games.schotten_totten.rules import (
-    NUM_STONES, SEAT_NAMES, Phase, SchottenTottenConfig, SchottenTottenState, Stone)
 from companion.games.schotten_totten.cards import Card, parse_card
 from companion.games.schotten_totten.claims import SIDE_SIZE
+from companion.games.schotten_totten.rules import (
+    NUM_STONES,
+    SEAT_NAMES,
+    Phase,
+    SchottenTottenConfig,
+    SchottenTottenState,
+    Stone,
+)
 
 
 def _seat(value: object, what: str) -> int | None:

@@ -30,96 +30,29 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from companion.games.base import CHANCE, TERMINAL, IllegalMove, Outcome, VariantError
+from companion.errors import IllegalMove
+from companion.games.base import CHANCE, TERMINAL, Outcome
 from companion.games.schotten_totten.actions import (  # noqa: F401 (re-exported)
-    Action, Claim, Draw, EndClaims, Pass, Play, StartWith, action_from_dict, action_to_dict)
-from companion.games.schotten_totten.cards import Card, full_deck
+    Action,
+    Claim,
+    Draw,
+    EndClaims,
+    Pass,
+    Play,
+    StartWith,
+    action_from_dict,
+    action_to_dict,
+)
+from companion.games.schotten_totten.cards import Card
 from companion.games.schotten_totten.claims import SIDE_SIZE, ClaimVerdict, claim_tables
+from companion.games.schotten_totten.config import GAMES, SchottenTottenConfig  # noqa: F401 (re-exported)
 
 NUM_STONES = 9  # C.2 / C.9: nine stones (flags)
 NUM_SEATS = 2  # C.1: two players only
 SEAT_NAMES = ("a", "b")
-GAMES = ("schotten-totten", "battle-line")
-GAME_VALUES = {"schotten-totten": 9, "battle-line": 10}  # C.9 values
-GAME_HAND_SIZE = {"schotten-totten": 6, "battle-line": 7}  # C.3 / C.9 hand size
-CLAIM_TIMINGS = ("after_play", "start_of_turn")  # C.4 CONFIG claim_timing
-STALL_RESOLUTIONS = ("most_stones", "draw")  # C.11 CONFIG stall_resolution
 WIN_POINTS = 5  # C.8: the winner of a game scores 5
 ADJACENT_TO_WIN = 3  # C.7 breakthrough
 TOTAL_TO_WIN = 5  # C.7 envelopment
-
-
-@dataclass(frozen=True)
-class SchottenTottenConfig:
-    """The rules-family parameters (C.9) and CONFIG switches (C.4, C.6, C.8, C.11), with defaults.
-
-    game: ``schotten-totten`` (values 1-9, hand 6) or ``battle-line`` (values 1-10, hand 7; C.9).
-    hand_size: cards dealt to each player, 1-10 (default: the game's). claim_timing: ``after_play``
-    (DEFAULT) or ``start_of_turn`` (C.4). stall_resolution: ``most_stones`` (DEFAULT: more stones wins,
-    equal is a draw) or ``draw`` (C.11). match_length: games in a match, 1-99 (C.8; DEFAULT 3).
-    tactics: tactics cards (C.10) — not implemented yet, so only ``False`` is accepted.
-    Raises :class:`VariantError` naming the bad key.
-    """
-
-    game: str = "schotten-totten"
-    hand_size: int = 0
-    claim_timing: str = "after_play"
-    stall_resolution: str = "most_stones"
-    match_length: int = 3
-    tactics: bool = False
-
-    def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise VariantError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
-        if self.hand_size == 0:
-            object.__setattr__(self, "hand_size", GAME_HAND_SIZE[self.game])
-        if not 1 <= self.hand_size <= 10:
-            raise VariantError(f"hand_size must be 1-10, not {self.hand_size}")
-        if self.claim_timing not in CLAIM_TIMINGS:
-            raise VariantError(f"claim_timing must be one of {', '.join(CLAIM_TIMINGS)}, not {self.claim_timing!r}")
-        if self.stall_resolution not in STALL_RESOLUTIONS:
-            raise VariantError(
-                f"stall_resolution must be one of {', '.join(STALL_RESOLUTIONS)}, not {self.stall_resolution!r}")
-        if not 1 <= self.match_length <= 99:
-            raise VariantError(f"match_length must be 1-99 games, not {self.match_length}")
-        if self.tactics:
-            raise VariantError("tactics cards (schotten-totten.md C.10) are not supported yet")
-
-    @property
-    def max_value(self) -> int:
-        """Highest card value: 9 (ST) or 10 (BL), C.9."""
-        return GAME_VALUES[self.game]
-
-    @property
-    def deck(self) -> tuple[Card, ...]:
-        """The whole clan/troop deck (C.2, C.9)."""
-        return full_deck(self.max_value)
-
-    def to_dict(self) -> dict:
-        return {"game": self.game, "hand_size": self.hand_size, "claim_timing": self.claim_timing,
-                "stall_resolution": self.stall_resolution, "match_length": self.match_length,
-                "tactics": self.tactics}
-
-    @classmethod
-    def from_variant(cls, settings: Mapping[str, object] | None) -> "SchottenTottenConfig":
-        """Build from ``KEY=VALUE`` settings (command-line strings or JSON values); ``variant`` is
-        accepted as a synonym of ``game``. Raises :class:`VariantError` on an unknown key or bad value."""
-        known = set(cls.__dataclass_fields__)
-        values: dict[str, object] = {}
-        for key, raw in (settings or {}).items():
-            key = "game" if key == "variant" else key
-            if key not in known:
-                raise VariantError(f"unknown Schotten Totten variant key {key!r}; known: {', '.join(sorted(known))}")
-            try:
-                if key in ("hand_size", "match_length"):
-                    values[key] = int(raw)  # type: ignore[call-overload]
-                elif key == "tactics":
-                    values[key] = str(raw).strip().lower() in ("1", "true", "yes", "on")
-                else:
-                    values[key] = str(raw)
-            except (TypeError, ValueError):
-                raise VariantError(f"bad value {raw!r} for Schotten Totten variant key {key!r}") from None
-        return cls(**values)  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------------------------------

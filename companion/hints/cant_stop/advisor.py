@@ -58,11 +58,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from companion.games.cant_stop.odds import bust_probability_for_columns
 from companion.games.cant_stop.rules import COLUMNS, Action, Bank, CantStopState, Choose, Phase, RollAgain
 from companion.hints.cant_stop.search import Valuation, search_for
 from companion.hints.cant_stop.threats import claim_chances
 from companion.i18n import _, ngettext
-from companion.games.cant_stop.odds import bust_probability_for_columns
 
 
 @dataclass(frozen=True)

@@ -57,6 +57,7 @@ from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase
 from companion.hints.ludo.danger import hit_chance, threat_count
 from companion.i18n import _
 
+
 @dataclass(frozen=True)
 class Weights:
     """The advisor's value weights (units: steps; see the module docstring).

@@ -1,0 +1,99 @@
+"""Every error the box reports to its users, by cause, under one base: :class:`CompanionError`.
+
+A ``CompanionError`` carries a message meant for the person at the table or at the shell: it names the
+file, key, flag or rule that is wrong and, where there is one, what to do. The command line prints it
+as one line (exit status 2); anything else that escapes is a bug, reported as such with the place its
+traceback was logged (``companion.cli``). The engines, the vision readers and the hardware layer raise
+these too, so this module imports nothing of the project.
+
+Where an error also is a ``ValueError``, ``OSError`` or ``RuntimeError`` (as python-chess's move errors
+are ``ValueError``\\ s), code that caught the built-in kind before goes on working.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CompanionError", "UserError", "FileFormatError", "IllegalMove", "VariantError", "ConfigError",
+    "StateDirError", "StoreError", "CorruptLog", "ScriptError", "ScriptEnded", "CameraError", "FrameError",
+    "CalibrationError", "PinFactoryError",
+]
+
+
+class CompanionError(Exception):
+    """Base of every error whose message is meant for the user (one line, names what is wrong)."""
+
+
+class UserError(CompanionError):
+    """A command-line argument the user can fix (a bad flag value, an unknown game or agent)."""
+
+
+class FileFormatError(CompanionError, ValueError):
+    """A named file that can be opened but not used: not UTF-8 text, not JSON, not the expected shape.
+    The message names the file and what is wrong in it."""
+
+
+# --- rules -----------------------------------------------------------------------------------------
+
+
+class IllegalMove(CompanionError, ValueError):
+    """An action that breaks a rule in this state. ``rule`` cites the rules file section (e.g.
+    ``"cant-stop.md A.6"``); it is part of the message for logs and the command line, while a player's
+    screen shows :attr:`reason` alone."""
+
+    def __init__(self, message: str, rule: str):
+        super().__init__(f"{message} ({rule})")
+        self.reason = message
+        self.rule = rule
+
+
+class VariantError(CompanionError, ValueError):
+    """A variant setting with an unknown key or a value outside its allowed range; the message names the
+    game, the key and what it takes."""
+
+
+# --- files, settings and the store -----------------------------------------------------------------
+
+
+class ConfigError(CompanionError, ValueError):
+    """The config file cannot be read or holds a bad value; the message names file, key and allowed values."""
+
+
+class StateDirError(CompanionError, OSError):
+    """The state directory cannot be created or written; the message names the path and what to do."""
+
+
+class StoreError(CompanionError, RuntimeError):
+    """The store file cannot be used (not SQLite, damaged, too new, not writable); the message names
+    the file and what to do."""
+
+
+class CorruptLog(StoreError):
+    """A stored event log does not replay under the rules (a damaged or foreign store)."""
+
+
+class ScriptError(CompanionError, ValueError):
+    """A script that cannot be read or has a bad line; the message starts with ``FILE:LINE:``."""
+
+
+class ScriptEnded(CompanionError, RuntimeError):
+    """A headless run's script ended while the game still waited for the players."""
+
+
+# --- devices -----------------------------------------------------------------------------------------
+
+
+class CameraError(CompanionError, RuntimeError):
+    """A camera spec that cannot be opened (missing folder, no device, picamera2 not installed)."""
+
+
+class FrameError(CompanionError, ValueError):
+    """The input is not a frame a reader can use (None, empty, wrong dtype or shape)."""
+
+
+class CalibrationError(CompanionError, ValueError):
+    """Frames that cannot make a calibration (none, wrong dtype, mixed sizes), or a stored calibration
+    that cannot be read; the message says why."""
+
+
+class PinFactoryError(CompanionError, RuntimeError):
+    """The pin factory named in ``GPIOZERO_PIN_FACTORY`` could not be started; the message says why."""
