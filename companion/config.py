@@ -22,9 +22,10 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
   All button and LED pins must be distinct.
 - ``[camera]`` ``spec`` (non-empty string: ``auto``, ``picamera``, ``device:N``, ``video:FILE``,
   ``folder:DIR``; parsed by ``vision.camera.sources``).
-- ``[cant_stop]``: the game's variant switches (cant-stop.md A.9), a free table of strings, integers,
-  floats and booleans kept as given; the engine validates them. Read them with
-  ``config.variant("cant-stop")``.
+- ``[cant_stop]``, ``[ludo]``, ``[schotten_totten]``, ``[donkey_race]`` (one per game of
+  ``companion.registry``, named by its key): the game's variant switches, the keys of its
+  ``VARIANTS`` table with values as ``--variant`` takes them (TOML strings, numbers, booleans, lists),
+  checked when the file is read and kept as given. Read them with ``config.variant("cant-stop")``.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.commands import Button
-from companion.errors import ConfigError
+from companion.errors import ConfigError, VariantError
+from companion.registry import GAMES
 
 logger = logging.getLogger(__name__)
 
@@ -48,9 +50,6 @@ Scalar = str | int | float | bool
 
 BUTTON_KEYS: tuple[Button, ...] = (Button.CONFIRM, Button.BANK, Button.PASS, Button.NEXT, Button.UNDO)
 """The physical buttons that have a pin; the TOML key is the button's value (``confirm``...)."""
-
-GAME_SECTIONS: Mapping[str, str] = MappingProxyType({"cant_stop": "cant-stop"})
-"""TOML section name -> game name (as on the command line) for the variant tables."""
 
 MAX_SEAT_LEDS = 4
 _MAX_BCM = 27
@@ -248,7 +247,7 @@ def config_from_dict(data: Mapping[str, Any], source: Path | None = None) -> Con
     def fail(message: str) -> ConfigError:
         return ConfigError(f"{where}: {message}")
 
-    known = [*_SECTIONS, *GAME_SECTIONS]
+    known = [*_SECTIONS, *(entry.key for entry in GAMES)]
     for name, table in data.items():
         if name not in known:
             raise fail(f"unknown section or key {name!r}; known sections: {', '.join(f'[{k}]' for k in known)}")
@@ -282,14 +281,19 @@ def config_from_dict(data: Mapping[str, Any], source: Path | None = None) -> Con
     _check_distinct_pins(buttons, leds, fail)
 
     variants: dict[str, Mapping[str, Scalar]] = {}
-    for section, game in GAME_SECTIONS.items():
-        table = data.get(section)
+    for entry in GAMES:
+        table = data.get(entry.key)
         if not table:  # absent or empty: the engine's defaults
             continue
+        keys = {key.name for key in entry.variants}
         for key, value in table.items():
-            if isinstance(value, (dict, list)) or not isinstance(value, (str, int, float, bool)):
-                raise fail(f"[{section}] {key} = {_show(value)}: expected a string, number or true/false")
-        variants[game] = MappingProxyType(dict(table))
+            if key not in keys:
+                raise fail(f"[{entry.key}] {key} = {_show(value)}: unknown key; known keys: {', '.join(sorted(keys))}")
+        try:
+            entry.config(table)
+        except VariantError as error:
+            raise fail(f"[{entry.key}]: {error}") from None
+        variants[entry.name] = MappingProxyType(dict(table))
 
     return Config(
         session=SessionConfig(**values["session"]),

@@ -421,10 +421,12 @@ def _set(pawns: tuple[tuple[int, ...], ...], seat: int, mine: tuple[int, ...]) -
 
 @dataclass(frozen=True)
 class LudoGame:
-    """The static rules of one Ludo game: the colours in play and the variant (B.7)."""
+    """The static rules of one Ludo game (OpenSpiel's ``Game``): the player count (2-4: the colours of
+    B.3, or the colours themselves) and the variant (B.7)."""
 
-    colours: tuple[str, ...] = COLOURS
+    num_players: int | tuple[str, ...] = 4
     config: LudoConfig = field(default_factory=LudoConfig)
 
     def new_initial_state(self) -> LudoState:
-        return LudoState.new(self.colours, self.config)
+        """All pawns in their yards (B.3); raises ``ValueError`` for a player count other than 2-4."""
+        return LudoState.new(self.num_players, self.config)

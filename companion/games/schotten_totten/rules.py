@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from companion.errors import IllegalMove
+from companion.errors import IllegalMove, VariantError
 from companion.games.base import CHANCE, TERMINAL, Outcome
 from companion.games.schotten_totten.actions import (  # noqa: F401 (re-exported)
     Action,
@@ -408,10 +408,13 @@ class SchottenTottenState:
 
 @dataclass(frozen=True)
 class SchottenTottenGame:
-    """The static rules of one game (OpenSpiel's ``Game``): its config; two seats (C.1)."""
+    """The static rules of one game (OpenSpiel's ``Game``): two seats (C.1) and the config."""
 
-    config: SchottenTottenConfig = SchottenTottenConfig()
     num_players: int = NUM_SEATS
+    config: SchottenTottenConfig = SchottenTottenConfig()
 
     def new_initial_state(self) -> SchottenTottenState:
+        """Before the first player is chosen (C.3); raises ``VariantError`` unless there are two players."""
+        if self.num_players != NUM_SEATS:
+            raise VariantError(f"Schotten Totten is for two players, not {self.num_players} (schotten-totten.md C.1)")
         return SchottenTottenState.new(self.config)
