@@ -21,7 +21,7 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
 - ``[leds]`` ``seats`` (list of up to 4 BCM pins, seat order), ``status`` (BCM pin).
   All button and LED pins must be distinct.
 - ``[camera]`` ``spec`` (non-empty string: ``auto``, ``picamera``, ``device:N``, ``video:FILE``,
-  ``folder:DIR``; parsed by ``vision.camera.sources``).
+  ``folder:DIR``; parsed by ``vision.camera.open_camera``).
 - ``[cant_stop]``, ``[ludo]``, ``[schotten_totten]``, ``[donkey_race]`` (one per game of
   ``companion.registry``, named by its key): the game's variant switches, the keys of its
   ``VARIANTS`` table with values as ``--variant`` takes them (TOML strings, numbers, booleans, lists),
@@ -99,7 +99,7 @@ class LedsConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    """``[camera]``: the frame source spec, parsed by ``vision.camera.sources``."""
+    """``[camera]``: the frame source spec, parsed by ``vision.camera.open_camera``."""
 
     spec: str = "auto"
 

@@ -13,9 +13,9 @@ are ``ValueError``\\ s), code that caught the built-in kind before goes on worki
 from __future__ import annotations
 
 __all__ = [
-    "CompanionError", "UserError", "FileFormatError", "IllegalMove", "VariantError", "ConfigError",
+    "CompanionError", "UserError", "MissingFileError", "FileFormatError", "IllegalMove", "VariantError", "ConfigError",
     "StateDirError", "StoreError", "CorruptLog", "ScriptError", "ScriptEnded", "CameraError", "FrameError",
-    "CalibrationError", "PinFactoryError",
+    "CalibrationError", "DisplayError", "PinFactoryError",
 ]
 
 
@@ -25,6 +25,11 @@ class CompanionError(Exception):
 
 class UserError(CompanionError):
     """A command-line argument the user can fix (a bad flag value, an unknown game or agent)."""
+
+
+class MissingFileError(CompanionError, FileNotFoundError):
+    """A file or folder the user named is not there, or is of the other kind (a file for a folder); the
+    message names it."""
 
 
 class FileFormatError(CompanionError, ValueError):
@@ -93,6 +98,10 @@ class FrameError(CompanionError, ValueError):
 class CalibrationError(CompanionError, ValueError):
     """Frames that cannot make a calibration (none, wrong dtype, mixed sizes), or a stored calibration
     that cannot be read; the message says why."""
+
+
+class DisplayError(CompanionError, RuntimeError):
+    """No window or screen can be opened (SDL's message, e.g. ``"kmsdrm not available"``)."""
 
 
 class PinFactoryError(CompanionError, RuntimeError):

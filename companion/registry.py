@@ -39,7 +39,7 @@ from typing import Any
 from companion.errors import UserError
 from companion.i18n import _
 
-__all__ = ["GameEntry", "GAMES", "LAYERS", "READS", "game", "names", "by_section"]
+__all__ = ["GameEntry", "GAMES", "LAYERS", "READS", "game", "names", "game_title", "menu_switches"]
 
 LAYERS = ("games", "hints", "agents", "session", "readers", "screens", "display", "bench", "cli")
 """The layers with one module per game (see the module docstring)."""
@@ -56,6 +56,7 @@ class GameEntry:
     name in every layer and the config file's section (``cant_stop``, ``[cant_stop]``). title: the
     game's name on the screen, translated when called. players: (fewest, most) players. reads: what the
     camera reads in this game, of :data:`READS`. rules: the rules file in ``../shared/rules/``.
+    needs_camera: the game cannot yet be entered with the buttons alone (``--camera none`` is refused).
     """
 
     name: str
@@ -64,6 +65,7 @@ class GameEntry:
     players: tuple[int, int]
     reads: tuple[str, ...]
     rules: str
+    needs_camera: bool = False
 
     def module(self, layer: str) -> ModuleType:
         """This game's module of ``layer`` (one of :data:`LAYERS`), imported on first use."""
@@ -96,7 +98,7 @@ class GameEntry:
 
 GAMES: tuple[GameEntry, ...] = (
     GameEntry("cant-stop", "cant_stop", lambda: _("Can't Stop"), (1, 4), ("dice",), "cant-stop.md"),
-    GameEntry("ludo", "ludo", lambda: _("Ludo"), (2, 4), ("dice", "board"), "ludo.md"),
+    GameEntry("ludo", "ludo", lambda: _("Ludo"), (2, 4), ("dice", "board"), "ludo.md", needs_camera=True),
     GameEntry("schotten-totten", "schotten_totten", lambda: _("Schotten Totten"), (2, 2), ("cards",),
               "schotten-totten.md"),
     GameEntry("donkey-race", "donkey_race", lambda: _("Donkey race"), (2, 4), ("cards",), "donkey-race.md"),
@@ -117,6 +119,12 @@ def game(name: str) -> GameEntry:
     raise UserError(f"unknown game {name!r}; games: {', '.join(names())}")
 
 
-def by_section(section: str) -> GameEntry | None:
-    """The entry whose config section is ``section`` (``cant_stop``), or None."""
-    return next((entry for entry in GAMES if entry.key == section), None)
+def game_title(name: str) -> str:
+    """The title on the screen of the game called ``name`` (the name itself for a game the box does not
+    know, e.g. one of a newer store)."""
+    return next((entry.title() for entry in GAMES if entry.name == name), name)
+
+
+def menu_switches(name: str) -> tuple[Any, ...]:
+    """The variant keys of the game called ``name`` that the menu offers (a key with ``menu`` values)."""
+    return tuple(key for key in game(name).variants if key.menu)

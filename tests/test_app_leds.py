@@ -5,7 +5,7 @@ import random
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.app.loop import _show_leds
+from companion.app.loop import show_leds
 from companion.commands import Command
 from companion.session.cant_stop import CantStopSession
 from companion.store import Store
@@ -28,16 +28,16 @@ def test_leds_follow_the_session(tmp_path, leds):
         game_id = store.new_game("cant-stop", ["Ada", "Ben"], {})
         session = CantStopSession(store, game_id, ["Ada", "Ben"], rng=random.Random(1))
         session.on_command(Command.parse("choose 2"))
-        _show_leds(leds, session)
+        show_leds(leds, session)
         assert (leds.turn, leds.pattern) == (1, StatusPattern.STEADY)  # the proposed first player
         session.on_command(Command.parse("confirm"))
-        _show_leds(leds, session)
+        show_leds(leds, session)
         assert (leds.turn, leds.pattern) == (1, StatusPattern.SLOW_BLINK)  # waiting for still dice
         three = DiceObservation(tuple(DieReading(v, (0, 0, 9, 9), 0.9) for v in (1, 2, 3)), (50, 50))
         for _ in range(3):
             session.on_frame(np.zeros((50, 50, 3), np.uint8), three)
-        _show_leds(leds, session)
+        show_leds(leds, session)
         assert leds.pattern is StatusPattern.FAST_BLINK  # three dice: look at the screen
         session.on_command(Command.parse("next"))
-        _show_leds(leds, session)
+        show_leds(leds, session)
         assert leds.pattern is StatusPattern.STEADY  # correcting the reading

@@ -23,7 +23,7 @@ def _dice():
 
 
 def _board():
-    from companion.games.ludo.board import load_board
+    from companion.games.ludo import load_board
     from vision.board.reader import read_board
 
     geometry = load_board("ludo52")

@@ -39,4 +39,4 @@ def test_the_command_prints_json_and_rejects_bad_counts(capsys, tmp_path, monkey
 
 def test_bench_crash_rejects_a_game_it_does_not_cover(capsys):
     assert main(["bench", "crash", "--game", "chess", "--trials", "1"]) == 2
-    assert "the crash bench covers cant-stop, donkey-race, ludo, schotten-totten" in capsys.readouterr().err
+    assert "unknown game 'chess'; games: cant-stop, ludo, schotten-totten, donkey-race" in capsys.readouterr().err

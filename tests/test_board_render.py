@@ -4,7 +4,7 @@ perspective, light, shadow and a hand; plus the renderer's own truth."""
 import numpy as np
 import pytest
 
-from companion.games.ludo.board import load_board
+from companion.games.ludo import load_board
 from vision.board.eval import compare, corner_error, render_label
 from vision.board.layouts import dga56
 from vision.board.reader import read_board

@@ -8,8 +8,8 @@ import pytest
 
 from companion.cli import main
 from companion.cli.board import parse_variant
-from companion.errors import FrameError
-from companion.games.ludo.board import load_board
+from companion.errors import FrameError, UserError
+from companion.games.ludo import load_board
 from vision.board.colour import BLUE, DARK, GREEN, LIGHT, RED, YELLOW, classify
 from vision.board.layouts import board_by_name, dga56, layout_for
 from vision.board.pinhole import camera_matrix, focal_from_homography, project
@@ -116,9 +116,9 @@ def test_camera_recovers_focal_and_pawn_lean():
 def test_parse_variant():
     assert parse_variant(["board=mensch40", "entry_rolls=6,overshoot=bounce"]) == {
         "board": "mensch40", "entry_rolls": "6", "overshoot": "bounce"}
-    with pytest.raises(ValueError):
+    with pytest.raises(UserError, match="unknown board 'nine'"):
         parse_variant(["board=nine"])
-    with pytest.raises(ValueError):
+    with pytest.raises(UserError, match="not KEY=VALUE"):
         parse_variant(["nonsense"])
 
 

@@ -168,7 +168,7 @@ def test_a_full_disk_is_a_clear_error_and_keeps_every_saved_event(tmp_path):
 
 
 def test_a_full_disk_leaves_the_session_state_unchanged(tmp_path, monkeypatch):
-    from companion.games.cant_stop.rules import StartWith
+    from companion.games.cant_stop import StartWith
     from companion.session.cant_stop import CantStopSession
 
     with Store(tmp_path / "s.sqlite3") as store:

@@ -10,10 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.camera.sources as camera
+import vision.camera as camera
 from companion.errors import CameraError
+from vision.camera import open_camera
 from vision.camera.pi import Picamera2Source, to_bgr
-from vision.camera.sources import FrameSource, PhotoFolderSource, VideoSource, bundled_photos_dir, open_camera
+from vision.camera.sources import FrameSource, PhotoFolderSource, VideoSource, bundled_photos_dir
 
 
 def solid(bgr, shape=(48, 64)):

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalMove
 from companion.games.base import CHANCE
-from companion.games.cant_stop.rules import (
+from companion.games.cant_stop import (
     COLUMNS,
     Bank,
     CantStopConfig,

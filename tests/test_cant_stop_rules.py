@@ -16,8 +16,7 @@ import pytest
 
 from companion.errors import IllegalMove, VariantError
 from companion.games.base import CHANCE, TERMINAL
-from companion.games.cant_stop import odds
-from companion.games.cant_stop.rules import (
+from companion.games.cant_stop import (
     COLUMNS,
     Bank,
     CantStopConfig,
@@ -30,6 +29,7 @@ from companion.games.cant_stop.rules import (
     StartWith,
     action_from_dict,
     action_to_dict,
+    odds,
     pairings,
 )
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.errors import CalibrationError
-from vision.dice.calibration import CALIBRATION_FILE, calibrate_dice, current_calibration, load_calibration
+from vision.dice.calibration import CALIBRATION_FILE, calibrate_dice, load_calibration
 from vision.dice.reader import read_dice
 from vision.dice.settle import EMPTY, SettleTracker
 
@@ -57,15 +57,15 @@ def test_store_load_and_read(tmp_path):
 
 
 def test_reader_and_settle_use_state_dir_calibration(app_env):
-    assert current_calibration() is None
     state = app_env / "state"
+    assert load_calibration(state) is None
     calibrate_dice([cloth(1), cloth(2), cloth(3)], state)
-    cal = current_calibration()
+    cal = load_calibration(state)
     assert cal is not None and cal.fits((H, W, 3))
     tracker = SettleTracker(still_s=0.0, empty_table=cal.empty_grey)
     tracker.update(cloth(4), 0.0)
     assert tracker.update(cloth(5), 0.1).state == EMPTY
-    assert read_dice(draw_die(cloth(6), 300, 200, 4)).values == (4,)
+    assert read_dice(draw_die(cloth(6), 300, 200, 4), calibration=cal).values == (4,)
 
 
 def test_bad_calibrations(tmp_path):

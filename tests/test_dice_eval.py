@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import vision.dice.eval as dice_eval
+from companion.cli import dice as cli_dice
 from companion.cli import main
 from vision.camera.sources import bundled_photos_dir
 from vision.observation import DiceObservation, DieReading
@@ -42,7 +43,7 @@ def fake_reader(monkeypatch):
     answers: dict[str, DiceObservation] = {}
     calls = []
 
-    def fake_read(frame, calibration="auto"):
+    def fake_read(frame, calibration=None, method="learned"):
         key = calls.pop(0)
         return answers[key]
 
@@ -262,7 +263,7 @@ def test_bundled_set_figures(bundled_result):
 
 
 def test_cli_eval_json_and_table(capsys, bundled_result, monkeypatch):
-    monkeypatch.setattr(dice_eval, "evaluate", lambda d, errata=None: bundled_result)
+    monkeypatch.setattr(cli_dice, "evaluate", lambda d, errata=None: bundled_result)
     assert main(["dice", "eval", str(bundled_photos_dir()), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == bundled_result
     assert main(["dice", "eval", str(bundled_photos_dir())]) == 0

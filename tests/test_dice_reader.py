@@ -58,7 +58,7 @@ def _flag_below() -> float:
     """The product reader's flag threshold: v3's (vision.dice.learned) or v2's (vision.dice.reader)."""
     import vision.dice.reader as dice
     from vision.dice import learned as dice_learned
-    return dice_learned.FLAG_BELOW if dice.READER == "learned" else dice.FLAG_BELOW
+    return dice_learned.FLAG_BELOW if dice.DEFAULT_METHOD == "learned" else dice.FLAG_BELOW
 
 
 def test_observation_fields(bundled):

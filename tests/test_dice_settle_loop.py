@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.app.loop import live_dice_reader, read_dice_frame
 from companion.commands import Button, Command
 from companion.config import Config
-from companion.readers.settle import SettledDiceReader, dice_reader_for
+from companion.readers.base import ReaderSettings
+from companion.readers.dice import SettledDiceReader, dice_reader, dice_reader_for, read_dice_frame
 from companion.session.cant_stop import CantStopSession, Mode
 from companion.store import Store
 from vision.camera.sources import PhotoFolderSource, VideoSource, bundled_photos_dir
@@ -105,5 +105,5 @@ def test_photo_folders_keep_the_plain_reader_and_live_sources_get_the_settled_on
     writer.write(photo)
     writer.release()
     with VideoSource(video) as source:
-        reader = live_dice_reader(source, Config(), tmp_path)
+        reader = dice_reader(source, ReaderSettings(tmp_path, Config().session.still_seconds))
         assert isinstance(reader, SettledDiceReader) and reader.tracker.still_s == 0.6

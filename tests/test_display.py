@@ -18,19 +18,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.display import fonts, palette, text
+from companion.display import fonts, text
 from companion.display.bars import winner_banner_border, winner_banner_rect
-from companion.display.cant_stop_board import RUNNER, BoardLayout, pieces_by_space
+from companion.display.cant_stop import RUNNER, BoardLayout, board_layout, draw, pieces_by_space
+from companion.display.cant_stop import render as render_to_surface
 from companion.display.layout import ScreenLayout
 from companion.display.panel import draw_options, format_probability
 from companion.display.photo import crop_for_dice, draw_photo, frame_to_surface
-from companion.display.screen import Display, board_layout, render_to_surface
+from companion.display.window import Display
+from companion.screens import palette
 from companion.screens.cant_stop import (
     CantStopBoardView,
     DieView,
     OptionView,
     PlayerView,
     ScreenView,
+    build_view,
 )
 
 HEIGHTS = dict(zip(range(2, 13), (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3), strict=True))  # cant-stop.md A.2
@@ -219,8 +222,8 @@ def test_long_texts_stay_inside_their_regions(size, tmp_path):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_hint_too_long_for_the_panel_gets_a_band_above_the_scores(size, tmp_path):
+    from companion.display.cant_stop import screen_layout
     from companion.display.hint import hint_placement
-    from companion.display.screen import screen_layout
 
     view = make_view(hint=LONG)
     layout = screen_layout(view, size)
@@ -363,9 +366,9 @@ def test_display_window_headless(tmp_path):
     display = Display(320, 200, headless=True)
     try:
         assert display.size == (320, 200)
-        surface = display.render(make_view())
+        surface = display.render(make_view(), draw)
         assert surface.get_size() == (320, 200)
-        display.show(make_view(winner=0))
+        display.show(make_view(winner=0), draw)
         path = display.save_png(tmp_path / "shots" / "window.png")
         assert path.is_file() and pygame.image.load(str(path)).get_size() == (320, 200)
         assert isinstance(display.events(), list)
@@ -465,7 +468,7 @@ DEFAULT_PLAYERS = ("Player 1", "Player 2")
 
 def test_cant_stop_screen_badges_the_default_players_apart(monkeypatch):
     from companion.display import bars
-    from companion.display import cant_stop_board as board
+    from companion.display import cant_stop as board
     view = make_view(players=tuple(PlayerView(n, i) for i, n in enumerate(DEFAULT_PLAYERS)), active=1,
                      board=CantStopBoardView(HEIGHTS, {0: {7: 3}, 1: {7: 3, 8: 2}}, {}, {4: 1}))
     assert _badges_drawn(monkeypatch, (bars, board), lambda: render_to_surface(view)) == {"P1", "P2"}
@@ -478,7 +481,7 @@ def test_schotten_totten_screen_badges_the_default_players_apart(monkeypatch):
     stones = tuple(StoneView(((), ()), owner=(0 if i == 2 else 1 if i == 5 else None)) for i in range(9))
     view = StView("Schotten Totten", DEFAULT_PLAYERS, 0, stones, "Player 1: play a card")
     surface = pygame.Surface((800, 480))
-    drawn = _badges_drawn(monkeypatch, (schotten_totten,), lambda: schotten_totten.draw_schotten_totten(surface, view))
+    drawn = _badges_drawn(monkeypatch, (schotten_totten,), lambda: schotten_totten.draw(surface, view))
     assert drawn == {"P1", "P2"}
 
 
@@ -489,7 +492,7 @@ def test_donkey_race_screen_badges_the_default_players_apart(monkeypatch):
     lanes = tuple(LaneView(n, i, i, 0, 0, 5) for i, n in enumerate(DEFAULT_PLAYERS))
     view = DonkeyRaceView("Donkey race", lanes, 10, 0, tuple(SectorView(i, "") for i in range(2)), "Player 1 leads")
     surface = pygame.Surface((800, 480))
-    drawn = _badges_drawn(monkeypatch, (donkey_race,), lambda: donkey_race.draw_donkey_race(surface, view))
+    drawn = _badges_drawn(monkeypatch, (donkey_race,), lambda: donkey_race.draw(surface, view))
     assert drawn == {"P1", "P2"}
 
 
@@ -509,7 +512,7 @@ def _real_option_views(tmp_path):
     import random
     from dataclasses import replace
 
-    from companion.games.cant_stop.rules import state_from_position
+    from companion.games.cant_stop import state_from_position
     from companion.session.cant_stop import CantStopSession
     from companion.store import Store
 
@@ -522,14 +525,14 @@ def _real_option_views(tmp_path):
                                                      **board})
                 if not session.state.legal_actions():
                     continue  # a bust: the box says so, there is nothing to choose
-                view = session.view()  # the photo and its dice take the panel's top, as at the table
+                view = build_view(session)  # the photo and its dice take the panel's top, as at the table
                 yield dice, replace(view, frame_bgr=dice_photo(), dice=make_view().dice)
 
 
 def test_every_cant_stop_option_is_shown_in_full_at_800x480(tmp_path):
+    from companion.display.cant_stop import screen_layout
     from companion.display.options import layout_options
     from companion.display.panel import side_panel_regions
-    from companion.display.screen import screen_layout
 
     most, crowded = (0, 0), None
     for dice, view in _real_option_views(tmp_path):

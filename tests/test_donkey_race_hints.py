@@ -6,8 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from companion.agents.base import run_simulation
-from companion.games.donkey_race.rules import JOKER, DonkeyRaceConfig, DonkeyRaceState, Pass, Phase, Play
+from companion.agents import run_simulation
+from companion.errors import UserError
+from companion.games.donkey_race import JOKER, DonkeyRaceConfig, DonkeyRaceState, Pass, Phase, Play
 from companion.hints.donkey_race import advise
 
 
@@ -77,9 +78,9 @@ def test_simulate_variants_and_errors():
     short = run_simulation("donkey-race", ["random", "random"], 10, seed=1, variant={"track_length": "5"})
     full = run_simulation("donkey-race", ["random", "random"], 10, seed=1)
     assert short["mean_turns"] < full["mean_turns"]
-    with pytest.raises(ValueError, match="unknown agent"):
+    with pytest.raises(UserError, match="unknown agent"):
         run_simulation("donkey-race", ["advisor", "genius"], 1, seed=1)
-    with pytest.raises(ValueError, match="2 to 4"):
+    with pytest.raises(UserError, match="2 to 4"):
         run_simulation("donkey-race", ["advisor"], 1, seed=1)
     with pytest.raises(ValueError, match="track_length"):
         run_simulation("donkey-race", ["advisor", "random"], 1, seed=1, variant={"track_length": "0"})

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import CHANCE
-from companion.games.donkey_race.rules import (
+from companion.games.donkey_race import (
     UNKNOWN,
     DonkeyRaceConfig,
     DonkeyRaceState,

@@ -8,7 +8,7 @@ import pytest
 
 from companion.errors import IllegalMove, VariantError
 from companion.games.base import CHANCE, TERMINAL
-from companion.games.donkey_race.rules import (
+from companion.games.donkey_race import (
     DONKEY,
     JOKER,
     UNKNOWN,

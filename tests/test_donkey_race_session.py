@@ -9,16 +9,14 @@ import pygame
 import pytest
 
 from companion.commands import Command
-from companion.display.donkey_race import render_donkey_race
-from companion.games.donkey_race.rules import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase
+from companion.display.donkey_race import render as render_donkey_race
+from companion.games.donkey_race import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase
+from companion.games.donkey_race.record import codes_from_entry
+from companion.readers.donkey_race import read_table, reading_from_observation
+from companion.screens.donkey_race import build_view
 from companion.session.base import Waiting
-from companion.session.donkey_race import (
-    DonkeyRaceSession,
-    Mode,
-    TableReading,
-    codes_from_entry,
-    reading_from_observation,
-)
+from companion.session.donkey_race import DonkeyRaceSession, Mode
+from companion.session.readings import DonkeyRaceReading as TableReading
 from companion.store import Store
 
 FRAME = np.zeros((8, 8, 3), np.uint8)
@@ -47,12 +45,12 @@ def reading(*sectors, donkey=None) -> TableReading:
 
 def test_deal_then_the_camera_proposes_the_donkey_holder(store):
     s = session(store)
-    assert s.mode is Mode.DEAL and s.waiting is Waiting.PLAYERS and "Deal 3 cards" in s.view().prompt
+    assert s.mode is Mode.DEAL and s.waiting is Waiting.PLAYERS and "Deal 3 cards" in build_view(s).prompt
     press(s, "confirm")
     assert s.mode is Mode.FIRST and s.wants_frame and s.state.deck == (UNKNOWN,) * 96
     for _ in range(2):
         s.on_frame(FRAME, reading((), (), (DONKEY,), donkey=2))
-    assert s.active_seat == 2 and "shows the donkey card" in s.view().prompt
+    assert s.active_seat == 2 and "shows the donkey card" in build_view(s).prompt
     press(s, "confirm")
     assert s.mode is Mode.PLAY and s.state.active == 2 and DONKEY in s.state.hands[2]
 
@@ -60,20 +58,20 @@ def test_deal_then_the_camera_proposes_the_donkey_holder(store):
 def test_plays_from_the_camera_are_the_new_cards_in_the_active_sector(store):
     s = session(store)
     press(s, "confirm", "choose 2", "confirm")  # Ben leads (nobody shows the donkey)
-    assert s.view().to_beat == "Lead 1 to 3 cards of one value"
+    assert build_view(s).to_beat == "Lead 1 to 3 cards of one value"
     for _ in range(2):
         s.on_frame(FRAME, reading((4,), (7, 7), ()))  # a card in Ada's sector is not Ben's play
     assert s.proposed_play() == ((7, 7), "camera")
     assert s.out_of_turn() == "Ada: it is not your turn, Ben acts now"
-    assert s.view().proposal == "Seen: 7 7  (value 7)"
+    assert build_view(s).proposal == "Seen: 7 7  (value 7)"
     press(s, "confirm")
     assert s.state.count == 2 and s.state.active == 2
-    assert s.view().to_beat == "2 cards higher than 7, or PASS"
+    assert build_view(s).to_beat == "2 cards higher than 7, or PASS"
     press(s, "pass")
-    assert s.state.active == 0 and [sec.label for sec in s.view().sectors] == ["", "7 7", "PASS"]
+    assert s.state.active == 0 and [sec.label for sec in build_view(s).sectors] == ["", "7 7", "PASS"]
     press(s, "dice 9 9", "confirm")
     assert s.mode is Mode.REFILL and s.state.points == (2, 1, 0)
-    view = s.view()
+    view = build_view(s)
     assert view.round_no == 1 and view.discard == 4
     assert view.reminders[0] == "Ada +2: move the vermillion circle 2 spaces (to 2)"
     assert view.reminders[2] == "Cleo 0: the yellow triangle stays"
@@ -111,7 +109,7 @@ def test_reshuffle_reminder_and_step(store):
     assert s.state.deck == () and s.state.active == 1
     press(s, "dice 1", "confirm", "pass")  # Ben leads, Ada passes; Ben must draw from an empty pile
     assert s.mode is Mode.RESHUFFLE
-    assert "shuffle the discard pile" in " ".join(s.view().reminders)
+    assert "shuffle the discard pile" in " ".join(build_view(s).reminders)
     discards = len(s.state.discard)
     press(s, "confirm")
     assert s.state.reshuffles == 1 and s.mode is Mode.PLAY and len(s.state.deck) < discards
@@ -133,10 +131,10 @@ def test_screen_renders_every_mode_at_800x480(store):
     surfaces = []
     for line in ("confirm", "confirm", "dice 5", "confirm", "dice 8", "confirm", "pass", "pass", "confirm",
                  "dice 2 2", "confirm", "pass", "pass", "pass"):
-        surfaces.append(render_donkey_race(s.view()))
+        surfaces.append(render_donkey_race(build_view(s)))
         press(s, line)
     assert s.mode is Mode.OVER and s.winner_name == "Ben" and s.state.phase is Phase.OVER
-    final = render_donkey_race(s.view())
+    final = render_donkey_race(build_view(s))
     assert final.get_size() == (800, 480)
     centre = final.get_at((400, 200))[:3]
     assert centre == (255, 255, 255)  # the winner banner
@@ -146,7 +144,6 @@ def test_screen_renders_every_mode_at_800x480(store):
 
 
 def test_rendered_card_photos_drive_the_first_leader_and_the_plays(store):
-    from companion.session.donkey_race import read_table
     from vision.cards.render import render_donkey_scene
 
     s = session(store)
@@ -163,7 +160,7 @@ def test_rendered_card_photos_drive_the_first_leader_and_the_plays(store):
 
     press(s, "confirm")
     show((), (), (0,))  # Cleo shows the donkey card
-    assert s.active_seat == 2 and "shows the donkey" in s.view().prompt
+    assert s.active_seat == 2 and "shows the donkey" in build_view(s).prompt
     press(s, "confirm")
     show((), (), (4,))
     press(s, "confirm")
@@ -177,10 +174,10 @@ def test_rendered_card_photos_drive_the_first_leader_and_the_plays(store):
 def test_start_marker_only_the_shown_donkey_is_set_aside(store):
     s = session(store, donkey_mode="start_marker_only")
     press(s, "confirm", "choose 2", "bank")
-    assert "shows the donkey card" in s.view().prompt
+    assert "shows the donkey card" in build_view(s).prompt
     press(s, "confirm")
-    assert s.mode is Mode.REFILL and s.view().prompt == "Set the donkey card aside, draw a card for it, then CONFIRM"
-    assert s.view().reminders[1] == "Ben draws a card in its place"
+    assert s.mode is Mode.REFILL and build_view(s).prompt == "Set the donkey card aside, draw a card for it, then CONFIRM"
+    assert build_view(s).reminders[1] == "Ben draws a card in its place"
     press(s, "confirm")
     assert s.mode is Mode.PLAY and s.state.removed == (DONKEY,) and len(s.state.hands[1]) == 3
     press(s, "dice 0", "confirm")
@@ -197,7 +194,7 @@ def test_start_marker_only_nobody_holds_the_donkey(store):
 def test_kramer_donkey_round_the_taker_is_told_to_take_the_cards(store):
     s = session(store, donkey_mode="kramer_round")
     press(s, "confirm", "choose 1", "bank", "confirm", "dice 0", "confirm")
-    assert s.view().to_beat == "Donkey round: play exactly 1 card, any value"
+    assert build_view(s).to_beat == "Donkey round: play exactly 1 card, any value"
     press(s, "dice 4", "confirm", "dice 9", "confirm")
-    assert s.mode is Mode.REFILL and "Cleo takes the round's cards into hand" in s.view().reminders[3]
+    assert s.mode is Mode.REFILL and "Cleo takes the round's cards into hand" in build_view(s).reminders[3]
     assert sorted(s.state.hands[2]) == sorted((UNKNOWN, UNKNOWN, DONKEY, 4, 9))

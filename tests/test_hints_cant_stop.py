@@ -10,10 +10,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from companion.agents.base import run_simulation
+from companion.agents import run_simulation
 from companion.games.base import CHANCE
-from companion.games.cant_stop import odds
-from companion.games.cant_stop.rules import (
+from companion.games.cant_stop import (
     Bank,
     CantStopConfig,
     CantStopState,
@@ -22,12 +21,14 @@ from companion.games.cant_stop.rules import (
     Roll,
     RollAgain,
     StartWith,
+    odds,
     roll_distribution,
 )
+from companion.hints.cant_stop import Hint, advise, bust_chance, steps_at_risk
 from companion.hints.cant_stop import advisor as hints
 from companion.hints.cant_stop import search as cant_stop_search
 from companion.hints.cant_stop import threats as cant_stop_threats
-from companion.hints.cant_stop.advisor import Hint, advise, bust_chance, steps_at_risk, threats
+from companion.hints.cant_stop.advisor import threats
 from companion.hints.cant_stop.search import search_for
 from companion.hints.cant_stop.threats import THREAT_SURVIVAL, claim_chances, claim_table, threatened, threatened_turns
 from companion.hints.cant_stop.turn import RunnerGrid

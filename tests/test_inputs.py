@@ -20,7 +20,7 @@ from companion.app.inputs import (
 )
 from companion.commands import Button, Command  # noqa: E402
 from companion.config import ButtonsConfig  # noqa: E402
-from companion.errors import ScriptError
+from companion.errors import ScriptError, UserError
 
 SCRIPT = """\
 # a short Can't Stop turn
@@ -232,13 +232,13 @@ def test_open_input_specs(tmp_path):
     assert isinstance(open_input(f"script:{path}"), ScriptInput)
     assert isinstance(open_input(f"script: {path}"), ScriptInput)
     assert isinstance(open_input("keys"), KeyboardInput)
-    with pytest.raises(ValueError, match="unknown input 'mouse'"):
+    with pytest.raises(UserError, match="unknown input 'mouse'"):
         open_input("keys+mouse")
-    with pytest.raises(ValueError, match="unknown input 'keys:1'"):
+    with pytest.raises(UserError, match="unknown input 'keys:1'"):
         open_input("keys:1")
-    with pytest.raises(ValueError, match="needs a file"):
+    with pytest.raises(UserError, match="needs a file"):
         open_input("script:")
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(UserError, match="twice"):
         open_input("keys+keys")
     with pytest.raises(ScriptError, match="nope.script"):
         open_input(f"keys+script:{tmp_path / 'nope.script'}")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.games.ludo.board import BOARD_NAMES, COLOURS, load_board
+from companion.games.ludo import BOARD_NAMES, COLOURS, load_board
 
 
 def _rot(cell, n):

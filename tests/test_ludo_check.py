@@ -2,9 +2,18 @@
 
 import pytest
 
-from companion.games.ludo.check import CAPTURE_PENDING, ILLEGAL, MOVED, UNCHANGED, Misplaced, check_move
-from companion.games.ludo.position import state_from_position
-from companion.games.ludo.rules import YARD, Move, Roll
+from companion.games.ludo import (
+    CAPTURE_PENDING,
+    ILLEGAL,
+    MOVED,
+    UNCHANGED,
+    YARD,
+    Misplaced,
+    Move,
+    Roll,
+    check_move,
+    state_from_position,
+)
 
 Y = "yard"
 

@@ -4,12 +4,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.agents.base import run_simulation
+from companion.agents import run_simulation
 from companion.agents.ludo import simulate
 from companion.bench.ludo_advisor import measure
-from companion.games.ludo.position import state_from_position
-from companion.games.ludo.rules import YARD, Move, Roll
-from companion.hints.ludo.advisor import SAFE_WEIGHTS, advise, danger, pawn_value
+from companion.errors import UserError
+from companion.games.ludo import YARD, Move, Roll, state_from_position
+from companion.hints.ludo import SAFE_WEIGHTS, advise, danger, pawn_value
 from companion.hints.ludo.danger import hit_chance, threat_count, turn_hit_chance
 
 Y = "yard"
@@ -82,11 +82,11 @@ def test_simulate_shape_and_determinism():
 
 
 def test_simulate_errors():
-    with pytest.raises(ValueError, match="2 to 4"):
+    with pytest.raises(UserError, match="2 to 4"):
         simulate(["advisor"], 1, 1)
-    with pytest.raises(ValueError, match="unknown agent"):
+    with pytest.raises(UserError, match="unknown agent"):
         simulate(["advisor", "genius"], 1, 1)
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(UserError, match="at least 1"):
         simulate(["advisor", "random"], 0, 1)
 
 
@@ -177,7 +177,7 @@ def test_bench_measures_every_decision():
 
 
 def test_weights_follow_the_rule_set():
-    from companion.hints.ludo.advisor import BASE_WEIGHTS, SAFE_WEIGHTS, weights_for
+    from companion.hints.ludo import BASE_WEIGHTS, SAFE_WEIGHTS, weights_for
 
     plain = waiting({"red": [3, Y, Y, Y], "green": [Y] * 4}, 2)
     safe = waiting({"red": [3, Y, Y, Y], "green": [Y] * 4}, 2, safe_squares="starts")

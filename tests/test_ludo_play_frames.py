@@ -7,9 +7,7 @@ until the board is right (ludo.md B.4, B.5)."""
 import pytest
 
 from companion.cli import main
-from companion.games.ludo.board import load_board
-from companion.games.ludo.config import LudoConfig
-from companion.games.ludo.rules import YARD, LudoState
+from companion.games.ludo import YARD, LudoConfig, LudoState, load_board
 from companion.paths import resolve
 from companion.store import Store
 from vision.board.game_frames import generate, position_of
@@ -41,7 +39,7 @@ def test_generated_game_is_the_engine_game_and_the_script_only_starts_and_ends(t
                       wrong=(0,))
     assert frames.moves == 3 and frames.actions[0]["type"] == "start"
     state = LudoState.new(2, LudoConfig.from_variant({"board": "mensch40"}))
-    from companion.games.ludo.rules import action_from_dict
+    from companion.games.ludo import action_from_dict
 
     for action in frames.actions:
         state = state.apply(action_from_dict(action))
@@ -59,7 +57,7 @@ def test_generated_game_is_the_engine_game_and_the_script_only_starts_and_ends(t
 
 def _stacked(frames) -> bool:
     """Whether two pawns of one colour ever share a track square in the generated game."""
-    from companion.games.ludo.rules import action_from_dict
+    from companion.games.ludo import action_from_dict
 
     state = LudoState.new(len(frames.players), frames.final.config)
     track = load_board(frames.board).track_positions
@@ -107,7 +105,7 @@ class _Recorder:
         self.shown: list[tuple[tuple, tuple, int]] = []
         self.prompts: list[str] = []
 
-    def show(self, view) -> None:
+    def show(self, view, draw) -> None:
         moves = sum(1 for a in _recorded(self.store, self.game_id) if a["type"] == "move")
         self.shown.append((view.problems, view.misplaced, moves))
         self.prompts.append(view.prompt)
@@ -118,7 +116,9 @@ def test_wrong_move_and_capture_left_on_the_track_are_reported_not_recorded(tmp_
     shown (colour, where it is, where it belongs) while the recorded game stays at the move before."""
     from companion.app.inputs import ScriptInput
     from companion.app.loop import run_loop
-    from companion.app.play_ludo import LudoFrameReader
+    from companion.display import ludo as ludo_display
+    from companion.readers.ludo import LudoFrameReader
+    from companion.screens import ludo as ludo_screen
     from companion.session.ludo import LudoSession, colours_for
     from vision.camera.sources import PhotoFolderSource
 
@@ -134,7 +134,8 @@ def test_wrong_move_and_capture_left_on_the_track_are_reported_not_recorded(tmp_
         reader.session = session
         display = _Recorder(store, game_id)
         camera = PhotoFolderSource(frames.directory, frames_per_photo=4)
-        run_loop(session, store, camera, reader, ScriptInput(frames.script), display, game="ludo", headless=True)
+        run_loop(session, store, camera, reader, ScriptInput(frames.script), display, screen=ludo_screen,
+                 draw=ludo_display.draw, game="ludo", headless=True)
         recorded = _recorded(store, game_id)
     finally:
         store.close()

@@ -7,8 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import CHANCE
-from companion.games.ludo.config import LudoConfig
-from companion.games.ludo.rules import YARD, LudoState, Move, Phase
+from companion.games.ludo import YARD, LudoConfig, LudoState, Move, Phase
 
 variants = st.fixed_dictionaries({
     "board": st.sampled_from(["ludo52", "mensch40"]),

@@ -10,15 +10,14 @@ from companion.cli import main
 from companion.commands import Button, Command
 from companion.display.ludo import draw_board, render
 from companion.games.base import CHANCE
-from companion.games.ludo.board import load_board
-from companion.games.ludo.config import LudoConfig
-from companion.games.ludo.rules import YARD, LudoState, Move, Phase, Roll, StartWith
-from companion.hints.ludo.advisor import advise
+from companion.games.ludo import YARD, LudoConfig, LudoState, Move, Phase, Roll, StartWith, load_board
+from companion.hints.ludo import advise
 from companion.paths import resolve
-from companion.readers.ludo_reading import LudoReading, pawns_from_board
-from companion.screens.ludo import LudoView, PawnView
+from companion.readers.ludo import pawns_from_board
+from companion.screens.ludo import LudoView, PawnView, build_view
 from companion.session.base import Waiting
 from companion.session.ludo import LudoSession, Mode
+from companion.session.readings import LudoReading
 from companion.store import Store
 
 
@@ -134,7 +133,7 @@ def test_hand_entry_choose_next_and_undo():
     s.on_command(Command(Button.DICE, (6,)))
     s.on_command(Command(Button.CONFIRM))
     s.on_command(Command(Button.DICE, (4,)))
-    assert s.mode is Mode.MOVE and s.view().moves[0].text.startswith("1. 0")
+    assert s.mode is Mode.MOVE and build_view(s).moves[0].text.startswith("1. 0")
     s.on_command(Command(Button.CONFIRM))
     assert s.state.pawns[seat] == (YARD, YARD, YARD, 4)
     s.on_command(Command(Button.UNDO))
@@ -148,7 +147,7 @@ def test_hand_entry_choose_next_and_undo():
 def test_view_shows_die_counters_moves_and_hint():
     s = _session("mensch40")
     s.on_command(Command(Button.DICE, (6,)))
-    view = s.view()
+    view = build_view(s)
     assert view.die == 6 and view.sixes_in_row == 1 and view.moves[0].selected and view.hint
     assert view.board == "mensch40" and s.waiting is Waiting.PLAYERS
     surface = render(view)
@@ -172,7 +171,7 @@ def test_adapter_converts_absolute_squares_to_relative_positions():
 
 def test_capture_by_hand_asks_the_pawn_back():
     """B.5: a capture entered by hand leaves the captured pawn on the board; the box asks it back."""
-    from companion.games.ludo.position import state_from_position
+    from companion.games.ludo import state_from_position
 
     s = _session()
     before, _ = state_from_position({"pawns": {"red": [0, "yard", "yard", "yard"], "yellow": [27, "yard", "yard", "yard"]},
@@ -244,7 +243,7 @@ def test_covered_yard_is_unknown_and_waited_out():
     s.on_command(Command(Button.DICE, (6,)))
     for _ in range(3):
         s.on_frame(None, LudoReading(problem=problem))
-    assert s.mode is Mode.MOVE and not s.problems and "covered" in s.view().prompt
+    assert s.mode is Mode.MOVE and not s.problems and "covered" in build_view(s).prompt
 
 
 def test_ludo52_pawns_seen_nowhere_count_as_finished():

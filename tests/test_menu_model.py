@@ -142,7 +142,7 @@ def test_next_wraps_and_choose_picks_directly():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from companion.app.menu_games import PLAYER_COUNTS  # noqa: E402
+from companion.registry import game  # noqa: E402
 
 BUTTONS = st.sampled_from([NEXT, CONFIRM, UNDO, MENU, Command(Button.BANK), Command(Button.CHOOSE, (1,))])
 
@@ -158,7 +158,7 @@ def test_any_button_sequence_keeps_the_menu_consistent(presses):
         view = model.view()
         assert view.items and 0 <= view.selected < len(view.items)
         if isinstance(action, StartGame):
-            low, high = PLAYER_COUNTS[action.game]
+            low, high = game(action.game).players
             assert low <= len(action.players) <= high and len(set(action.players)) == len(action.players)
             assert ALL[action.game] and model.screen is Screen.MAIN
             assert action.game_id is None or action.game_id in {1}

@@ -7,8 +7,9 @@ from companion.app.menu import GameInput, MenuRunner, available_games, system_po
 from companion.app.menu_store import StoreMenuData, delete_saved_game
 from companion.commands import Button, Command
 from companion.config import DEFAULT_BUTTON_PINS, config_from_dict
-from companion.display.screen import ScreenView
+from companion.display.cant_stop import ScreenView
 from companion.paths import AppPaths
+from companion.registry import names
 from companion.store import Store
 
 CONFIG = config_from_dict({"buttons": {"bounce_time": 0.0}})  # no debounce: taps in a test are instant
@@ -54,7 +55,7 @@ def test_buttons_alone_start_a_cant_stop_game(paths, factory):
     # and NEXT around to "Start the game".
     tap(factory, C, C, C, N, C, N, C, N, C, N, N, N, N, C)
     shown = []
-    runner.display.show = shown.append  # what the window was asked to show, in order
+    runner.display.show = lambda view, draw: shown.append(view)  # what the window was asked to show, in order
     result = runner.run(max_ticks=2)
     assert len(result.games) == 1 and not result.shutdown
     with Store(paths.store_file) as store:
@@ -99,7 +100,7 @@ def test_failed_poweroff_stays_in_the_menu_with_a_message(paths, factory):
     runner = runner_for(paths, factory, poweroff=refuse)
     tap(factory, N, N, N, C, N, C)
     shown = []
-    runner.display.show = shown.append
+    runner.display.show = lambda view, draw: shown.append(view)
     result = runner.run(max_ticks=2)
     assert not result.shutdown and result.ticks == 2
     assert shown[-1].message.startswith("Shut down failed: systemctl poweroff failed")
@@ -144,7 +145,7 @@ def test_delete_saved_game_removes_game_and_events_only_when_unfinished(tmp_path
         assert [g.id for g in store.finished_games()] == [done]
         data = StoreMenuData(store)
         assert data.known_names() == ["A", "B"]
-        assert data.scoreboard_lines() == ["cant-stop: A, 1 of 1 won", "cant-stop: B, 0 of 1 won"]
+        assert data.scoreboard_lines() == ["Can't Stop: A, 1 of 1 won", "Can't Stop: B, 0 of 1 won"]
         assert store.integrity_check() == "ok"
 
 
@@ -153,33 +154,19 @@ def test_cant_stop_is_always_available():
     assert games["cant-stop"] is True and set(games) == {"cant-stop", "ludo", "schotten-totten", "donkey-race"}
 
 
-def test_another_game_runs_through_its_play_module_with_the_pins_freed(paths, factory, tmp_path, monkeypatch):
-    from companion.cli import play as cli_games
-    calls = []
-    (tmp_path / "fake_play_ludo.py").write_text(
-        "calls = []\n"
-        "def play(args):\n"
-        "    calls.append(args)\n"
-        "    return 0\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(cli_games.PLAY_MODULES, "ludo", "fake_play_ludo")
-    assert available_games()["ludo"] is True
+@pytest.mark.parametrize("index, name", list(enumerate(names())))
+def test_every_game_runs_in_the_menus_process_on_its_window_and_pins(paths, factory, index, name):
     runner = runner_for(paths, factory)
-    import fake_play_ludo
-
-    def play(args):
-        calls.append((args, runner.display, runner.inputs))  # the menu let go of window and pins
-        factory.pin(DEFAULT_BUTTON_PINS[C])  # ... so the game could claim them
-        return 0
-
-    monkeypatch.setattr(fake_play_ludo, "play", play)
-    tap(factory, C, N, C, C, C, C, C)  # New game, Ludo, 2 players, Player 1, Player 2, Start
+    window, inputs = runner.display, runner.inputs
+    tap(factory, C, *[N] * index, C, C, C, C, C)  # New game, the game, 2 players, Player 1, Player 2, Start
+    shown = []
+    window.show = lambda view, draw: shown.append((view, runner.display, runner.inputs))
     result = runner.run(max_ticks=1)
-    assert result.games == [] and len(calls) == 1
-    args, display, inputs = calls[0]
-    assert (args.game, args.players, args.input, args.new, args.headless) == ("ludo", "Player 1,Player 2", "gpio",
-                                                                             True, True)
-    assert display is None and inputs is None
+    assert len(result.games) == 1
+    with Store(paths.store_file) as store:
+        assert store.game(result.games[0]).game == name
+    game_shown = [(display, keys) for view, display, keys in shown if type(view).__name__ != "MenuView"]
+    assert game_shown and all(display is window and keys is inputs for display, keys in game_shown)
 
 
 def test_a_script_drives_the_same_input_path_and_the_menu_ends_with_it(paths, tmp_path):
@@ -189,7 +176,7 @@ def test_a_script_drives_the_same_input_path_and_the_menu_ends_with_it(paths, tm
                         camera_spec="auto", poweroff=lambda: None, game_ticks=1)
     runner.open_devices()
     shown = []
-    runner.display.show = shown.append
+    runner.display.show = lambda view, draw: shown.append(view)
     result = runner.run(max_ticks=50)
     assert result.ticks == 4  # one command a poll; after the fourth the script is exhausted
     assert [v.title for v in shown] == ["Tabletop companion"] * 3 + ["Scoreboard"]
@@ -212,7 +199,7 @@ def test_holding_next_leaves_the_game_for_the_menu_with_the_game_saved(paths, fa
         time.sleep(0.01)
     next_pin.drive_high()
     shown = []
-    runner.display.show = shown.append
+    runner.display.show = lambda view, draw: shown.append(view)
     result = runner.run(max_ticks=2)
     game_views = [v for v in shown if isinstance(v, ScreenView)]
     assert len(result.games) == 1 and len(game_views) == 1  # the hold ended the game at its first tick

@@ -7,10 +7,10 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 import pytest
 
-from companion.app.menu_model import MenuItem, MenuView
-from companion.display import palette
-from companion.display.menu import draw_menu, visible_window
-from companion.display.screen import RENDERERS
+from companion.display.menu import draw as draw_menu
+from companion.display.menu import visible_window
+from companion.screens import palette
+from companion.screens.menu import MenuItem, MenuView
 
 
 def test_visible_window_keeps_the_selection_in_view():
@@ -33,4 +33,3 @@ def test_highlight_is_on_the_selected_row(size):
     left = max(4, width // 40) + 8  # past the rounded corner
     assert tuple(surface.get_at((left, row_top + 2)))[:3] == palette.HIGHLIGHT
     assert tuple(surface.get_at((left, row_top - unit + 2)))[:3] == palette.BACKGROUND
-    assert MenuView in RENDERERS

@@ -5,38 +5,35 @@ from __future__ import annotations
 import pytest
 
 from companion.app.demo import photos_dir
-from companion.app.loop import open_game
+from companion.app.play import open_game
 from companion.cli import main
-from companion.errors import VariantError
-from companion.games.cant_stop.rules import CantStopConfig
-from companion.session.cant_stop import replay
+from companion.errors import UserError, VariantError
+from companion.registry import game
 from companion.store import Store
 
-
-def check(names, rules):
-    return replay([], len(names), CantStopConfig.from_variant(rules))
+CANT_STOP = game("cant-stop")
 
 
 def test_a_bad_player_count_or_variant_stores_no_game(tmp_path):
     with Store(tmp_path / "s.sqlite3") as store:
-        with pytest.raises(ValueError, match="players"):
-            open_game(store, "cant-stop", ["A", "B", "C", "D", "E"], {}, check=check)
+        with pytest.raises(UserError, match="players"):
+            open_game(store, CANT_STOP, ["A", "B", "C", "D", "E"], {})
         with pytest.raises(VariantError):
-            open_game(store, "cant-stop", ["A", "B"], {"columns_to_win": "banana"}, new=True, check=check)
+            open_game(store, CANT_STOP, ["A", "B"], {"columns_to_win": "banana"}, new=True)
         assert store.unfinished_games() == []
-        game_id, players, variant = open_game(store, "cant-stop", ["A", "B"], {"columns_to_win": "2"}, check=check)
-        assert players == ["A", "B"] and variant == {"columns_to_win": "2"}
-        assert [g.id for g in store.unfinished_games()] == [game_id]
+        game_id, players, variant = open_game(store, CANT_STOP, ["A", "B"], {"columns_to_win": "2"})
+        assert game_id is None and players == ["A", "B"] and variant == {"columns_to_win": "2"}
+        assert store.unfinished_games() == []  # stored once the devices are open (companion.app.play.play)
 
 
 def test_resuming_with_other_rules_asked_for_is_refused_and_the_same_rules_resume(tmp_path):
     with Store(tmp_path / "s.sqlite3") as store:
-        game_id, _, _ = open_game(store, "cant-stop", ["A", "B"], {"columns_to_win": "2"}, check=check)
-        with pytest.raises(ValueError, match="--new"):
-            open_game(store, "cant-stop", None, {"columns_to_win": "3"}, variant_given=True, check=check)
-        assert open_game(store, "cant-stop", None, {"columns_to_win": "2"}, variant_given=True)[0] == game_id
+        game_id = store.new_game("cant-stop", ["A", "B"], {"columns_to_win": "2"})
+        with pytest.raises(UserError, match="--new"):
+            open_game(store, CANT_STOP, None, {"columns_to_win": "3"}, variant_given=True)
+        assert open_game(store, CANT_STOP, None, {"columns_to_win": "2"}, variant_given=True)[0] == game_id
         # the config's default rules (no --variant) resume the saved game with its own rules
-        assert open_game(store, "cant-stop", None, {}, check=check) == (game_id, ["A", "B"], {"columns_to_win": "2"})
+        assert open_game(store, CANT_STOP, None, {}) == (game_id, ["A", "B"], {"columns_to_win": "2"})
         assert len(store.unfinished_games()) == 1
 
 
@@ -55,5 +52,7 @@ def test_a_failed_play_leaves_no_game_behind_and_the_next_play_starts(app_env, g
     common = ["play", game, "--headless", "--camera", camera, "--input", f"script:{quit_script}"]
     assert main([*common, *bad]) == 2
     assert capsys.readouterr().err.startswith("companion: ")
+    assert not (app_env / "state" / "companion.sqlite3").exists()  # refused before the store was opened
+    assert main(common) == 0  # the same play without the bad argument starts a game
     with Store(app_env / "state" / "companion.sqlite3") as store:
-        assert store.unfinished_games() == []
+        assert [g.game for g in store.unfinished_games()] == [game]

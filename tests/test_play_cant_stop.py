@@ -14,8 +14,8 @@ import pytest
 
 from companion.app.demo import demo_playlist, photos_dir
 from companion.cli import main
-from companion.games.cant_stop.rules import Phase
-from companion.session.cant_stop import CantStopSession, replay
+from companion.games.cant_stop import Phase
+from companion.session.cant_stop import CantStopSession, replay_state
 from companion.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -61,7 +61,7 @@ def test_play_reads_a_photo_then_falls_back_to_hand_entry_and_resumes_after_quit
     assert main([*args, "--input", f"script:{second}"]) == 0  # resumes the saved game
     with Store(state) as store:
         events = store.events(game.id)
-        resumed = replay(events, 2, CantStopSession(store, game.id, ["Ada", "Ben"]).config)
+        resumed = replay_state(events, 2, CantStopSession(store, game.id, ["Ada", "Ben"]).config)
     assert events[-1].payload == {"type": "bank"}
     assert resumed.active == 1 and resumed.marker_map(0) == {2: 1} | resumed.marker_map(0)
 
@@ -119,8 +119,8 @@ def _events(path: Path) -> list[dict]:
 
 def test_a_game_killed_mid_turn_resumes_exactly(tmp_path):
     """SIGKILL at a random moment: what was stored replays, and it is a prefix of the uninterrupted game."""
-    code = ("import sys; from pathlib import Path; from companion.app.loop import demo; "
-            "demo(Path(sys.argv[1]), headless=True, screenshots=None)")
+    code = ("import sys; from pathlib import Path; from companion.app.demo import run_demo; "
+            "run_demo(Path(sys.argv[1]), headless=True, screenshots=None)")
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
     full_dir, killed_dir = tmp_path / "full", tmp_path / "killed"
     full_dir.mkdir()
@@ -141,19 +141,20 @@ def test_a_game_killed_mid_turn_resumes_exactly(tmp_path):
     with Store(killed_dir / "companion.sqlite3") as store:
         (game,) = store.unfinished_games("cant-stop")
         session = CantStopSession(store, game.id, list(game.players))
-        assert session.state == replay(store.events(game.id), 2, session.config)
+        assert session.state == replay_state(store.events(game.id), 2, session.config)
         assert session.state.phase is not Phase.OVER
 
 
 def test_a_reader_failure_on_one_frame_becomes_a_problem_not_a_crash(monkeypatch):
     import numpy as np
 
-    from companion.app import loop as app
-    def broken(frame):
+    from companion.readers import dice as dice_reader
+
+    def broken(frame, calibration=None):
         raise IndexError("pip grid out of range")
 
-    monkeypatch.setattr(app, "read_dice", broken)
-    observation = app.read_dice_frame(np.zeros((64, 64, 3), np.uint8))
+    monkeypatch.setattr(dice_reader, "read_dice", broken)
+    observation = dice_reader.read_dice_frame(np.zeros((64, 64, 3), np.uint8))
     assert observation.dice == () and "pip grid out of range" in observation.problem
 
 
@@ -189,7 +190,7 @@ def test_play_without_a_camera_takes_every_roll_by_hand(app_env, capsys):
     assert payloads[1]["source"] == "hand" and payloads[1]["dice"] == [2, 5, 3, 6]
 
 def test_a_display_is_there_only_when_something_shows_it():
-    from companion.app.loop import display_available
+    from companion.app.devices import display_available
 
     assert display_available({"DISPLAY": ":0"}) and display_available({"WAYLAND_DISPLAY": "wayland-0"})
     assert display_available({"SDL_VIDEODRIVER": "kmsdrm"})  # the Pi's console (systemd unit)

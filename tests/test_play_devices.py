@@ -178,13 +178,8 @@ def test_an_unplugged_camera_gives_the_same_clear_message(game, app_env, capsys,
     status = main(["play", game, "--headless", "--camera", f"folder:{app_env / 'unplugged'}", "--input",
                    f"script:{script}"])
     message = f"photo folder {app_env / 'unplugged'} does not exist"
-    if game == "donkey-race":  # plays are entered by hand without a camera
-        assert status == 0
-        assert any(r.levelno == logging.WARNING and f"no camera ({message}): enter plays by hand" in r.getMessage()
-                   for r in caplog.records)
-    else:
-        assert status == 2
-        assert capsys.readouterr().err == f"companion: {message}\n"
+    assert status == 2  # every game alike: the camera named cannot be used
+    assert capsys.readouterr().err == f"companion: {message}\n"
 
 
 @pytest.mark.parametrize("game", GAMES)

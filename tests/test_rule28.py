@@ -7,9 +7,9 @@ import dataclasses
 
 import pytest
 
-from companion.agents.base import run_simulation
+from companion.agents import run_simulation
 from companion.agents.rule28 import THRESHOLD, choice_score, progress_count, rule28_action
-from companion.games.cant_stop.rules import Bank, CantStopConfig, CantStopState, Choose, Phase, RollAgain
+from companion.games.cant_stop import Bank, CantStopConfig, CantStopState, Choose, Phase, RollAgain
 
 
 def make(phase: Phase, markers: dict | None = None, runners: dict | None = None, claimed: dict | None = None,

@@ -9,9 +9,15 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games.base import CHANCE
-from companion.games.schotten_totten.cards import formation_key
-from companion.games.schotten_totten.claims import claim_tables, exhaustive_claim
-from companion.games.schotten_totten.rules import Claim, Phase, SchottenTottenConfig, SchottenTottenState
+from companion.games.schotten_totten import (
+    Claim,
+    Phase,
+    SchottenTottenConfig,
+    SchottenTottenState,
+    claim_tables,
+    exhaustive_claim,
+    formation_key,
+)
 
 
 def random_position(rng: random.Random, variant: str = "schotten-totten") -> dict:
@@ -48,7 +54,7 @@ def exhaustive_claims(state: SchottenTottenState, seat: int) -> list[int]:
 
 
 def test_claims_agree_with_plain_enumeration_on_random_positions():
-    from companion.games.schotten_totten.positions import state_from_position
+    from companion.games.schotten_totten import state_from_position
 
     rng = random.Random(5)
     checked = refused_by_proof = proved = 0

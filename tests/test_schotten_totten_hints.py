@@ -4,11 +4,10 @@ import random
 
 import pytest
 
-from companion.agents.base import run_simulation
+from companion.agents import run_simulation
 from companion.agents.schotten_totten import greedy_agent, simulate
-from companion.games.schotten_totten.cards import parse_card
-from companion.games.schotten_totten.positions import state_from_position
-from companion.games.schotten_totten.rules import (
+from companion.errors import UserError
+from companion.games.schotten_totten import (
     Claim,
     EndClaims,
     Pass,
@@ -17,8 +16,10 @@ from companion.games.schotten_totten.rules import (
     SchottenTottenConfig,
     SchottenTottenState,
     Stone,
+    parse_card,
+    state_from_position,
 )
-from companion.hints.schotten_totten.advisor import advise, next_turn_claims, public_alerts
+from companion.hints.schotten_totten import advise, next_turn_claims, public_alerts
 
 
 def cards(text: str):
@@ -87,7 +88,7 @@ def test_advisor_ignores_the_opponents_hand():
     state = SchottenTottenState.new()
     from companion.agents.schotten_totten import play_game  # noqa: F401 (same driver)
     from companion.games.base import CHANCE
-    from companion.games.schotten_totten.rules import Draw, StartWith
+    from companion.games.schotten_totten import Draw, StartWith
     while state.turn < 12:
         if state.current_player == CHANCE:
             state = state.apply(StartWith(0) if state.phase is Phase.START else Draw(rng.choice(state.unknown_cards())))
@@ -115,7 +116,7 @@ def test_simulate_output_shape_and_alternating_seats():
     assert run_simulation("schotten-totten", ["greedy", "greedy"], 2, 1) == simulate(["greedy", "greedy"], 2, 1)
     bl = simulate(["greedy", "random"], 2, 1, {"game": "battle-line"})
     assert bl["games"] == 2
-    with pytest.raises(ValueError, match="unknown agent"):
+    with pytest.raises(UserError, match="unknown agent"):
         simulate(["advisor", "nobody"], 1, 1)
-    with pytest.raises(ValueError, match="2 agents"):
+    with pytest.raises(UserError, match="2 agents"):
         simulate(["advisor"], 1, 1)

@@ -6,9 +6,8 @@ import pytest
 
 from companion.errors import IllegalMove, VariantError
 from companion.games.base import CHANCE, TERMINAL
-from companion.games.schotten_totten.cards import Card, formation_key, formation_rank, parse_card
-from companion.games.schotten_totten.positions import state_from_position
-from companion.games.schotten_totten.rules import (
+from companion.games.schotten_totten import (
+    Card,
     Claim,
     Draw,
     EndClaims,
@@ -22,6 +21,10 @@ from companion.games.schotten_totten.rules import (
     Stone,
     action_from_dict,
     action_to_dict,
+    formation_key,
+    formation_rank,
+    parse_card,
+    state_from_position,
 )
 
 

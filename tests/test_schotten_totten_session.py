@@ -10,10 +10,11 @@ import pytest
 from companion.agents.schotten_totten import advisor_agent, greedy_agent
 from companion.cli import main
 from companion.commands import Button, Command
-from companion.display.schotten_totten import CARD_COLOURS, render_to_surface
+from companion.display.schotten_totten import CARD_COLOURS
+from companion.display.schotten_totten import render as render_to_surface
 from companion.games.base import CHANCE
-from companion.games.schotten_totten.cards import Card
-from companion.games.schotten_totten.rules import (
+from companion.games.schotten_totten import (
+    Card,
     Claim,
     Draw,
     Phase,
@@ -22,8 +23,11 @@ from companion.games.schotten_totten.rules import (
     SchottenTottenState,
     StartWith,
 )
-from companion.readers.schotten_totten import SeenCard, TableReading, new_card, reading_from_observation
-from companion.session.schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number
+from companion.readers.schotten_totten import reading_from_observation
+from companion.screens.schotten_totten import build_view
+from companion.session.readings import SchottenTottenReading as TableReading
+from companion.session.readings import SeenCard
+from companion.session.schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number, new_card
 from companion.store import Store
 
 FIXTURES = Path(__file__).parent / "fixtures" / "schotten_totten"
@@ -72,7 +76,7 @@ def test_card_numbers_for_hand_entry():
 
 def test_session_plays_claims_refuses_with_reason_and_undoes(tmp_path):
     session = make_session(tmp_path)
-    starter = session._start_seat
+    starter = session.start_seat
     session.on_command(cmd("confirm"))
     assert session.mode is Mode.WATCH and session.state.active == starter
     assert len(session.state.hands[starter]) == 6 and session.state.hands[starter][0] is None  # table-side
@@ -90,7 +94,7 @@ def test_session_plays_claims_refuses_with_reason_and_undoes(tmp_path):
 
 def test_claim_refused_by_proof_shows_a_beating_completion(tmp_path):
     session = make_session(tmp_path)
-    a = session._start_seat
+    a = session.start_seat
     session.on_command(cmd("confirm"))
     plays = [(a, "set 1 11"), (1 - a, "set 1 52"), (a, "set 1 21"), (1 - a, "set 1 53"), (a, "set 1 31")]
     for _, line in plays:
@@ -107,20 +111,20 @@ def test_claim_refused_by_proof_shows_a_beating_completion(tmp_path):
 
 def test_claim_step_confirm_and_pass(tmp_path):
     session = make_session(tmp_path)
-    a = session._start_seat
+    a = session.start_seat
     session.on_command(cmd("confirm"))
     for line in ["set 2 17", "set 2 51", "set 2 18", "set 3 52", "set 2 19"]:
         session.on_command(cmd(line))
         session.on_command(cmd("confirm"))
-    assert session.mode is Mode.CLAIM and session.view().stones[1].claimable
-    assert "can be claimed" in session.view().stones[1].reason
+    assert session.mode is Mode.CLAIM and build_view(session).stones[1].claimable
+    assert "can be claimed" in build_view(session).stones[1].reason
     session.on_command(cmd("confirm"))
     assert session.state.stones[1].owner == a and session.mode is Mode.WATCH
 
 
 def test_camera_reading_needs_a_stable_new_card(tmp_path):
     session = make_session(tmp_path, stable_frames=2)
-    a = session._start_seat
+    a = session.start_seat
     session.on_command(cmd("confirm"))
     reading = TableReading((SeenCard(4, a, Card(2, 6)),))
     assert new_card(session.state, reading) == (Card(2, 6), 4)
@@ -143,7 +147,7 @@ def test_reader_observation_adapter():
 
 def test_match_of_two_games_and_resume(tmp_path):
     session = make_session(tmp_path, match_length=2)
-    starter = session._start_seat
+    starter = session.start_seat
     lines, end = script_for(4, starter)
     for line in lines:
         session.on_command(cmd(line))
@@ -151,7 +155,7 @@ def test_match_of_two_games_and_resume(tmp_path):
     first_points = session.match_points
     assert first_points[end.winner] == 5 and first_points[1 - end.winner] == end.stones_of(1 - end.winner)
     session.on_command(cmd("confirm"))  # next game; the winner is proposed to start (C.8)
-    assert session.mode is Mode.START and session._start_seat == end.winner and session.match_points == first_points
+    assert session.mode is Mode.START and session.start_seat == end.winner and session.match_points == first_points
     session.on_command(cmd("confirm"))
     resumed = SchottenTottenSession(session.store, session.game_id, ["Ada", "Ben"],
                                     SchottenTottenConfig(match_length=2))
@@ -162,12 +166,12 @@ def test_display_draws_cards_stones_and_reasons(tmp_path):
     session = make_session(tmp_path)
     session.on_command(cmd("confirm"))
     session.on_command(cmd("set 1 17"))
-    view = session.view()
+    view = build_view(session)
     assert view.stones[0].proposed == "R7"
     surface = render_to_surface(view)
     assert surface.get_size() == (800, 480)
     session.on_command(cmd("confirm"))
-    surface = render_to_surface(session.view())
+    surface = render_to_surface(build_view(session))
     a = 1 - session.state.active
     # the R7 card lies in the first column, above the stones for seat 0 (side a), below for seat 1
     column = [surface.get_at((44, y))[:3] for y in range(80, 440)]

@@ -21,6 +21,10 @@ from hypothesis import strategies as st
 
 from companion.display import fonts, text
 from companion.games.base import CHANCE, TERMINAL
+from companion.screens.cant_stop import build_view as cant_stop_view
+from companion.screens.donkey_race import build_view as donkey_race_view
+from companion.screens.ludo import build_view as ludo_view
+from companion.screens.schotten_totten import build_view as schotten_totten_view
 from companion.store import Store
 
 SIZE = (800, 480)
@@ -111,7 +115,7 @@ def _photo() -> np.ndarray:
 def _cant_stop_views(tmp_path):
     """(where, view) for each position with 2, 3 and 4 players: CHOOSE with its real hint, the DECIDE that
     the hint's choice leads to, and CHOOSE with the longest possible hint."""
-    from companion.games.cant_stop.rules import Phase, state_from_position
+    from companion.games.cant_stop import Phase, state_from_position
     from companion.session.cant_stop import CantStopSession
 
     with Store(tmp_path / "fit.sqlite3") as store:
@@ -121,19 +125,20 @@ def _cant_stop_views(tmp_path):
                 session = CantStopSession(store, store.new_game("cant-stop", players, {}), players,
                                           rng=random.Random(1))
                 session.state = state_from_position({**position, "players": players})
-                view = session.view()
+                view = cant_stop_view(session)
                 yield f"position {k}, {n} players, choose", replace(view, frame_bgr=_photo())
                 yield f"position {k}, {n} players, longest hint", replace(view, frame_bgr=_photo(),
                                                                           hint=WORST_CANT_STOP_HINT)
                 session.state = session.state.apply(session.hint().action)
                 if session.state.phase is Phase.DECIDE:
-                    yield f"position {k}, {n} players, decide", replace(session.view(), frame_bgr=_photo())
+                    yield f"position {k}, {n} players, decide", replace(cant_stop_view(session), frame_bgr=_photo())
 
 
 def test_cant_stop_hints_and_names_are_never_cut(tmp_path, monkeypatch, shots):
     from companion.display.bars import score_cells
+    from companion.display.cant_stop import render as render_to_surface
+    from companion.display.cant_stop import screen_layout
     from companion.display.hint import hint_placement
-    from companion.display.screen import render_to_surface, screen_layout
 
     seen = set()
     for where, view in _cant_stop_views(tmp_path):
@@ -156,8 +161,8 @@ def test_cant_stop_hints_and_names_are_never_cut(tmp_path, monkeypatch, shots):
 
 def test_four_names_take_two_score_rows_and_three_fit_one():
     from companion.display.bars import score_cells, score_rows_needed
+    from companion.display.cant_stop import screen_layout
     from companion.display.layout import ScreenLayout
-    from companion.display.screen import screen_layout
     from companion.screens.cant_stop import CantStopBoardView, PlayerView, ScreenView
 
     def view(n, wins=0):
@@ -176,9 +181,9 @@ def test_four_names_take_two_score_rows_and_three_fit_one():
 
 
 def test_a_short_hint_stays_in_the_panel_and_the_layout_is_unchanged():
+    from companion.display.cant_stop import screen_layout
     from companion.display.hint import hint_placement
     from companion.display.layout import ScreenLayout
-    from companion.display.screen import screen_layout
     from companion.screens.cant_stop import CantStopBoardView, PlayerView, ScreenView
 
     view = ScreenView("Can't Stop", (PlayerView("Ada", 0), PlayerView("Ben", 1)), 0,
@@ -217,7 +222,7 @@ def test_ludo_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
     players = list(NAMES[:n])
     with Store(tmp_path / "ludo.sqlite3") as store:
         session = LudoSession(store, store.new_game("ludo", players, {}), players, rng=random.Random(n))
-        views = [session.view() for _state in walk(session, n, 160)]
+        views = [ludo_view(session) for _state in walk(session, n, 160)]
     hinted = [v for v in views if v.hint]
     assert hinted
     crowded = max(hinted, key=lambda v: (len(v.moves), len(v.hint)))
@@ -228,13 +233,13 @@ def test_ludo_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_donkey_race_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
-    from companion.display.donkey_race import render_donkey_race
+    from companion.display.donkey_race import render as render_donkey_race
     from companion.session.donkey_race import DonkeyRaceSession
 
     players = list(NAMES[:n])
     with Store(tmp_path / "donkey.sqlite3") as store:
         session = DonkeyRaceSession(store, store.new_game("donkey-race", players, {}), players)
-        views = [session.view() for _state in walk(session, n, 200)]
+        views = [donkey_race_view(session) for _state in walk(session, n, 200)]
     hinted = sorted((v for v in views if v.hint), key=lambda v: len(v.hint))
     assert hinted
     longest = replace(hinted[-1], hint=hinted[-1].hint + " " + hinted[0].hint)  # longer than any one reason
@@ -245,14 +250,14 @@ def test_donkey_race_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, sho
 
 
 def test_schotten_totten_names_are_never_cut(tmp_path, monkeypatch, shots):
-    from companion.display.schotten_totten import render_to_surface
+    from companion.display.schotten_totten import render as render_to_surface
     from companion.session.schotten_totten import SchottenTottenSession
 
     players = list(NAMES[:2])
     with Store(tmp_path / "st.sqlite3") as store:
         session = SchottenTottenSession(store, store.new_game("schotten-totten", players, {}), players,
                                         rng=random.Random(1))
-        view = session.view()
+        view = schotten_totten_view(session)
     for k, shown in enumerate((view, replace(view, points=(12, 10), stones_held=(5, 4)))):
         lines = drawn_lines(monkeypatch, lambda shown=shown: save(render_to_surface(shown, SIZE), shots,
                                                                     f"schotten-totten {k}"))
@@ -270,8 +275,8 @@ WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789%+();:,.", min_size
                               max_size=10).map(str.strip).filter(bool), min_size=4, max_size=4, unique=True))
 def test_any_hint_up_to_150_characters_and_any_short_names_fit(hint_words, n, options, names):
     from companion.display.bars import score_cells
+    from companion.display.cant_stop import screen_layout
     from companion.display.hint import hint_placement
-    from companion.display.screen import screen_layout
     from companion.screens.cant_stop import CantStopBoardView, OptionView, PlayerView, ScreenView
 
     hint = " ".join(hint_words)[:150].strip() or "x"

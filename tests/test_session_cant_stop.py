@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from companion.commands import Command
-from companion.display.screen import render_to_surface
+from companion.display.cant_stop import render as render_to_surface
 from companion.errors import CorruptLog
-from companion.games.cant_stop.rules import CantStopConfig, Phase
+from companion.games.cant_stop import CantStopConfig, Phase
+from companion.screens.cant_stop import build_view
 from companion.session.base import ReadingStabilizer, SceneChange, Waiting
-from companion.session.cant_stop import CantStopSession, Mode, replay
+from companion.session.cant_stop import CantStopSession, Mode, replay_state
 from companion.store import Store
 from vision.observation import DiceObservation, DieReading
 
@@ -100,9 +101,9 @@ def test_scene_change_ignores_the_same_scene_and_sees_a_new_one():
 def test_the_box_proposes_who_starts_and_next_picks_another(store):
     session = new_session(store)
     assert session.mode is Mode.START and session.waiting is Waiting.PLAYERS
-    proposed = session.view().active
+    proposed = build_view(session).active
     press(session, "next")
-    assert session.view().active == (proposed + 1) % 2
+    assert build_view(session).active == (proposed + 1) % 2
     press(session, "confirm")
     assert session.state.active == (proposed + 1) % 2
     assert [e.payload for e in store.events(session.game_id)] == [{"type": "start", "seat": (proposed + 1) % 2}]
@@ -112,10 +113,10 @@ def test_a_stable_reading_of_four_dice_is_offered_and_confirmed(store):
     session = started(store)
     assert session.mode is Mode.WATCH and session.wants_frame and session.waiting is Waiting.CAMERA
     show(session, scene(1), observation(3, 4, 3, 4), 2)
-    assert session.mode is Mode.WATCH and session.view().status == "Hold still…"
+    assert session.mode is Mode.WATCH and build_view(session).status == "Hold still…"
     show(session, scene(1), observation(3, 4, 3, 4), 1)
     assert session.mode is Mode.CHECK and not session.wants_frame
-    assert [d.value for d in session.view().dice] == [3, 4, 3, 4]
+    assert [d.value for d in build_view(session).dice] == [3, 4, 3, 4]
     press(session, "confirm")
     assert session.state.phase is Phase.CHOOSE and session.state.dice == (3, 4, 3, 4)
     last = store.events(session.game_id)[-1].payload
@@ -126,7 +127,7 @@ def test_three_dice_are_never_offered(store):
     session = started(store)
     show(session, scene(1), observation(3, 4, 3), 5)
     assert session.mode is Mode.WATCH
-    assert session.view().status == "3 dice seen, 4 needed"
+    assert build_view(session).status == "3 dice seen, 4 needed"
 
 
 def test_players_correct_a_reading_with_the_buttons(store):
@@ -135,10 +136,10 @@ def test_players_correct_a_reading_with_the_buttons(store):
     assert session.mode is Mode.WATCH
     show(session, scene(1), observation(1, 2, 6, 5, flagged=(1,)), 3)
     assert session.mode is Mode.CHECK
-    assert [d.selected for d in session.view().dice] == [False, True, False, False]  # first flagged die
+    assert [d.selected for d in build_view(session).dice] == [False, True, False, False]  # first flagged die
     press(session, "bank", "bank")  # die 2: 2 -> 3 -> 4
     press(session, "next", "pass")  # die 3 (the 6) removed
-    assert [d.value for d in session.view().dice] == [1, 4, 5]
+    assert [d.value for d in build_view(session).dice] == [1, 4, 5]
     press(session, "confirm")  # three dice: refused
     assert session.mode is Mode.CHECK and "needs 4 dice" in session.message
     press(session, "next", "bank", "bank")  # on to the "add a die" slot: add a 1, step it to 2
@@ -159,7 +160,7 @@ def test_a_roll_can_be_entered_by_hand_when_the_camera_fails(store):
     session = started(store)
     session.on_camera_problem("no picture from device:0")
     assert session.waiting is Waiting.PLAYERS
-    assert "enter the roll by hand" in session.view().prompt
+    assert "enter the roll by hand" in build_view(session).prompt
     press(session, "next")  # hand entry: the "add a die" slot is selected
     for value in (2, 3, 4, 5):
         press(session, "bank")  # add a die showing 1
@@ -181,10 +182,10 @@ def test_choices_roll_again_and_bank_follow_the_rules(store):
     session = started(store)
     press(session, "dice 3 4 3 4", "confirm")
     options = session.state.legal_actions()
-    assert len(session.view().options) == len(options) == 2  # (7, 7) and (6, 8)
+    assert len(build_view(session).options) == len(options) == 2  # (7, 7) and (6, 8)
     press(session, "choose 2")
     assert session.state.phase is Phase.DECIDE and session.state.runner_map() == {6: 1, 8: 1}
-    view = session.view()
+    view = build_view(session)
     assert view.bust_probability == 0.0  # a runner is still free and every column is open (A.6)
     assert view.hint.startswith("Roll again")
     press(session, "confirm")  # roll again
@@ -200,7 +201,7 @@ def test_the_same_dice_are_not_read_twice(store):
     press(session, "confirm", "confirm", "confirm")  # roll, first pairing, roll again
     assert session.mode is Mode.WATCH
     show(session, scene(1), observation(3, 4, 3, 4), 6)  # the dice still lie there
-    assert session.mode is Mode.WATCH and session.view().status == "Roll the dice"
+    assert session.mode is Mode.WATCH and build_view(session).status == "Roll the dice"
     show(session, scene(2), observation(1, 2, 5, 6), 3)
     assert session.mode is Mode.CHECK
 
@@ -218,7 +219,7 @@ def test_a_bust_ends_the_turn_and_says_so(store):
 def test_undo_steps_back_one_event_at_a_time_to_the_start(store):
     session = started(store)
     press(session, "dice 3 4 3 4", "confirm", "choose 2", "bank")
-    states = [replay(store.events(session.game_id)[:n], 2, session.config)
+    states = [replay_state(store.events(session.game_id)[:n], 2, session.config)
               for n in range(len(store.events(session.game_id)) + 1)]
     for expected in reversed(states[:-1]):
         press(session, "undo")
@@ -234,7 +235,7 @@ def test_undo_in_check_discards_the_reading_and_reads_again(store):
     press(session, "undo")
     assert session.mode is Mode.WATCH and len(store.events(session.game_id)) == 1
     show(session, scene(1), observation(3, 4, 3, 4), 3)  # same scene, read again
-    assert [d.value for d in session.view().dice] == [3, 4, 3, 4]
+    assert [d.value for d in build_view(session).dice] == [3, 4, 3, 4]
 
 
 def test_a_new_session_resumes_exactly_where_the_log_ends(store):
@@ -288,13 +289,13 @@ def test_a_won_game_is_scored_and_cannot_be_undone(store):
 
 def test_every_mode_renders(store):
     session = started(store)
-    shots = [render_to_surface(session.view())]
+    shots = [render_to_surface(build_view(session))]
     show(session, scene(1), observation(3, 4, 3, 4, flagged=(2,)), 3)
-    shots.append(render_to_surface(session.view()))
+    shots.append(render_to_surface(build_view(session)))
     press(session, "confirm")
-    shots.append(render_to_surface(session.view()))
+    shots.append(render_to_surface(build_view(session)))
     press(session, "confirm")
-    shots.append(render_to_surface(session.view(), (1920, 1080)))
+    shots.append(render_to_surface(build_view(session), (1920, 1080)))
     assert [s.get_size() for s in shots] == [(800, 480)] * 3 + [(1920, 1080)]
 
 
@@ -302,7 +303,7 @@ def test_a_whole_roll_typed_over_a_reading_keeps_matching_dice_on_their_boxes(st
     session = started(store)
     show(session, scene(1), observation(6, 4, 2), 3)
     press(session, "next", "dice 3 4 3 4")
-    dice = session.view().dice
+    dice = build_view(session).dice
     assert [d.value for d in dice] == [3, 4, 3, 4]
     assert dice[1].box == (50, 10, 80, 40)  # the 4 stays on the box of the die read as 4
     assert dice[3].box is None  # the die the reader missed has no box
@@ -312,5 +313,5 @@ def test_confirmed_dice_lose_their_question_mark_and_options_lead_with_the_bust_
     session = started(store)
     show(session, scene(1), observation(3, 4, 3, 4, flagged=(1,)), 3)
     press(session, "confirm")
-    assert not any(d.flagged for d in session.view().dice)
-    assert all(o.effect.startswith("bust ") for o in session.view().options)
+    assert not any(d.flagged for d in build_view(session).dice)
+    assert all(o.effect.startswith("bust ") for o in build_view(session).options)

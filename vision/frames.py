@@ -1,4 +1,9 @@
-"""Loading the photos named on a ``read`` command line (dice, board, cards) the same way."""
+"""Frames and image files, checked the same way for every reader (dice, board, cards).
+
+:func:`check_frame` refuses input that is not an image (:class:`companion.errors.FrameError`);
+:func:`frame_problem` says why an image cannot show anything (too small, black, saturated, uniform);
+:func:`load_image` loads a photo named on a ``read`` command line, saying why it cannot.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,54 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from companion.errors import FrameError
+
+# Smallest frame side read (pixels): below this no die is big enough to show pips (the board reader
+# asks for more).
+MIN_FRAME_SIDE = 32
+# A frame whose mean grey level is below this is "black" (lens cap, lights off); above it "saturated"
+# (overexposed). A frame with almost no contrast (grey-level standard deviation below MIN_CONTRAST)
+# shows nothing readable either.
+BLACK_LEVEL, SATURATED_LEVEL, MIN_CONTRAST = 12.0, 245.0, 3.0
+
+def check_frame(frame_bgr, grey_ok: bool = False) -> None:
+    """Raise :class:`FrameError` naming the problem unless ``frame_bgr`` is a non-empty (h, w, 3) uint8
+    numpy array (a BGR image), or with ``grey_ok`` a (h, w) one (a grey image)."""
+    if frame_bgr is None:
+        raise FrameError("no frame (None)")
+    if not isinstance(frame_bgr, np.ndarray):
+        raise FrameError(f"frame is a {type(frame_bgr).__name__}, not a numpy array")
+    if frame_bgr.dtype != np.uint8:
+        raise FrameError(f"frame dtype is {frame_bgr.dtype}, expected uint8 (BGR 0-255)")
+    if frame_bgr.size == 0:
+        raise FrameError(f"frame is empty (shape {frame_bgr.shape})")
+    if (frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3) and not (grey_ok and frame_bgr.ndim == 2):
+        raise FrameError(f"frame shape is {frame_bgr.shape}, expected (height, width, 3) BGR")
+
+
+def frame_problem(image: np.ndarray, min_side: int = MIN_FRAME_SIDE, min_contrast: float = MIN_CONTRAST) -> str | None:
+    """A short reason when an image (grey (h, w) or BGR (h, w, 3) uint8, already checked) cannot show
+    anything: smaller than ``min_side`` pixels a side, black, saturated, or with a grey-level standard
+    deviation under ``min_contrast``; else None."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    if min(grey.shape[:2]) < min_side:
+        return f"frame is too small ({grey.shape[1]}x{grey.shape[0]} px, at least {min_side} px a side)"
+    mean = float(grey.mean())
+    if mean < BLACK_LEVEL:
+        return f"frame is black (mean level {mean:.0f} of 255)"
+    if mean > SATURATED_LEVEL:
+        return f"frame is saturated (mean level {mean:.0f} of 255)"
+    if float(grey.std()) < min_contrast:
+        return "frame has no contrast (uniform)"
+    return None
+
+
+def frame_problem_bgr(frame_bgr, min_side: int = MIN_FRAME_SIDE, min_contrast: float = MIN_CONTRAST) -> str | None:
+    """:func:`check_frame` (raises :class:`FrameError`), then :func:`frame_problem` of the frame."""
+    check_frame(frame_bgr)
+    return frame_problem(frame_bgr, min_side, min_contrast)
+
 
 JPEG_START, JPEG_END = b"\xff\xd8", b"\xff\xd9"
 PNG_START, PNG_END = b"\x89PNG\r\n\x1a\n", b"IEND"

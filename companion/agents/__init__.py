@@ -1,1 +1,22 @@
-"""(front door: see docs/ARCHITECTURE.md)"""
+"""Simulated players of every game, and the one loop that plays them (:mod:`.base`).
+
+``run_simulation(game, agents, games, seed, variant)`` plays ``games`` seeded games of the game called
+``game`` (``companion.registry``) between the named agents: ``{"games": n, "wins": {agent: n},
+"wins_by_seat": [n, ...], "mean_turns": f}`` (ARCHITECTURE.md, ``companion simulate``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion.agents.base import Agent, Played, Tally, play_game
+from companion.registry import game
+
+__all__ = ["run_simulation", "Agent", "Played", "Tally", "play_game"]
+
+
+def run_simulation(name: str, agents: list[str], games: int, seed: int,
+                   variant: Mapping[str, str] | None = None) -> dict:
+    """Simulate ``games`` games of the game ``name``; raises ``UserError`` for an unknown game or agent or
+    a wrong number of agents, and ``VariantError`` for a bad variant."""
+    return game(name).module("agents").simulate(agents, games, seed, variant)

@@ -1,46 +1,83 @@
-"""``companion simulate``: agents play each other through a game's engine (ARCHITECTURE.md contract).
+"""The one game loop of simulated players, and the count of who won (``companion simulate``).
 
-Each game has a module with ``simulate(agents, games, seed, variant) -> dict`` returning
-``{"games": n, "wins": {agent: n}, "wins_by_seat": [n, ...], "mean_turns": f}``; this module only
-dispatches by game name.
+An **agent** is a callable ``(state, rng) -> action`` that picks one of ``state.legal_actions()`` for
+the seat to act; ``rng`` is the driver's ``random.Random`` (an agent may ignore it). Agents play each
+other through the same rules engine the box uses (:func:`play_game`); the driver supplies every chance
+outcome from the same seeded ``random.Random``, so a run is reproducible from its seed. Each game's
+module (``companion.agents.<game>``) has its ``AGENTS``, its chance outcomes and ``simulate``.
 """
 
 from __future__ import annotations
 
-import importlib
+import random
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-SIMULATORS = {
-    "cant-stop": "companion.agents.cant_stop",
-    "ludo": "companion.agents.ludo",
-    "schotten-totten": "companion.agents.schotten_totten",
-    "donkey-race": "companion.agents.donkey_race",
-}
+from companion.errors import UserError
+from companion.games.base import CHANCE, TERMINAL
+
+Agent = Callable[[Any, random.Random], Any]
+"""``(state, rng) -> action``: the action for ``state.current_player``."""
 
 
-def run_simulation(game: str, agents: list[str], games: int, seed: int,
-                   variant: Mapping[str, str] | None = None) -> dict:
-    """Simulate ``games`` games of ``game``; raises ``ValueError`` for a game without a simulator,
-    and the game module's ``ValueError`` for unknown agents or bad variants."""
-    module_name = SIMULATORS.get(game)
-    if module_name is None:
-        raise ValueError(f"simulate: unknown game {game!r}; games: {', '.join(SIMULATORS)}")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        raise ValueError(f"simulate: game {game} is not available yet") from None
-    return module.simulate(agents, games, seed, variant)
+@dataclass(frozen=True)
+class Played:
+    """How one simulated game ended: the final state, the turns each seat began (a turn begins when the
+    game's clock moves on and that seat is to act), and whether it ended before the cap."""
+
+    state: Any
+    turns: list[int]
+    finished: bool
 
 
-def lookup_agent(agents: Mapping[str, Callable[..., Any]], name: str) -> Callable[..., Any]:
-    """The agent called ``name`` in a game's registry; ``ValueError`` listing the known names."""
+def play_game(state: Any, agents: list[Agent], rng: random.Random, chance: Callable[[Any, random.Random], Any], *,
+              clock: Callable[[Any], int], cap: int, observe: Callable[[Any, int], Any] | None = None) -> Played:
+    """Play one game from ``state`` until it is over or ``clock(state)`` passes ``cap``.
+
+    ``agents[seat]`` acts for each seat, given ``observe(state, seat)`` when the seat may see only its
+    own part (hidden hands), else the state; ``chance(state, rng)`` supplies each chance outcome.
+    ``clock(state)``: the game's turn (or round) counter; each time it moves on, the seat then to act
+    (``state.active``) begins a turn. Raises whatever the engine raises if an agent returns an illegal
+    action.
+    """
+    turns = [0] * state.num_players
+    while state.current_player != TERMINAL:
+        if state.current_player == CHANCE:
+            action = chance(state, rng)
+        else:
+            seat = state.current_player
+            action = agents[seat](observe(state, seat) if observe else state, rng)
+        before = clock(state)
+        state = state.apply(action)
+        if state.current_player != TERMINAL and clock(state) != before:
+            if clock(state) > cap:
+                return Played(state, turns, False)
+            turns[state.active] += 1
+    return Played(state, turns, True)
+
+
+def draw_chance(state: Any, rng: random.Random) -> Any:
+    """A chance outcome drawn by its probability from ``state.chance_outcomes()``."""
+    outcomes = state.chance_outcomes()
+    return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
+
+
+def lookup_agent(agents: Mapping[str, Agent], name: str) -> Agent:
+    """The agent called ``name`` in a game's ``AGENTS``; ``UserError`` listing the known names."""
     try:
         return agents[name]
     except KeyError:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(sorted(agents))}") from None
+        raise UserError(f"unknown agent {name!r}; known agents: {', '.join(sorted(agents))}") from None
+
+
+def check_run(game: str, agents: list[str], low: int, high: int, games: int) -> None:
+    """Raise :class:`UserError` unless ``low``-``high`` agents play at least one game of ``game``."""
+    if not low <= len(agents) <= high:
+        takes = str(low) if low == high else f"{low} to {high}"
+        raise UserError(f"simulate: {game} takes {takes} agents, not {len(agents)}")
+    if games < 1:
+        raise UserError(f"simulate: games must be at least 1, not {games}")
 
 
 class Tally:

@@ -9,17 +9,14 @@ starts, the dice) from one seeded ``random.Random``, so a run is reproducible fr
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from companion.agents.base import Tally, lookup_agent
+from companion.agents import base
+from companion.agents.base import Agent, Tally, check_run, lookup_agent
 from companion.agents.rule28 import rule28_agent
-from companion.games.base import CHANCE
-from companion.games.cant_stop.rules import CantStopConfig, CantStopState, Phase, Roll
-from companion.hints.cant_stop.advisor import advise
-
-Agent = Callable[[Any, random.Random], Any]
-"""``(state, rng) -> action``: the action for ``state.current_player``."""
+from companion.games.cant_stop import MAX_PLAYERS, CantStopConfig, CantStopState, Phase, Roll
+from companion.hints.cant_stop import advise
 
 MAX_TURNS = 1000
 """Turn cap per game (all seats' turns together). A game still running after this many turns ends as
@@ -43,7 +40,7 @@ AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "adv
 
 
 def get_agent(name: str) -> Agent:
-    """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
+    """The agent called ``name``; ``UserError`` listing the known names when there is none."""
     return lookup_agent(AGENTS, name)
 
 
@@ -52,9 +49,7 @@ def _chance(state: CantStopState, rng: random.Random) -> Any:
     a roll as four independent fair dice (A.5.1)."""
     if state.phase is Phase.ROLL:
         return Roll(tuple(rng.randint(1, 6) for _ in range(4)))  # type: ignore[arg-type]
-    outcomes = state.chance_outcomes()
-    actions = [a for a, _ in outcomes]
-    return rng.choices(actions, weights=[float(p) for _, p in outcomes])[0]
+    return base.draw_chance(state, rng)
 
 
 def play_game(state: CantStopState, agents: list[Agent], rng: random.Random,
@@ -64,19 +59,13 @@ def play_game(state: CantStopState, agents: list[Agent], rng: random.Random,
     ``agents[seat]`` acts for each seat. Returns (winning seat or None for a draw/cap, turns each seat
     began). Raises whatever the engine raises if an agent returns an illegal action.
     """
-    turns = [0] * state.num_players
-    while state.phase is not Phase.OVER:
-        if state.current_player == CHANCE:
-            action = _chance(state, rng)
-        else:
-            action = agents[state.current_player](state, rng)
-        before = (state.phase, state.turn)
-        state = state.apply(action)
-        if state.phase is not Phase.OVER and (before[0] is Phase.FIRST_PLAYER or state.turn != before[1]):
-            if state.turn > max_turns:
-                return None, turns
-            turns[state.active] += 1  # a new turn begins for the seat now active
-    return state.winner, turns
+    played = base.play_game(state, agents, rng, _chance, clock=_clock, cap=max_turns)
+    return (played.state.winner if played.finished else None), played.turns
+
+
+def _clock(state: CantStopState) -> int:
+    """The turn, with the first player's choice (A.3) as the start of turn 1."""
+    return 0 if state.phase is Phase.FIRST_PLAYER else state.turn
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
@@ -96,13 +85,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
       the mean number of turns **the winner** took (its own turns, not the table's). Draws (games
       that hit :data:`MAX_TURNS`) count for nobody and are left out; 0.0 when no game was won.
 
-    Raises ``ValueError`` for an unknown agent, 0 or more than 4 agents, ``games`` < 1, or a
-    bad variant (:class:`companion.games.base.VariantError`).
+    Raises ``UserError`` for an unknown agent, 0 or more than 4 agents, ``games`` < 1, or a
+    bad variant (:class:`companion.errors.VariantError`).
     """
-    if not 1 <= len(agents) <= 4:
-        raise ValueError(f"simulate: Can't Stop takes 1 to 4 agents, not {len(agents)}")
-    if games < 1:
-        raise ValueError(f"simulate: games must be at least 1, not {games}")
+    check_run("Can't Stop", agents, 1, MAX_PLAYERS, games)
     players = [get_agent(name) for name in agents]
     config = CantStopConfig.from_variant(variant or {})
     rng = random.Random(seed)

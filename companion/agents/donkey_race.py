@@ -10,16 +10,13 @@ random card of the draw pile (the engine never shuffles), the first leader is th
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from companion.agents.base import Tally, lookup_agent
-from companion.games.base import CHANCE
-from companion.games.donkey_race.rules import DonkeyRaceConfig, DonkeyRaceState, Draw, Phase
+from companion.agents import base
+from companion.agents.base import Agent, Tally, check_run, lookup_agent
+from companion.games.donkey_race import DonkeyRaceConfig, DonkeyRaceState, Draw, Phase
 from companion.hints.donkey_race import advise
-
-Agent = Callable[[Any, random.Random], Any]
-"""``(state, rng) -> action``: the action for ``state.current_player``."""
 
 MAX_ROUNDS = 1000
 """Round cap per game: a game still running after it is a draw (counts for nobody, left out of
@@ -43,7 +40,7 @@ AGENTS: dict[str, Agent] = {"random": random_agent, "advisor": advisor_agent}
 
 
 def get_agent(name: str) -> Agent:
-    """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
+    """The agent called ``name``; ``UserError`` listing the known names when there is none."""
     return lookup_agent(AGENTS, name)
 
 
@@ -51,8 +48,7 @@ def chance(state: DonkeyRaceState, rng: random.Random) -> Any:
     """A chance outcome: a uniformly random card of the draw pile, else one of ``chance_outcomes``."""
     if state.phase is Phase.DRAW:
         return Draw(rng.choice(state.deck))
-    outcomes = state.chance_outcomes()
-    return rng.choices([a for a, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
+    return base.draw_chance(state, rng)
 
 
 def play_game(state: DonkeyRaceState, agents: list[Agent], rng: random.Random,
@@ -61,15 +57,8 @@ def play_game(state: DonkeyRaceState, agents: list[Agent], rng: random.Random,
 
     ``agents[seat]`` acts for each seat. Raises the engine's ``IllegalMove`` if an agent errs.
     """
-    while state.phase is not Phase.OVER:
-        if state.round_no > max_rounds:
-            return state, False
-        if state.current_player == CHANCE:
-            action = chance(state, rng)
-        else:
-            action = agents[state.current_player](state, rng)
-        state = state.apply(action)
-    return state, True
+    played = base.play_game(state, agents, rng, chance, clock=lambda s: s.round_no, cap=max_rounds)
+    return played.state, played.finished
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
@@ -82,13 +71,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     Returns ``{"games": n, "wins": {agent: n}, "wins_by_seat": [n, ...], "mean_turns": f}``: a shared
     win (D.6 tie) and a game at :data:`MAX_ROUNDS` count for nobody; ``mean_turns`` is the mean number
     of rounds of the games that had a single winner (every seat acts once or more each round), 0.0
-    when none had. Raises ``ValueError`` for an unknown agent, a count outside 2-4, ``games`` < 1 or
+    when none had. Raises ``UserError`` for an unknown agent, a count outside 2-4, ``games`` < 1 or
     a bad variant (:class:`companion.games.base.VariantError`).
     """
-    if not 2 <= len(agents) <= 4:
-        raise ValueError(f"simulate: the donkey card race takes 2 to 4 agents, not {len(agents)}")
-    if games < 1:
-        raise ValueError(f"simulate: games must be at least 1, not {games}")
+    check_run("the donkey card race", agents, 2, 4, games)
     players = [get_agent(name) for name in agents]
     config = DonkeyRaceConfig.from_variant(variant or {})
     rng = random.Random(seed)

@@ -8,16 +8,13 @@ seeded ``random.Random``, so a run is reproducible from its seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from companion.agents.base import Tally, lookup_agent
-from companion.games.base import CHANCE
-from companion.games.ludo.config import LudoConfig
-from companion.games.ludo.rules import LudoState, Phase, Roll, StartWith
-from companion.hints.ludo.advisor import advise
-
-Agent = Callable[[Any, random.Random], Any]
+from companion.agents import base
+from companion.agents.base import Agent, Tally, check_run, lookup_agent
+from companion.games.ludo import LudoConfig, LudoState, Phase, Roll, StartWith
+from companion.hints.ludo import advise
 
 MAX_TURNS = 5000
 """Turn cap per game (all seats' turns together); a game still running then is a draw (counts for nobody
@@ -44,34 +41,26 @@ AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "advis
 
 
 def get_agent(name: str) -> Agent:
-    """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
+    """The agent called ``name``; ``UserError`` listing the known names when there is none."""
     return lookup_agent(AGENTS, name)
+
+
+def chance(state: LudoState, rng: random.Random) -> Any:
+    """The first player drawn uniformly (B.3: highest roll, ties re-rolled), each die uniformly 1-6."""
+    if state.phase is Phase.FIRST_PLAYER:
+        return StartWith(rng.randrange(state.num_players))
+    return Roll(rng.randint(1, 6))
 
 
 def play_game(state: LudoState, agents: list[Agent], rng: random.Random,
               max_turns: int = MAX_TURNS) -> tuple[int | None, list[int]]:
-    """Play one game from ``state`` to its end or the turn cap.
+    """Play one game from ``state`` to its end or the turn cap (:func:`chance` for the chance outcomes).
 
-    Returns (winning seat or None at the cap, turns each seat began). The first player is drawn
-    uniformly (B.3: highest roll, ties re-rolled), each die uniformly 1-6.
+    Returns (winning seat or None at the cap, turns each seat began).
     """
-    turns = [0] * state.num_players
-    while state.phase is not Phase.OVER:
-        if state.current_player == CHANCE:
-            if state.phase is Phase.FIRST_PLAYER:
-                action: Any = StartWith(rng.randrange(state.num_players))
-            else:
-                action = Roll(rng.randint(1, 6))
-        else:
-            action = agents[state.current_player](state, rng)
-        before = state.turn
-        state = state.apply(action)
-        if state.turn != before and state.phase is not Phase.OVER:
-            if state.turn > max_turns:
-                return None, turns
-            turns[state.active] += 1
-    outcome = state.outcome()
-    return (outcome.winner if outcome else None), turns
+    played = base.play_game(state, agents, rng, chance, clock=lambda s: s.turn, cap=max_turns)
+    outcome = played.state.outcome() if played.finished else None
+    return (outcome.winner if outcome else None), played.turns
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
@@ -81,13 +70,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     variant: ``KEY=VALUE`` settings of ludo.md B.7 / B.2b (``board=mensch40`` included).
     Returns ``{"games": n, "wins": {agent: n}, "wins_by_seat": [n, ...], "mean_turns": f}`` like
     :func:`companion.agents.cant_stop.simulate`; mean_turns is the winner's own turns, averaged.
-    Raises ``ValueError`` for an unknown agent, fewer than 2 or more than 4 agents, ``games`` < 1, or a
+    Raises ``UserError`` for an unknown agent, fewer than 2 or more than 4 agents, ``games`` < 1, or a
     bad variant.
     """
-    if not 2 <= len(agents) <= 4:
-        raise ValueError(f"simulate: Ludo takes 2 to 4 agents, not {len(agents)}")
-    if games < 1:
-        raise ValueError(f"simulate: games must be at least 1, not {games}")
+    check_run("Ludo", agents, 2, 4, games)
     players = [get_agent(name) for name in agents]
     config = LudoConfig.from_variant(variant or {})
     rng = random.Random(seed)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games.cant_stop.rules import Bank, CantStopState, Choose, Phase, RollAgain
+from companion.games.cant_stop import Bank, CantStopState, Choose, Phase, RollAgain
 
 PROGRESS_WEIGHTS = {2: 6, 3: 5, 4: 4, 5: 3, 6: 2, 7: 1, 8: 2, 9: 3, 10: 4, 11: 5, 12: 6}
 """Points per step climbed this turn, by column (Keller)."""

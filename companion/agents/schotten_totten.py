@@ -17,13 +17,12 @@ Agents (every agent claims every stone it can; claims are never a disadvantage, 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from companion.agents.base import Tally, lookup_agent
-from companion.games.base import CHANCE
-from companion.games.schotten_totten.cards import formation_key
-from companion.games.schotten_totten.rules import (
+from companion.agents import base
+from companion.agents.base import Agent, Tally, check_run, lookup_agent
+from companion.games.schotten_totten import (
     Claim,
     Draw,
     EndClaims,
@@ -32,10 +31,9 @@ from companion.games.schotten_totten.rules import (
     SchottenTottenConfig,
     SchottenTottenState,
     StartWith,
+    formation_key,
 )
-from companion.hints.schotten_totten.advisor import advise
-
-Agent = Callable[[SchottenTottenState, random.Random], Any]
+from companion.hints.schotten_totten import advise
 
 MAX_TURNS = 400
 """Turn cap per game (both seats together); a real game takes about 40-60 turns. A capped game is a
@@ -79,29 +77,24 @@ AGENTS: dict[str, Agent] = {"random": random_agent, "greedy": greedy_agent, "adv
 
 
 def get_agent(name: str) -> Agent:
-    """The agent called ``name``; ``ValueError`` listing the known names when there is none."""
+    """The agent called ``name``; ``UserError`` listing the known names when there is none."""
     return lookup_agent(AGENTS, name)
+
+
+def chance(state: SchottenTottenState, rng: random.Random) -> Any:
+    """Who starts (C.3), else a card drawn uniformly among those neither on the table nor in a hand."""
+    if state.phase is Phase.START:
+        return StartWith(rng.randrange(2))
+    return Draw(rng.choice(state.unknown_cards()))
 
 
 def play_game(state: SchottenTottenState, agents: list[Agent], rng: random.Random,
               max_turns: int = MAX_TURNS) -> tuple[int | None, list[int]]:
-    """Play one game from ``state`` to its end; returns (winning seat or None, turns begun per seat)."""
-    turns = [0, 0]
-    while state.phase is not Phase.OVER:
-        if state.current_player == CHANCE:
-            if state.phase is Phase.START:
-                action: Any = StartWith(rng.randrange(2))
-            else:
-                action = Draw(rng.choice(state.unknown_cards()))
-        else:
-            action = agents[state.active](state.observation(state.active), rng)
-        before = state.turn
-        state = state.apply(action)
-        if state.turn != before and state.phase is not Phase.OVER:
-            if state.turn > max_turns:
-                return None, turns
-            turns[state.active] += 1
-    return state.winner, turns
+    """Play one game from ``state`` to its end; returns (winning seat or None, turns begun per seat).
+    Each agent sees the state as its own seat does (``state.observation(seat)``)."""
+    played = base.play_game(state, agents, rng, chance, clock=lambda s: s.turn, cap=max_turns,
+                            observe=lambda s, seat: s.observation(seat))
+    return (played.state.winner if played.finished else None), played.turns
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
@@ -111,13 +104,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     variant: ``KEY=VALUE`` settings of :class:`SchottenTottenConfig` (``game=battle-line``, ...).
     Returns ``{"games": n, "wins": {agent: n}, "wins_by_seat": [n, n], "mean_turns": f}``: wins summed
     per agent name; wins_by_seat per seat (0 = ``a``); mean_turns: the mean number of turns the
-    winner took; draws (stalls, C.11) count for nobody. Raises ``ValueError`` for an unknown agent, not
+    winner took; draws (stalls, C.11) count for nobody. Raises ``UserError`` for an unknown agent, not
     two agents, ``games`` < 1 or a bad variant.
     """
-    if len(agents) != 2:
-        raise ValueError(f"simulate: Schotten Totten takes 2 agents, not {len(agents)}")
-    if games < 1:
-        raise ValueError(f"simulate: games must be at least 1, not {games}")
+    check_run("Schotten Totten", agents, 2, 2, games)
     players = [get_agent(name) for name in agents]
     config = SchottenTottenConfig.from_variant(variant or {})
     rng = random.Random(seed)

@@ -14,14 +14,34 @@ value, PASS to remove it). Run it again whenever the reader changes, and commit 
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
+import logging
 import random
 import sys
+import tempfile
 from collections import Counter
 from importlib import resources
 from pathlib import Path
 
+from companion.app.devices import display_available
+from companion.app.play import play
 from companion.commands import Button, Command
+from companion.config import Config
+from companion.games.cant_stop import Bank
+from companion.i18n import _
+from companion.paths import AppPaths
+from companion.registry import game
+from companion.session.base import Waiting
+from companion.session.cant_stop import CantStopSession, Mode
+from companion.store import Store
+from vision.camera import PhotoListSource
+from vision.dice import read_dice
+
+log = logging.getLogger(__name__)
+
+DEMO_PLAYERS = ("Ada", "Ben")
+DEMO_SEED = 1
 
 PLAYLIST = "cant_stop_playlist.txt"
 SCRIPT = "cant_stop.script"
@@ -48,11 +68,26 @@ def demo_playlist() -> list[Path]:
     return [photos_dir() / name for name in names]
 
 
-def demo_camera(frames_per_photo: int = 4):
+def demo_camera(frames_per_photo: int = 4) -> PhotoListSource:
     """A frame source over the demo's playlist (each photo held for ``frames_per_photo`` frames)."""
-    from vision.camera.sources import PhotoListSource
-
     return PhotoListSource(demo_playlist(), frames_per_photo=frames_per_photo, name="demo photos")
+
+
+def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None) -> int:
+    """``companion demo``: the bundled two-player game on real photos, with a fresh store in ``state_dir``;
+    prints "Demo over: NAME wins after N frames." and returns the exit status (0 once someone won)."""
+    paths = AppPaths.from_dirs(state_dir, state_dir)
+    if not headless and not display_available():
+        log.info("no display found: running headless")
+        headless = True
+    with demo_camera() as camera:
+        result = play(game("cant-stop"), paths=paths, config=Config(), camera=camera,
+                      input_spec=f"script:{demo_script_path()}", players=list(DEMO_PLAYERS), headless=headless,
+                      screenshots=screenshots, seed=DEMO_SEED, new=True)
+    print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
+    if screenshots:
+        print(_("{n} screenshots in {dir}").format(n=result.screenshots, dir=screenshots))
+    return 0 if result.winner else 1
 
 
 def photo_labels() -> dict[str, tuple[int, ...]]:
@@ -91,12 +126,12 @@ def correction_presses(session, truth: tuple[int, ...]) -> list[Command]:
 
     def select(index: int) -> None:
         for _ in range(10):
-            if session._check.selected == index:
+            if session.check.selected == index:
                 return
             press(Button.NEXT)
         raise RuntimeError("selection does not reach the die")
 
-    check = session._check
+    check = session.check
     for _ in range(20):
         values = check.values
         missing = Counter(truth) - Counter(values)
@@ -121,22 +156,17 @@ def correction_presses(session, truth: tuple[int, ...]) -> list[Command]:
 
 def _plan(session, truth: tuple[int, ...], lines: list[str], photo: str) -> list[Command]:
     """The players' next presses for the session's mode; corrections are worked out on a copy."""
-    import copy
-
-    from companion.games.cant_stop.rules import Bank
-    from companion.session.cant_stop import Mode
-
     mode = session.mode
     if mode is Mode.WATCH:  # a stable reading with a die too few or too many: take it to correct it
         return [Command(Button.NEXT)]
     if mode is Mode.CHECK:
         trial = copy.copy(session)
-        trial._check = copy.deepcopy(session._check)
+        trial.check = copy.deepcopy(session.check)
         trial.scene, trial.stabilizer = copy.deepcopy(session.scene), copy.deepcopy(session.stabilizer)
         trial.store = _NoStore()
         presses = correction_presses(trial, truth)
         if len(presses) > 1:
-            read = " ".join(map(str, session._check.values))
+            read = " ".join(map(str, session.check.values))
             lines.append(f"# {photo}: the reader saw {read or 'nothing'}; the players correct it to "
                          f"{' '.join(map(str, truth))}")
         return presses
@@ -160,16 +190,6 @@ def write_demo(seed: int = 1) -> tuple[int, str]:
 
     Returns (number of script lines, winner). The session's own first-player draw uses the demo seed.
     """
-    import tempfile
-
-    from companion.app.loop import DEMO_PLAYERS, DEMO_SEED
-    from companion.config import Config
-    from companion.session.base import Waiting
-    from companion.session.cant_stop import CantStopSession
-    from companion.store import Store
-    from vision.camera.sources import PhotoListSource
-    from vision.dice.reader import read_dice
-
     labels = photo_labels()
     names = make_playlist(sorted(labels), PLAYLIST_LENGTH, seed)
     config = Config()

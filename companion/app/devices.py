@@ -1,16 +1,15 @@
 """The devices of one play loop, opened from the config and the command line, closed whatever happens.
 
-Every ``companion play GAME`` entry point (``companion.app.loop`` for Can't Stop, ``companion.app.play_ludo``,
-``companion.app.play_schotten_totten``, ``companion.app.play_donkey_race``) opens the same devices: the store
+Every game (``companion.app.play.play``) opens the same devices: the store
 (SQLite event log), the camera, the display (Pygame window, or SDL's dummy driver when headless), the
 inputs (keys, GPIO buttons, a script) and, where the game drives them, the LEDs. :class:`PlayDevices`
 holds them: each ``open_*`` method opens one device and remembers it, and leaving the ``with`` block
 closes every device opened so far in reverse order, on a normal end, on an error and on
 ``KeyboardInterrupt`` alike.
 
-Each entry point keeps its own order of opening (and so which error a user sees first when several
-things are wrong) and its own messages; this module adds no message of its own. Errors of opening pass
-through unchanged (``vision.camera.sources.CameraError``, ``pygame.error`` for a display that cannot open,
+The caller chooses the order of opening (and so which error a user sees first when several things
+are wrong); this module adds no message of its own. Errors of opening pass
+through unchanged (``companion.errors.CameraError``, ``DisplayError`` for a display that cannot open,
 ``ValueError``/``ScriptError`` for an input spec, ``hardware.buttons.PinFactoryError``,
 ``companion.store.StoreError``), so the command line prints the same one line as before.
 """
@@ -18,29 +17,47 @@ through unchanged (``vision.camera.sources.CameraError``, ``pygame.error`` for a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from companion.app.inputs import InputSource, open_input
 from companion.config import Config
-from companion.display.screen import Display
+from companion.display.window import Display
 from companion.store import Store, open_or_move_aside
 from hardware.buttons import make_pin_factory
 from hardware.leds import LedPanel
-from vision.camera.sources import FrameSource, open_camera
+from vision.camera import open_camera
+from vision.camera.sources import FrameSource
 
 log = logging.getLogger(__name__)
 
 # The camera spec of a box without a camera (``companion play --camera none``).
 NO_CAMERA = "none"
 
+HEADLESS_DRIVERS = ("dummy", "offscreen")
+"""SDL video drivers that draw into memory only: a window there is no screen."""
+
+
+def display_available(env: Mapping[str, str] | None = None) -> bool:
+    """Whether a screen can be opened: an X or Wayland display, or an SDL driver chosen explicitly that
+    shows something (the systemd unit sets ``SDL_VIDEODRIVER=kmsdrm`` for the Pi's console; ``dummy`` and
+    ``offscreen``, :data:`HEADLESS_DRIVERS`, show nothing: the run is then headless). ``env``: the
+    environment (default ``os.environ``)."""
+    env = os.environ if env is None else env
+    driver = env.get("SDL_VIDEODRIVER", "").strip().lower()
+    if driver:
+        return driver not in HEADLESS_DRIVERS
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
 
 class PlayDevices:
     """The store, camera, display, inputs and LEDs of one play loop; a context manager.
 
     config: the box's :class:`~companion.config.Config` (display size and full screen, button and LED
-    pins, frames per photo). headless: open the display on SDL's dummy driver (no window).
+    pins, frames per photo). headless: open the display on SDL's dummy driver (no window). state_dir:
+    where the Pi camera's calibrated settings are (``companion calibrate camera``), None for none.
 
     Attributes, None until opened: ``store``, ``camera``, ``display``, ``inputs``, ``leds``;
     ``store_problem`` is "" or the message of a damaged store file that was moved aside.
@@ -51,9 +68,10 @@ class PlayDevices:
     are closed.
     """
 
-    def __init__(self, config: Config, *, headless: bool = False):
+    def __init__(self, config: Config, *, headless: bool = False, state_dir: Path | None = None):
         self.config = config
         self.headless = headless
+        self.state_dir = state_dir
         self.store: Store | None = None
         self.store_problem = ""
         self.camera: FrameSource | None = None
@@ -92,11 +110,11 @@ class PlayDevices:
         """Open the camera that ``spec`` names (``auto``, ``picamera``, ``device:N``, ``video:FILE``,
         ``folder:DIR``), each photo held for ``[session] frames_per_photo`` reads, and log its name;
         ``none`` (NO_CAMERA) opens nothing and gives None: the players enter what a camera would read.
-        Raises ``vision.camera.sources.CameraError`` with the reason (an unplugged camera, a missing folder)."""
+        Raises ``companion.errors.CameraError`` with the reason (an unplugged camera, a missing folder)."""
         if spec == NO_CAMERA:
             log.info("camera: none (entered by hand)")
             return None
-        camera = open_camera(spec, frames_per_photo=self.config.session.frames_per_photo)
+        camera = open_camera(spec, frames_per_photo=self.config.session.frames_per_photo, state_dir=self.state_dir)
         log.info("camera: %s", camera.name)
         self.camera = camera
         self._remember("camera", camera.close)
@@ -104,8 +122,8 @@ class PlayDevices:
 
     def open_display(self) -> Display:
         """Open the window of ``[display]`` width x height pixels (or full screen), on SDL's dummy driver
-        when headless. Raises ``pygame.error`` (a ``RuntimeError``) naming the SDL problem when no screen
-        can be opened, e.g. ``"kmsdrm not available"``."""
+        when headless. Raises ``companion.errors.DisplayError`` naming the SDL problem when no screen can
+        be opened, e.g. ``"kmsdrm not available"``."""
         display = Display(self.config.display.width, self.config.display.height,
                           fullscreen=self.config.display.fullscreen, headless=self.headless)
         self.display = display

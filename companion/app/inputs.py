@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from companion.commands import Button, Command
-from companion.errors import ScriptError
+from companion.errors import ScriptError, UserError
 from companion.i18n import _
 
 if TYPE_CHECKING:
@@ -342,18 +342,18 @@ def open_input(
     (QUIT) and its events are drained. pins: the ``[buttons]`` config section (pin map, bounce_time,
     hold_time) for ``gpio``; defaults when None. pin_factory: for ``gpio`` (default:
     ``hardware.buttons.make_pin_factory()``). Returns a single source, or a :class:`CombinedInput` for
-    several. Raises ValueError for an unknown or repeated part, :class:`ScriptError` for a bad script,
+    several. Raises :class:`UserError` for an unknown or repeated part, :class:`ScriptError` for a bad script,
     and the pin errors of ``gpio``.
     """
     parts = [part.strip() for part in spec.split("+")]
     kinds = [part.split(":", 1)[0] for part in parts]
     for part, kind in zip(parts, kinds, strict=True):
         if kind == "script" and not part[len("script:"):].strip():
-            raise ValueError(f"input {part!r} in {spec!r} needs a file: script:FILE")
+            raise UserError(f"--input {spec}: {part!r} needs a file: script:FILE")
         if part not in ("keys", "gpio") and kind != "script":
-            raise ValueError(f"unknown input {part!r} in {spec!r}; use {', '.join(INPUT_SPECS)}, joined with +")
+            raise UserError(f"--input {spec}: unknown input {part!r}; use {', '.join(INPUT_SPECS)}, joined with +")
     if len(set(kinds)) != len(kinds):
-        raise ValueError(f"input {spec!r} names the same kind twice")
+        raise UserError(f"--input {spec}: names the same kind twice")
     sources: list[InputSource] = []
     try:
         for part, kind in zip(parts, kinds, strict=True):

@@ -1,11 +1,10 @@
 """``companion menu``: the appliance's entry point, what the systemd unit starts.
 
 One window, one input and one set of pins for the whole run: the menu (:mod:`companion.app.menu_model`,
-drawn by :mod:`companion.display.menu`) and the Can't Stop game it starts share them, so the
-GPIO pins are claimed once. A game runs through :func:`companion.app.loop.run_loop` like ``companion
-play``; a long press of NEXT (``menu``) in the game returns here with the game saved (it resumes from
-"Saved games"). A game other than Can't Stop runs through its module's ``play(args)``
-(``companion.cli.play.PLAY_MODULES``) after the menu has let go of the window and the pins.
+drawn by :mod:`companion.display.menu`) and every game it starts share them in this process, so the
+GPIO pins are claimed once. A game runs through :func:`companion.app.play.run_game`, as ``companion
+play`` runs it; a long press of NEXT (``menu``) in the game returns here with the game saved (it resumes
+from "Saved games").
 
 Shutting down runs ``systemctl poweroff`` (the install script lets the service user do that through
 a polkit rule); tests pass their own ``poweroff``.
@@ -14,10 +13,8 @@ a polkit rule); tests pass their own ``poweroff``.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import logging
-import random
+import os
 import subprocess
 import time
 from collections import deque
@@ -25,14 +22,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.app.menu_games import GAME_TITLES
+from companion.app.devices import PlayDevices, display_available
+from companion.app.inputs import open_input
 from companion.app.menu_model import MenuModel, Shutdown, StartGame
 from companion.app.menu_store import StoreMenuData
+from companion.app.play import run_game
+from companion.app.startup import load_box_config, open_box_store
 from companion.commands import Button, Command
 from companion.config import Config
+from companion.display import menu as menu_display
+from companion.display.window import Display
+from companion.errors import ScriptEnded
 from companion.i18n import _
-from companion.paths import AppPaths
+from companion.paths import AppPaths, resolve
+from companion.registry import GAMES, game
 from companion.store import Store
+from hardware.buttons import make_pin_factory
+from hardware.leds import LedPanel, StatusPattern
 
 log = logging.getLogger(__name__)
 
@@ -50,21 +56,8 @@ def system_poweroff() -> None:
 
 
 def available_games() -> dict[str, bool]:
-    """Game -> whether it can be played from the menu: Can't Stop always; another game once its
-    ``companion.cli.play.PLAY_MODULES`` module exists."""
-    from companion.cli.play import PLAY_MODULES
-
-    found = {}
-    for game in GAME_TITLES:
-        if game == "cant-stop":
-            found[game] = True
-            continue
-        module = PLAY_MODULES.get(game)
-        try:
-            found[game] = module is not None and importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found[game] = False
-    return found
+    """Game -> whether the menu offers it: every game of the registry (``companion.registry``)."""
+    return {entry.name: True for entry in GAMES}
 
 
 class GameInput:
@@ -138,21 +131,13 @@ class MenuRunner:
         """Open the window, the inputs and the LEDs (the pin factory is made once, on first use).
 
         Not :class:`companion.app.devices.PlayDevices`: the menu keeps one pin factory for the whole run
-        (the one given, e.g. gpiozero's ``MockFactory`` in tests, or one made here on first use) and lets go
-        of the window and pins around another game, then opens them again on that same factory;
-        ``PlayDevices.open_inputs`` makes a new pin factory on each call and takes none from outside. The
-        Can't Stop game's camera does go through ``PlayDevices`` (:meth:`_play_cant_stop`).
+        (the one given, e.g. gpiozero's ``MockFactory`` in tests, or one made here on first use), and the
+        games it starts use its window, inputs and LEDs; each game's camera does go through
+        ``PlayDevices`` (:meth:`_play`).
         """
-        import companion.display.menu  # noqa: F401  (registers the menu renderer)
-        from companion.app.inputs import open_input
-        from companion.display.screen import Display
-        from hardware.leds import LedPanel
-
         display = self.config.display
         self.display = Display(display.width, display.height, fullscreen=display.fullscreen, headless=self.headless)
         if "gpio" in self.input_spec.split("+") and self.pin_factory is None:
-            from hardware.buttons import make_pin_factory
-
             self.pin_factory = make_pin_factory()
         self.inputs = open_input(self.input_spec, events=self.display.events, pins=self.config.buttons,
                                  pin_factory=self.pin_factory)
@@ -172,8 +157,6 @@ class MenuRunner:
     def run(self, max_ticks: int | None) -> MenuResult:
         """Open the devices (unless :meth:`open_devices` was called already), show the menus, close
         the devices; see :func:`run_menu`."""
-        from companion.app.startup import open_box_store
-
         store, problem = open_box_store(self.paths)  # issue 9: damaged store moved aside, never fatal
         with store:
             model = MenuModel(StoreMenuData(store), available_games(), self.config.variants)
@@ -186,8 +169,6 @@ class MenuRunner:
                 self.close_devices()
 
     def _loop(self, store: Store, model: MenuModel, max_ticks: int | None) -> MenuResult:
-        from hardware.leds import StatusPattern
-
         period = 1.0 / self.config.session.fps
         while True:
             started = time.monotonic()
@@ -195,7 +176,7 @@ class MenuRunner:
             if self.leds is not None:
                 self.leds.show_turn(None)
                 self.leds.show_status(StatusPattern.STEADY)
-            self.display.show(model.view())
+            self.display.show(model.view(), menu_display.draw)
             self.pending.extend(self.inputs.poll())
             while self.pending:
                 command = self.pending.popleft()
@@ -230,12 +211,8 @@ class MenuRunner:
 
     def _start(self, store: Store, action: StartGame, model: MenuModel) -> bool:
         """Play the game ``action`` names; True when the players quit the whole program from it."""
-        from companion.errors import ScriptEnded
-
         try:
-            if action.game == "cant-stop":
-                return self._play_cant_stop(store, action)
-            return self._play_other(action)
+            return self._play(store, action)
         except ScriptEnded:
             raise  # a headless script ran out inside the game: nothing can go on
         except Exception as error:  # a game that cannot start must not take the box down
@@ -243,44 +220,25 @@ class MenuRunner:
             model.message = _("The game could not be started: {error}").format(error=error)
             return False
 
-    def _play_cant_stop(self, store: Store, action: StartGame) -> bool:
-        from companion.app.devices import PlayDevices
-        from companion.app.loop import live_dice_reader, run_loop
-        from companion.games.cant_stop.rules import CantStopConfig
-        from companion.session.cant_stop import GAME, CantStopSession
-
+    def _play(self, store: Store, action: StartGame) -> bool:
+        """Run the game in this process, on the menu's window, inputs and LEDs (``companion.app.play``);
+        only its camera is opened for it, and closed however it ends."""
+        entry = game(action.game)
         if action.game_id is None:
-            game_id = store.new_game(GAME, list(action.players), dict(action.variant))
+            game_id = store.new_game(entry.name, list(action.players), dict(action.variant))
             players, variant = list(action.players), dict(action.variant)
         else:
             saved = store.game(action.game_id)
             game_id, players, variant = saved.id, list(saved.players), dict(saved.variant)
         self.result.games.append(game_id)
-        log.info("menu: %s game %d with %s", GAME, game_id, ", ".join(players))
-        session = CantStopSession(store, game_id, players, CantStopConfig.from_variant(variant),
-                                  stable_frames=self.config.session.stable_frames, rng=random.Random())
+        log.info("menu: %s game %d with %s", entry.name, game_id, ", ".join(players))
         game_input = GameInput(self.inputs, self.pending)
-        with PlayDevices(self.config, headless=self.headless) as game_devices:  # the camera, closed however it ends
+        with PlayDevices(self.config, headless=self.headless, state_dir=self.paths.state_dir) as game_devices:
             camera = game_devices.open_camera(self.camera_spec)
-            run_loop(session, store, camera, live_dice_reader(camera, self.config, self.paths.state_dir),
-                     game_input, self.display, game=GAME,
-                     headless=self.headless, fps=self.config.session.fps, max_ticks=self.game_ticks, leds=self.leds)
+            run_game(entry, store, game_id, players, variant, config=self.config, state_dir=self.paths.state_dir,
+                     camera=camera, inputs=game_input, display=self.display, leds=self.leds, headless=self.headless,
+                     max_ticks=self.game_ticks)
         return game_input.quit_requested
-
-    def _play_other(self, action: StartGame) -> bool:
-        from companion.cli.play import PLAY_MODULES
-
-        module = importlib.import_module(PLAY_MODULES[action.game])
-        args = argparse.Namespace(
-            game=action.game, players=",".join(action.players),
-            variant=[f"{k}={v}" for k, v in action.variant.items()], camera=self.camera_spec,
-            input=self.input_spec, headless=self.headless, screenshots=None, new=action.game_id is None, seed=None)
-        self.close_devices()  # the game opens its own window and pins
-        try:
-            module.play(args)
-        finally:
-            self.open_devices()
-        return False
 
 
 def run_menu(*, paths: AppPaths, config: Config, input_spec: str = "keys+gpio", headless: bool = False,
@@ -306,12 +264,6 @@ def run_menu(*, paths: AppPaths, config: Config, input_spec: str = "keys+gpio", 
 
 def menu_command(args: argparse.Namespace, env: Any = None) -> int:
     """``companion menu``: resolve paths, load the config, run the menus. Exit status 0."""
-    import os
-
-    from companion.app.loop import display_available
-    from companion.app.startup import load_box_config
-    from companion.paths import resolve
-
     paths = resolve(os.environ if env is None else env)
     config, notice = load_box_config(paths.config_file)  # issue 9: a bad config never stops the box
     log.info("state in %s, config from %s", paths.state_dir, config.source or "defaults")

@@ -24,9 +24,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.app.menu_games import GAME_TITLES, PLAYER_COUNTS, VARIANT_SWITCHES
 from companion.commands import Button, Command
 from companion.i18n import _
+from companion.registry import GAMES, game_title, menu_switches
+from companion.screens.menu import MenuItem, MenuView
 
 
 class Screen(enum.Enum):
@@ -87,28 +88,6 @@ class Shutdown:
 
 
 Action = StartGame | Shutdown
-
-
-@dataclass(frozen=True)
-class MenuItem:
-    """One line of a menu: its ``label``; ``enabled`` False greys it out (CONFIRM then only says why)."""
-
-    label: str
-    enabled: bool = True
-
-
-@dataclass(frozen=True)
-class MenuView:
-    """What the screen shows: ``title``, the ``items`` with the highlighted index ``selected``,
-    ``lines`` of plain text above them (scoreboard, a saved game's players), a ``message`` (empty or a
-    short note) and the button ``help`` line."""
-
-    title: str
-    items: tuple[MenuItem, ...]
-    selected: int
-    lines: tuple[str, ...] = ()
-    message: str = ""
-    help: str = ""
 
 
 @dataclass
@@ -184,7 +163,7 @@ class MenuModel:
     # --- the screens ------------------------------------------------------------------------------
 
     def _games(self) -> list[str]:
-        return list(GAME_TITLES)
+        return [entry.name for entry in GAMES]
 
     def _name_choices(self) -> list[str]:
         seat = len(self._draft.names)
@@ -199,7 +178,7 @@ class MenuModel:
         return unique
 
     def _counts(self) -> list[int]:
-        low, high = PLAYER_COUNTS.get(self._draft.game, (2, 4))
+        low, high = next(entry.players for entry in GAMES if entry.name == self._draft.game)
         return list(range(low, high + 1))
 
     def _items(self) -> list[MenuItem]:
@@ -209,20 +188,20 @@ class MenuModel:
             return [MenuItem(_("New game")), MenuItem(_("Saved games ({n})").format(n=saved), saved > 0),
                     MenuItem(_("Scoreboard")), MenuItem(_("Shut down"))]
         if screen is Screen.GAME:
-            return [MenuItem(GAME_TITLES[g]() if self.available.get(g) else
-                             _("{game} (not available yet)").format(game=GAME_TITLES[g]()), bool(self.available.get(g)))
+            return [MenuItem(game_title(g) if self.available.get(g) else
+                             _("{game} (not available yet)").format(game=game_title(g)), bool(self.available.get(g)))
                     for g in self._games()]
         if screen is Screen.PLAYER_COUNT:
             return [MenuItem(_("{n} players").format(n=n) if n > 1 else _("1 player (solo)")) for n in self._counts()]
         if screen is Screen.PLAYER_NAME:
             return [MenuItem(name) for name in self._name_choices()]
         if screen is Screen.VARIANTS:
-            switches = VARIANT_SWITCHES.get(self._draft.game, ())
             items = [MenuItem(_("Start the game"))]
-            items += [MenuItem(f"{s.label()}: {_show(self._draft.variant.get(s.key, s.values[0]))}") for s in switches]
+            items += [MenuItem(f"{_(key.label)}: {_show(self._draft.variant.get(key.name, key.menu[0]))}")
+                      for key in menu_switches(self._draft.game)]
             return items
         if screen is Screen.SAVED:
-            return [MenuItem(f"{GAME_TITLES.get(g.game, lambda: g.game)()}: {', '.join(g.players)} "
+            return [MenuItem(f"{game_title(g.game)}: {', '.join(g.players)} "
                              f"({g.created[:16].replace('T', ' ')})") for g in self._saved]
         if screen is Screen.SAVED_GAME:
             return [MenuItem(_("Resume")), MenuItem(_("Delete")), MenuItem(_("Back"))]
@@ -270,10 +249,10 @@ class MenuModel:
                 action = StartGame(draft.game, tuple(draft.names), dict(draft.variant))
                 self._home()
                 return action
-            switch = VARIANT_SWITCHES[self._draft.game][index - 1]
-            current = self._draft.variant.get(switch.key, switch.values[0])
-            position = switch.values.index(current) if current in switch.values else -1
-            self._draft.variant[switch.key] = switch.values[(position + 1) % len(switch.values)]
+            key = menu_switches(self._draft.game)[index - 1]
+            current = self._draft.variant.get(key.name, key.menu[0])
+            position = key.menu.index(current) if current in key.menu else -1
+            self._draft.variant[key.name] = key.menu[(position + 1) % len(key.menu)]
         elif screen is Screen.SAVED:
             self._saved_choice = self._saved[index]
             self._go(Screen.SAVED_GAME)
@@ -326,12 +305,12 @@ class MenuModel:
         elif screen is Screen.GAME:
             title = _("Choose a game")
         elif screen is Screen.PLAYER_COUNT:
-            title = _("{game}: how many players?").format(game=GAME_TITLES[draft.game]())
+            title = _("{game}: how many players?").format(game=game_title(draft.game))
         elif screen is Screen.PLAYER_NAME:
             title = _("Name of player {n}").format(n=len(draft.names) + 1)
             lines = tuple(f"{seat + 1}. {name}" for seat, name in enumerate(draft.names))
         elif screen is Screen.VARIANTS:
-            title = _("{game}: rules").format(game=GAME_TITLES[draft.game]())
+            title = _("{game}: rules").format(game=game_title(draft.game))
             lines = (", ".join(draft.names),)
         elif screen is Screen.SAVED:
             title = _("Saved games")
@@ -339,7 +318,7 @@ class MenuModel:
             chosen = self._saved_choice
             title = _("Delete this game?") if screen is Screen.DELETE_CONFIRM else _("Saved game")
             if chosen is not None:
-                lines = (GAME_TITLES.get(chosen.game, lambda: chosen.game)(), ", ".join(chosen.players))
+                lines = (game_title(chosen.game), ", ".join(chosen.players))
         elif screen is Screen.SCOREBOARD:
             title = _("Scoreboard")
             lines = tuple(self.data.scoreboard_lines()) or (_("No finished games yet"),)

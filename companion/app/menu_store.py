@@ -12,6 +12,7 @@ import sqlite3
 
 from companion.app.menu_model import SavedGame
 from companion.i18n import _
+from companion.registry import game_title
 from companion.store import Store
 
 
@@ -53,9 +54,9 @@ class StoreMenuData:
         return sorted(wins, key=lambda name: (-wins[name], name))
 
     def scoreboard_lines(self) -> list[str]:
-        """One line per scoreboard row: ``game  name  wins/games``."""
-        return [_("{game}: {name}, {wins} of {games} won").format(game=row.game, name=row.name, wins=row.wins,
-                                                                   games=row.games)
+        """One line per scoreboard row: ``game title: name, wins of games won``."""
+        return [_("{game}: {name}, {wins} of {games} won").format(game=game_title(row.game), name=row.name,
+                                                                   wins=row.wins, games=row.games)
                 for row in self.store.scoreboard()]
 
     def delete_game(self, game_id: int) -> None:

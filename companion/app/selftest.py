@@ -31,8 +31,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from companion.app.devices import HEADLESS_DRIVERS
 from companion.config import Config, load_config
-from companion.errors import ConfigError, StateDirError
+from companion.errors import ConfigError, StateDirError, UserError
 from companion.paths import AppPaths, ensure_state_dir, resolve
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def check_camera(spec: str, frames: int = DEFAULT_FRAMES, frames_per_photo: int 
     fewer than two frames came). ``fallback`` is true when ``auto`` ended on the bundled photos.
     """
     from companion.errors import CameraError
-    from vision.camera.sources import open_camera
+    from vision.camera import open_camera
 
     opener = opener or open_camera
     result: dict[str, Any] = {"ok": False, "required": True, "spec": spec, "source": None, "fallback": False,
@@ -130,9 +131,6 @@ def check_gpio(config: Config, env: Mapping[str, str] = os.environ,
     result["ok"] = all(p["ok"] for p in result["pins"])
     return result
 
-
-HEADLESS_DRIVERS = ("dummy", "offscreen")
-"""SDL video drivers that draw into memory only: a window there is no screen."""
 
 HARMLESS_SDL_LINES = {"wayland": ("XDG_RUNTIME_DIR is invalid or not set in the environment",)}
 """Video driver -> lines SDL's C code writes to standard error while it probes that driver, which say
@@ -383,7 +381,7 @@ def _summary(report: dict[str, Any]) -> list[str]:
 def selftest_command(args: Any, env: Mapping[str, str] | None = None) -> int:
     """``companion selftest [--json] [--frames N]``: print the report; exit 0 when it passed, else 1."""
     if args.frames < 2:
-        raise ValueError(f"--frames must be at least 2, got {args.frames}")
+        raise UserError(f"--frames must be at least 2, not {args.frames}")
     report = run_selftest(os.environ if env is None else env, frames=args.frames)
     if args.json:
         print(json.dumps(report))

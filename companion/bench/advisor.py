@@ -27,8 +27,8 @@ import time
 from companion.agents.cant_stop import _chance
 from companion.agents.rule28 import rule28_action
 from companion.games.base import CHANCE
-from companion.games.cant_stop.rules import CantStopState, Phase
-from companion.hints.cant_stop.advisor import advise
+from companion.games.cant_stop import CantStopState, Phase
+from companion.hints.cant_stop import advise
 
 
 def measure(games: int = 20, players: int = 2, seed: int = 1) -> dict:

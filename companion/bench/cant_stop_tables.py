@@ -25,9 +25,9 @@ import numpy as np
 
 from companion.agents.cant_stop import _chance
 from companion.games.base import CHANCE
-from companion.games.cant_stop.rules import CantStopState, Phase
+from companion.games.cant_stop import CantStopState, Phase
+from companion.hints.cant_stop import advise
 from companion.hints.cant_stop import search as cant_stop_search
-from companion.hints.cant_stop.advisor import advise
 from companion.hints.cant_stop.value import MAX_NEED, features, sorted_efforts, use_coefficients
 
 GAMES = 600

@@ -21,8 +21,14 @@ import statistics
 import time
 
 from companion.games.base import CHANCE
-from companion.games.schotten_totten.claims import claim_tables, exhaustive_claim
-from companion.games.schotten_totten.rules import Claim, Phase, SchottenTottenConfig, SchottenTottenState
+from companion.games.schotten_totten import (
+    Claim,
+    Phase,
+    SchottenTottenConfig,
+    SchottenTottenState,
+    claim_tables,
+    exhaustive_claim,
+)
 
 REPEATS = 3
 """Each stone's claim is timed this many times; the figures use the fastest (timeit's rule: the slower
@@ -52,7 +58,7 @@ def game_positions(rng: random.Random, count: int) -> list[SchottenTottenState]:
 
 def random_fill(rng: random.Random) -> SchottenTottenState:
     """Nine stones filled with random cards (0-3 a side), the rest unseen."""
-    from companion.games.schotten_totten.positions import state_from_position
+    from companion.games.schotten_totten import state_from_position
 
     game = "battle-line" if rng.random() < 0.25 else "schotten-totten"
     values = 10 if game == "battle-line" else 9

@@ -24,20 +24,23 @@ Counts, summed over the trials:
 Children are forked from this process by default (the imports are paid once, so a trial costs the game
 itself); ``exec_children=True`` runs each child as a fresh ``python -m companion`` instead.
 
-Games plug in through ``crash_games.GAMES`` (a ``CrashGame`` per game): Can't Stop uses a bundled
-real photo of dice, then random hand-entered rolls and choices; Ludo a rendered board and random
-hand-entered rolls; Schotten Totten no camera and random hand-entered cards; the donkey race an empty
-table and random hand-entered plays and passes.
+Every game of the registry plugs in through its bench module's ``crash_workload`` (``companion.bench.<game>``):
+Can't Stop uses a bundled real photo of dice, then random hand-entered rolls and choices; Ludo a
+rendered board and random hand-entered rolls; Schotten Totten no camera and random hand-entered cards;
+the donkey race an empty table and random hand-entered plays and passes. The state the restarted child
+must print is the replay of the stored log by the game's session module (``replay_state``).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
 import select
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -48,7 +51,32 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.trace import TRACE_ENV
-from companion.bench.crash_games import GAMES
+from companion.cli import build_parser, main
+from companion.paths import STORE_FILE_NAME
+from companion.registry import GameEntry
+from companion.registry import game as game_entry
+from companion.store import Store
+from vision.dice import warm_up
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What a child plays: ``argv`` for ``companion`` (without ``--input``), and the script file."""
+
+    argv: list[str]
+    script: Path
+
+
+def random_commands(seed: int, count: int, make: Callable[[random.Random], list[str]]) -> list[str]:
+    """``count`` groups of commands drawn by ``make``: valid or not (a random pairing that is not on offer,
+    a card that does not fit), the session takes or refuses each the same way every run, so a script
+    replays identically; long scripts give many events quickly."""
+    rng = random.Random(seed)
+    lines: list[str] = []
+    while len(lines) < count:
+        lines += make(rng)
+    return lines[:count]
+
 
 STARTUP_KILLS = 0.1
 """Share of the kills drawn during start-up (before the game is on the screen); the others fall
@@ -87,8 +115,6 @@ def _start_child(argv: list[str], env: dict[str, str], exec_children: bool) -> t
             os.environ.update(env)
             sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
             sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
-            from companion.cli import main
-
             status = main(argv)
             sys.stdout.flush()
         finally:
@@ -174,9 +200,6 @@ def _stored(state_dir: Path, game: str) -> tuple[list[int], list[tuple[int, str,
     Read with plain SQLite (which recovers the WAL like any opener) rather than :class:`Store`, so that
     the check never migrates or otherwise writes a store that the child left half-created.
     """
-    import sqlite3
-
-    from companion.paths import STORE_FILE_NAME
 
     path = state_dir / STORE_FILE_NAME
     if not path.exists():
@@ -195,17 +218,22 @@ def _stored(state_dir: Path, game: str) -> tuple[list[int], list[tuple[int, str,
     return ids, [(seq, kind, json.loads(payload)) for seq, kind, payload in rows]
 
 
-def _preload() -> None:
-    """Import what ``companion play`` needs, so that forked children start warm."""
-    import companion.app.loop  # noqa: F401
-    import companion.app.play_ludo  # noqa: F401
-    import companion.app.play_schotten_totten  # noqa: F401
-    import companion.display.screen  # noqa: F401
-    import vision.dice.reader  # noqa: F401
-    from companion.cli import build_parser
+def _preload(entry: GameEntry) -> None:
+    """Import what ``companion play`` needs for ``entry``, so that forked children start warm."""
+    importlib.import_module("companion.app.play")
+    for layer in ("session", "readers", "screens", "display"):
+        entry.module(layer)
+    build_parser(["play"])
+    warm_up()  # loads what the dice reader caches
 
-    build_parser()
-    vision.dice.reader.warm_up()  # loads what the reader caches
+
+def replayed_state(entry: GameEntry, store: Store, game_id: int) -> Any:
+    """The rules state rebuilt from the stored log of ``game_id``, as ``state.to_dict()`` (what the
+    restarted child must print)."""
+    record = store.game(game_id)
+    state = entry.module("session").replay_state(store.events(game_id), len(record.players),
+                                                 entry.config(record.variant))
+    return state.to_dict()
 
 
 def check_trial(shown: dict[int, tuple[str, Any]], before: list[tuple[int, str, Any]],
@@ -231,22 +259,20 @@ def check_trial(shown: dict[int, tuple[str, Any]], before: list[tuple[int, str, 
 
 def run_crash_bench(game: str, trials: int, seed: int, *, script_lines: int = 60, exec_children: bool = False,
                     workdir: Path | None = None, progress: Callable[[str], None] | None = None) -> dict[str, int]:
-    """Run ``trials`` kill-and-restart trials of ``game`` (a key of :data:`GAMES`).
+    """Run ``trials`` kill-and-restart trials of ``game`` (a game of the registry).
 
     Returns ``{"trials", "lost", "duplicated", "diverged"}`` (see the module docstring). Raises
-    ValueError for an unknown game and RuntimeError when the uninterrupted reference run fails.
+    ``UserError`` for an unknown game and RuntimeError when the uninterrupted reference run fails.
     """
-    if game not in GAMES:
-        raise ValueError(f"the crash bench covers {', '.join(sorted(GAMES))}, not {game!r}")
-    spec = GAMES[game]
+    entry = game_entry(game)
     if not exec_children:
-        _preload()
+        _preload(entry)
     rng = random.Random(seed)
     owned = workdir is None
     root = Path(tempfile.mkdtemp(prefix="crash-bench-")) if owned else Path(workdir)
     totals = {"trials": 0, "lost": 0, "duplicated": 0, "diverged": 0}
     try:
-        workload = spec.prepare(root / "workload", script_lines)
+        workload = entry.module("bench").crash_workload(root / "workload", script_lines)
         quit_script = root / "quit.script"
         quit_script.write_text("quit\n", encoding="utf-8")
         play = [*workload.argv, "--input", f"script:{workload.script}"]
@@ -275,7 +301,7 @@ def run_crash_bench(game: str, trials: int, seed: int, *, script_lines: int = 60
                 from companion.store import Store
 
                 with Store(state_dir / STORE_FILE_NAME) as store:
-                    replayed = spec.replay(store, ids_after[0])
+                    replayed = replayed_state(entry, store, ids_after[0])
             lost, duplicated, diverged = check_trial(shown, before, after, len(ids_after), ref_log,
                                                      restart, replayed)
             totals["trials"] += 1

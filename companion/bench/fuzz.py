@@ -1,6 +1,7 @@
 """``companion bench fuzz``: random play over random variants, every action and invariant checked.
 
-For each game (issue 9, item 3), a random variant (``fuzz_engines``) is played to its end, choosing
+For each game (issue 9, item 3), a random variant (the game's :class:`FuzzEngine`, ``fuzz_engine()`` of
+its bench module ``companion.bench.<game>``) is played to its end, choosing
 chance outcomes by their probabilities and decisions uniformly. Before each step:
 
 - legal actions apply: every legal action (at most :data:`LEGAL_SAMPLE` of them, sampled) is applied
@@ -29,17 +30,39 @@ import json
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from companion.bench.fuzz_engines import ENGINES, FuzzEngine
-from companion.errors import IllegalMove
+from companion.errors import IllegalMove, UserError
 from companion.games.base import CHANCE, TERMINAL
+from companion.registry import game as game_entry
 
 LEGAL_SAMPLE = 8
 """Legal actions applied (sampled) at each step, besides the one played."""
 ILLEGAL_PROBES = 4
 """Earlier-legal actions tried at each step (plus the engine's junk actions)."""
 POOL = 256
+
+
+@dataclass(frozen=True)
+class FuzzEngine:
+    """One game's engine for the fuzzer. ``new_state(rng)``: a random variant and player count, as the
+    rules file's CONFIG switches allow; ``invariants(state, previous, memo)``: the violated invariants of
+    the rules file as short texts (``memo`` is a per-game dict for facts that must persist, e.g. claimed
+    columns); ``from_dict``; ``junk(state, rng)``: malformed actions, values outside the game's ranges,
+    which must raise ``IllegalMove``. ``max_steps``: the most steps one game
+    is played. ``bounded``: the rules guarantee an end within ``max_steps`` (a finite deck, a track
+    that every round advances), so a longer game is a violation; in a dice game a run of busts or
+    missed entries can last any time, so there the game is only stopped (counted as unfinished)."""
+
+    name: str
+    new_state: Callable[[random.Random], Any]
+    invariants: Callable[[Any, Any, dict], list[str]]
+    from_dict: Callable[[Any], Any]
+    junk: Callable[[Any, random.Random], list]
+    max_steps: int
+    bounded: bool = True
 
 
 class FuzzReport:
@@ -198,7 +221,7 @@ def game_rng(seed: int, game: int) -> random.Random:
 
 
 def _fuzz_range(game: str, seed: int, first: int, stop: int) -> FuzzReport:
-    engine = ENGINES[game]
+    engine = game_entry(game).module("bench").fuzz_engine()
     report = FuzzReport()
     for index in range(first, stop):
         fuzz_game(engine, game_rng(seed, index), report, index)
@@ -207,24 +230,24 @@ def _fuzz_range(game: str, seed: int, first: int, stop: int) -> FuzzReport:
 
 def run_fuzz(game: str, games: int, seed: int, *, report: FuzzReport | None = None,
              jobs: int = 1) -> dict[str, int]:
-    """Fuzz ``games`` random games of ``game`` (a key of :data:`ENGINES`) from ``seed``.
+    """Fuzz ``games`` random games of ``game`` (a game of the registry, its ``bench`` module's
+    ``fuzz_engine``) from ``seed``.
 
     ``jobs`` (>= 1; 0 means one per CPU) splits the games over that many worker processes; the
     figures do not depend on it. Returns ``{"games", "steps", "violations"}``; pass a
     :class:`FuzzReport` to see the examples. Raises ValueError for a game without an engine here or
     a negative ``jobs``.
     """
-    if game not in ENGINES:
-        raise ValueError(f"the fuzzer covers {', '.join(sorted(ENGINES))}, not {game!r}")
+    game_entry(game)  # UserError for a game the box does not know
     if jobs < 0:
-        raise ValueError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
+        raise UserError(f"--jobs must be 0 (one per CPU) or more, not {jobs}")
     report = report or FuzzReport()
     jobs = min(jobs or os.cpu_count() or 1, games) or 1
     if jobs == 1:
         report.merge(_fuzz_range(game, seed, 0, games))
         return report.summary()
     bounds = [games * part // jobs for part in range(jobs + 1)]
-    # fork: the workers inherit ENGINES as this process has it (closures do not pickle).
+    # fork: the workers inherit the engines' modules as this process has them (closures do not pickle).
     context = multiprocessing.get_context("fork")
     with context.Pool(jobs) as pool:
         parts = pool.starmap(_fuzz_range, [(game, seed, bounds[k], bounds[k + 1]) for k in range(jobs)])

@@ -26,9 +26,8 @@ import time
 from collections.abc import Mapping
 
 from companion.games.base import CHANCE
-from companion.games.ludo.config import LudoConfig
-from companion.games.ludo.rules import LudoState, Phase, Roll, StartWith
-from companion.hints.ludo.advisor import advise
+from companion.games.ludo import LudoConfig, LudoState, Phase, Roll, StartWith
+from companion.hints.ludo import advise
 
 
 def _percentile(values: list[float], q: float) -> float:

@@ -1,6 +1,6 @@
 """``companion bench soak``: a long evening in one process; memory (RSS) and open files before and after.
 
-The Can't Stop session loop (``companion.app.loop.run_loop``) runs headless on the bundled demo: the
+Can't Stop's session in the one loop (``companion.app.loop.run_loop``) runs headless on the bundled demo: the
 photo-folder camera over the demo playlist and the demo's button script, game after game in one store,
 one window (SDL dummy driver) for all of them, until ``frames`` loop ticks have run. A game whose
 script ends (the demo script no longer fits the reader or the advisor) is left for the next one. Each tick is one
@@ -23,6 +23,17 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+
+from companion.app.demo import DEMO_PLAYERS, DEMO_SEED, demo_camera, demo_script_path
+from companion.app.inputs import open_input
+from companion.app.loop import run_loop
+from companion.config import Config
+from companion.display.window import Display
+from companion.errors import ScriptEnded
+from companion.readers.base import ReaderSettings
+from companion.registry import game
+from companion.session.base import Waiting
+from companion.store import Store
 
 WARMUP_FRAMES = 200
 CHUNK = 100  # loop ticks per run_loop call
@@ -54,17 +65,7 @@ def run_soak(frames: int, *, fast: bool = False, state_dir: Path | None = None) 
     rss_growth_mb (end minus warm-up), files_start, files_end.
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from companion.app.demo import demo_camera, demo_script_path
-    from companion.app.inputs import open_input
-    from companion.app.loop import DEMO_PLAYERS, DEMO_SEED, run_loop
-    from companion.config import Config
-    from companion.display.screen import Display
-    from companion.errors import ScriptEnded
-    from companion.games.cant_stop.rules import CantStopConfig
-    from companion.session.base import Waiting
-    from companion.session.cant_stop import GAME, CantStopSession
-    from companion.store import Store
-
+    entry = game("cant-stop")
     config = Config()
     owned = state_dir is None
     folder = Path(tempfile.mkdtemp(prefix="soak-")) if owned else Path(state_dir)
@@ -76,19 +77,22 @@ def run_soak(frames: int, *, fast: bool = False, state_dir: Path | None = None) 
     figures["files_start"] = open_files()
     try:
         while display.shown < frames:
-            game_id = store.new_game(GAME, DEMO_PLAYERS, {})
+            game_id = store.new_game(entry.name, DEMO_PLAYERS, {})
             figures["games"] += 1
-            session = CantStopSession(store, game_id, list(DEMO_PLAYERS), CantStopConfig(),
-                                      stable_frames=config.session.stable_frames, rng=random.Random(DEMO_SEED))
+            session = entry.module("session").SESSION(store, game_id, list(DEMO_PLAYERS), entry.config(),
+                                                      stable_frames=config.session.stable_frames,
+                                                      rng=random.Random(DEMO_SEED))
             inputs = open_input(f"script:{demo_script_path()}", events=display.events)
             try:
                 with demo_camera(config.session.frames_per_photo) as camera:
+                    reader = entry.module("readers").make_reader(camera, session, ReaderSettings(folder))
                     while display.shown < frames:
                         # chunks, so that the warm-up figure is taken on time and a stuck game is noticed
                         chunk = min(CHUNK, frames - display.shown)
                         try:
-                            run_loop(session, store, camera, _reader(), inputs, display, game=GAME,
-                                     headless=fast, fps=config.session.fps, max_ticks=chunk)
+                            run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
+                                     draw=entry.module("display").draw, game=entry.name, headless=fast,
+                                     fps=config.session.fps, max_ticks=chunk)
                         except ScriptEnded:  # the script no longer fits this game: start the next one
                             break
                         if display.shown >= WARMUP_FRAMES and not figures["rss_warm_mb"]:
@@ -119,15 +123,9 @@ class _CountingDisplay:
         self._display = display
         self.shown = 0
 
-    def show(self, view) -> None:
+    def show(self, view, draw) -> None:
         self.shown += 1
-        self._display.show(view)
+        self._display.show(view, draw)
 
     def __getattr__(self, name):
         return getattr(self._display, name)
-
-
-def _reader():
-    from companion.app.loop import read_dice_frame
-
-    return read_dice_frame

@@ -1,8 +1,15 @@
 """The ``companion`` command line (argparse). Every subcommand and its JSON is documented in docs/CLI.md.
 
-Each area registers its own subcommands through an ``add_commands(subparsers)`` function; handlers
-receive the parsed namespace and return the exit code. ``main(argv)`` returns the exit code so tests
-call it directly; errors print one line unless ``--debug`` or ``DEBUG=1`` is given.
+Each module of this package registers its subcommands through ``add_commands(subparsers)``; handlers
+receive the parsed namespace and return the exit code. :data:`COMMANDS` says which module serves which
+command; each game's own command (``companion cant-stop ...``) is its registry entry's ``cli`` module.
+Only the module of the command given is imported, so ``companion demo`` loads what Can't Stop needs;
+``companion --help`` loads them all.
+
+``main(argv)`` returns the exit code so tests call it directly. An error meant for the user
+(:class:`~companion.errors.CompanionError`, or an ``OSError`` on a named file) prints one line on
+stderr, exit status 2. Anything else is a bug: one line says so and where its traceback was written
+(``errors.log`` in the state directory). ``--debug`` (or ``DEBUG=1``) shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -12,56 +19,98 @@ import importlib
 import logging
 import os
 import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
 
-from companion.errors import UserError
+from companion.errors import CompanionError
+from companion.paths import resolve
+from companion.registry import GAMES
 
-# Modules that contribute subcommands, each with add_commands(subparsers).
-COMMAND_MODULES = (
-    "companion.cli.play",
-    "companion.cli.ludo",
-    "companion.cli.schotten_totten",
-    "companion.cli.donkey_race",
-    "companion.cli.dice",
-    "companion.cli.cards",
-    "companion.cli.board",
-    "companion.cli.appliance",
-    "companion.cli.bench",
-)
+__all__ = ["main", "build_parser", "COMMANDS"]
+
+log = logging.getLogger(__name__)
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("play", "play a game at the table"),
+    "demo": ("play", "a whole scripted game on the bundled real photos"),
+    "games": ("play", "the games of the box, their players and variants"),
+    "simulate": ("play", "agents play each other through the engine"),
+    "odds": ("cant_stop", "exact odds"),
+    "dice": ("dice", "read dice in photos, measure the reader"),
+    "cards": ("cards", "read the cards lying face up in photos"),
+    "board": ("board", "read game boards in photos, measure the reader"),
+    "menu": ("appliance", "the full-screen menus driven by the buttons (the appliance)"),
+    "selftest": ("appliance", "check camera, pins, display, paths and store"),
+    "calibrate": ("appliance", "calibrate a part of the box"),
+    "bench": ("bench", "benchmarks: power cuts, fuzzed rules, long evenings, advisor speed"),
+    **{entry.name: (entry.key, f"check {entry.title()} positions and records") for entry in GAMES},
+}
+"""Command -> (module of this package that registers it, its help line)."""
+
+ERROR_LOG = "errors.log"
+"""The file in the state directory where the traceback of a bug is appended."""
 
 
-def _expected_errors() -> tuple[type[BaseException], ...]:
-    """Errors with a message meant for the user: printed as one line (exit status 2), not a traceback."""
-    from companion.errors import PinFactoryError, StateDirError, StoreError
-
-    return (UserError, OSError, ValueError, StoreError, StateDirError, PinFactoryError, RuntimeError)
+def _command_word(argv: list[str]) -> str | None:
+    """The subcommand named in ``argv`` (the first word that is not an option), or None."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser with the subcommands of ``argv``'s command in full and the others by name only (all of
+    them in full when ``argv`` names no known command, e.g. for ``--help``)."""
     parser = argparse.ArgumentParser(prog="companion", description="Tabletop companion: the box above your game table.")
     parser.add_argument("--debug", action="store_true", help="show full tracebacks and debug logging")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).add_commands(subparsers)
+    word = _command_word(sys.argv[1:] if argv is None else argv)
+    wanted = [COMMANDS[word][0]] if word in COMMANDS else list(dict.fromkeys(m for m, _ in COMMANDS.values()))
+    for module in wanted:
+        importlib.import_module(f"companion.cli.{module}").add_commands(subparsers)
+    for name, (module, help_line) in COMMANDS.items():
+        if name not in subparsers.choices:
+            subparsers.add_parser(name, help=help_line)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
     debug = args.debug or os.environ.get("DEBUG") == "1"
     logging.basicConfig(level=logging.DEBUG if debug else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         return int(args.handler(args) or 0)
-    except _expected_errors() as error:
-        if debug:
-            raise
-        print(f"companion: {error}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        if debug:
+            raise
+        if isinstance(error, CompanionError) or (isinstance(error, OSError) and error.filename is not None):
+            print(f"companion: {error}", file=sys.stderr)
+            return 2
+        where = _log_bug(" ".join(["companion", *argv]))
+        print(f"companion: internal error, a bug and not your input: {type(error).__name__}: {error}. "
+              f"The traceback is in {where}; please report it.", file=sys.stderr)
+        return 1
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+def _log_bug(command: str) -> Path:
+    """Append the current exception's traceback to :data:`ERROR_LOG` in the state directory (or, when it
+    cannot be written, a file in the temporary directory); return the file."""
+    text = f"--- {time.strftime('%Y-%m-%dT%H:%M:%S%z')} {command}\n{traceback.format_exc()}\n"
+    try:
+        state_dir = resolve().state_dir
+        state_dir.mkdir(parents=True, exist_ok=True)
+        path = state_dir / ERROR_LOG
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(text)
+        return path
+    except OSError:
+        handle = tempfile.NamedTemporaryFile("w", prefix="companion-error-", suffix=".log", delete=False,
+                                             encoding="utf-8")
+        with handle:
+            handle.write(text)
+        return Path(handle.name)

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import argparse
 
+from companion.app.calibrate import calibrate_camera_command, calibrate_dice_command
+from companion.app.menu import menu_command
+from companion.app.selftest import selftest_command
+
 
 def add_commands(subparsers) -> None:
     """Register ``menu``, ``selftest`` and ``calibrate`` on the ``companion`` parser."""
@@ -18,12 +22,12 @@ def add_commands(subparsers) -> None:
     menu.add_argument("--camera", default=None, metavar="SPEC", help="camera spec for the games (default: config)")
     menu.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     menu.add_argument("--max-ticks", type=int, default=None, help=argparse.SUPPRESS)
-    menu.set_defaults(handler=_menu)
+    menu.set_defaults(handler=menu_command)
 
     selftest = subparsers.add_parser("selftest", help="check camera, pins, display, paths and store")
     selftest.add_argument("--json", action="store_true", help="one JSON object")
     selftest.add_argument("--frames", type=int, default=10, help="frames read to measure the camera (default 10)")
-    selftest.set_defaults(handler=_selftest)
+    selftest.set_defaults(handler=selftest_command)
 
     calibrate = subparsers.add_parser("calibrate", help="calibrate a part of the box")
     cal_sub = calibrate.add_subparsers(dest="calibrate_command", metavar="WHAT")
@@ -34,34 +38,10 @@ def add_commands(subparsers) -> None:
     camera.add_argument("--settle-frames", type=int, default=30,
                         help="frames the automatic exposure and white balance get to settle (default 30)")
     camera.add_argument("--json", action="store_true", help="print the stored settings as JSON")
-    camera.set_defaults(handler=_calibrate_camera)
+    camera.set_defaults(handler=calibrate_camera_command)
     dice = cal_sub.add_parser("dice", help="store frames of the empty play area for the dice reader")
     dice.add_argument("--camera", default=None, metavar="SPEC", help="camera spec (default: config)")
     dice.add_argument("--frames", type=int, default=5, help="frames of the empty play area (default 5)")
     dice.add_argument("--wait", type=float, default=0.0, metavar="SECONDS",
                       help="time to clear the play area before reading (default 0)")
-    dice.set_defaults(handler=_calibrate_dice)
-
-
-def _menu(args) -> int:
-    from companion.app.menu import menu_command
-
-    return menu_command(args)
-
-
-def _selftest(args) -> int:
-    from companion.app.selftest import selftest_command
-
-    return selftest_command(args)
-
-
-def _calibrate_dice(args) -> int:
-    from companion.app.calibrate_dice import calibrate_dice_command
-
-    return calibrate_dice_command(args)
-
-
-def _calibrate_camera(args) -> int:
-    from companion.app.calibrate import calibrate_camera_command
-
-    return calibrate_camera_command(args)
+    dice.set_defaults(handler=calibrate_dice_command)

@@ -40,7 +40,7 @@
     all three boards unless ``--board``), and the labelled real frames when ``--real`` is given. Prints
     found / orientation rates, per-square accuracy, pawn recall / precision, yard-count accuracy, timing.
     ``--games G``: also G generated games of up to M moves per game board (ludo52, mensch40;
-    :mod:`vision.board.game_eval`): the share of frames whose whole board is read exactly as the session
+    :mod:`companion.bench.board_games`): the share of frames whose whole board is read exactly as the session
     needs it (``games_<board>``: photos, exact, exact_rate, median_ms, max_ms, first_wrong).
 """
 
@@ -53,7 +53,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.board.reader import BoardObservation
+from companion.bench.board_games import evaluate_games
+from companion.errors import UserError
+from companion.registry import names
+from vision.board import BoardObservation, board_by_name, layout_for, read_board
+from vision.board.eval import evaluate_labelled, evaluate_renders
 from vision.frames import load_image
 
 BOARDS = ("ludo52", "mensch40", "dga56")
@@ -72,7 +76,7 @@ def add_commands(subparsers) -> None:
 
     read = sub.add_parser("read", help="read the pawns on a board in image files")
     read.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
-    read.add_argument("--game", default="ludo", choices=("ludo",), help="the game whose board it is")
+    read.add_argument("--game", default="ludo", choices=names(reads="board"), help="the game whose board it is")
     read.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
                       help="variant settings; the reader uses board=ludo52|mensch40|dga56")
     read.add_argument("--json", action="store_true", help="one JSON object a line per image")
@@ -95,18 +99,18 @@ def add_commands(subparsers) -> None:
 def parse_variant(items: list[str]) -> dict[str, str]:
     """``["board=mensch40", "a=1,b=2"]`` -> ``{"board": "mensch40", "a": "1", "b": "2"}``.
 
-    Raises ValueError for an item without ``=`` or an unknown board.
+    Raises :class:`UserError` for an item without ``=`` or an unknown board.
     """
     out: dict[str, str] = {}
     for item in items:
         for part in filter(None, (p.strip() for p in item.split(","))):
             key, sep, value = part.partition("=")
             if not sep or not key.strip():
-                raise ValueError(f"variant setting {part!r} is not KEY=VALUE")
+                raise UserError(f"--variant setting {part!r} is not KEY=VALUE")
             out[key.strip()] = value.strip()
     board = out.get("board", "ludo52")
     if board not in BOARDS:
-        raise ValueError(f"unknown board {board!r}; choose one of {', '.join(BOARDS)}")
+        raise UserError(f"--variant: unknown board {board!r}; choose one of {', '.join(BOARDS)}")
     return out
 
 
@@ -117,8 +121,6 @@ def observation_json(file: str, obs: BoardObservation) -> dict:
 
 def draw_overlay(frame_bgr: np.ndarray, obs: BoardObservation, geometry) -> np.ndarray:
     """A copy of the frame with the fitted grid's places, the pawns read and the yard counts."""
-    from vision.board.layouts import layout_for
-
     out = frame_bgr.copy()
     scale = max(0.35, max(out.shape[:2]) / 1800)
     thick = max(1, round(max(out.shape[:2]) / 700))
@@ -156,9 +158,6 @@ def _cell_pixels(hom: np.ndarray, n: int) -> float:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from vision.board.layouts import board_by_name
-    from vision.board.reader import read_board
-
     geometry = board_by_name(parse_variant(args.variant).get("board", "ludo52"))
     cv2.setNumThreads(1)
     debug_dir = Path(args.debug_out) if args.debug_out else None
@@ -187,13 +186,10 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from vision.board.eval import evaluate_labelled, evaluate_renders
-    from vision.board.layouts import board_by_name
-
     if args.renders < 0:
-        raise ValueError("--renders must be 0 or more")
+        raise UserError("--renders must be 0 or more")
     if bool(args.real) != bool(args.labels):
-        raise ValueError("--real and --labels go together")
+        raise UserError("--real and --labels go together")
     cv2.setNumThreads(1)
     result: dict = {}
     if args.renders:
@@ -202,8 +198,6 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.real:
         result["real"] = evaluate_labelled(args.real, args.labels)
     if args.games:
-        from vision.board.game_eval import evaluate_games
-
         for name in (args.board,) if args.board in GAME_BOARDS else () if args.board else GAME_BOARDS:
             result[f"games_{name}"] = evaluate_games(name, args.games, args.moves, args.seed)
     if args.json:

@@ -3,52 +3,41 @@
 colours (reference deck) or another deck's design from one frame showing one card of each colour at
 stones 0-5, and write the calibration JSON that ``cards read --st-calibration FILE`` takes.
 
-Each game's reader lives in its own module with ``read_cards_json(frame_bgr, args) -> dict`` (the JSON
-object for one image, without ``file`` and ``ms``, which this module adds) and ``add_arguments(parser)``
-for its own flags. This module only dispatches by ``--game``.
+The games whose camera reads cards come from the registry; each has its own flags (``--st-...`` for
+Schotten Totten, ``--dr-...`` for the donkey race) and its reader in ``vision.cards``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
+from companion.errors import FileFormatError, UserError
+from companion.registry import names
+from vision.cards import StCalibration, calibrate_colours, calibrate_deck, read_donkey_race, read_schotten_totten
+from vision.cards.common import draw_overlay
+from vision.cards.reference_deck import COLOURS
 from vision.frames import load_image
-
-READERS = {
-    "schotten-totten": "vision.cards.schotten_totten",
-    "donkey-race": "vision.cards.donkey_race",
-}
-
-
-def _reader(game: str):
-    module_name = READERS[game]
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name != module_name:
-            raise
-        raise ValueError(f"cards read: no card reader for {game} yet") from None
 
 
 def add_commands(subparsers) -> None:
+    """Register ``cards read`` and ``cards calibrate``."""
     cards = subparsers.add_parser("cards", help="read the cards lying face up in photos")
     sub = cards.add_subparsers(dest="cards_command", metavar="COMMAND")
     sub.required = True
     read = sub.add_parser("read", help="read the cards in each image")
     read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
-    read.add_argument("--game", required=True, choices=sorted(READERS))
+    read.add_argument("--game", required=True, choices=names(reads="cards"))
     read.add_argument("--json", action="store_true", help="one JSON object a line")
     read.add_argument("--debug-out", type=Path, metavar="DIR", help="write an overlay PNG per image")
-    for module_name in READERS.values():
-        try:
-            importlib.import_module(module_name).add_arguments(read)
-        except ModuleNotFoundError:
-            pass
+    _stone_flags(read)
+    read.add_argument("--dr-players", type=int, default=4, choices=(2, 3, 4),
+                      help="donkey race: players, one sector each (default 4)")
+    read.add_argument("--dr-donkey-value", type=int, default=0, help="donkey race: the donkey card's value (default 0)")
     read.set_defaults(handler=_read)
     calibrate = sub.add_parser("calibrate", help="schotten-totten: learn the deck from one card of each colour")
     calibrate.add_argument("image", type=Path, metavar="IMAGE")
@@ -57,23 +46,67 @@ def add_commands(subparsers) -> None:
                            help="reference: our printed deck (colours only); other: any deck with its value in "
                                 "a top corner (default reference)")
     calibrate.add_argument("--out", type=Path, required=True, metavar="FILE", help="calibration JSON to write")
-    from vision.cards import schotten_totten as cards_schotten_totten
-    cards_schotten_totten.add_arguments(calibrate)
+    _stone_flags(calibrate)
     calibrate.set_defaults(handler=_calibrate)
+
+
+def _stone_flags(parser) -> None:
+    parser.add_argument("--st-calibration", type=Path, metavar="FILE",
+                        help="schotten-totten: JSON with the nine stones' pixel centres (and a palette)")
+    parser.add_argument("--st-stones", metavar="X,Y;...", help="schotten-totten: the nine stones' pixel centres, left to right")
+
+
+def stones_calibration(args, frame_shape) -> StCalibration:
+    """The calibration given by ``--st-calibration`` or ``--st-stones`` (else the default for the frame);
+    raises :class:`FileFormatError` or :class:`UserError` naming the bad file or list."""
+    path = args.st_calibration
+    if path is not None:
+        try:
+            return StCalibration.from_json(Path(path).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise UserError(f"--st-calibration {path}: {error.strerror or error}") from None
+        except (KeyError, TypeError, ValueError) as error:  # not UTF-8, not JSON, not a calibration
+            raise FileFormatError(f"--st-calibration {path}: not a stone calibration: {error}") from None
+    if args.st_stones:
+        try:
+            points = tuple(tuple(float(v) for v in p.split(",")) for p in args.st_stones.split(";") if p.strip())
+            return StCalibration(stones=points)
+        except ValueError as error:
+            raise UserError(f"--st-stones takes X,Y;X,Y;... pixel centres: {error}") from None
+    return StCalibration.default(frame_shape)
+
+
+def _overlay_path(folder: Path, game: str) -> Path:
+    index = len(list(folder.glob(f"{game}-*.png"))) if folder.is_dir() else 0
+    return folder / f"{game}-{index:03d}.png"
+
+
+def read_cards_json(frame_bgr: np.ndarray, args) -> dict:
+    """The JSON object for one image (without ``file`` and ``ms``); writes an overlay into
+    ``args.debug_out`` when given."""
+    marks: list = []
+    if args.game == "schotten-totten":
+        calibration = stones_calibration(args, frame_bgr.shape)
+        observation = read_schotten_totten(frame_bgr, calibration)
+        marks = list(calibration.stones)
+    else:
+        observation = read_donkey_race(frame_bgr, players=args.dr_players, donkey_value=args.dr_donkey_value)
+    if args.debug_out is not None:
+        draw_overlay(frame_bgr, observation, _overlay_path(Path(args.debug_out), args.game), marks)
+    return observation.to_dict()
 
 
 def _calibrate(args) -> int:
     """Write the calibration learnt from one image; print one JSON line (file, deck, out, colours)."""
     cv2.setNumThreads(1)
-    from vision.cards import schotten_totten as st
     frame = load_image(args.image, "companion cards calibrate")
     if frame is None:
         return 2
-    base = st.calibration_from_args(args, frame.shape)
-    learn = st.calibrate_deck if args.deck == "other" else st.calibrate_colours
+    base = stones_calibration(args, frame.shape)
+    learn = calibrate_deck if args.deck == "other" else calibrate_colours
     calibration = learn(frame, base)
     args.out.write_text(calibration.to_json() + "\n", encoding="utf-8")
-    record = {"file": str(args.image), "deck": args.deck, "out": str(args.out), "colours": list(st.COLOURS)}
+    record = {"file": str(args.image), "deck": args.deck, "out": str(args.out), "colours": list(COLOURS)}
     if calibration.design is not None:
         record["index"] = [round(v, 3) for v in calibration.design.index]
         record["polarity"] = calibration.design.polarity
@@ -83,7 +116,6 @@ def _calibrate(args) -> int:
 
 def _read(args) -> int:
     cv2.setNumThreads(1)
-    reader = _reader(args.game)
     status = 0
     for path in args.images:
         frame = load_image(path, "companion cards read")
@@ -91,7 +123,7 @@ def _read(args) -> int:
             status = 1  # as dice/board read: the other files are still read
             continue
         started = time.perf_counter()
-        record = reader.read_cards_json(frame, args)
+        record = read_cards_json(frame, args)
         record = {"file": str(path), **record, "ms": round((time.perf_counter() - started) * 1000, 2)}
         print(json.dumps(record) if args.json else record)
     return status

@@ -28,6 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.paths import resolve
+from vision.dice import evaluate, load_calibration, load_errata, read_dice, warm_up
 from vision.frames import load_image
 from vision.observation import DiceObservation
 
@@ -111,12 +113,9 @@ def label_spot(box: tuple[int, int, int, int], size: tuple[int, int], frame: tup
 
 
 def run_read(args: argparse.Namespace) -> int:
-    from vision.dice.calibration import current_calibration
-    from vision.dice.reader import read_dice, warm_up
-
     cv2.setNumThreads(1)
     warm_up()  # the models and OpenCV's tables load now, not in the first photo's ms
-    calibration = current_calibration()
+    calibration = load_calibration(resolve().state_dir)
     if calibration is not None:
         height, width = calibration.frame_shape
         log.info("the dice calibration of the state directory is used for images of %dx%d", width, height)
@@ -134,7 +133,7 @@ def run_read(args: argparse.Namespace) -> int:
         if frame is None:
             failed += 1
             continue
-        obs = read_dice(frame)
+        obs = read_dice(frame, calibration=calibration)
         if args.json:
             print(json.dumps(observation_json(name, obs)), flush=True)
         else:
@@ -147,8 +146,6 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from vision.dice.eval import evaluate, load_errata
-
     result = evaluate(args.dir, load_errata(args.errata) if args.errata else None)
     if args.json:
         print(json.dumps(result))

@@ -1,4 +1,4 @@
-"""Subcommands of ludo: ``companion ludo moves FILE... [--json]`` (issue 4 command-line contract) and
+"""Ludo's commands: ``companion ludo moves FILE... [--json]`` (the legal moves of position files) and
 ``companion ludo frames DIR [...]`` (a scripted game as rendered camera frames, for ``companion play ludo
 --camera folder:DIR --input script:DIR/game.script``; :mod:`vision.board.game_frames`)."""
 
@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from companion.cli.common import each_json_file
+from companion.errors import UserError
+from companion.games.ludo import BOARD_NAMES, position_moves
+from vision.board.game_frames import generate
 
 
 def add_commands(subparsers) -> None:
@@ -19,7 +24,7 @@ def add_commands(subparsers) -> None:
     moves.set_defaults(handler=_moves)
     frames = sub.add_parser("frames", help="render a seeded game as camera frames plus its input script")
     frames.add_argument("directory", type=Path, metavar="DIR")
-    frames.add_argument("--board", default="ludo52", choices=("ludo52", "mensch40"))
+    frames.add_argument("--board", default="ludo52", choices=BOARD_NAMES)
     frames.add_argument("--players", type=int, default=2, help="2-4 (default 2)")
     frames.add_argument("--moves", type=int, default=12, help="stop after this many moves (default 12)")
     frames.add_argument("--seed", type=int, default=1)
@@ -31,39 +36,27 @@ def add_commands(subparsers) -> None:
     frames.set_defaults(handler=_frames)
 
 
+def _text(record: dict) -> str:
+    if record["forfeit"]:
+        return f"{record['file']}: third six: no move"
+    return f"{record['file']}: " + (" ".join(f"{f}->{t}" for f, t in record["moves"]) or "no move")
+
+
 def _moves(args) -> int:
     """One line per file: ``{"file": ..., "forfeit": bool, "moves": [["yard", 0], [5, 11]]}``; a bad file
     prints one error line on stderr and makes the exit status 2."""
-    from companion.cli.play import read_json, report_file_error
-    from companion.games.ludo.position import position_moves
-
-    status = 0
-    for path in args.files:
-        try:
-            record = {"file": str(path), **position_moves(read_json(path))}
-        except (OSError, ValueError) as error:
-            status = report_file_error(path, error)
-            continue
-        if args.json:
-            print(json.dumps(record))
-        else:
-            text = "third six: no move" if record["forfeit"] else (
-                " ".join(f"{f}->{t}" for f, t in record["moves"]) or "no move")
-            print(f"{path}: {text}")
-    return status
+    return each_json_file(args.files, position_moves, args.json, _text)
 
 
 def _frames(args) -> int:
     """Write the frames and ``game.script`` into DIR; print the summary (``--json``: actions, moves,
     photos, files, over, wrong, captures) or the ``companion play ludo`` line that replays them."""
-    from vision.board.game_frames import generate
-
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
         wrong = tuple(int(v) for v in args.wrong.split(",") if v.strip())
     except ValueError:
-        raise ValueError(f"--size is WIDTHxHEIGHT and --wrong a list of whole numbers, "
-                         f"not {args.size!r} / {args.wrong!r}") from None
+        raise UserError(f"--size is WIDTHxHEIGHT and --wrong a list of whole numbers, "
+                        f"not {args.size!r} / {args.wrong!r}") from None
     frames = generate(args.directory, board=args.board, players=args.players, moves=args.moves, seed=args.seed,
                       size=(w, h), wrong=wrong, hand_rate=args.hand_rate, prefer_captures=args.prefer_captures)
     summary = frames.summary()
@@ -74,4 +67,3 @@ def _frames(args) -> int:
         print(f"companion play ludo --headless --new --players {','.join(frames.players)} "
               f"--variant board={frames.board} --camera folder:{frames.directory} --input script:{frames.script}")
     return 0
-

@@ -1,7 +1,6 @@
-"""``companion schotten-totten ...``: check Schotten Totten / Battle Line positions from outside.
+"""Schotten Totten's command: ``companion schotten-totten claims FILE... [--json]``.
 
-``companion schotten-totten claims FILE... --json`` prints one JSON line per position file (format in
-:mod:`companion.games.schotten_totten.positions`)::
+One JSON line per position file (format in :mod:`companion.games.schotten_totten.positions`)::
 
     {"file": "pos.json", "a": [0, 4], "b": [7]}
 
@@ -16,6 +15,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from companion.cli.common import read_json, report_file_error
+from companion.games.schotten_totten import NUM_STONES, SIDE_SIZE, state_from_position
+from companion.hints.schotten_totten import verdict_text
+
 
 def add_commands(subparsers) -> None:
     """Register ``schotten-totten claims``."""
@@ -28,11 +31,19 @@ def add_commands(subparsers) -> None:
     claims.set_defaults(handler=_claims)
 
 
-def _claims(args) -> int:
-    from companion.cli.play import read_json, report_file_error
-    from companion.games.schotten_totten.positions import state_from_position
-    from companion.screens.schotten_totten_text import verdict_text
+def _refusals(state) -> list[str]:
+    """A line for each complete side of an open stone that cannot be claimed, with the reason."""
+    lines = []
+    for stone in range(NUM_STONES):
+        for seat, name in enumerate("ab"):
+            if len(state.stones[stone].cards[seat]) == SIDE_SIZE and state.stones[stone].owner is None:
+                verdict = state.claim_verdict(stone, seat)
+                if not verdict.claimable:
+                    lines.append(f"  stone {stone} {name}: {verdict_text(verdict, state.config.game)}")
+    return lines
 
+
+def _claims(args) -> int:
     status = 0
     for path in args.files:
         try:
@@ -43,13 +54,7 @@ def _claims(args) -> int:
         record = {"file": str(path), "a": list(state.claimable_stones(0)), "b": list(state.claimable_stones(1))}
         if args.json:
             print(json.dumps(record))
-            continue
-        lines = [f"{path}: a may claim {record['a'] or 'none'}, b may claim {record['b'] or 'none'}"]
-        for stone in range(9):
-            for seat, name in enumerate("ab"):
-                if len(state.stones[stone].cards[seat]) == 3 and state.stones[stone].owner is None:
-                    verdict = state.claim_verdict(stone, seat)
-                    if not verdict.claimable:
-                        lines.append(f"  stone {stone} {name}: {verdict_text(verdict, state.config.game)}")
-        print("\n".join(lines))
+        else:
+            print("\n".join([f"{path}: a may claim {record['a'] or 'none'}, b may claim {record['b'] or 'none'}",
+                             *_refusals(state)]))
     return status

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display import fonts, palette, text
+from companion.display import fonts, text
 from companion.display.layout import ScreenLayout
-from companion.display.palette import PlayerStyle
 from companion.display.tokens import draw_token
 from companion.i18n import _
+from companion.screens import palette
 from companion.screens.cant_stop import ScreenView
+from companion.screens.palette import PlayerStyle
 
 STAR = "\u2605"
 

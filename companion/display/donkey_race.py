@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pygame
 
-from companion.display import palette
-from companion.display.screen import register_renderer
 from companion.display.text import draw_text, draw_wrapped
 from companion.display.tokens import draw_token
+from companion.display.window import render_surface
 from companion.i18n import _, ngettext
+from companion.screens import palette
 from companion.screens.donkey_race import DonkeyRaceView
 
 
@@ -26,7 +26,7 @@ def _styles(view: DonkeyRaceView) -> dict[int, palette.PlayerStyle]:
             for lane, badge in zip(lanes, badges, strict=True)}
 
 
-def draw_donkey_race(surface: pygame.Surface, view: DonkeyRaceView) -> None:
+def draw(surface: pygame.Surface, view: DonkeyRaceView) -> None:
     """Draw ``view`` over the whole of ``surface``; reads no file once the fonts are cached."""
     w, h = surface.get_size()
     sx, sy = w / 800, h / 480
@@ -149,13 +149,6 @@ def _draw_banner(surface: pygame.Surface, view: DonkeyRaceView, styles: dict[int
               palette.HIGHLIGHT_TEXT, bold=True, align="center")
 
 
-def render_donkey_race(view: DonkeyRaceView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
+def render(view: DonkeyRaceView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
     """A new ``size`` surface with ``view`` drawn on it; needs no window (tests, screenshots)."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    surface = pygame.Surface((int(size[0]), int(size[1])))
-    draw_donkey_race(surface, view)
-    return surface
-
-
-register_renderer(DonkeyRaceView, draw_donkey_race)
+    return render_surface(draw, view, size)

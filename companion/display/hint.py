@@ -21,10 +21,11 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display import fonts, palette, text
+from companion.display import fonts, text
 from companion.display.layout import ScreenLayout
 from companion.display.options import options_height
 from companion.i18n import _
+from companion.screens import palette
 from companion.screens.cant_stop import ScreenView
 
 MIN_TOP_LINES = 1.6

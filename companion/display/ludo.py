@@ -13,11 +13,12 @@ import math
 
 import pygame
 
-from companion.display import fonts, palette
-from companion.display.screen import register_renderer
+from companion.display import fonts
 from companion.display.text import draw_text, draw_wrapped
-from companion.games.ludo.board import BoardGeometry, load_board
+from companion.display.window import render_surface
+from companion.games.ludo import BoardGeometry, load_board
 from companion.i18n import _
+from companion.screens import palette
 from companion.screens.ludo import LudoView
 
 COLOURS: dict[str, tuple[int, int, int]] = {
@@ -138,7 +139,7 @@ def _die(surface: pygame.Surface, rect: pygame.Rect, value: int | None) -> None:
         pygame.draw.circle(surface, palette.INK, (rect.x + step * (c + 1), rect.y + step * (r + 1)), rect.width / 11)
 
 
-def draw_ludo(surface: pygame.Surface, view: LudoView) -> None:
+def draw(surface: pygame.Surface, view: LudoView) -> None:
     """Draw the whole Ludo screen (any size; laid out for 800x480)."""
     w, h = surface.get_size()
     surface.fill(palette.BACKGROUND)
@@ -198,13 +199,7 @@ def draw_ludo(surface: pygame.Surface, view: LudoView) -> None:
                   palette.FOREGROUND, bold=True, align="center")
 
 
-register_renderer(LudoView, draw_ludo)
-
 
 def render(view: LudoView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
     """A new surface of ``size`` with ``view`` drawn (no window needed)."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    surface = pygame.Surface(size)
-    draw_ludo(surface, view)
-    return surface
+    return render_surface(draw, view, size)

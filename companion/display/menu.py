@@ -1,19 +1,17 @@
-"""Drawing a :class:`companion.app.menu_model.MenuView` full screen (any size; 800x480 is the reference).
+"""Drawing a :class:`companion.screens.menu.MenuView` full screen (any size; 800x480 is the reference).
 
 Layout, top to bottom: the title bar, the plain-text lines (scoreboard, names chosen so far), the
 items (the highlighted one inverted, greyed ones in the muted colour; a window of items around the
-highlight when they do not all fit), the message, and the button help line at the bottom. Importing
-this module registers the renderer with :class:`companion.display.screen.Display`.
+highlight when they do not all fit), the message, and the button help line at the bottom.
 """
 
 from __future__ import annotations
 
 import pygame
 
-from companion.app.menu_model import MenuView
-from companion.display import palette
-from companion.display.screen import register_renderer
 from companion.display.text import draw_text
+from companion.screens import palette
+from companion.screens.menu import MenuView
 
 
 def visible_window(count: int, selected: int, rows: int) -> range:
@@ -25,7 +23,7 @@ def visible_window(count: int, selected: int, rows: int) -> range:
     return range(start, start + rows)
 
 
-def draw_menu(surface: pygame.Surface, view: MenuView) -> None:
+def draw(surface: pygame.Surface, view: MenuView) -> None:
     """Draw ``view`` over the whole of ``surface``."""
     width, height = surface.get_size()
     unit = max(8, height // 12)  # one row; 40 px at 480 px high
@@ -61,6 +59,3 @@ def draw_menu(surface: pygame.Surface, view: MenuView) -> None:
     pygame.draw.rect(surface, palette.PANEL, pygame.Rect(0, height - unit, width, unit))
     draw_text(surface, view.help, pygame.Rect(margin, height - unit, width - 2 * margin, unit), unit // 2,
               palette.MUTED)
-
-
-register_renderer(MenuView, draw_menu)

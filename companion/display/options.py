@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display import fonts, palette, text
+from companion.display import fonts, text
 from companion.display.layout import ScreenLayout
+from companion.screens import palette
 from companion.screens.cant_stop import OptionView
 
 MIN_SHARE = 0.7

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display import fonts, palette, text
+from companion.display import fonts, text
 from companion.display.hint import MIN_TOP_LINES, panel_hint_height
 from companion.display.layout import ScreenLayout
 from companion.display.options import draw_options, options_height
 from companion.display.photo import crop_for_dice, draw_dice_faces, draw_photo, fit_rect
 from companion.i18n import _
+from companion.screens import palette
 from companion.screens.cant_stop import ScreenView
 
 

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pygame
 
-from companion.display import fonts, palette
+from companion.display import fonts
+from companion.screens import palette
 from companion.screens.cant_stop import DieView
 
 

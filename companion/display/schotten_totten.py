@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import pygame
 
-from companion.display import fonts, palette, text
-from companion.display.screen import register_renderer
+from companion.display import fonts, text
 from companion.display.tokens import draw_token
+from companion.display.window import render_surface
 from companion.i18n import _
+from companion.screens import palette
 from companion.screens.schotten_totten import StoneView, StView
 
 CARD_COLOURS = {"R": (0xD0, 0x30, 0x30), "O": (0xF0, 0x8C, 0x20), "Y": (0xF0, 0xE0, 0x40),
@@ -94,7 +95,7 @@ def _draw_stone(surface: pygame.Surface, view: StView, rect: pygame.Rect, index:
                        ALERT, bold=True)
 
 
-def draw_schotten_totten(surface: pygame.Surface, view: StView) -> None:
+def draw(surface: pygame.Surface, view: StView) -> None:
     """Draw ``view`` over the whole of ``surface`` (any size)."""
     w, h = surface.get_size()
     surface.fill(palette.BACKGROUND)
@@ -188,13 +189,6 @@ def _draw_banner(surface: pygame.Surface, view: StView, rect: pygame.Rect, size:
     text.draw_text(surface, line, rect.inflate(-16, -8), size, palette.FOREGROUND, bold=True, align="center")
 
 
-def render_to_surface(view: StView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
+def render(view: StView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
     """A new surface of ``size`` with ``view`` drawn on it (tests, screenshots); needs no window."""
-    if not pygame.font.get_init():
-        pygame.font.init()
-    surface = pygame.Surface((int(size[0]), int(size[1])))
-    draw_schotten_totten(surface, view)
-    return surface
-
-
-register_renderer(StView, draw_schotten_totten)
+    return render_surface(draw, view, size)

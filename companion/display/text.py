@@ -9,7 +9,7 @@ from __future__ import annotations
 import pygame
 
 from companion.display import fonts
-from companion.display.palette import RGB
+from companion.screens.palette import RGB
 
 ELLIPSIS = "\u2026"
 

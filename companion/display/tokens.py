@@ -7,7 +7,7 @@ import math
 import pygame
 
 from companion.display import fonts
-from companion.display.palette import INK, RUNNER_FILL, RUNNER_RING, PlayerStyle, Shape
+from companion.screens.palette import INK, RUNNER_FILL, RUNNER_RING, PlayerStyle, Shape
 
 
 def shape_points(shape: Shape, centre: tuple[float, float], size: float) -> list[tuple[float, float]]:

@@ -28,11 +28,9 @@ player, 70.8 % against three; other seeds give 88.5-89.5 % and 70-72.5 %.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 
-from companion.games.donkey_race.config import card_name
-from companion.games.donkey_race.rules import JOKER, UNKNOWN, Action, DonkeyRaceState, Pass, Phase, Play, set_value
+from companion.games.donkey_race import JOKER, UNKNOWN, DonkeyRaceState, Pass, Phase, Play, card_name, set_value
+from companion.hints.base import Hint
 from companion.i18n import _, ngettext
 
 KEEP_MARGIN = 1
@@ -41,22 +39,6 @@ lowest single is led instead and the pair kept for raises. Advisor vs three rand
 seed 1, 2000 games: 69.0 % wins (66.8-69.7 % when any pair is led, within the noise); seed 2, 1500
 games: 71.1 % against 66.8 %; seed 3, 2000 games: 67.1 %. Leading the highest single instead of the
 lowest (55 %), raising higher than needed (62-66 %) and passing to keep a 12 or 13 (49 %) all lose more."""
-
-
-@dataclass(frozen=True)
-class Hint:
-    """Advice for one seat.
-
-    action: a legal :class:`Play` or :class:`Pass` for the seat to act, or None when the hand is
-    unknown (table-side) or the seat is not to act. reason: one translated line. numbers: the
-    figures behind it: ``count`` (cards per set this round, 0 before the lead), ``to_beat`` (value to
-    beat, -1 for none), ``unseen_higher`` (cards not yet face up that could beat the recommended play,
-    a count), ``sure_highest`` (1.0 when nobody can beat it afterwards, else 0.0).
-    """
-
-    action: Action | None
-    reason: str
-    numbers: Mapping[str, float] = field(default_factory=dict, hash=False)
 
 
 def _last_to_act(state: DonkeyRaceState) -> bool:
@@ -85,7 +67,13 @@ def _sure_highest(state: DonkeyRaceState, play: Play) -> bool:
 
 def advise(state: DonkeyRaceState, seat: int) -> Hint:
     """The recommended action for ``seat`` and why (module docstring). Pure; never raises for a
-    seat that is not to act (returns a hint with ``action=None``)."""
+    seat that is not to act (returns a hint with ``action=None``).
+
+    The hint's ``action`` is a legal :class:`Play` or :class:`Pass`, or None when the hand is unknown
+    (table-side) or the seat is not to act. Its ``numbers``: ``count`` (cards per set this round, 0
+    before the lead), ``to_beat`` (value to beat, -1 for none), ``unseen_higher`` (cards not yet face up
+    that could beat the recommended play, a count), ``sure_highest`` (1.0 when nobody can beat it
+    afterwards, else 0.0)."""
     if state.phase is not Phase.PLAY or state.active != seat:
         return Hint(None, _("Wait for your turn."), {})
     to_beat = state.high_value if state.high_seat >= 0 else -1

@@ -1,42 +1,34 @@
-"""The one adapter between the card reader and the Schotten Totten session.
+"""Schotten Totten's reader: the cards on both sides of each stone, as a
+:class:`companion.session.readings.SchottenTottenReading`.
 
-The card reader (``vision.cards.schotten_totten.read_cards(frame_bgr) -> CardsObservation``, written
-separately) reports each card's code, stone (0-8) and side (``"a"`` = seat 0, ``"b"`` = seat 1).
-:func:`reading_from_observation` turns that into a :class:`TableReading`, the only shape the session
-takes; a hand-entered play (``set STONE CARD``) needs no reading at all. Plugging in another reader
-means writing one function that returns a :class:`TableReading`.
+The card reader (``vision.cards.read_schotten_totten(frame_bgr, calibration) -> CardsObservation``)
+reports each card's code, stone (0-8) and side (``"a"`` = seat 0, ``"b"`` = seat 1);
+:func:`reading_from_observation` turns that into the reading the session takes (a hand-entered play,
+``set STONE CARD``, needs no reading at all). The stones' places come from
+``STATE_DIR/schotten-totten-stones.json`` when that file exists (``{"stones": [[x, y], ... nine, left to
+right], "palette": {...}}``, as ``vision.cards.StCalibration.from_json`` reads it); otherwise the reader
+assumes the nine stones evenly spaced along the frame's horizontal middle.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 
-from companion.games.schotten_totten.cards import Card, parse_card
-from companion.games.schotten_totten.rules import SchottenTottenState
+from companion.errors import CalibrationError
+from companion.games.schotten_totten import parse_card
+from companion.readers.base import ReaderSettings, read_safely
+from companion.session.readings import SchottenTottenReading, SeenCard
+from vision.cards import StCalibration, read_schotten_totten
 
-
-@dataclass(frozen=True)
-class SeenCard:
-    """One card read at the table: stone 0-8, seat 0 (side a) or 1 (side b), the card (None: unread),
-    flagged when the reader is unsure."""
-
-    stone: int
-    seat: int
-    card: Card | None
-    flagged: bool = False
+CALIBRATION_FILE = "schotten-totten-stones.json"
+"""Stone calibration of the card reader, in the state directory (optional)."""
 
 
-@dataclass(frozen=True)
-class TableReading:
-    """Every card read in one frame; ``problem``: why the frame could not be read, else None."""
-
-    cards: tuple[SeenCard, ...]
-    problem: str | None = None
-
-
-def reading_from_observation(observation, max_value: int = 10) -> TableReading:
+def reading_from_observation(observation, max_value: int = 10) -> SchottenTottenReading:
     """Convert the card reader's ``CardsObservation`` (``cards`` with ``code``, ``stone``, ``side``,
-    ``flagged``; ``problem``) into a :class:`TableReading`. Cards without a stone or side are left out;
+    ``flagged``; ``problem``) into the session's reading. Cards without a stone or side are left out;
     an unreadable code becomes ``card=None`` (flagged)."""
     cards = []
     for reading in getattr(observation, "cards", ()):
@@ -48,27 +40,29 @@ def reading_from_observation(observation, max_value: int = 10) -> TableReading:
             card = None
         cards.append(SeenCard(int(reading.stone), 0 if reading.side == "a" else 1, card,
                               bool(reading.flagged) or card is None))
-    return TableReading(tuple(cards), getattr(observation, "problem", None))
+    return SchottenTottenReading(tuple(cards), getattr(observation, "problem", None))
 
 
-def read_table(frame_bgr, calibration=None) -> TableReading:
-    """Read a frame with the card reader and convert it (the loop's ``reader`` for this game)."""
-    from vision.cards.schotten_totten import read_cards
+def read_table(frame_bgr, calibration: StCalibration | None = None, max_value: int = 10) -> SchottenTottenReading:
+    """Read a frame with the card reader and convert it; a frame it cannot take gives a reading with a
+    problem (``companion.readers.base.read_safely``)."""
+    return read_safely(lambda frame: reading_from_observation(read_schotten_totten(frame, calibration), max_value),
+                       frame_bgr, lambda reason: SchottenTottenReading((), reason))
 
+
+def load_stones(state_dir: Path | None) -> StCalibration | None:
+    """The stone calibration in ``state_dir``, None when there is none. Raises
+    :class:`~companion.errors.CalibrationError` naming the file when it cannot be read."""
+    path = None if state_dir is None else Path(state_dir) / CALIBRATION_FILE
+    if path is None or not path.is_file():
+        return None
     try:
-        return reading_from_observation(read_cards(frame_bgr, calibration))
-    except ValueError as error:  # FrameError and the like: a frame the reader cannot take
-        return TableReading((), str(error))
+        return StCalibration.from_json(path.read_text(encoding="utf-8"))
+    except (ValueError, KeyError, TypeError) as error:
+        raise CalibrationError(f"{path}: not a stone calibration: {error}") from None
 
 
-def new_card(state: SchottenTottenState, reading: TableReading) -> tuple[Card, int] | None:
-    """The play the reading shows: exactly one readable, unflagged card not yet on the table, at the
-    active seat's side of a stone where it may play (C.4); else None."""
-    table = set(state.table_cards())
-    new = [c for c in reading.cards if c.card is None or c.card not in table]
-    if len(new) != 1 or new[0].flagged:
-        return None
-    seen = new[0]
-    if seen.card is None or seen.seat != state.active or not state.stones[seen.stone].has_room(seen.seat):
-        return None
-    return seen.card, seen.stone
+def make_reader(camera, session, settings: ReaderSettings) -> Callable[[object], SchottenTottenReading]:
+    """The loop's reader for a Schotten Totten ``session``, with the stone calibration of
+    ``settings.state_dir`` (loaded once)."""
+    return partial(read_table, calibration=load_stones(settings.state_dir), max_value=session.config.max_value)

@@ -1,7 +1,8 @@
-"""What the screen shows, as plain data: the session builds a view, the display draws it.
+"""What the Can't Stop screen shows: frozen view values, and :func:`build_view` from a session.
 
-Keeping this a pure value means the display never touches game state or the session, and render tests
-can build views by hand. All strings in a view are already translated (``companion.i18n._``).
+The views are plain values: the display (``companion.display.cant_stop``) draws them and never touches
+the game state or the session, and render tests can build views by hand. All strings in a view are
+already translated (``companion.i18n._``).
 """
 
 from __future__ import annotations
@@ -10,10 +11,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from companion.games.cant_stop import COLUMNS, Choose, Phase
+from companion.i18n import _
+from companion.session.cant_stop import CantStopSession, Mode, RollCheck
+
 
 @dataclass(frozen=True)
 class PlayerView:
-    """One seat: name, palette index (0-3, see ``companion.display.palette``), and scoreboard figures."""
+    """One seat: name, palette index (0-3, see ``companion.screens.palette``), and scoreboard figures."""
 
     name: str
     colour: int
@@ -82,3 +87,121 @@ class ScreenView:
     winner: int | None = None
     message: str = ""  # an event just accepted ("Anna busts", "Ben claims column 7")
     extra: dict = field(default_factory=dict)
+
+
+def _dice_views(check: RollCheck, confirmed: bool = False) -> tuple[DieView, ...]:
+    """The dice of ``check`` on its photo: each value at the box the reader saw it in (none for a die
+    entered by hand), flagged while the reader doubts a die the players did not change; ``confirmed``:
+    the players accepted the roll, nothing is flagged or selected any more."""
+    observed = check.observation.dice if check.observation else ()
+    views = []
+    for i, value in enumerate(check.values):
+        reading = observed[i] if i < len(observed) else None
+        changed = reading is None or reading.value != value
+        views.append(DieView(value, None if reading is None else reading.box,
+                             flagged=not confirmed and bool(reading and reading.flagged and not changed),
+                             selected=not confirmed and check.selected == i))
+    return tuple(views)
+
+
+def build_view(session: CantStopSession, wins: dict[str, int] | None = None) -> ScreenView:
+    """The screen of ``session`` for the current moment (all strings translated); ``wins``: the
+    scoreboard's games won by name."""
+    state, mode = session.state, session.mode
+    wins = wins or {}
+    players = tuple(PlayerView(name, seat, state.columns_claimed(seat), wins.get(name, 0))
+                    for seat, name in enumerate(session.players))
+    active = None if state.active < 0 else state.active
+    if mode is Mode.START:
+        active = session.start_seat
+    board = CantStopBoardView(
+        heights={c: state.height(c) for c in COLUMNS},
+        markers={seat: state.marker_map(seat) for seat in range(len(session.players))},
+        runners=state.runner_map(), claimed=state.claimed_map())
+    frame, dice = None, ()
+    if session.confirmed is not None:
+        frame, dice = session.confirmed.frame_bgr, _dice_views(session.confirmed, confirmed=True)
+    options: tuple[OptionView, ...] = ()
+    bust = None
+    hint = session.hint()
+    if mode is Mode.CHECK:
+        assert session.check is not None
+        frame, dice = session.check.frame_bgr, _dice_views(session.check)
+    elif mode is Mode.WATCH:
+        frame, dice = session.frame, ()
+        if session.observation is not None:
+            dice = tuple(DieView(d.value, d.box, d.flagged) for d in session.observation.dice)
+    elif mode is Mode.CHOOSE:
+        options = tuple(_option_view(session, o, i == session.option) for i, o in enumerate(state.legal_actions()))
+    elif mode is Mode.DECIDE:
+        bust = session.bust(state)
+    return ScreenView(
+        title=_("Can't Stop"), players=players, active=active, board=board, prompt=_prompt(session),
+        status=_status(session), frame_bgr=frame, dice=dice, options=options, bust_probability=bust,
+        hint=hint.reason if hint else "", keys=_keys(session), winner=state.winner, message=session.message)
+
+
+def _option_view(session: CantStopSession, option: Choose, selected: bool) -> OptionView:
+    state = session.state
+    moves = []
+    for column in dict.fromkeys(option.totals):
+        height = state.choice_result(option)[column]
+        moves.append(_("{col} to {h}/{top}").format(col=column, h=height, top=state.height(column)))
+    after = state.apply(option)
+    effect = ", ".join(moves)
+    if after.phase is Phase.DECIDE:  # the bust chance first, so a narrow screen cuts the heights
+        effect = _("bust {p:.0%}").format(p=session.bust(after)) + " · " + effect
+    return OptionView(" + ".join(map(str, option.totals)), effect, selected)
+
+
+def _prompt(session: CantStopSession) -> str:
+    mode = session.mode
+    name = session.players[session.state.active] if session.state.active >= 0 else ""
+    if mode is Mode.START:
+        return _("{name} starts? CONFIRM to begin, NEXT for another player").format(
+            name=session.players[session.start_seat])
+    if mode is Mode.WATCH:
+        if session.camera_problem:
+            return _("Camera: {problem}. NEXT to enter the roll by hand").format(problem=session.camera_problem)
+        if session.stabilizer.stable_wrong_count:
+            return _("{name}: {status}. NEXT to correct the reading").format(
+                name=name, status=session.stabilizer.status)
+        return _("{name}: roll the four dice").format(name=name)
+    if mode is Mode.CHECK:
+        return _("{name}: is this your roll? CONFIRM, or correct it").format(name=name)
+    if mode is Mode.CHOOSE:
+        return _("{name}: choose a pairing").format(name=name)
+    if mode is Mode.DECIDE:
+        return _("{name}: roll again or bank?").format(name=name)
+    winner = session.state.winner
+    return _("{name} wins! CONFIRM to finish").format(name=session.players[winner] if winner is not None else "")
+
+
+def _status(session: CantStopSession) -> str:
+    if session.mode is Mode.WATCH:
+        return session.camera_problem or session.stabilizer.status
+    if session.mode is Mode.CHECK and session.check and session.check.observation and session.check.observation.any_flagged:
+        return _("Dice marked ? are uncertain: check them")
+    return ""
+
+
+def _keys(session: CantStopSession) -> tuple[tuple[str, str], ...]:
+    confirm, bank, pas, nxt, undo = (_("CONFIRM"), _("BANK"), _("PASS"), _("NEXT"), _("UNDO"))
+    mode = session.mode
+    if mode is Mode.START:
+        return ((confirm, _("start")), (nxt, _("other player")))
+    if mode is Mode.WATCH:
+        return ((nxt, _("enter by hand")), (undo, _("undo")))
+    if mode is Mode.CHECK:
+        return ((confirm, _("accept")), (nxt, _("select die")), (bank, _("+1 / add")),
+                (pas, _("remove")), (undo, _("read again")))
+    if mode is Mode.CHOOSE:
+        return ((confirm, _("use pairing")), (nxt, _("next pairing")), (undo, _("undo")))
+    if mode is Mode.DECIDE:
+        return ((confirm, _("roll again")), (bank, _("bank")), (undo, _("undo")))
+    return ((confirm, _("finish")),)
+
+
+def final_line(session: CantStopSession) -> str:
+    """The line ``companion play`` prints when the game ends: who won ("" while it runs)."""
+    return _("{name} wins.").format(name=session.winner_name) if session.winner_name else ""

@@ -1,12 +1,22 @@
-"""What the donkey race screen shows: frozen view values built by ``companion.session.donkey_race``.
+"""What the donkey race screen shows: frozen view values, and :func:`build_view` from a session.
 
-Every string is already translated; the drawing code (:mod:`companion.display.donkey_race`) only lays
+:func:`build_view` assembles the :class:`DonkeyRaceView` that :mod:`companion.display.donkey_race`
+draws: the lanes, the round's plays by sector, who acts and what beats the current play ("2 cards
+higher than 7, or PASS", donkey-race.md D.4-D.5), the proposed play, the draw and discard counts, and
+the reminders for the table: deal, draw back to 3, reshuffle the discards (D.3, D.4.6-7), which
+physical token moves how far (D.4.5). Every string is already translated; the drawing code only lays
 them out. Seats index the palette (colour, token shape) as in every game.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from companion.games.donkey_race import Phase, set_value
+from companion.hints.donkey_race import advise
+from companion.i18n import _, ngettext
+from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES
+from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
 
 
 @dataclass(frozen=True)
@@ -58,3 +68,155 @@ class DonkeyRaceView:
     message: str = ""
     keys: tuple[tuple[str, str], ...] = ()
     winners: tuple[int, ...] = ()
+
+
+def to_beat(session: DonkeyRaceSession) -> str:
+    """What beats the current play: "2 cards higher than 7, or PASS", or what to lead (D.4-D.5)."""
+    state = session.state
+    if state.phase is not Phase.PLAY:
+        return ""
+    if state.donkey_round:
+        return _("Donkey round: play exactly 1 card, any value")
+    if state.count == 0:
+        most = min(state.config.hand_size, len(state.hands[state.active]))
+        text = ngettext("Lead 1 card", "Lead 1 to {n} cards of one value", most).format(n=most)
+        return text + (_(", or PASS") if state.config.leader_may_pass else "")
+    word = _("as high as or higher than") if state.config.allow_equal_raise else _("higher than")
+    return ngettext("{n} card {word} {value}, or PASS", "{n} cards {word} {value}, or PASS", state.count).format(
+        n=state.count, word=word, value=state.high_value)
+
+
+def reminders(session: DonkeyRaceSession) -> tuple[str, ...]:
+    """Lines telling the table what to do physically now (deal, discard, draw, reshuffle, move)."""
+    state, mode = session.state, session.mode
+    size = session.config.hand_size
+    if mode is Mode.DEAL:
+        return (_("Shuffle the deck and deal {n} cards to each player").format(n=size),
+                _("Put the rest face down in the centre"))
+    if mode is Mode.FIRST:
+        return (_("Whoever holds the donkey card shows it in their sector, then takes it back: they lead"),
+                _("Nobody? The youngest leads (NEXT to choose)"))
+    if mode is Mode.REFILL and not state.last_round:  # D.5 start_marker_only
+        return (_("The donkey card only chose the first leader: set it aside"),
+                _("{name} draws a card in its place").format(name=session.players[state.draw_queue[0]]))
+    lines = list(_moves(session))
+    if mode is Mode.REFILL:
+        draw = _("everyone draws back to {n} cards").format(n=size) if session.config.refill_mode == "up_to_hand_size" \
+            else _("everyone draws {n} new cards").format(n=size)
+        taker = state.last_round.get("taken_by", -1)
+        if taker >= 0:  # D.5 kramer_round
+            lines.append(_("{name} takes the round's cards into hand; {draw}").format(
+                name=session.players[taker], draw=draw))
+        else:
+            lines.append(_("Clear the sectors onto the discard pile; {draw}").format(draw=draw))
+        if len(state.draw_queue) > len(state.deck):
+            lines.append(_("The draw pile runs out: then shuffle the discards into a new one"))
+    elif mode is Mode.RESHUFFLE:
+        lines.append(_("The draw pile is empty: shuffle the discard pile, it becomes the draw pile"))
+    return tuple(lines)
+
+
+def _moves(session: DonkeyRaceSession) -> tuple[str, ...]:
+    """Which physical token moves how far after the last round (D.4.5)."""
+    summary = session.state.last_round
+    if not summary or session.mode not in (Mode.REFILL, Mode.RESHUFFLE, Mode.OVER):
+        return ()
+    lines = []
+    for seat, gain in enumerate(summary["gains"]):
+        token = _("{colour} {shape}").format(colour=_(PLAYER_COLOUR_NAMES[seat]), shape=_(PLAYER_SHAPES[seat].value))
+        if gain:
+            lines.append(ngettext("{name} +{n}: move the {token} {n} space (to {pos})",
+                                  "{name} +{n}: move the {token} {n} spaces (to {pos})", gain).format(
+                name=session.players[seat], n=gain, token=token, pos=session.state.positions[seat]))
+        else:
+            lines.append(_("{name} 0: the {token} stays").format(name=session.players[seat], token=token))
+    return tuple(lines)
+
+
+def hint(session: DonkeyRaceSession) -> str:
+    """The advisor's line for the seat to act (public information only: the hand is unknown)."""
+    if session.mode is not Mode.PLAY:
+        return ""
+    return advise(session.state, session.state.active).reason
+
+
+def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -> DonkeyRaceView:
+    """The screen for the current moment (all strings translated)."""
+    state, mode = session.state, session.mode
+    wins = wins or {}
+    lanes = tuple(LaneView(name, seat, state.positions[seat], state.points[seat], wins.get(name, 0),
+                           len(state.hands[seat])) for seat, name in enumerate(session.players))
+    plays = state.plays if mode is Mode.PLAY else tuple((s, tuple(c)) for s, c in
+                                                        state.last_round.get("plays", ()))
+    sectors = []
+    for seat in range(len(session.players)):
+        mine = [cards for s, cards in plays if s == seat]
+        label = " | ".join(describe_set(c) if c else _("PASS") for c in mine)
+        highest = (state.high_seat if mode is Mode.PLAY else state.last_round.get("highest", -1)) == seat
+        sectors.append(SectorView(seat, label, highest and bool(mine)))
+    proposal = ""
+    if mode is Mode.PLAY:
+        cards, source = session.proposed_play()
+        if cards:
+            proposal = (_("By hand: {cards}") if source == "hand" else _("Seen: {cards}")).format(
+                cards=describe_set(cards))
+            try:
+                proposal += "  " + _("(value {v})").format(v=set_value(cards, session.config, state.donkey_round))
+            except ValueError:
+                proposal += "  " + _("(not one value)")
+            if source == "camera" and session._reading is not None and session._reading.flagged:
+                proposal += "  " + _("check the cards!")
+    winners = state.winners if mode is Mode.OVER else ()
+    return DonkeyRaceView(
+        title=_("Donkey race"), lanes=lanes, track_length=session.config.track_length, active=session.active_seat,
+        sectors=tuple(sectors), prompt=_prompt(session), to_beat=to_beat(session), proposal=proposal,
+        round_no=state.last_round.get("round", 1) if mode in (Mode.REFILL, Mode.RESHUFFLE, Mode.OVER)
+        else max(1, state.round_no), deck=len(state.deck), discard=len(state.discard),
+        reminders=reminders(session), hint=hint(session),
+        message=session.message or session.out_of_turn() or session._camera_problem,
+        keys=_keys(session), winners=winners)
+
+
+def _prompt(session: DonkeyRaceSession) -> str:
+    mode, state = session.mode, session.state
+    if mode is Mode.DEAL:
+        return _("Deal {n} cards each, then CONFIRM").format(n=session.config.hand_size)
+    if mode is Mode.FIRST:
+        name = session.players[session._first_seat]
+        if session._first_donkey:
+            return _("{name} shows the donkey card and leads? CONFIRM").format(name=name)
+        return _("{name} leads? CONFIRM, NEXT for another player").format(name=name)
+    if mode is Mode.PLAY:
+        name = session.players[state.active]
+        return _("{name}: lay your cards and CONFIRM, or PASS").format(name=name)
+    if mode is Mode.REFILL and not state.last_round:  # D.5 start_marker_only: before round 1
+        return _("Set the donkey card aside, draw a card for it, then CONFIRM")
+    if mode is Mode.REFILL:
+        return _("Round {n} over: move the tokens, draw, then CONFIRM").format(n=state.last_round.get("round", 0))
+    if mode is Mode.RESHUFFLE:
+        return _("Shuffle the discards into a new draw pile, then CONFIRM")
+    if state.winners and len(state.winners) == 1:
+        return _("{name} wins!").format(name=session.players[state.winners[0]])
+    return _("Shared win: {names}").format(names=", ".join(session.players[s] for s in state.winners))
+
+
+def _keys(session: DonkeyRaceSession) -> tuple[tuple[str, str], ...]:
+    mode = session.mode
+    if mode is Mode.FIRST:
+        return (("CONFIRM", _("accept")), ("NEXT", _("other player")), ("BANK", _("donkey")),
+                ("UNDO", _("undo")))
+    if mode is Mode.PLAY:
+        return (("CONFIRM", _("play")), ("PASS", _("pass")), ("UNDO", _("undo")))
+    if mode is Mode.OVER:
+        return (("CONFIRM", _("end")),)
+    return (("CONFIRM", _("done")), ("UNDO", _("undo")))
+
+
+def final_line(session: DonkeyRaceSession) -> str:
+    """The line ``companion play`` prints when the race ends: the winner, or the players who share the
+    win (D.6); "" while it runs."""
+    if session.winner_name:
+        return _("{name} wins.").format(name=session.winner_name)
+    if session.finished and session.state.winners:
+        return _("Shared win: {names}").format(names=", ".join(session.players[s] for s in session.state.winners))
+    return ""

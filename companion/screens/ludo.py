@@ -1,9 +1,13 @@
-"""What the Ludo screen shows: frozen view values built by ``companion.session.ludo`` and drawn by
-``companion.display.ludo`` (registered with ``companion.display.screen.register_renderer``)."""
+"""What the Ludo screen shows: frozen view values, built from a session by :func:`build_view` and drawn
+by ``companion.display.ludo``. All strings in a view are already translated."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from companion.games.ludo import YARD
+from companion.i18n import _
+from companion.session.ludo import LudoSession, Mode
 
 
 @dataclass(frozen=True)
@@ -63,3 +67,67 @@ class LudoView:
     misplaced: tuple[tuple[str, int | None, int | None], ...]
     winner: str | None
     mode: str
+
+
+def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> LudoView:
+    """The screen of ``session`` for the current moment (all strings translated); ``wins``: the
+    scoreboard's games won by name."""
+    state, mode = session.state, session.mode
+    wins = wins or {}
+    pawns = tuple(PawnView(state.colours[s], rel) for s in range(state.num_players) for rel in state.pawns[s])
+    moves: tuple[MoveView, ...] = ()
+    hint = session.hint()
+    if mode is Mode.MOVE:
+        moves = tuple(MoveView(state.colours[state.active], i.move.frm, i.to, i.move.die, i == _selected_info(session),
+                               _option_text(n, i))
+                      for n, i in enumerate(state.move_infos(), start=1))
+    placings = {s: k + 1 for k, s in enumerate(state.placings)}
+    players = tuple(PlayerLine(name, state.colours[s], placings.get(s), wins.get(name, 0),
+                               sum(1 for p in state.pawns[s] if state.is_finished_position(p)))
+                    for s, name in enumerate(session.players))
+    active = session.start_seat if mode is Mode.START else (None if state.active < 0 else state.active)
+    return LudoView(
+        title=_("Ludo"), board=state.config.board, players=players, active=active, pawns=pawns, moves=moves,
+        die=state.last_roll, pool=state.pool, sixes_in_row=state.sixes_in_row, bonus_rolls=state.extra_rolls,
+        prompt=_prompt(session), message=session.message, hint=hint.reason if hint else "",
+        problems=session.problems, misplaced=tuple((m.colour, m.seen, m.should) for m in session.misplaced),
+        winner=None if session.winner_name is None else session.winner_name, mode=mode.value)
+
+
+def _selected_info(session: LudoSession):
+    infos = session.state.move_infos()
+    return infos[session.option] if 0 <= session.option < len(infos) else None
+
+
+def _option_text(n: int, info) -> str:
+    frm = _("yard") if info.move.frm == YARD else str(info.move.frm)
+    text = f"{n}. {frm} → {info.to}"
+    if info.captures:
+        text += "  " + _("captures")
+    elif info.finishes:
+        text += "  " + _("home")
+    return text
+
+
+def _prompt(session: LudoSession) -> str:
+    mode = session.mode
+    name = session.players[session.state.active] if session.state.active >= 0 else ""
+    if mode is Mode.START:
+        return _("{name} starts? CONFIRM to begin, NEXT for another player").format(
+            name=session.players[session.start_seat])
+    if mode is Mode.ROLL:
+        if session.camera_problem:
+            return _("{name}: roll the die (camera: {problem})").format(name=name, problem=session.camera_problem)
+        return _("{name}: roll the die").format(name=name)
+    if mode is Mode.MOVE:
+        prompt = _("{name}: move a pawn {die} (CONFIRM plays the selected move)").format(
+            name=name, die="/".join(map(str, session.state.pool)))
+        if session.camera_problem:
+            prompt += " " + _("(board: {problem})").format(problem=session.camera_problem)
+        return prompt
+    return _("Game over. CONFIRM to finish")
+
+
+def final_line(session: LudoSession) -> str:
+    """The line ``companion play`` prints when the game ends: who won ("" while it runs)."""
+    return _("{name} wins.").format(name=session.winner_name) if session.winner_name else ""

@@ -1,4 +1,5 @@
-"""What the Schotten Totten screen shows, as plain frozen data (the session builds it, the display draws it).
+"""What the Schotten Totten screen shows: frozen view values, built from a session by :func:`build_view`
+and drawn by ``companion.display.schotten_totten``.
 
 All strings are already translated. Seat 0 is side ``a`` (drawn above the stones), seat 1 side ``b``.
 """
@@ -6,6 +7,11 @@ All strings are already translated. Seat 0 is side ``a`` (drawn above the stones
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from companion.games.schotten_totten import Phase, formation_key
+from companion.hints.schotten_totten import formation_label, public_alerts, verdict_text
+from companion.i18n import _
+from companion.session.schotten_totten import Mode, SchottenTottenSession
 
 
 @dataclass(frozen=True)
@@ -51,3 +57,92 @@ class StView:
     match_winner: str | None = None
     status: str = ""
     refused: bool = False
+
+
+def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = None) -> StView:
+    """The screen of ``session`` for the current moment (all strings translated); ``wins`` is not shown
+    in this game (the match score is)."""
+    state, mode = session.state, session.mode
+    game = session.config.game
+    active = session.active_seat
+    claimable = set(state.claimable_stones(state.active)) if state.active >= 0 and mode is not Mode.OVER else set()
+    alerts = public_alerts(state) if state.active >= 0 and mode not in (Mode.OVER, Mode.START) else None
+    stones = []
+    for i, stone in enumerate(state.stones):
+        labels = tuple(formation_label(formation_key(side), game, short=True) if len(side) == 3 else ""
+                       for side in stone.cards)
+        reason = ""
+        if mode is Mode.CLAIM and i == session.selected:
+            reason = verdict_text(state.claim_verdict(i, state.active), game)
+        proposed = session.proposal[0].code if session.proposal and session.proposal[1] == i else ""
+        stones.append(StoneView(
+            cards=(tuple(c.code for c in stone.cards[0]), tuple(c.code for c in stone.cards[1])),
+            labels=(labels[0], labels[1]), owner=stone.owner, claimable=i in claimable,
+            threatened=bool(alerts and i in alerts.threatened), selected=mode is Mode.CLAIM and i == session.selected,
+            proposed=proposed, proposed_seat=state.active if proposed else None, reason=reason))
+    alert = ""
+    if alerts is not None:
+        other = session.players[1 - alerts.active]
+        if alerts.win_threat:
+            alert = _("Warning: {name} may win next turn (stones {s})").format(
+                name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
+        elif alerts.threatened:
+            alert = _("{name} may claim stone {s} next turn").format(
+                name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
+    return StView(
+        title=_("Battle Line") if game == "battle-line" else _("Schotten Totten"),
+        players=tuple(session.players), active=active, stones=tuple(stones), prompt=_prompt(session),
+        message=session.message, alert=alert, points=session.match_points, game_number=min(
+            session.games_played + (0 if state.phase is Phase.OVER else 1), session.config.match_length),
+        match_length=session.config.match_length, stones_held=(state.stones_of(0), state.stones_of(1)),
+        keys=_keys(session), winner=state.winner if state.phase is Phase.OVER else None,
+        match_winner=session.winner_name, status=session.camera_problem, refused=session.refused)
+
+
+def _prompt(session: SchottenTottenSession) -> str:
+    mode, state = session.mode, session.state
+    name = session.players[state.active] if state.active >= 0 else ""
+    if mode is Mode.START:
+        return _("{name} starts? CONFIRM to deal, NEXT for the other player").format(
+            name=session.players[session.start_seat])
+    if mode is Mode.WATCH:
+        if not state.can_play(state.active):
+            return _("{name} cannot play a card: PASS").format(name=name)
+        return _("{name}: play a card on your side of a stone").format(name=name)
+    if mode is Mode.CHECK:
+        assert session.proposal is not None
+        card, stone = session.proposal
+        return _("{name} plays {card} at stone {n}? CONFIRM").format(name=name, card=card.code, n=stone + 1)
+    if mode is Mode.CLAIM:
+        return _("{name}: claim stone {n}? CONFIRM, NEXT stone, PASS when done").format(
+            name=name, n=session.selected + 1)
+    outcome = state.outcome()
+    assert outcome is not None
+    if state.winner is None:
+        head = _("Draw: no one can play or claim")
+    else:
+        how = {"breakthrough": _("3 adjacent stones"), "envelopment": _("5 stones"),
+               "stall": _("more stones")}.get(state.ended, "")
+        head = _("{name} wins the game ({how})").format(name=session.players[state.winner], how=how)
+    if session.match_over:
+        return head + ". " + _("Match over: CONFIRM to finish")
+    return head + ". " + _("CONFIRM for the next game")
+
+
+def _keys(session: SchottenTottenSession) -> tuple[tuple[str, str], ...]:
+    confirm, pas, nxt, undo = _("CONFIRM"), _("PASS"), _("NEXT"), _("UNDO")
+    mode = session.mode
+    if mode is Mode.START:
+        return ((confirm, _("deal")), (nxt, _("other player")))
+    if mode is Mode.WATCH:
+        return ((pas, _("pass")), (undo, _("undo")))
+    if mode is Mode.CHECK:
+        return ((confirm, _("play")), (nxt, _("read again")))
+    if mode is Mode.CLAIM:
+        return ((confirm, _("claim")), (nxt, _("next stone")), (pas, _("done")), (undo, _("undo")))
+    return ((confirm, _("next game") if not session.match_over else _("finish")),)
+
+
+def final_line(session: SchottenTottenSession) -> str:
+    """The line ``companion play`` prints when the match ends: who won it ("" while it runs)."""
+    return _("{name} wins the match.").format(name=session.winner_name) if session.winner_name else ""

@@ -24,14 +24,13 @@ from __future__ import annotations
 import enum
 import logging
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
-from companion.games.cant_stop.odds import bust_probability
-from companion.games.cant_stop.rules import (
+from companion.games.cant_stop import (
     COLUMNS,
     Action,
     Bank,
@@ -44,10 +43,10 @@ from companion.games.cant_stop.rules import (
     StartWith,
     action_from_dict,
     action_to_dict,
+    bust_probability,
 )
-from companion.hints.cant_stop.advisor import advise
+from companion.hints.cant_stop import advise
 from companion.i18n import _
-from companion.screens.cant_stop import CantStopBoardView, DieView, OptionView, PlayerView, ScreenView
 from companion.session.base import ReadingStabilizer, SceneChange, Waiting
 from companion.session.log import LoggedSession, replay_log
 from vision.observation import DiceObservation
@@ -70,7 +69,7 @@ class Mode(enum.Enum):
 
 
 @dataclass
-class _Check:
+class RollCheck:
     """The reading being checked: values (editable), the observation it came from, the selection.
 
     selected: None, a die index, or ``len(values)`` for the "add a die" slot.
@@ -101,7 +100,7 @@ def _onto_boxes(values: list[int], read: tuple[int, ...]) -> list[int]:
     return [v for v in placed if v is not None] + rest
 
 
-def replay(events, players: int, config: CantStopConfig) -> CantStopState:
+def replay_state(events, players: int, config: CantStopConfig) -> CantStopState:
     """The state after the logged actions; raises :class:`CorruptLog` when one does not apply."""
     return replay_log(CantStopState.new(players, config), events, lambda payload: [action_from_dict(payload)])
 
@@ -120,14 +119,14 @@ class CantStopSession(LoggedSession):
         self.rng = rng or random.Random()
         self.stabilizer = ReadingStabilizer(stable_frames, DICE)
         self.scene = SceneChange()
-        self._check: _Check | None = None
-        self._option = 0
-        self._start_seat = self.rng.randrange(len(self.players))
-        self._frame: np.ndarray | None = None
-        self._observation: DiceObservation | None = None
-        self._roll_frame: np.ndarray | None = None
-        self._roll_dice: tuple[DieView, ...] = ()
-        self._camera_problem = ""
+        self.check: RollCheck | None = None
+        self.option = 0
+        self.start_seat = self.rng.randrange(len(self.players))
+        self.frame: np.ndarray | None = None
+        self.observation: DiceObservation | None = None
+        self.confirmed: RollCheck | None = None
+        """The last roll the players confirmed, as it was checked (the screen keeps showing it)."""
+        self.camera_problem = ""
         self._hints: dict[CantStopState, object] = {}
         self._busts: dict[CantStopState, float] = {}
         self._enter_phase()
@@ -142,7 +141,7 @@ class CantStopSession(LoggedSession):
         if phase is Phase.FIRST_PLAYER:
             return Mode.START
         if phase is Phase.ROLL:
-            return Mode.CHECK if self._check else Mode.WATCH
+            return Mode.CHECK if self.check else Mode.WATCH
         return {Phase.CHOOSE: Mode.CHOOSE, Phase.DECIDE: Mode.DECIDE, Phase.OVER: Mode.OVER}[phase]
 
     @property
@@ -154,7 +153,7 @@ class CantStopSession(LoggedSession):
     def active_seat(self) -> int | None:
         """The seat to act (during START: the proposed first player), None once the game is over."""
         if self.mode is Mode.START:
-            return self._start_seat
+            return self.start_seat
         return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
 
     @property
@@ -167,7 +166,7 @@ class CantStopSession(LoggedSession):
         """Whether the box waits for the camera, for the players, or for nothing (game over)."""
         if self.finished:
             return Waiting.NOTHING
-        if self.mode is Mode.WATCH and not self._camera_problem and not self.stabilizer.stable_wrong_count:
+        if self.mode is Mode.WATCH and not self.camera_problem and not self.stabilizer.stable_wrong_count:
             return Waiting.CAMERA
         return Waiting.PLAYERS
 
@@ -180,8 +179,8 @@ class CantStopSession(LoggedSession):
 
     def on_frame(self, frame_bgr: np.ndarray, observation: DiceObservation) -> None:
         """One camera frame and what the dice reader saw in it."""
-        self._camera_problem = ""
-        self._frame, self._observation = frame_bgr, observation
+        self.camera_problem = ""
+        self.frame, self.observation = frame_bgr, observation
         if self.mode is not Mode.WATCH:
             return
         if not self.scene.changed(frame_bgr):
@@ -190,12 +189,12 @@ class CantStopSession(LoggedSession):
         stable = self.stabilizer.feed(observation)
         if stable is not None:
             first_flagged = next((i for i, d in enumerate(stable.dice) if d.flagged), None)
-            self._check = _Check(list(stable.values), stable, frame_bgr, stable.values, first_flagged)
+            self.check = RollCheck(list(stable.values), stable, frame_bgr, stable.values, first_flagged)
             self.message = ""
 
     def on_camera_problem(self, reason: str) -> None:
         """The camera gave no frame (unplugged, ended): players enter the roll by hand."""
-        self._camera_problem = reason
+        self.camera_problem = reason
 
     def on_command(self, command: Command) -> None:
         """Apply one player command; an illegal one only sets :attr:`message` and changes nothing."""
@@ -220,25 +219,25 @@ class CantStopSession(LoggedSession):
 
     def _on_start(self, command: Command) -> None:
         if command.button is Button.NEXT:
-            self._start_seat = (self._start_seat + 1) % len(self.players)
+            self.start_seat = (self.start_seat + 1) % len(self.players)
         elif command.button is Button.CHOOSE and command.args:
-            self._start_seat = self._index(command.args[0], len(self.players))
+            self.start_seat = self._index(command.args[0], len(self.players))
         elif command.button is Button.CONFIRM:
-            self._accept(StartWith(self._start_seat))
+            self._accept(StartWith(self.start_seat))
 
     def _on_watch(self, command: Command) -> None:
         if command.button is not Button.NEXT:
             return
-        seen = self._observation if self._observation is not None and not self._camera_problem else None
+        seen = self.observation if self.observation is not None and not self.camera_problem else None
         if seen is not None and seen.dice and len(seen.dice) <= DICE + 2:
             # Correct what the camera sees now: the add slot is selected when a die is missing.
             selected = len(seen.dice) if len(seen.dice) < DICE else None
-            self._check = _Check(list(seen.values), seen, self._frame, seen.values, selected)
+            self.check = RollCheck(list(seen.values), seen, self.frame, seen.values, selected)
         else:
-            self._check = _Check([], None, None, None, selected=0)  # a roll entered by hand
+            self.check = RollCheck([], None, None, None, selected=0)  # a roll entered by hand
 
     def _on_check(self, command: Command) -> None:
-        check = self._check
+        check = self.check
         assert check is not None
         button, args = command.button, command.args
         slots = len(check.values) + (1 if len(check.values) < DICE + 2 else 0)
@@ -268,11 +267,11 @@ class CantStopSession(LoggedSession):
             del check.values[self._index(args[0], len(check.values))]
             check.selected = None
         elif button is Button.UNDO:
-            self._check = None
+            self.check = None
             self.scene.remember(None)  # read the same dice again
             self.stabilizer.reset()
 
-    def _step_selected(self, check: _Check) -> None:
+    def _step_selected(self, check: RollCheck) -> None:
         if check.selected is None:
             self.message = _("Select a die with NEXT first")
         elif check.selected < len(check.values):
@@ -283,11 +282,11 @@ class CantStopSession(LoggedSession):
     def _on_choose(self, command: Command) -> None:
         options = self.state.legal_actions()
         if command.button is Button.NEXT:
-            self._option = (self._option + 1) % len(options)
+            self.option = (self.option + 1) % len(options)
         elif command.button is Button.CHOOSE and command.args:
             self._accept(options[self._index(command.args[0], len(options))])
         elif command.button is Button.CONFIRM:
-            self._accept(options[self._option])
+            self._accept(options[self.option])
 
     def _on_decide(self, command: Command) -> None:
         if command.button is Button.CONFIRM:
@@ -308,10 +307,10 @@ class CantStopSession(LoggedSession):
         except IllegalMove as error:
             self.message = str(error)
             return
-        if self._check is not None:  # a correction of the whole reading: keep what the camera read
-            self._check.values, self._check.selected = _onto_boxes(dice, self._check.read or ()), None
+        if self.check is not None:  # a correction of the whole reading: keep what the camera read
+            self.check.values, self.check.selected = _onto_boxes(dice, self.check.read or ()), None
         else:
-            self._check = _Check(dice, None, None, None, selected=None)
+            self.check = RollCheck(dice, None, None, None, selected=None)
 
     @staticmethod
     def _index(one_based: int, count: int) -> int:
@@ -332,16 +331,14 @@ class CantStopSession(LoggedSession):
 
     def accepted(self, before: CantStopState, action: Action, after: CantStopState) -> None:
         if isinstance(action, Roll):
-            self._roll_frame = self._check.frame_bgr if self._check else None
-            self._roll_dice = tuple(replace(d, flagged=False, selected=False)  # confirmed by the players
-                                    for d in self._dice_views(self._check)) if self._check else ()
-            self.scene.remember(self._roll_frame)
+            self.confirmed = self.check
+            self.scene.remember(self.check.frame_bgr if self.check else None)
             self.stabilizer.reset()
         self.message = self._describe(before, action, after)
         self._enter_phase()
 
     def replay(self, events) -> CantStopState:
-        return replay(events, len(self.players), self.config)
+        return replay_state(events, len(self.players), self.config)
 
     def after_undo(self) -> None:
         self.scene.remember(None)
@@ -349,12 +346,12 @@ class CantStopSession(LoggedSession):
         self._enter_phase()
 
     def _enter_phase(self) -> None:
-        self._check = None
-        self._option = 0
+        self.check = None
+        self.option = 0
         if self.state.phase is Phase.CHOOSE:
             options = self.state.legal_actions()
             recommended = self.hint().action if self.hint() else None
-            self._option = options.index(recommended) if recommended in options else 0
+            self.option = options.index(recommended) if recommended in options else 0
 
     def result_details(self, outcome) -> dict:
         return {"columns": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
@@ -386,110 +383,13 @@ class CantStopSession(LoggedSession):
             self._hints[self.state] = advise(self.state, self.state.active)
         return self._hints[self.state]
 
-    def _bust(self, state: CantStopState) -> float:
+    def bust(self, state: CantStopState) -> float:
         """The exact next-roll bust chance of ``state``, computed once per state (the view is drawn
         every frame)."""
         if state not in self._busts:
             self._busts[state] = float(bust_probability(state))
         return self._busts[state]
 
-    def _dice_views(self, check: _Check) -> tuple[DieView, ...]:
-        observed = check.observation.dice if check.observation else ()
-        views = []
-        for i, value in enumerate(check.values):
-            reading = observed[i] if i < len(observed) else None
-            changed = reading is None or reading.value != value
-            views.append(DieView(value, None if reading is None else reading.box,
-                                 flagged=bool(reading and reading.flagged and not changed),
-                                 selected=check.selected == i))
-        return tuple(views)
 
-    def view(self, wins: dict[str, int] | None = None) -> ScreenView:
-        """The screen for the current moment (all strings translated)."""
-        state, mode = self.state, self.mode
-        wins = wins or {}
-        players = tuple(PlayerView(name, seat, state.columns_claimed(seat), wins.get(name, 0))
-                        for seat, name in enumerate(self.players))
-        active = None if state.active < 0 else state.active
-        if mode is Mode.START:
-            active = self._start_seat
-        board = CantStopBoardView(
-            heights={c: state.height(c) for c in COLUMNS},
-            markers={seat: state.marker_map(seat) for seat in range(len(self.players))},
-            runners=state.runner_map(), claimed=state.claimed_map())
-        frame, dice = self._roll_frame, self._roll_dice
-        options: tuple[OptionView, ...] = ()
-        bust = None
-        hint = self.hint()
-        if mode is Mode.CHECK:
-            assert self._check is not None
-            frame, dice = self._check.frame_bgr, self._dice_views(self._check)
-        elif mode is Mode.WATCH:
-            frame, dice = self._frame, ()
-            if self._observation is not None:
-                dice = tuple(DieView(d.value, d.box, d.flagged) for d in self._observation.dice)
-        elif mode is Mode.CHOOSE:
-            options = tuple(self._option_view(o, i == self._option) for i, o in enumerate(state.legal_actions()))
-        elif mode is Mode.DECIDE:
-            bust = self._bust(state)
-        return ScreenView(
-            title=_("Can't Stop"), players=players, active=active, board=board, prompt=self._prompt(),
-            status=self._status(), frame_bgr=frame, dice=dice, options=options, bust_probability=bust,
-            hint=hint.reason if hint else "", keys=self._keys(), winner=state.winner, message=self.message)
-
-    def _option_view(self, option: Choose, selected: bool) -> OptionView:
-        state = self.state
-        moves = []
-        for column in dict.fromkeys(option.totals):
-            height = state.choice_result(option)[column]
-            moves.append(_("{col} to {h}/{top}").format(col=column, h=height, top=state.height(column)))
-        after = state.apply(option)
-        effect = ", ".join(moves)
-        if after.phase is Phase.DECIDE:  # the bust chance first, so a narrow screen cuts the heights
-            effect = _("bust {p:.0%}").format(p=self._bust(after)) + " · " + effect
-        return OptionView(" + ".join(map(str, option.totals)), effect, selected)
-
-    def _prompt(self) -> str:
-        mode = self.mode
-        name = self.players[self.state.active] if self.state.active >= 0 else ""
-        if mode is Mode.START:
-            return _("{name} starts? CONFIRM to begin, NEXT for another player").format(
-                name=self.players[self._start_seat])
-        if mode is Mode.WATCH:
-            if self._camera_problem:
-                return _("Camera: {problem}. NEXT to enter the roll by hand").format(problem=self._camera_problem)
-            if self.stabilizer.stable_wrong_count:
-                return _("{name}: {status}. NEXT to correct the reading").format(
-                    name=name, status=self.stabilizer.status)
-            return _("{name}: roll the four dice").format(name=name)
-        if mode is Mode.CHECK:
-            return _("{name}: is this your roll? CONFIRM, or correct it").format(name=name)
-        if mode is Mode.CHOOSE:
-            return _("{name}: choose a pairing").format(name=name)
-        if mode is Mode.DECIDE:
-            return _("{name}: roll again or bank?").format(name=name)
-        winner = self.state.winner
-        return _("{name} wins! CONFIRM to finish").format(name=self.players[winner] if winner is not None else "")
-
-    def _status(self) -> str:
-        if self.mode is Mode.WATCH:
-            return self._camera_problem or self.stabilizer.status
-        if self.mode is Mode.CHECK and self._check and self._check.observation and self._check.observation.any_flagged:
-            return _("Dice marked ? are uncertain: check them")
-        return ""
-
-    def _keys(self) -> tuple[tuple[str, str], ...]:
-        confirm, bank, pas, nxt, undo = (_("CONFIRM"), _("BANK"), _("PASS"), _("NEXT"), _("UNDO"))
-        mode = self.mode
-        if mode is Mode.START:
-            return ((confirm, _("start")), (nxt, _("other player")))
-        if mode is Mode.WATCH:
-            return ((nxt, _("enter by hand")), (undo, _("undo")))
-        if mode is Mode.CHECK:
-            return ((confirm, _("accept")), (nxt, _("select die")), (bank, _("+1 / add")),
-                    (pas, _("remove")), (undo, _("read again")))
-        if mode is Mode.CHOOSE:
-            return ((confirm, _("use pairing")), (nxt, _("next pairing")), (undo, _("undo")))
-        if mode is Mode.DECIDE:
-            return ((confirm, _("roll again")), (bank, _("bank")), (undo, _("undo")))
-        return ((confirm, _("finish")),)
+SESSION = CantStopSession
+"""The session class of this game (``companion.registry``)."""

@@ -11,7 +11,7 @@ the cards that can still be in that hand. Flow, one :class:`Mode` at a time:
 - ``PLAY``: the seat to act lays its set in its sector and presses ``confirm`` (the camera's new
   cards in that sector are the play), or ``pass`` (the PASS button). ``dice V [V ...]`` enters a
   play by hand instead (card values; the donkey is its value, 0 by default; a joker is
-  :data:`JOKER_ENTRY`); ``next`` drops a hand entry.
+  :data:`companion.games.donkey_race.record.JOKER_ENTRY`); ``next`` drops a hand entry.
 - ``REFILL``: the round's result: points, which token moves how far; "clear the sectors onto the
   discard pile, everyone draws back to 3 cards" (D.4.4-6); ``confirm``.
 - ``RESHUFFLE``: "the draw pile is empty: shuffle the discards into a new draw pile" (D.4.7);
@@ -26,18 +26,14 @@ from __future__ import annotations
 
 import enum
 import logging
+import random
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
 
 import numpy as np
 
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
-from companion.games.donkey_race.config import card_name
-from companion.games.donkey_race.rules import (
-    DONKEY,
-    JOKER,
+from companion.games.donkey_race import (
     UNKNOWN,
     Action,
     DonkeyRaceConfig,
@@ -50,17 +46,17 @@ from companion.games.donkey_race.rules import (
     Reshuffle,
     action_from_dict,
     action_to_dict,
+    card_name,
 )
+from companion.games.donkey_race.record import codes_from_entry
 from companion.i18n import _
-from companion.screens.donkey_race import DonkeyRaceView
 from companion.session.base import Waiting
 from companion.session.log import LoggedSession, replay_log
+from companion.session.readings import DonkeyRaceReading
 
 log = logging.getLogger(__name__)
 
 GAME = "donkey-race"
-JOKER_ENTRY = 100
-"""The number that stands for a joker in a hand-entered play (``dice 100 9``)."""
 
 
 class Mode(enum.Enum):
@@ -74,70 +70,7 @@ class Mode(enum.Enum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class TableReading:
-    """What the card reader saw: ``sectors[seat]`` the card codes face up in that seat's sector
-    (:data:`UNKNOWN` for a card it could not read), ``flagged`` when a card should be confirmed,
-    ``donkey_seat`` the seat whose sector shows the donkey card (or None), ``problem`` a reason when
-    the frame could not be read."""
-
-    sectors: tuple[tuple[int, ...], ...]
-    flagged: bool = False
-    donkey_seat: int | None = None
-    problem: str | None = None
-
-
-def reading_from_observation(observation, players: int, config: DonkeyRaceConfig) -> TableReading:
-    """The adapter from the card reader (``vision.cards.donkey_race.read_cards`` -> CardsObservation):
-    each card's ``value`` and ``sector`` name become codes per seat; ``donkey`` marks the donkey card."""
-    from vision.cards.donkey_race import sector_names
-
-    names = sector_names(players)
-    sectors: list[list[int]] = [[] for _ in range(players)]
-    donkey_seat = None
-    for card in observation.cards:
-        if card.sector not in names:
-            continue
-        seat = names.index(card.sector)
-        if card.donkey and config.donkey:
-            sectors[seat].append(DONKEY)
-            donkey_seat = seat
-        elif card.value is None:
-            sectors[seat].append(UNKNOWN)
-        else:
-            sectors[seat].append(int(card.value))
-    flagged = any(card.flagged for card in observation.cards)
-    return TableReading(tuple(tuple(sorted(s)) for s in sectors), flagged, donkey_seat, observation.problem)
-
-
-def read_table(frame_bgr: np.ndarray, players: int, config: DonkeyRaceConfig) -> TableReading:
-    """Read one camera frame with the donkey race card reader; a frame it cannot take becomes a
-    reading with a ``problem``. This is the only place the session meets the reader."""
-    try:
-        from vision.cards.donkey_race import read_cards
-
-        observation = read_cards(frame_bgr, players=players, donkey_value=config.donkey_value)
-    except ValueError as error:  # FrameError is a ValueError
-        return TableReading(((),) * players, problem=str(error))
-    return reading_from_observation(observation, players, config)
-
-
-def codes_from_entry(values: Iterable[int], config: DonkeyRaceConfig) -> tuple[int, ...]:
-    """Card codes of a hand-entered play: :data:`JOKER_ENTRY` is a joker; the donkey's value is the
-    donkey card when the deck has no number card of that value (D.5)."""
-    numbers = {v for v, _ in config.deck}
-    codes = []
-    for value in values:
-        if value == JOKER_ENTRY:
-            codes.append(JOKER)
-        elif config.donkey and value == config.donkey_value and value not in numbers:
-            codes.append(DONKEY)
-        else:
-            codes.append(int(value))
-    return tuple(sorted(codes))
-
-
-def replay(events, players: int, config: DonkeyRaceConfig) -> DonkeyRaceState:
+def replay_state(events, players: int, config: DonkeyRaceConfig) -> DonkeyRaceState:
     """The table-side state after the logged steps; :class:`CorruptLog` when one does not apply."""
     return replay_log(DonkeyRaceState.new(players, config, hidden=True), events,
                       lambda payload: [action_from_dict(action) for action in payload["actions"]])
@@ -152,12 +85,13 @@ class DonkeyRaceSession(LoggedSession):
     """One donkey card race at the table, backed by an event log in ``store``.
 
     players: 2-4 names in seating order (seat k plays in the reader's sector k). stable_frames: frames
-    a card reading must hold before it is offered (>= 1). Raises :class:`CorruptLog` when the stored
-    events do not replay.
+    a card reading must hold before it is offered (>= 1). rng: taken for the sessions' one shape and not
+    used: who leads first is shown by the donkey card, or chosen by the players (D.3.3). Raises
+    :class:`CorruptLog` when the stored events do not replay.
     """
 
     def __init__(self, store, game_id: int, players: list[str], config: DonkeyRaceConfig | None = None,
-                 stable_frames: int = 3):
+                 stable_frames: int = 3, rng: random.Random | None = None):
         if stable_frames < 1:
             raise ValueError(f"stable_frames must be at least 1, not {stable_frames}")
         super().__init__(store, game_id, players, config or DonkeyRaceConfig())
@@ -166,7 +100,7 @@ class DonkeyRaceSession(LoggedSession):
         self._first_donkey = False
         self._entry: tuple[int, ...] | None = None
         self._recent: list[tuple] = []
-        self._reading: TableReading | None = None
+        self._reading: DonkeyRaceReading | None = None
         self._camera_problem = ""
         if self.state.phase is Phase.OVER:
             self._record_result()
@@ -211,7 +145,7 @@ class DonkeyRaceSession(LoggedSession):
 
     # -- inputs ----------------------------------------------------------------------------------------------
 
-    def on_frame(self, frame_bgr: np.ndarray, reading: TableReading) -> None:
+    def on_frame(self, frame_bgr: np.ndarray, reading: DonkeyRaceReading) -> None:
         """One camera frame and what :func:`read_table` saw in it (held once stable)."""
         self._camera_problem = reading.problem or ""
         key = (reading.sectors, reading.donkey_seat)
@@ -323,7 +257,7 @@ class DonkeyRaceSession(LoggedSession):
         self._accept(actions, note=note)
 
     def replay(self, events) -> DonkeyRaceState:
-        return replay(events, len(self.players), self.config)
+        return replay_state(events, len(self.players), self.config)
 
     def after_undo(self) -> None:
         self._entry = None
@@ -347,19 +281,6 @@ class DonkeyRaceSession(LoggedSession):
             return _("New draw pile from the discards")
         return ""
 
-    # -- the screen (companion.screens.donkey_race_build) -----------------------------------------------
 
-    def to_beat(self) -> str:
-        """What beats the current play: "2 cards higher than 7, or PASS", or what to lead (D.4-D.5)."""
-        from companion.screens import donkey_race_build as screen
-        return screen.to_beat(self)
-
-    def reminders(self) -> tuple[str, ...]:
-        """What the table does physically now (deal, discard, draw, reshuffle, which token moves)."""
-        from companion.screens import donkey_race_build as screen
-        return screen.reminders(self)
-
-    def view(self, wins: dict[str, int] | None = None) -> DonkeyRaceView:
-        """The screen for the current moment (all strings translated)."""
-        from companion.screens import donkey_race_build as screen
-        return screen.build_view(self, wins)
+SESSION = DonkeyRaceSession
+"""The session class of this game (``companion.registry``)."""

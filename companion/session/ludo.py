@@ -39,11 +39,13 @@ import numpy as np
 
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
-from companion.games.ludo.check import CAPTURE_PENDING, ILLEGAL, MOVED, check_move
-from companion.games.ludo.config import LudoConfig
-from companion.games.ludo.rules import (
+from companion.games.ludo import (
+    CAPTURE_PENDING,
+    ILLEGAL,
+    MOVED,
     YARD,
     Action,
+    LudoConfig,
     LudoState,
     Move,
     Phase,
@@ -51,13 +53,13 @@ from companion.games.ludo.rules import (
     StartWith,
     action_from_dict,
     action_to_dict,
+    check_move,
 )
-from companion.hints.ludo.advisor import advise
+from companion.hints.ludo import advise
 from companion.i18n import _
-from companion.readers.ludo_reading import LudoReading
-from companion.screens.ludo import LudoView, MoveView, PawnView, PlayerLine
 from companion.session.base import SceneChange, Waiting
 from companion.session.log import LoggedSession, replay_log
+from companion.session.readings import LudoReading
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +80,7 @@ def colours_for(players: int) -> tuple[str, ...]:
     return LudoState.new(players).colours
 
 
-def replay(events, players: int, config: LudoConfig) -> LudoState:
+def replay_state(events, players: int, config: LudoConfig) -> LudoState:
     """The state after the logged ``action`` events; raises :class:`CorruptLog` when one does not apply."""
     return replay_log(LudoState.new(colours_for(players), config), events,
                       lambda payload: [action_from_dict(payload)], kind="action")
@@ -120,9 +122,9 @@ class LudoSession(LoggedSession):
         self.stable_frames = max(1, stable_frames)
         self.problems: tuple[str, ...] = ()
         self.misplaced: tuple = ()
-        self._option = 0
-        self._start_seat = self.rng.randrange(len(self.players))
-        self._camera_problem = ""
+        self.option = 0
+        self.start_seat = self.rng.randrange(len(self.players))
+        self.camera_problem = ""
         self._die_seen = 0
         self._die_stable = _Stable(self.stable_frames)
         self._board_stable = _Stable(self.stable_frames)
@@ -149,7 +151,7 @@ class LudoSession(LoggedSession):
     @property
     def active_seat(self) -> int | None:
         if self.mode is Mode.START:
-            return self._start_seat
+            return self.start_seat
         return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
 
     @property
@@ -163,7 +165,7 @@ class LudoSession(LoggedSession):
         hand when none is seen); NOTHING once the session is finished."""
         if self.finished:
             return Waiting.NOTHING
-        if self.mode is Mode.ROLL and self._die_seen and not self._camera_problem:
+        if self.mode is Mode.ROLL and self._die_seen and not self.camera_problem:
             return Waiting.CAMERA
         return Waiting.PLAYERS
 
@@ -175,12 +177,12 @@ class LudoSession(LoggedSession):
     # -- inputs ----------------------------------------------------------------------------------------
 
     def on_camera_problem(self, reason: str) -> None:
-        self._camera_problem = reason
+        self.camera_problem = reason
 
     def on_frame(self, frame_bgr: np.ndarray | None, reading: LudoReading) -> None:
-        """Take one reading (:class:`companion.readers.ludo_reading.LudoReading`; see the module docstring)."""
+        """Take one reading (:class:`companion.session.readings.LudoReading`; see the module docstring)."""
         self._last_frame = reading.die_view if reading.die_view is not None else frame_bgr
-        self._camera_problem = reading.problem if reading.problem and reading.pawns is None and reading.die is None else ""
+        self.camera_problem = reading.problem if reading.problem and reading.pawns is None and reading.die is None else ""
         if self.mode is Mode.ROLL:
             self._die_seen = reading.dice_seen
             if reading.die is None or reading.dice_seen != 1:
@@ -222,14 +224,14 @@ class LudoSession(LoggedSession):
             return
         if mode is Mode.START:
             if button is Button.NEXT:
-                self._start_seat = (self._start_seat + 1) % len(self.players)
+                self.start_seat = (self.start_seat + 1) % len(self.players)
             elif button is Button.CONFIRM:
-                self._accept(StartWith(self._start_seat))
+                self._accept(StartWith(self.start_seat))
             elif button is Button.CHOOSE:
                 k = command.args[0]
                 if not 1 <= k <= len(self.players):
                     raise IllegalMove(_("choose 1 to {n}, not {k}").format(n=len(self.players), k=k), "input")
-                self._start_seat = k - 1
+                self.start_seat = k - 1
                 self._accept(StartWith(k - 1))
             return
         if mode is Mode.ROLL:
@@ -243,9 +245,9 @@ class LudoSession(LoggedSession):
         if mode is Mode.MOVE:
             options = self.state.legal_actions()
             if button is Button.NEXT:
-                self._option = (self._option + 1) % len(options)
+                self.option = (self.option + 1) % len(options)
             elif button is Button.CONFIRM:
-                self._accept(options[self._option], source="hand")
+                self._accept(options[self.option], source="hand")
             elif button is Button.CHOOSE:
                 k = command.args[0]
                 if not 1 <= k <= len(options):
@@ -267,14 +269,14 @@ class LudoSession(LoggedSession):
         self._enter_phase()
 
     def replay(self, events) -> LudoState:
-        return replay(events, len(self.players), self.config)
+        return replay_state(events, len(self.players), self.config)
 
     def after_undo(self) -> None:
         self.scene.remember(None)
         self._enter_phase()
 
     def _enter_phase(self) -> None:
-        self._option = 0
+        self.option = 0
         self._die_stable.reset()
         self._board_stable.reset()
         self._board_seen = None
@@ -282,7 +284,7 @@ class LudoSession(LoggedSession):
         if self.state.phase is Phase.MOVE:
             options = self.state.legal_actions()
             hint = self.hint()
-            self._option = options.index(hint.action) if hint and hint.action in options else 0
+            self.option = options.index(hint.action) if hint and hint.action in options else 0
 
     def result_details(self, outcome) -> dict:
         return {"finished_pawns": {self.players[s]: outcome.scores[s] for s in range(len(self.players))},
@@ -321,56 +323,6 @@ class LudoSession(LoggedSession):
             self._hints[key] = advise(self.state, self.state.active)
         return self._hints[key]
 
-    def view(self, wins: dict[str, int] | None = None) -> LudoView:
-        """The screen for the current moment (all strings translated)."""
-        state, mode = self.state, self.mode
-        wins = wins or {}
-        pawns = tuple(PawnView(state.colours[s], rel) for s in range(state.num_players) for rel in state.pawns[s])
-        moves: tuple[MoveView, ...] = ()
-        hint = self.hint()
-        if mode is Mode.MOVE:
-            moves = tuple(MoveView(state.colours[state.active], i.move.frm, i.to, i.move.die, i == self._selected_info(),
-                                   self._option_text(n, i))
-                          for n, i in enumerate(state.move_infos(), start=1))
-        placings = {s: k + 1 for k, s in enumerate(state.placings)}
-        players = tuple(PlayerLine(name, state.colours[s], placings.get(s), wins.get(name, 0),
-                                   sum(1 for p in state.pawns[s] if state.is_finished_position(p)))
-                        for s, name in enumerate(self.players))
-        active = self._start_seat if mode is Mode.START else (None if state.active < 0 else state.active)
-        return LudoView(
-            title=_("Ludo"), board=state.config.board, players=players, active=active, pawns=pawns, moves=moves,
-            die=state.last_roll, pool=state.pool, sixes_in_row=state.sixes_in_row, bonus_rolls=state.extra_rolls,
-            prompt=self._prompt(), message=self.message, hint=hint.reason if hint else "",
-            problems=self.problems, misplaced=tuple((m.colour, m.seen, m.should) for m in self.misplaced),
-            winner=None if self.winner_name is None else self.winner_name, mode=mode.value)
 
-    def _selected_info(self):
-        infos = self.state.move_infos()
-        return infos[self._option] if 0 <= self._option < len(infos) else None
-
-    def _option_text(self, n: int, info) -> str:
-        frm = _("yard") if info.move.frm == YARD else str(info.move.frm)
-        text = f"{n}. {frm} → {info.to}"
-        if info.captures:
-            text += "  " + _("captures")
-        elif info.finishes:
-            text += "  " + _("home")
-        return text
-
-    def _prompt(self) -> str:
-        mode = self.mode
-        name = self.players[self.state.active] if self.state.active >= 0 else ""
-        if mode is Mode.START:
-            return _("{name} starts? CONFIRM to begin, NEXT for another player").format(
-                name=self.players[self._start_seat])
-        if mode is Mode.ROLL:
-            if self._camera_problem:
-                return _("{name}: roll the die (camera: {problem})").format(name=name, problem=self._camera_problem)
-            return _("{name}: roll the die").format(name=name)
-        if mode is Mode.MOVE:
-            prompt = _("{name}: move a pawn {die} (CONFIRM plays the selected move)").format(
-                name=name, die="/".join(map(str, self.state.pool)))
-            if self._camera_problem:
-                prompt += " " + _("(board: {problem})").format(problem=self._camera_problem)
-            return prompt
-        return _("Game over. CONFIRM to finish")
+SESSION = LudoSession
+"""The session class of this game (``companion.registry``)."""

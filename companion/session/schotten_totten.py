@@ -33,10 +33,10 @@ from dataclasses import dataclass
 
 from companion.commands import Button, Command
 from companion.errors import CorruptLog, IllegalMove
-from companion.games.schotten_totten.cards import Card, formation_key
-from companion.games.schotten_totten.rules import (
+from companion.games.schotten_totten import (
     NUM_STONES,
     Action,
+    Card,
     Claim,
     Draw,
     EndClaims,
@@ -49,12 +49,10 @@ from companion.games.schotten_totten.rules import (
     action_from_dict,
     action_to_dict,
 )
-from companion.hints.schotten_totten.advisor import public_alerts
+from companion.hints.schotten_totten import verdict_text
 from companion.i18n import _
-from companion.readers.schotten_totten import TableReading, new_card
-from companion.screens.schotten_totten import StoneView, StView
-from companion.screens.schotten_totten_text import formation_label, verdict_text
 from companion.session.base import Waiting
+from companion.session.readings import SchottenTottenReading
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +78,7 @@ class Match:
     state: SchottenTottenState
 
 
-def replay(events, config: SchottenTottenConfig) -> Match:
+def replay_match(events, config: SchottenTottenConfig) -> Match:
     """Replay the logged events into a :class:`Match`; raises :class:`CorruptLog` when one does not apply."""
     state = SchottenTottenState.new(config)
     points = [0, 0]
@@ -99,6 +97,25 @@ def replay(events, config: SchottenTottenConfig) -> Match:
         except (IllegalMove, ValueError) as error:
             raise CorruptLog(f"event {event.seq} of the saved match does not apply: {error}") from None
     return Match((points[0], points[1]), tuple(winners), state)
+
+
+
+def replay_state(events, players: int, config: SchottenTottenConfig) -> SchottenTottenState:
+    """The state of the match's running game after ``events`` (``players`` is always 2, C.1); raises
+    :class:`CorruptLog` when one does not apply."""
+    return replay_match(events, config).state
+
+def new_card(state: SchottenTottenState, reading: SchottenTottenReading) -> tuple[Card, int] | None:
+    """The play the reading shows: exactly one readable, unflagged card not yet on the table, at the
+    active seat's side of a stone where it may play (C.4); else None."""
+    table = set(state.table_cards())
+    new = [c for c in reading.cards if c.card is None or c.card not in table]
+    if len(new) != 1 or new[0].flagged:
+        return None
+    seen = new[0]
+    if seen.card is None or seen.seat != state.active or not state.stones[seen.stone].has_room(seen.seat):
+        return None
+    return seen.card, seen.stone
 
 
 def card_from_number(number: int, max_value: int = 10) -> Card:
@@ -131,16 +148,16 @@ class SchottenTottenSession:
         self.config = config or SchottenTottenConfig()
         self.stable_frames = stable_frames
         self.rng = rng or random.Random()
-        self.match = replay(store.events(game_id), self.config)
+        self.match = replay_match(store.events(game_id), self.config)
         self.message = ""
         self.finished = False
         self._refused = False
-        self._proposal: tuple[Card, int] | None = None
+        self.proposal: tuple[Card, int] | None = None
         self._recent: list[tuple[Card, int] | None] = []
-        self._reading: TableReading | None = None
-        self._camera_problem = ""
-        self._selected = 0
-        self._start_seat = self._proposed_starter()
+        self._reading: SchottenTottenReading | None = None
+        self.camera_problem = ""
+        self.selected = 0
+        self.start_seat = self._proposed_starter()
         self._enter_mode()
 
     @property
@@ -158,7 +175,7 @@ class SchottenTottenSession:
             return Mode.OVER
         if phase is Phase.CLAIM:
             return Mode.CLAIM
-        return Mode.CHECK if self._proposal else Mode.WATCH
+        return Mode.CHECK if self.proposal else Mode.WATCH
 
     @property
     def games_played(self) -> int:
@@ -188,8 +205,13 @@ class SchottenTottenSession:
     @property
     def active_seat(self) -> int | None:
         if self.mode is Mode.START:
-            return self._start_seat
+            return self.start_seat
         return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
+
+    @property
+    def refused(self) -> bool:
+        """True when the last command was refused (its reason is the message)."""
+        return self._refused
 
     @property
     def attention(self) -> bool:
@@ -199,7 +221,7 @@ class SchottenTottenSession:
     def waiting(self) -> Waiting:
         if self.finished:
             return Waiting.NOTHING
-        if self.mode is Mode.WATCH and not self._camera_problem:
+        if self.mode is Mode.WATCH and not self.camera_problem:
             return Waiting.CAMERA
         return Waiting.PLAYERS
 
@@ -209,13 +231,9 @@ class SchottenTottenSession:
 
     # -- inputs ----------------------------------------------------------------------------------------
 
-    def on_frame(self, frame_bgr, observation) -> None:
-        """One frame and its card reading (a :class:`TableReading`, or the card reader's observation,
-        converted by :func:`companion.readers.schotten_totten.reading_from_observation`)."""
-        from companion.readers.schotten_totten import reading_from_observation
-
-        reading = observation if isinstance(observation, TableReading) else reading_from_observation(observation)
-        self._camera_problem = reading.problem or ""
+    def on_frame(self, frame_bgr, reading: SchottenTottenReading) -> None:
+        """One frame and its card reading (``companion.readers.schotten_totten`` makes it)."""
+        self.camera_problem = reading.problem or ""
         self._reading = reading
         if self.mode is not Mode.WATCH:
             return
@@ -223,11 +241,11 @@ class SchottenTottenSession:
         self._recent = (self._recent + [candidate])[-self.stable_frames:]
         if candidate is not None and len(self._recent) == self.stable_frames and \
                 all(c == candidate for c in self._recent):
-            self._proposal = candidate
+            self.proposal = candidate
             self._recent = []
 
     def on_camera_problem(self, reason: str) -> None:
-        self._camera_problem = reason
+        self.camera_problem = reason
 
     def on_command(self, command: Command) -> None:
         """Apply one player command; an illegal one only sets :attr:`message` (with the reason)."""
@@ -250,21 +268,21 @@ class SchottenTottenSession:
 
     def _on_start(self, command: Command) -> None:
         if command.button is Button.NEXT:
-            self._start_seat = 1 - self._start_seat
+            self.start_seat = 1 - self.start_seat
         elif command.button is Button.CONFIRM:
-            self._accept(StartWith(self._start_seat))
+            self._accept(StartWith(self.start_seat))
 
     def _on_play(self, command: Command) -> None:
         button, args = command.button, command.args
         if button is Button.SET and len(args) == 2:
             stone = self._stone(args[0])
-            self._proposal = (card_from_number(args[1], self.config.max_value), stone)
-        elif button is Button.CONFIRM and self._proposal is not None:
-            card, stone = self._proposal
-            self._proposal = None
+            self.proposal = (card_from_number(args[1], self.config.max_value), stone)
+        elif button is Button.CONFIRM and self.proposal is not None:
+            card, stone = self.proposal
+            self.proposal = None
             self._accept(Play(card, stone))
-        elif button in (Button.UNDO, Button.NEXT) and self._proposal is not None:
-            self._proposal = None
+        elif button in (Button.UNDO, Button.NEXT) and self.proposal is not None:
+            self.proposal = None
             self._recent = []
         elif button is Button.PASS:
             self._accept(Pass())
@@ -284,10 +302,10 @@ class SchottenTottenSession:
         button, args = command.button, command.args
         options = self._claim_options()
         if button is Button.NEXT and options:
-            later = [i for i in options if i > self._selected]
-            self._selected = later[0] if later else options[0]
+            later = [i for i in options if i > self.selected]
+            self.selected = later[0] if later else options[0]
         elif button is Button.CONFIRM:
-            self._claim(self._selected)
+            self._claim(self.selected)
         elif button is Button.CHOOSE and args:
             self._claim(self._stone(args[0]))
         elif button is Button.PASS:
@@ -307,8 +325,8 @@ class SchottenTottenSession:
             self.finished = True
             return
         self.store.append_event(self.game_id, "action", {"type": "next_game"})
-        self.match = replay(self.store.events(self.game_id), self.config)
-        self._start_seat = self._proposed_starter()
+        self.match = replay_match(self.store.events(self.game_id), self.config)
+        self.start_seat = self._proposed_starter()
         self.message = _("Game {n} of {total}").format(n=len(self.match.winners) + 1, total=self.config.match_length)
         self._enter_mode()
 
@@ -347,8 +365,8 @@ class SchottenTottenSession:
             if event is None or event.payload.get("type") != "draw":
                 dropped = event
                 break
-        self.match = replay(self.store.events(self.game_id), self.config)
-        self._proposal = None
+        self.match = replay_match(self.store.events(self.game_id), self.config)
+        self.proposal = None
         self.message = _("Undone") if dropped is not None else _("Nothing to undo")
         self._enter_mode()
 
@@ -356,7 +374,7 @@ class SchottenTottenSession:
         self._recent = []
         if self.state.phase is Phase.CLAIM:
             claims = self.state.claimable_stones(self.state.active)
-            self._selected = claims[0] if claims else 0
+            self.selected = claims[0] if claims else 0
         if self.state.phase is Phase.OVER and self.match_over:
             self._record_result()
 
@@ -391,82 +409,6 @@ class SchottenTottenSession:
 
     # -- view --------------------------------------------------------------------------------------------
 
-    def view(self, wins: dict[str, int] | None = None) -> StView:
-        """The screen for the current moment (all strings translated)."""
-        state, mode = self.state, self.mode
-        game = self.config.game
-        active = self.active_seat
-        claimable = set(state.claimable_stones(state.active)) if state.active >= 0 and mode is not Mode.OVER else set()
-        alerts = public_alerts(state) if state.active >= 0 and mode not in (Mode.OVER, Mode.START) else None
-        stones = []
-        for i, stone in enumerate(state.stones):
-            labels = tuple(formation_label(formation_key(side), game, short=True) if len(side) == 3 else ""
-                           for side in stone.cards)
-            reason = ""
-            if mode is Mode.CLAIM and i == self._selected:
-                reason = verdict_text(state.claim_verdict(i, state.active), game)
-            proposed = self._proposal[0].code if self._proposal and self._proposal[1] == i else ""
-            stones.append(StoneView(
-                cards=(tuple(c.code for c in stone.cards[0]), tuple(c.code for c in stone.cards[1])),
-                labels=(labels[0], labels[1]), owner=stone.owner, claimable=i in claimable,
-                threatened=bool(alerts and i in alerts.threatened), selected=mode is Mode.CLAIM and i == self._selected,
-                proposed=proposed, proposed_seat=state.active if proposed else None, reason=reason))
-        alert = ""
-        if alerts is not None:
-            other = self.players[1 - alerts.active]
-            if alerts.win_threat:
-                alert = _("Warning: {name} may win next turn (stones {s})").format(
-                    name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
-            elif alerts.threatened:
-                alert = _("{name} may claim stone {s} next turn").format(
-                    name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
-        return StView(
-            title=_("Battle Line") if game == "battle-line" else _("Schotten Totten"),
-            players=tuple(self.players), active=active, stones=tuple(stones), prompt=self._prompt(),
-            message=self.message, alert=alert, points=self.match_points, game_number=min(
-                self.games_played + (0 if state.phase is Phase.OVER else 1), self.config.match_length),
-            match_length=self.config.match_length, stones_held=(state.stones_of(0), state.stones_of(1)),
-            keys=self._keys(), winner=state.winner if state.phase is Phase.OVER else None,
-            match_winner=self.winner_name, status=self._camera_problem, refused=self._refused)
 
-    def _prompt(self) -> str:
-        mode, state = self.mode, self.state
-        name = self.players[state.active] if state.active >= 0 else ""
-        if mode is Mode.START:
-            return _("{name} starts? CONFIRM to deal, NEXT for the other player").format(
-                name=self.players[self._start_seat])
-        if mode is Mode.WATCH:
-            if not state.can_play(state.active):
-                return _("{name} cannot play a card: PASS").format(name=name)
-            return _("{name}: play a card on your side of a stone").format(name=name)
-        if mode is Mode.CHECK:
-            assert self._proposal is not None
-            card, stone = self._proposal
-            return _("{name} plays {card} at stone {n}? CONFIRM").format(name=name, card=card.code, n=stone + 1)
-        if mode is Mode.CLAIM:
-            return _("{name}: claim stone {n}? CONFIRM, NEXT stone, PASS when done").format(
-                name=name, n=self._selected + 1)
-        outcome = state.outcome()
-        assert outcome is not None
-        if state.winner is None:
-            head = _("Draw: no one can play or claim")
-        else:
-            how = {"breakthrough": _("3 adjacent stones"), "envelopment": _("5 stones"),
-                   "stall": _("more stones")}.get(state.ended, "")
-            head = _("{name} wins the game ({how})").format(name=self.players[state.winner], how=how)
-        if self.match_over:
-            return head + ". " + _("Match over: CONFIRM to finish")
-        return head + ". " + _("CONFIRM for the next game")
-
-    def _keys(self) -> tuple[tuple[str, str], ...]:
-        confirm, pas, nxt, undo = _("CONFIRM"), _("PASS"), _("NEXT"), _("UNDO")
-        mode = self.mode
-        if mode is Mode.START:
-            return ((confirm, _("deal")), (nxt, _("other player")))
-        if mode is Mode.WATCH:
-            return ((pas, _("pass")), (undo, _("undo")))
-        if mode is Mode.CHECK:
-            return ((confirm, _("play")), (nxt, _("read again")))
-        if mode is Mode.CLAIM:
-            return ((confirm, _("claim")), (nxt, _("next stone")), (pas, _("done")), (undo, _("undo")))
-        return ((confirm, _("next game") if not self.match_over else _("finish")),)
+SESSION = SchottenTottenSession
+"""The session class of this game (``companion.registry``)."""

@@ -15,10 +15,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.games.ludo.board import BoardGeometry
+from companion.errors import MissingFileError
+from companion.games.ludo import BoardGeometry
 from vision.board.layouts import board_by_name
-from vision.board.reader import BoardObservation, read_board
+from vision.board.reader import read_board
 from vision.board.render import Render, Scene, random_position, render
+from vision.observation import BoardObservation
 
 
 def _label_squares(label: dict) -> dict[int, tuple[str, ...]]:
@@ -154,7 +156,7 @@ def evaluate_labelled(folder: str | Path, labels_file: str | Path) -> dict:
     for name, label in labels["frames"].items():
         frame = cv2.imread(str(Path(folder) / name), cv2.IMREAD_COLOR)
         if frame is None:
-            raise OSError(f"{Path(folder) / name}: missing or not an image")
+            raise MissingFileError(f"{Path(folder) / name}: missing or not an image")
         start = time.perf_counter()
         obs = read_board(frame, geometry)
         times.append((time.perf_counter() - start) * 1000.0)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from companion.games.ludo.board import COLOURS, BoardGeometry, ColourGeometry, load_board
+from companion.games.ludo import COLOURS, BoardGeometry, ColourGeometry, load_board
 
 Point = tuple[float, float]
 

@@ -17,8 +17,6 @@ A pawn's confidence grows from 0.5 at the acceptance score to 1 at twice that.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
 
@@ -27,6 +25,7 @@ from vision.board.find import BoardFit
 from vision.board.layouts import PrintLayout
 from vision.board.pinhole import camera_matrix, project
 from vision.board.printed import print_image, printed_colours, to_top
+from vision.observation import PawnReading
 
 # Pawn size in grid cells (the real board's pawns: about 1.5 cells tall, 0.6 wide).
 PAWN_HEIGHT, PAWN_RADIUS = 1.5, 0.26
@@ -50,23 +49,6 @@ PAWNS_PER_COLOUR = 4
 YARD_FOOT, YARD_ACCEPT = 0.3, 0.33
 # A yard is seen when at least this fraction of its disk shows the disk's colour (else it is covered).
 YARD_SEEN = 0.3
-
-
-@dataclass(frozen=True)
-class PawnReading:
-    """One pawn read on the board.
-
-    place: ``("track", index)`` (absolute track index, ludo.md B.2), ``("home", colour, k)`` (k-th home
-    square of that colour's home column, 0 = the first after the track) or ``("yard", colour, k)``.
-    colour: the pawn's colour. score: its evidence score (0-1). confidence: 0-1.
-    pixel: ``(x, y)`` of the place's centre in the frame.
-    """
-
-    place: tuple
-    colour: str
-    score: float
-    confidence: float
-    pixel: tuple[float, float]
 
 
 def places(layout: PrintLayout, yards: bool = True) -> list[tuple[tuple, tuple[float, float]]]:

@@ -21,105 +21,26 @@ where that colour is printed, and ``clockwise`` says which.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from companion.errors import FrameError
-from companion.games.ludo.board import BoardGeometry
+from companion.games.ludo import BoardGeometry
 from vision.board.aruco import marker_fit
 from vision.board.colour import classify
 from vision.board.find import BoardFit, find_board
 from vision.board.hand import covered_places
 from vision.board.layouts import layout_for
-from vision.board.pieces import PawnReading, hidden_yards, read_pieces
+from vision.board.pieces import hidden_yards, read_pieces
 from vision.board.printed import printed_colours
+from vision.frames import frame_problem_bgr
+from vision.observation import BoardObservation, PawnReading
 
 # Work image long side (pixels): a 15-cell board filling a third of a 960 px frame still has ~20 px
 # cells. Larger frames are scaled down (time grows with area).
 WORK_MAX_SIDE = 960
 MIN_FRAME_SIDE = 48
-BLACK_LEVEL, MIN_CONTRAST = 12.0, 4.0
-
-
-@dataclass(frozen=True)
-class BoardObservation:
-    """What the board reader saw in one frame.
-
-    board: geometry name. found: whether the board was found. squares: absolute track index -> colours
-    of the pawns on it (a tuple, usually of one). yards: colour -> pawns seen in that colour's yard (0-4).
-    covered_yards: yards that could not be counted (a hand over them; their count is 0 and means nothing).
-    unknown: track and home places a hand covers (``("track", i)``, ``("home", colour, k)``,
-    :mod:`vision.board.hand`): nothing is known of them, they are not empty (not in the JSON form).
-    homes: colour -> its occupied home squares (0-based, relative position ``track_positions + k``).
-    pawns: every pawn read, with place, score and confidence. confidence: 0-1 for the whole reading
-    (board fit x the weakest pawn's confidence). homography: 3x3 grid ``(col, row, 1)`` -> frame pixels
-    as nested tuples, None when not found. clockwise: printed colour order from red. frame_shape:
-    (h, w). ms: wall time. problem: why nothing could be read, else None.
-    """
-
-    board: str
-    found: bool
-    squares: dict[int, tuple[str, ...]] = field(default_factory=dict)
-    yards: dict[str, int] = field(default_factory=dict)
-    covered_yards: tuple[str, ...] = ()
-    unknown: tuple[tuple, ...] = ()
-    homes: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    pawns: tuple[PawnReading, ...] = ()
-    confidence: float = 0.0
-    homography: tuple[tuple[float, ...], ...] | None = None
-    clockwise: tuple[str, ...] = ()
-    frame_shape: tuple[int, int] = (0, 0)
-    ms: float = 0.0
-    problem: str | None = None
-
-    def homography_array(self) -> np.ndarray | None:
-        """The homography as a 3x3 float64 array (None when not found)."""
-        return None if self.homography is None else np.array(self.homography, np.float64)
-
-    def to_dict(self) -> dict:
-        """The JSON form (see :mod:`companion.cli.board`)."""
-        out = {
-            "board": self.board,
-            "found": self.found,
-            "squares": {str(k): (list(v) if len(v) > 1 else v[0]) for k, v in sorted(self.squares.items())},
-            "yards": dict(self.yards),
-            "covered_yards": list(self.covered_yards),
-            "homes": {c: list(v) for c, v in self.homes.items()},
-            "confidence": round(self.confidence, 4),
-            "clockwise": list(self.clockwise),
-            "pawns": [{"place": list(p.place), "colour": p.colour, "confidence": round(p.confidence, 3),
-                       "pixel": [round(p.pixel[0], 1), round(p.pixel[1], 1)]} for p in self.pawns],
-            "homography": None if self.homography is None else [[round(v, 6) for v in row] for row in self.homography],
-            "ms": round(self.ms, 3),
-        }
-        if self.problem:
-            out["problem"] = self.problem
-        return out
-
-
-def check_frame(frame_bgr) -> None:
-    """Raise FrameError unless ``frame_bgr`` is a non-empty (h, w, 3) uint8 numpy array."""
-    if not isinstance(frame_bgr, np.ndarray):
-        raise FrameError(f"frame must be a numpy array, not {type(frame_bgr).__name__}")
-    if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3 or frame_bgr.size == 0:
-        raise FrameError(f"frame must be a colour image of shape (h, w, 3), not {frame_bgr.shape}")
-    if frame_bgr.dtype != np.uint8:
-        raise FrameError(f"frame must be uint8 (0-255), not {frame_bgr.dtype}")
-
-
-def frame_problem(frame_bgr: np.ndarray) -> str | None:
-    """Why a frame cannot show a board (too small, black, uniform), or None."""
-    h, w = frame_bgr.shape[:2]
-    if min(h, w) < MIN_FRAME_SIDE:
-        return f"frame too small ({w}x{h} px, need {MIN_FRAME_SIDE} px a side)"
-    gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-    if float(gray.mean()) < BLACK_LEVEL:
-        return "frame is black"
-    if float(gray.std()) < MIN_CONTRAST:
-        return "frame has no contrast"
-    return None
+MIN_CONTRAST = 4.0
 
 
 def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
@@ -134,9 +55,8 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
     Raises FrameError for input that is not an image; never for what the image shows.
     """
     start = time.perf_counter()
-    check_frame(frame_bgr)
+    problem = frame_problem_bgr(frame_bgr, min_side=MIN_FRAME_SIDE, min_contrast=MIN_CONTRAST)
     h, w = frame_bgr.shape[:2]
-    problem = frame_problem(frame_bgr)
     if problem:
         return BoardObservation(geometry.name, False, frame_shape=(h, w), problem=problem,
                                 ms=(time.perf_counter() - start) * 1000.0)

@@ -1,1 +1,90 @@
-"""(front door: see docs/ARCHITECTURE.md)"""
+"""Frame sources behind one interface: a folder of photos, a video file, an OpenCV device, picamera2.
+
+Every source is a :class:`FrameSource` (:mod:`.sources`; the Pi camera in :mod:`.pi`, which imports
+picamera2 only when a Pi camera is opened): ``read()`` returns the next frame as a BGR ``uint8`` array
+of shape (height, width, 3), or None when the source is exhausted or has no frame now; ``name`` says
+what it is; ``close()`` releases it; sources are context managers.
+
+:func:`open_camera` turns a camera spec (the ``--camera`` flag, ARCHITECTURE.md) into a source:
+``auto``, ``picamera``, ``device:N``, ``video:FILE``, ``folder:DIR``. A spec that cannot be opened
+raises :class:`~companion.errors.CameraError` with a message saying why.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from companion.errors import CameraError
+from vision.camera.pi import SETTINGS_FILE, Picamera2Source
+from vision.camera.sources import (
+    DEFAULT_FRAMES_PER_PHOTO,
+    PHOTO_SUFFIXES,
+    DeviceSource,
+    FirstFrameSource,
+    FrameSource,
+    PhotoFolderSource,
+    PhotoListSource,
+    VideoSource,
+    bundled_photos_dir,
+)
+
+__all__ = ["open_camera", "CameraError", "FrameSource", "PhotoListSource", "PhotoFolderSource", "VideoSource",
+           "DeviceSource", "Picamera2Source", "DEFAULT_FRAMES_PER_PHOTO", "PHOTO_SUFFIXES", "SETTINGS_FILE",
+           "bundled_photos_dir"]
+
+log = logging.getLogger(__name__)
+
+
+def open_camera(spec: str, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO, state_dir: Path | None = None) -> FrameSource:
+    """Open the source a camera spec names.
+
+    ``picamera``: the Pi camera (picamera2). ``device:N``: OpenCV device N. ``video:FILE``: a video file.
+    ``folder:DIR``: the photos of DIR, each held for ``frames_per_photo`` reads. ``auto``: picamera2 if
+    it works, else device 0 if it actually delivers a frame, else the bundled photos. ``state_dir``: where
+    ``companion calibrate camera`` stored the Pi camera's settings (``vision.camera.pi.SETTINGS_FILE``),
+    None for none. Raises CameraError (the reason in its message) when the source cannot be opened or the spec is
+    not one of these.
+    """
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    settings_file = None if state_dir is None else Path(state_dir) / SETTINGS_FILE
+    if spec == "auto":
+        return _open_auto(frames_per_photo, settings_file)
+    if spec == "picamera":
+        return Picamera2Source(settings_file=settings_file)
+    if kind == "device" and arg:
+        try:
+            index = int(arg)
+        except ValueError:
+            raise CameraError(f"camera spec {spec!r}: device number must be an integer") from None
+        return DeviceSource(index)
+    if kind == "video" and arg:
+        return VideoSource(arg)
+    if kind == "folder" and arg:
+        return PhotoFolderSource(arg, frames_per_photo)
+    raise CameraError(f"camera spec {spec!r} not understood: use auto, picamera, device:N, video:FILE "
+                      "or folder:DIR")
+
+
+def _open_auto(frames_per_photo: int, settings_file: Path | None) -> FrameSource:
+    try:
+        source = Picamera2Source(settings_file=settings_file)
+        log.info("camera auto: using %s", source.name)
+        return source
+    except CameraError as error:
+        log.info("camera auto: no Pi camera (%s)", error)
+    try:
+        device = DeviceSource(0)
+    except CameraError as error:
+        log.info("camera auto: %s", error)
+    else:
+        first = device.read()
+        if first is not None:
+            log.info("camera auto: using %s", device.name)
+            return FirstFrameSource(device, first)
+        device.close()
+        log.info("camera auto: device 0 opened but gave no frame")
+    source = PhotoFolderSource(bundled_photos_dir(), frames_per_photo)
+    log.info("camera auto: using the bundled photos (%s)", source.name)
+    return source

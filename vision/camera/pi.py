@@ -138,13 +138,6 @@ class CameraSettings:
             raise ValueError(f"camera settings: missing or malformed value ({type(error).__name__}: {error})") from None
 
 
-def default_settings_file() -> Path:
-    """Where the calibrated settings live: ``SETTINGS_FILE`` in the app's state directory."""
-    from companion.paths import resolve
-
-    return resolve().state_dir / SETTINGS_FILE
-
-
 def load_settings(path: Path) -> CameraSettings | None:
     """The settings stored at ``path``, or None when there is no such file.
 
@@ -232,11 +225,10 @@ class Picamera2Source(FrameSource):
                  picamera2_class: type | None = None):
         camera_class = picamera2_class or import_picamera2()
         if settings is None:
-            path = settings_file or default_settings_file()
-            settings = load_settings(path)
+            settings = load_settings(settings_file) if settings_file is not None else None
             if settings is None:
                 log.warning("camera not calibrated (%s absent): automatic exposure and white balance; run "
-                            "`companion calibrate camera`", path)
+                            "`companion calibrate camera`", settings_file or SETTINGS_FILE)
                 settings = CameraSettings()
         if size is not None or fmt is not None:
             settings = replace(settings, size=tuple(size or settings.size), fmt=fmt or settings.fmt)

@@ -4,9 +4,7 @@ Every source is a :class:`FrameSource`: ``read()`` returns the next frame as a B
 shape (height, width, 3), or None when the source is exhausted or has no frame now; ``name`` says what
 it is; ``close()`` releases it; sources are context managers.
 
-:func:`open_camera` turns a camera spec (the ``--camera`` flag, ARCHITECTURE.md) into a source:
-``auto``, ``picamera``, ``device:N``, ``video:FILE``, ``folder:DIR``. A spec that cannot be opened
-raises :class:`CameraError` with a message saying why.
+``vision.camera.open_camera`` turns a camera spec (the ``--camera`` flag) into one of them.
 """
 
 from __future__ import annotations
@@ -202,7 +200,7 @@ class DeviceSource(_CaptureSource):
         super().__init__(capture, f"device:{index}")
 
 
-class _FirstFrameSource(FrameSource):
+class FirstFrameSource(FrameSource):
     """Wraps a source whose first frame was already read (``auto`` checks a device really delivers)."""
 
     def __init__(self, source: FrameSource, first: np.ndarray):
@@ -224,59 +222,3 @@ class _FirstFrameSource(FrameSource):
 def bundled_photos_dir() -> Path:
     """The folder of real dice photos shipped in the package (``assets/dice_photos``)."""
     return Path(str(importlib.resources.files("assets") / "dice_photos"))
-
-
-def open_camera(spec: str, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO) -> FrameSource:
-    """Open the source a camera spec names.
-
-    ``picamera``: the Pi camera (picamera2). ``device:N``: OpenCV device N. ``video:FILE``: a video file.
-    ``folder:DIR``: the photos of DIR, each held for ``frames_per_photo`` reads. ``auto``: picamera2 if
-    it works, else device 0 if it actually delivers a frame, else the bundled photos.
-    Raises CameraError (the reason in its message) when the source cannot be opened or the spec is
-    not one of these.
-    """
-    spec = spec.strip()
-    kind, _, arg = spec.partition(":")
-    if spec == "auto":
-        return _open_auto(frames_per_photo)
-    if spec == "picamera":
-        from vision.camera.pi import Picamera2Source
-
-        return Picamera2Source()
-    if kind == "device" and arg:
-        try:
-            index = int(arg)
-        except ValueError:
-            raise CameraError(f"camera spec {spec!r}: device number must be an integer") from None
-        return DeviceSource(index)
-    if kind == "video" and arg:
-        return VideoSource(arg)
-    if kind == "folder" and arg:
-        return PhotoFolderSource(arg, frames_per_photo)
-    raise CameraError(f"camera spec {spec!r} not understood: use auto, picamera, device:N, video:FILE "
-                      "or folder:DIR")
-
-
-def _open_auto(frames_per_photo: int) -> FrameSource:
-    try:
-        from vision.camera.pi import Picamera2Source
-
-        source = Picamera2Source()
-        log.info("camera auto: using %s", source.name)
-        return source
-    except CameraError as error:
-        log.info("camera auto: no Pi camera (%s)", error)
-    try:
-        device = DeviceSource(0)
-    except CameraError as error:
-        log.info("camera auto: %s", error)
-    else:
-        first = device.read()
-        if first is not None:
-            log.info("camera auto: using %s", device.name)
-            return _FirstFrameSource(device, first)
-        device.close()
-        log.info("camera auto: device 0 opened but gave no frame")
-    source = PhotoFolderSource(bundled_photos_dir(), frames_per_photo)
-    log.info("camera auto: using the bundled photos (%s)", source.name)
-    return source

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.errors import CalibrationError
 from vision.cards.colour_model import balance_gains, balanced, nearest_colour, strip_histogram, table_colour
 from vision.cards.digits import glyph_scores
 from vision.cards.find import _quad_of, orient_corners
@@ -239,7 +240,7 @@ def learn_design(frame_bgr: np.ndarray, calibration, colours: tuple[str, ...], m
     """
     quads = [q for q in find_outlines(frame_bgr, stone_cuts(calibration.stones)) if 1.15 <= _aspect(q) <= 1.9]
     if len(quads) != len(colours):
-        raise ValueError(f"deck calibration: expected {len(colours)} single cards, found {len(quads)}")
+        raise CalibrationError(f"deck calibration: expected {len(colours)} single cards, found {len(quads)}")
     found = []
     for quad in quads:
         corners = orient_corners(quad, calibration.line_distance)
@@ -252,10 +253,10 @@ def learn_design(frame_bgr: np.ndarray, calibration, colours: tuple[str, ...], m
     # the polarity and corner where all cards read best together
     kinds = {kind for f in found for kind in f[1]}
     if not kinds:
-        raise ValueError("deck calibration: no corner value found")
+        raise CalibrationError("deck calibration: no corner value found")
     kind = max(sorted(kinds), key=lambda k: sum(f[1].get(k, (0.0,))[0] for f in found))
     if any(f[1].get(kind, (0.0,))[0] < MIN_CONFIDENCE for f in found):
-        raise ValueError("deck calibration: a card without a readable corner value")
+        raise CalibrationError("deck calibration: a card without a readable corner value")
     boxes = np.array([f[1][kind][2] for f in found])
     index = (float(boxes[:, 0].min()), float(np.median(boxes[:, 1])), float(boxes[:, 2].max()),
              float(np.median(boxes[:, 3])))

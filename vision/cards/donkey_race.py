@@ -28,9 +28,11 @@ import time
 
 import numpy as np
 
-from vision.cards.common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
+from vision.cards.common import FLAG_BELOW
 from vision.cards.find import find_card_quads, orient_corners, rectify
 from vision.cards.value import centre_glyph, picture_rank, read_centre_value
+from vision.frames import frame_problem_bgr
+from vision.observation import CardReading, CardsObservation
 
 CARD_WIDTH = 150  # pixels of a rectified card's short side
 PICTURE_VALUES = {"J": 11, "Q": 12, "K": 13}
@@ -107,29 +109,3 @@ def _along(card: CardReading, seat: int, players: int, centre: tuple[float, floa
     mx = sum(x for x, _ in card.corners) / 4 - centre[0]
     my = sum(y for _, y in card.corners) / 4 - centre[1]
     return mx * uy - my * ux
-
-
-def add_arguments(parser) -> None:
-    """Flags of ``companion cards read --game donkey-race`` (all prefixed ``--dr-``)."""
-    parser.add_argument("--dr-players", type=int, default=4, choices=(2, 3, 4),
-                        help="donkey race: players, one sector each (default 4)")
-    parser.add_argument("--dr-donkey-value", type=int, default=0,
-                        help="donkey race: the donkey card's value (default 0)")
-
-
-def read_cards_json(frame_bgr: np.ndarray, args) -> dict:
-    """The JSON object for one image (without ``file``/``ms``); writes an overlay when ``args.debug_out``."""
-    observation = read_cards(frame_bgr, players=getattr(args, "dr_players", 4),
-                             donkey_value=getattr(args, "dr_donkey_value", 0))
-    debug_out = getattr(args, "debug_out", None)
-    if debug_out is not None:
-        draw_overlay(frame_bgr, observation, _overlay_path(debug_out, frame_bgr))
-    return observation.to_dict()
-
-
-def _overlay_path(debug_out, frame_bgr):
-    from pathlib import Path
-
-    folder = Path(debug_out)
-    index = len(list(folder.glob("donkey-race-*.png"))) if folder.is_dir() else 0
-    return folder / f"donkey-race-{index:03d}.png"

@@ -35,17 +35,19 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.cards.common import FLAG_BELOW, CardReading, CardsObservation, draw_overlay, frame_problem_bgr
+from companion.errors import CalibrationError
+from vision.cards.common import FLAG_BELOW
 from vision.cards.corner import CornerDesign, learn_design, read_corner_cards, stone_cuts
 from vision.cards.find import find_card_quads, orient_corners, rectify
 from vision.cards.reference_deck import COLOUR_BGR, COLOURS, LETTER, card_layout
 from vision.cards.st_index import find_index_boxes, lab_of
 from vision.cards.value import read_centre_value
+from vision.frames import frame_problem_bgr
+from vision.observation import CardReading, CardsObservation
 
 STRIP_WIDTH = 160  # pixels of a rectified card's (or column's) width
 COLOUR_FLAG_DISTANCE = 28.0  # Lab distance to the nearest palette colour above which a card is flagged
@@ -240,7 +242,7 @@ def calibrate_colours(frame_bgr: np.ndarray, calibration: StCalibration | None =
     values. Raises ValueError unless exactly len(colours) cards with a measurable colour are found."""
     problem = frame_problem_bgr(frame_bgr)
     if problem is not None:
-        raise ValueError(f"colour calibration: {problem}")
+        raise CalibrationError(f"colour calibration: {problem}")
     calibration = calibration or StCalibration.default(frame_bgr.shape)
     samples = []
     for box in find_index_boxes(frame_bgr, calibration.line_distance):
@@ -248,7 +250,7 @@ def calibrate_colours(frame_bgr: np.ndarray, calibration: StCalibration | None =
             mid = box.corners.mean(axis=0)
             samples.append((calibration.locate(float(mid[0]), float(mid[1])), box.lab))
     if len(samples) != len(colours):
-        raise ValueError(f"colour calibration: expected {len(colours)} cards, found {len(samples)}")
+        raise CalibrationError(f"colour calibration: expected {len(colours)} cards, found {len(samples)}")
     samples.sort(key=lambda s: s[0])
     palette = dict(calibration.palette)
     palette.update({c: tuple(float(v) for v in lab) for c, (_, lab) in zip(colours, samples)})
@@ -263,46 +265,7 @@ def calibrate_deck(frame_bgr: np.ndarray, calibration: StCalibration | None = No
     when the cards or their corner values are not all found."""
     problem = frame_problem_bgr(frame_bgr)
     if problem is not None:
-        raise ValueError(f"deck calibration: {problem}")
+        raise CalibrationError(f"deck calibration: {problem}")
     calibration = calibration or StCalibration.default(frame_bgr.shape)
     design = learn_design(frame_bgr, calibration, colours, max_value=10)
     return StCalibration(stones=calibration.stones, palette=calibration.palette, design=design)
-
-
-def add_arguments(parser) -> None:
-    """Flags of ``companion cards read --game schotten-totten`` (all prefixed ``--st-``)."""
-    parser.add_argument("--st-calibration", type=Path, metavar="FILE",
-                        help="schotten-totten: JSON with the nine stones' pixel centres (and a palette)")
-    parser.add_argument("--st-stones", metavar="X,Y;...",
-                        help="schotten-totten: the nine stones' pixel centres, left to right")
-
-
-def calibration_from_args(args, frame_shape) -> StCalibration:
-    """The calibration given by ``--st-calibration`` or ``--st-stones`` (else the default for the frame);
-    raises ValueError for a bad file or list."""
-    path = getattr(args, "st_calibration", None)
-    if path is not None:
-        try:
-            return StCalibration.from_json(Path(path).read_text(encoding="utf-8"))
-        except (OSError, KeyError, TypeError, json.JSONDecodeError) as error:
-            raise ValueError(f"cards read: bad --st-calibration {path}: {error}") from None
-    stones = getattr(args, "st_stones", None)
-    if stones:
-        try:
-            points = tuple(tuple(float(v) for v in p.split(",")) for p in stones.split(";") if p.strip())
-            return StCalibration(stones=points)
-        except ValueError as error:
-            raise ValueError(f"cards read: bad --st-stones: {error}") from None
-    return StCalibration.default(frame_shape)
-
-
-def read_cards_json(frame_bgr: np.ndarray, args) -> dict:
-    """The JSON object for one image (without ``file``/``ms``); writes an overlay when ``args.debug_out``."""
-    calibration = calibration_from_args(args, frame_bgr.shape)
-    observation = read_cards(frame_bgr, calibration)
-    debug_out = getattr(args, "debug_out", None)
-    if debug_out is not None:
-        folder = Path(debug_out)
-        index = len(list(folder.glob("schotten-totten-*.png"))) if folder.is_dir() else 0
-        draw_overlay(frame_bgr, observation, folder / f"schotten-totten-{index:03d}.png", list(calibration.stones))
-    return observation.to_dict()

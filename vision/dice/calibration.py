@@ -6,8 +6,8 @@ size) of the empty play area, and optionally frames each showing dice on that ar
 face), and stores :data:`CALIBRATION_FILE` atomically (written to a temporary file in the same folder,
 then renamed), so a reader never sees half a file. ``load_calibration(state_dir)`` reads it back (None
 when there is none or it is unreadable). The reader (:func:`vision.dice.reader.read_dice`) uses the calibration
-of the state directory (:func:`companion.paths.resolve`) when one exists for the frame's size, and works
-as before without.
+it is given (the app loads the state directory's once, ``companion.readers.dice``) when it was made for
+the frame's size, and works as before without.
 
 What is stored (``numpy .npz``, no pickles):
 
@@ -32,7 +32,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import CalibrationError
+from companion.errors import CalibrationError, FrameError
+from vision.frames import check_frame
 
 CALIBRATION_FILE = "dice_calibration.npz"
 FORMAT_VERSION = 1
@@ -72,9 +73,6 @@ class DiceCalibration:
 
 
 def _check_frames(frames, what: str) -> list[np.ndarray]:
-    from companion.errors import FrameError
-    from vision.dice.reader import check_frame
-
     frames = list(frames)
     for i, frame in enumerate(frames):
         try:
@@ -172,22 +170,3 @@ def load_calibration(state_dir) -> DiceCalibration | None:
                                    float(data["noise"]), float(data["die_side"]))
     except (OSError, KeyError, ValueError, EOFError):
         return None
-
-
-_cache: dict[str, object] = {"key": None, "value": None}
-
-
-def current_calibration() -> DiceCalibration | None:
-    """The calibration of the app's state directory (:func:`companion.paths.resolve`), re-read only when
-    the file changes (one ``stat`` a call); None when there is none."""
-    from companion.paths import resolve
-
-    path = resolve().state_dir / CALIBRATION_FILE
-    try:
-        stat = path.stat()
-        key = (str(path), stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        return None
-    if _cache["key"] != key:
-        _cache["key"], _cache["value"] = key, load_calibration(path.parent)
-    return _cache["value"]  # type: ignore[return-value]

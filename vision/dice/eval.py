@@ -42,7 +42,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.reader import read_dice, warm_up
+from companion.errors import FileFormatError, MissingFileError
+from vision.dice.reader import DEFAULT_METHOD, read_dice, warm_up
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
@@ -69,11 +70,11 @@ def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
     set_dir = Path(set_dir)
     labels_path = set_dir / "labels.csv"
     if set_dir.is_file():
-        raise FileNotFoundError(f"a file, not a set's folder: {set_dir}")
+        raise MissingFileError(f"a file, not a set's folder: {set_dir}")
     if not set_dir.is_dir():
-        raise FileNotFoundError(f"no such folder: {set_dir}")
+        raise MissingFileError(f"no such folder: {set_dir}")
     if not labels_path.is_file():
-        raise FileNotFoundError(f"no labels.csv in {set_dir}")
+        raise MissingFileError(f"no labels.csv in {set_dir}")
     box_file = next((name for name in BOX_FILES if (set_dir / name).is_file()), None)
     boxes: dict[str, list] = {}
     if box_file:
@@ -83,14 +84,14 @@ def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
                     box = tuple(float(row[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
                     boxes.setdefault(row["file"], []).append((int(row["value"]), box))
                 except (KeyError, TypeError, ValueError) as error:
-                    raise ValueError(f"{set_dir / box_file}:{line}: bad row ({error})") from None
+                    raise FileFormatError(f"{set_dir / box_file}:{line}: bad row ({error})") from None
     images = []
     with open(labels_path, newline="") as handle:
         for line, row in enumerate(csv.DictReader(handle), start=2):
             try:
                 values = tuple(int(v) for v in (row["dice_values"] or "").split())
             except (KeyError, TypeError, ValueError) as error:
-                raise ValueError(f"{labels_path}:{line}: bad row ({error})") from None
+                raise FileFormatError(f"{labels_path}:{line}: bad row ({error})") from None
             images.append(LabelledImage(row["file"], values, tuple(boxes.get(row["file"], ()))))
     return images, box_file
 
@@ -105,14 +106,14 @@ def load_errata(path: str | Path) -> list[dict]:
     mark (a spreadsheet's "CSV UTF-8") is allowed."""
     path = Path(path)
     if path.is_dir():
-        raise ValueError(f"{path} is a folder, not an errata CSV file")
+        raise FileFormatError(f"{path} is a folder, not an errata CSV file")
     if not path.is_file():
-        raise FileNotFoundError(f"no such errata file: {path}")
+        raise MissingFileError(f"no such errata file: {path}")
     with open(path, newline="", encoding="utf-8-sig") as handle:  # utf-8-sig: a spreadsheet's byte-order mark
         reader = csv.DictReader(handle)
         missing = [c for c in ERRATA_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
-            raise ValueError(f"{path}: missing column(s) {', '.join(missing)} (needs {','.join(ERRATA_COLUMNS)})")
+            raise FileFormatError(f"{path}: missing column(s) {', '.join(missing)} (needs {','.join(ERRATA_COLUMNS)})")
         rows = list(reader)
     faces = {"1", "2", "3", "4", "5", "6"}
     for line, row in enumerate(rows, start=2):
@@ -123,7 +124,7 @@ def load_errata(path: str | Path) -> list[dict]:
         except (TypeError, ValueError):  # a short row leaves its last columns None
             ok = False
         if not ok:
-            raise ValueError(f"{path}, line {line}: needs a box of four numbers, a label (1-6 or empty) and "
+            raise FileFormatError(f"{path}, line {line}: needs a box of four numbers, a label (1-6 or empty) and "
                              f"the value the die shows (1-6)")
     return rows
 
@@ -148,7 +149,7 @@ def apply_errata(item, rows: list[dict]):
         hit = [i for i, (v, b) in enumerate(boxes)
                if v == int(r["label"]) and b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
         if not hit:
-            raise ValueError(f"errata row for {name}: no die labelled {r['label']} at {box}")
+            raise FileFormatError(f"errata row for {name}: no die labelled {r['label']} at {box}")
         boxes[hit[0]] = (int(r["shows"]), boxes[hit[0]][1])
     return replace(item, boxes=tuple(boxes), values=tuple(sorted(v for v, _ in boxes)))
 
@@ -178,12 +179,13 @@ def _fraction(num: int, den: int) -> float | None:
     return None if den == 0 else round(num / den, 4)
 
 
-def evaluate(set_dir: str | Path, errata: list[dict] | None = None) -> dict:
+def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str = DEFAULT_METHOD) -> dict:
     """Run the reader on every image of a set and compare with the labels (figures: module docstring).
 
     ``errata``: label corrections (:func:`load_errata` rows) applied to the labels first
     (:func:`apply_errata`); the result then also has ``errata``, the number of rows that name an image of
-    the set. Raises ValueError when a row's label matches no labelled die. Sets OpenCV to one thread so
+    the set. ``method``: the reader (``vision.dice.reader.METHODS``). Raises ValueError when a row's
+    label matches no labelled die. Sets OpenCV to one thread so
     that timings are comparable between machines and runs.
     """
     set_dir = Path(set_dir)
@@ -193,7 +195,7 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None) -> dict:
     if errata is not None:
         images = [apply_errata(item, errata) for item in images]
     cv2.setNumThreads(1)
-    warm_up()
+    warm_up(method)
     n_exact = n_exact16 = n_16 = 0
     n_read = n_label = n_common = 0
     times = []
@@ -208,7 +210,7 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None) -> dict:
             unreadable += 1
             obs = DiceObservation(dice=(), frame_shape=(0, 0), problem="unreadable file")
         else:
-            obs = read_dice(frame, calibration=None)
+            obs = read_dice(frame, method=method)
             times.append(obs.ms)
         read = Counter(obs.values)
         label = Counter(item.values)

@@ -1,12 +1,12 @@
-"""Dice reader: :data:`READER` chooses v3 (``"learned"``, the product's: a learned die detector finds the
-dice, see :mod:`vision.dice.learned`), v2 (``"classical"``, below) or ``"hybrid"`` (v2 plus the
-dice only the detector finds). All share the frame checks, the scaling to the work image and the
+"""Dice reader: ``method`` (:data:`METHODS`) chooses v3 (``"learned"``, the product's
+:data:`DEFAULT_METHOD`: a learned die detector finds the dice, see :mod:`vision.dice.learned`), v2
+(``"classical"``, below) or ``"hybrid"`` (v2 plus the dice only the detector finds). All share the frame checks, the scaling to the work image and the
 reading order of :func:`read_dice`.
 
 Reader v2: find each die in a BGR frame, count its pips, and check the count with a small learned
 face classifier (:mod:`vision.dice.model`, run through cv2.dnn).
 
-``read_dice(frame_bgr, calibration="auto") -> DiceObservation``. Steps:
+``read_dice(frame_bgr, calibration=None, method=DEFAULT_METHOD) -> DiceObservation``. Steps:
 
 1. Check the frame (:class:`FrameError` for input that is not an image; an observation with ``problem``
    set and no dice for a black, saturated, uniform or tiny frame).
@@ -34,21 +34,15 @@ import time
 import cv2
 import numpy as np
 
-from companion.errors import FrameError
 from vision.dice.pips import FaceReading, read_face
 from vision.dice.segment import Region, face_regions, foreground_distance, object_regions, to_lab
+from vision.frames import MIN_FRAME_SIDE, check_frame, frame_problem
 from vision.observation import DiceObservation, DieReading
 
 # Work image long side (pixels). Dice in our photos are 1/30 - 1/8 of the long side; at 640 px the
 # smallest is ~20 px with ~4 px pips, the least that pip counting needs. Larger frames are scaled down
 # (time grows with area), smaller ones are used as they are.
 WORK_MAX_SIDE = 640
-# Smallest frame side read (pixels): below this no die is big enough to show pips.
-MIN_FRAME_SIDE = 32
-# A frame whose mean grey level is below this is "black" (lens cap, lights off); above it "saturated"
-# (overexposed). A frame with almost no contrast (grey-level standard deviation below MIN_CONTRAST)
-# shows nothing readable either.
-BLACK_LEVEL, SATURATED_LEVEL, MIN_CONTRAST = 12.0, 245.0, 3.0
 # Object sizes accepted as a die or a group of dice: side from 1/60 of the long side (smaller than
 # any die we have seen) to 0.75 of the short side (a close-up of one die).
 MIN_DIE_FRACTION, MAX_OBJECT_FRACTION = 1 / 60, 0.75
@@ -89,49 +83,30 @@ CONTESTED = 0.1
 VOTE_FLOOR = 0.6
 
 
-def check_frame(frame_bgr) -> None:
-    """Raise FrameError naming the problem unless ``frame_bgr`` is a non-empty (h, w, 3) uint8 array."""
-    if frame_bgr is None:
-        raise FrameError("no frame (None)")
-    if not isinstance(frame_bgr, np.ndarray):
-        raise FrameError(f"frame is a {type(frame_bgr).__name__}, not a numpy array")
-    if frame_bgr.dtype != np.uint8:
-        raise FrameError(f"frame dtype is {frame_bgr.dtype}, expected uint8 (BGR 0-255)")
-    if frame_bgr.size == 0:
-        raise FrameError(f"frame is empty (shape {frame_bgr.shape})")
-    if frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
-        raise FrameError(f"frame shape is {frame_bgr.shape}, expected (height, width, 3) BGR")
+METHODS = ("learned", "hybrid", "classical")
+"""The readers :func:`read_dice` can use: ``"learned"`` (v3, vision.dice.learned.read_work_learned: die
+detector + face classifier + pips), ``"hybrid"`` (v2 plus the dice only the detector finds,
+read_work_hybrid) or ``"classical"`` (v2 alone, below; also the fallback when the detector's model file
+is absent)."""
+
+DEFAULT_METHOD = "learned"
+"""The product's reader, v3, since the seventh round (detector and classifier trained on synthetic tables
+too): on byler_d6's 37 held-out photos, pi_cam_tray and ivory_grid it reads as many images exactly as v2
+or more, finds as many dice or more and shows no more wrong dice unflagged (byler held-out with its
+label errors corrected), flags a third as many and takes about half the time. The hybrid runs both
+readers (about 80 ms a photo: a 200-photo eval no longer fits 18 s). Figures: assets/dice_model/README.md."""
 
 
-def frame_problem(grey: np.ndarray) -> str | None:
-    """A short reason when a (work-size) grey frame cannot show dice, else None."""
-    if min(grey.shape[:2]) < MIN_FRAME_SIDE:
-        return f"frame is too small ({grey.shape[1]}x{grey.shape[0]} px, at least {MIN_FRAME_SIDE} px a side)"
-    mean = float(grey.mean())
-    if mean < BLACK_LEVEL:
-        return f"frame is black (mean level {mean:.0f} of 255)"
-    if mean > SATURATED_LEVEL:
-        return f"frame is saturated (mean level {mean:.0f} of 255)"
-    if float(grey.std()) < MIN_CONTRAST:
-        return "frame has no contrast (uniform)"
-    return None
+def check_method(method: str) -> str:
+    """``method`` when it is one of :data:`METHODS`; ``ValueError`` naming the choices otherwise."""
+    if method not in METHODS:
+        raise ValueError(f"dice reader {method!r} is not one of {', '.join(METHODS)}")
+    return method
 
 
-AUTO = "auto"
-# The reader read_dice uses: "learned" (v3, vision.dice.learned.read_work_learned: die detector + face
-# classifier + pips), "hybrid" (v2 plus the dice only the detector finds, read_work_hybrid) or
-# "classical" (v2 alone, below; also the fallback when the detector's model file is absent).
-# The product's is v3 ("learned") since the seventh round (detector and classifier trained on synthetic
-# tables too): on byler_d6's 37 held-out photos, pi_cam_tray and ivory_grid it reads as many images exactly
-# as v2 or more, finds as many dice or more and shows no more wrong dice unflagged (byler held-out with its
-# label errors corrected), flags a third as many and takes about half the time. The hybrid runs both
-# readers (about 80 ms a photo: a 200-photo eval no longer fits 18 s). Figures: assets/dice_model/README.md.
-READER = "learned"
-
-
-def warm_up() -> None:
+def warm_up(method: str = DEFAULT_METHOD) -> None:
     """Pay the reader's one-time costs now, not in the first photo's time: one read of a drawn table of
-    three dice (80 ms or so on this machine) loads the model files of the current READER and the modules
+    three dice (80 ms or so on this machine) loads the model files of ``method`` and the modules
     the reader imports on first use, runs the networks' first forward passes and has OpenCV build its Lab
     conversion tables (about 70 ms alone). A bundled byler_d6 photo then reads in ~32 ms the first time
     instead of ~50 (~24 ms when read again: the networks still set up once for a new frame size).
@@ -141,7 +116,7 @@ def warm_up() -> None:
         cv2.rectangle(frame, (x0, 200), (x0 + 60, 260), (235, 240, 240), -1)
         for dx, dy in ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)):
             cv2.circle(frame, (x0 + 30 + 15 * dx, 230 + 15 * dy), 6, (20, 20, 20), -1)
-    read_dice(frame, calibration=None)
+    read_dice(frame, method=method)
 
 
 def work_image(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
@@ -163,18 +138,19 @@ def work_image(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), scale
 
 
-def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
+def read_dice(frame_bgr: np.ndarray, calibration=None, method: str = DEFAULT_METHOD) -> DiceObservation:
     """Find the dice in a BGR uint8 frame (h, w, 3) and read their values.
 
     Returns a DiceObservation: dice in reading order (rows top to bottom, left to right within a row),
     boxes in frame pixels, ``ms`` the wall time of this call in milliseconds. A black, saturated or
     uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
-    ``calibration``: a :class:`vision.dice.calibration.DiceCalibration`, None for none, or ``"auto"``
-    (the default) for the one stored in the app's state directory if any; it is used only when it was
-    made for frames of this size: v2 compares the table with the calibrated empty table; v3 (which needs
+    ``calibration``: a :class:`vision.dice.calibration.DiceCalibration` (the caller loads it once, e.g.
+    from the app's state directory) or None; it is used only when it was made for frames of this size: v2 compares the table with the calibrated empty table; v3 (which needs
     none) drops detections on the part of the table nothing was put on (a board's or a card's print).
-    Raises FrameError for input that is not a non-empty (h, w, 3) uint8 numpy array.
+    ``method``: one of :data:`METHODS`. Raises FrameError for input that is not a non-empty (h, w, 3)
+    uint8 numpy array, ValueError for an unknown ``method``.
     """
+    check_method(method)
     start = time.perf_counter()
     check_frame(frame_bgr)
     h, w = frame_bgr.shape[:2]
@@ -185,16 +161,13 @@ def read_dice(frame_bgr: np.ndarray, calibration=AUTO) -> DiceObservation:
     problem = frame_problem(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
     dice: list[DieReading] = []
     if problem is None:
-        if isinstance(calibration, str):
-            from vision.dice.calibration import current_calibration
-            calibration = current_calibration()
         if calibration is not None and not calibration.fits((h, w)):
             calibration = None
         found = None
-        if READER == "learned":
+        if method == "learned":
             from vision.dice.learned import read_work_learned
             found = read_work_learned(work, calibration=calibration)
-        elif READER == "hybrid":
+        elif method == "hybrid":
             from vision.dice.learned import read_work_hybrid
             found = read_work_hybrid(work, calibration)
         if found is None:

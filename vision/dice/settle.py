@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.frames import check_frame
 from vision.observation import DiceObservation
 
 MOVING, STILL, EMPTY = "moving", "still", "empty"
@@ -72,15 +73,10 @@ class SettleStatus:
 def motion_image(frame_bgr: np.ndarray) -> np.ndarray:
     """The small blurred grey float32 image compared between frames (long side MOTION_SIDE or less).
 
-    Raises ValueError naming the problem for input that is not a non-empty (h, w, 3) or (h, w) uint8
-    array.
+    Raises :class:`~companion.errors.FrameError` naming the problem for input that is not a non-empty
+    (h, w, 3) or (h, w) uint8 array.
     """
-    if not isinstance(frame_bgr, np.ndarray):
-        raise ValueError(f"frame is a {type(frame_bgr).__name__}, not a numpy array")
-    if frame_bgr.dtype != np.uint8:
-        raise ValueError(f"frame dtype is {frame_bgr.dtype}, expected uint8")
-    if frame_bgr.size == 0 or frame_bgr.ndim not in (2, 3) or (frame_bgr.ndim == 3 and frame_bgr.shape[2] != 3):
-        raise ValueError(f"frame shape is {frame_bgr.shape}, expected (height, width, 3)")
+    check_frame(frame_bgr, grey_ok=True)
     grey = frame_bgr if frame_bgr.ndim == 2 else cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
     scale = min(1.0, MOTION_SIDE / max(h, w))

@@ -3,7 +3,7 @@
 ``python -m vision.training.dice_clusters [--images 200] [--seed 1] [--readers classical,learned] [--out DIR] [--apart]
 [--errors] [--json]``
 makes the set (PNG images, ``labels.csv`` and ``boxes.csv`` in the format of ``../shared/data/README.md``),
-measures each reader on it with :func:`vision.dice.eval.evaluate` (``vision.dice.reader.READER`` set to each in
+measures each reader on it with :func:`vision.dice.eval.evaluate` (the reader ``method`` of each in
 turn) and prints the figures (``--json``: one object, reader -> figures). ``--errors`` adds, per reader, the
 images not read exactly with what went wrong (missed, extra and misread dice); ``--apart`` makes the control
 set (the same kind of images with every die lying alone), which tells the cost of touching from the cost of
@@ -37,6 +37,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.dice.eval import evaluate, load_set, match_to_boxes
+from vision.dice.reader import read_dice
 
 # Canvas (height, width) in pixels: the shape of the byler_d6 photos (at most the reader's work size).
 CANVAS = (640, 640)
@@ -296,41 +299,25 @@ def write_set(images: list[ClusterImage], folder: Path) -> Path:
 
 
 def measure(folder: Path, reader: str) -> dict:
-    """:func:`vision.dice.eval.evaluate` of ``folder`` with ``vision.dice.reader.READER`` set to ``reader``
-    (restored afterwards)."""
-    import vision.dice.reader as dice
-    from vision.dice.eval import evaluate
-
-    before = dice.READER
-    dice.READER = reader
-    try:
-        return evaluate(folder)
-    finally:
-        dice.READER = before
+    """:func:`vision.dice.eval.evaluate` of ``folder`` with the dice reader ``reader``
+    (``vision.dice.reader.METHODS``)."""
+    return evaluate(folder, method=reader)
 
 
 def image_errors(folder: Path, reader: str) -> list[dict]:
     """Per image of ``folder`` read wrong with ``reader``: file, missed labelled dice (value, box),
     extra read dice and misread dice (label, read, flagged), as in :func:`vision.dice.eval.evaluate`."""
-    import vision.dice.reader as dice
-    from vision.dice.eval import load_set, match_to_boxes
-
     images, _ = load_set(folder)
-    before = dice.READER
-    dice.READER = reader
     out = []
-    try:
-        for item in images:
-            obs = dice.read_dice(cv2.imread(str(Path(folder) / item.file)), calibration=None)
-            match = match_to_boxes(obs, item.boxes)
-            missed = [item.boxes[j] for j in range(len(item.boxes)) if j not in match]
-            extra = [(d.value, d.box, d.flagged) for d, m in zip(obs.dice, match) if m is None]
-            wrong = [(item.boxes[m][0], d.value, d.flagged) for d, m in zip(obs.dice, match)
-                     if m is not None and item.boxes[m][0] != d.value]
-            if missed or extra or wrong:
-                out.append({"file": item.file, "missed": missed, "extra": extra, "misread": wrong})
-    finally:
-        dice.READER = before
+    for item in images:
+        obs = read_dice(cv2.imread(str(Path(folder) / item.file)), method=reader)
+        match = match_to_boxes(obs, item.boxes)
+        missed = [item.boxes[j] for j in range(len(item.boxes)) if j not in match]
+        extra = [(d.value, d.box, d.flagged) for d, m in zip(obs.dice, match) if m is None]
+        wrong = [(item.boxes[m][0], d.value, d.flagged) for d, m in zip(obs.dice, match)
+                 if m is not None and item.boxes[m][0] != d.value]
+        if missed or extra or wrong:
+            out.append({"file": item.file, "missed": missed, "extra": extra, "misread": wrong})
     return out
 
 
@@ -338,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.training.dice_clusters", description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--readers", default="classical,learned", help="comma-separated vision.dice.reader.READER values")
+    parser.add_argument("--readers", default="classical,learned", help="comma-separated vision.dice.reader.METHODS")
     parser.add_argument("--out", default=None, help="keep the set in this folder (default: a temporary one)")
     parser.add_argument("--errors", action="store_true", help="also list the images read wrong")
     parser.add_argument("--apart", action="store_true", help="control: the same dice, each lying alone")

@@ -37,7 +37,7 @@ def game_table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
         hands = [[int(v) for v in rng.integers(1, 16, int(rng.integers(1, 4)))] for _ in range(int(rng.integers(2, 5)))]
         frame = render_donkey_scene(rng, hands)[0]
     else:
-        from companion.games.ludo.board import BOARD_NAMES, load_board
+        from companion.games.ludo import BOARD_NAMES, load_board
         from vision.board.render import Scene, random_position, render
 
         geometry = load_board(BOARD_NAMES[int(rng.integers(len(BOARD_NAMES)))])

@@ -132,6 +132,11 @@ class SchottenTottenState:
     # -- queries --------------------------------------------------------------------------------------
 
     @property
+    def num_players(self) -> int:
+        """Two seats, always (C.1)."""
+        return NUM_SEATS
+
+    @property
     def current_player(self) -> int:
         """The seat to act, :data:`CHANCE` (start, deal, draw) or :data:`TERMINAL`."""
         if self.phase in (Phase.START, Phase.DEAL, Phase.DRAW):

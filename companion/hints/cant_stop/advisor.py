@@ -51,40 +51,24 @@ the play unchanged since):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 
-from companion.games.cant_stop.odds import bust_probability_for_columns
-from companion.games.cant_stop.rules import COLUMNS, Action, Bank, CantStopState, Choose, Phase, RollAgain
+from companion.games.cant_stop import (
+    COLUMNS,
+    Bank,
+    CantStopState,
+    Choose,
+    Phase,
+    RollAgain,
+    bust_probability_for_columns,
+)
+from companion.hints.base import Hint
 from companion.hints.cant_stop.search import Valuation, search_for
 from companion.hints.cant_stop.threats import claim_chances
 from companion.i18n import _, ngettext
-
-
-@dataclass(frozen=True)
-class Hint:
-    """One piece of advice for the seat to act.
-
-    action: the recommended engine action (a :class:`Choose` in the CHOOSE phase, :class:`RollAgain`
-    or :class:`Bank` in the DECIDE phase); always one of ``state.legal_actions()``.
-    reason: one translated line for the players (``companion.i18n._``), with its numbers.
-    numbers: the figures behind it: ``bust_probability`` (0-1, exact: chance that the next roll busts,
-    after the recommended pairing in CHOOSE), ``steps_at_risk`` (spaces climbed this turn that a bust
-    would lose), ``win_by_banking`` (1.0 or 0.0), ``bank_value`` and ``roll_value`` (the utilities of
-    banking now and of rolling on at best), and either ``expected_turns`` (solo: turns still needed
-    after this turn under the recommended play, >= 0) or ``win_probability`` (with opponents, 0-1);
-    in CHOOSE also ``choices`` (legal pairings), and ``threat_column`` (2-12) with ``threat_chance``
-    (0-1) when the runner-up pairing would have climbed a column an opponent is about to claim.
-    """
-
-    action: Action
-    reason: str
-    numbers: Mapping[str, float] = field(default_factory=dict, hash=False)
-
 
 # ----------------------------------------------------------------------------------------------------
 # Odds
@@ -123,6 +107,15 @@ def advise(state: CantStopState, seat: int) -> Hint:
     a look-ahead can differ in the last digits with what an earlier decision of the same turn cached,
     because a look-ahead builds at most a few new grids). Time: median well under 1 ms once the turn's
     grids exist, tens of ms for the turn's first decisions (``python -m companion.bench.advisor``).
+
+    The hint's ``action`` is a :class:`Choose` in CHOOSE, :class:`RollAgain` or :class:`Bank` in DECIDE.
+    Its ``numbers``: ``bust_probability`` (0-1, exact: chance that the next roll busts, after the
+    recommended pairing in CHOOSE), ``steps_at_risk`` (spaces climbed this turn that a bust would lose),
+    ``win_by_banking`` (1.0 or 0.0), ``bank_value`` and ``roll_value`` (the utilities of banking now and
+    of rolling on at best), and either ``expected_turns`` (solo: turns still needed after this turn under
+    the recommended play, >= 0) or ``win_probability`` (with opponents, 0-1); in CHOOSE also ``choices``
+    (legal pairings), and ``threat_column`` (2-12) with ``threat_chance`` (0-1) when the runner-up pairing
+    would have climbed a column an opponent is about to claim.
     """
     if state.phase not in (Phase.CHOOSE, Phase.DECIDE) or state.active != seat:
         raise ValueError(f"seat {seat} has no decision to make now (phase {state.phase.value}, "

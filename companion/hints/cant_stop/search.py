@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.games.cant_stop.rules import COLUMNS, CantStopState, Choose
+from companion.games.cant_stop import COLUMNS, CantStopState, Choose
 from companion.hints.cant_stop import threats as cant_stop_threats
 from companion.hints.cant_stop.threats import claim_chances, threatened, threatened_turns
 from companion.hints.cant_stop.turn import RunnerGrid, rolls

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.games.cant_stop.rules import pairings, roll_distribution
+from companion.games.cant_stop import pairings, roll_distribution
 
 Utility = Callable[[np.ndarray], np.ndarray]
 """Utility of banking: ``(N, 11)`` heights of the player's pieces after banking -> ``(N,)`` floats."""

@@ -30,7 +30,7 @@ from importlib import resources
 
 import numpy as np
 
-from companion.games.cant_stop.rules import COLUMNS, pairings, roll_distribution
+from companion.games.cant_stop import COLUMNS, pairings, roll_distribution
 
 MAX_NEED = 3
 """Needed-column counts with their own coefficient row; larger counts reuse the last row."""

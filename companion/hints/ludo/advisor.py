@@ -50,10 +50,10 @@ reach home, progress (the order of issue 4).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase
+from companion.games.ludo import YARD, LudoState, MoveInfo, Phase
+from companion.hints.base import Hint
 from companion.hints.ludo.danger import hit_chance, threat_count
 from companion.i18n import _
 
@@ -99,27 +99,6 @@ def weights_for(state: LudoState) -> Weights:
     """The weights for the rule set of ``state``: :data:`SAFE_WEIGHTS` with safe squares, else
     :data:`BASE_WEIGHTS`."""
     return BASE_WEIGHTS if state.config.safe_squares == "none" else SAFE_WEIGHTS
-
-
-@dataclass(frozen=True)
-class Hint:
-    """One piece of advice for the seat to act.
-
-    action: the recommended :class:`companion.games.ludo.rules.Move`, always one of ``state.legal_actions()``.
-    reason: one translated line for the players (``companion.i18n._``). kind: ``capture``, ``escape``,
-    ``safe``, ``enter``, ``home``, ``progress`` (the reason's category). to: the destination (relative).
-    numbers: ``value`` (the position value after the move, steps), ``danger`` (the own pawns' dangers
-    after the move, each 0-1, summed: 0-4), ``danger_before`` (the same before), ``captures`` (pawns
-    captured).
-    ranking: every legal move with its value, best first.
-    """
-
-    action: object
-    reason: str
-    kind: str
-    to: int
-    numbers: Mapping[str, float] = field(default_factory=dict, hash=False)
-    ranking: tuple[tuple[object, float], ...] = field(default=(), hash=False)
 
 
 def pawn_value(state: LudoState, rel: int, w: Weights | None = None) -> float:
@@ -212,6 +191,12 @@ def advise(state: LudoState, seat: int) -> Hint:
 
     Raises ``ValueError`` when ``seat`` has no move to make now (not its turn, a chance node, game over).
     Pure: the same state always gets the same advice.
+
+    The hint's ``action`` is a :class:`Move`; ``kind`` is ``capture``, ``escape``, ``safe``, ``enter``,
+    ``home`` or ``progress`` (the reason's category); ``numbers``: ``to`` (the destination, relative),
+    ``value`` (the position value after the move, steps), ``danger`` (the own pawns' dangers after the
+    move, each 0-1, summed: 0-4), ``danger_before`` (the same before), ``captures`` (pawns captured);
+    ``ranking``: every legal move with its value, best first.
     """
     if state.phase is not Phase.MOVE or state.active != seat:
         raise ValueError(f"seat {seat} has no move to make now (phase {state.phase.value}, "
@@ -223,7 +208,8 @@ def advise(state: LudoState, seat: int) -> Hint:
     kind, reason = _reason(state, seat, best, occ)
     numbers = {"value": value, "danger": dz, "danger_before": dz_before,
                "captures": float(sum(c for _, c in best.captures))}
-    return Hint(best.move, reason, kind, best.to, numbers, tuple((i.move, v) for i, v, _ in ranked))
+    return Hint(best.move, reason, {**numbers, "to": float(best.to)}, kind=kind,
+                ranking=tuple((i.move, v) for i, v, _ in ranked))
 
 
 def _where(state: LudoState, rel: int) -> str:

@@ -19,7 +19,7 @@ move between the opponents' turns in this model (one round of look-ahead only).
 
 from __future__ import annotations
 
-from companion.games.ludo.actions import YARD
+from companion.games.ludo import YARD
 
 Pawns = tuple[tuple[int, ...], ...]
 

@@ -15,11 +15,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from companion.games.schotten_totten.claims import SIDE_SIZE, claim_tables
-from companion.games.schotten_totten.rules import NUM_STONES, Action, Claim, EndClaims, Pass, Phase, SchottenTottenState
+from companion.games.schotten_totten import (
+    NUM_STONES,
+    SIDE_SIZE,
+    Claim,
+    EndClaims,
+    Pass,
+    Phase,
+    SchottenTottenState,
+    claim_tables,
+)
+from companion.hints.base import Hint
 from companion.hints.schotten_totten.eval import Evaluator, beat_chance, board_value
 from companion.i18n import _
 
@@ -30,20 +38,6 @@ MY_DRAW_WEIGHT = 2.0
 THEIR_DRAW_WEIGHT = 0.8
 """Scale of the opponent's chance to hold or draw a given unseen card. With MY_DRAW_WEIGHT 2.0 (seed 2):
 1.0 won 75 %, 0.8 80 %, 0.6 80 %."""
-
-
-@dataclass(frozen=True)
-class Hint:
-    """One piece of advice for the seat to act.
-
-    action: the recommended engine action, always one of ``state.legal_actions()``. reason: one
-    translated line. numbers: ``board_value`` (sum of stone win chances plus the adjacency bonus, about
-    0-14) and ``stone_chance`` (the win chance of the stone played at, 0-1) for a play.
-    """
-
-    action: Action
-    reason: str
-    numbers: Mapping[str, float] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -133,7 +127,10 @@ def stone_chances(state: SchottenTottenState, seat: int, evaluator: Evaluator, h
 
 def advise(state: SchottenTottenState, seat: int) -> Hint:
     """The advisor's action for ``seat`` (PLAY or CLAIM phase, its own turn); uses its own hand and the
-    table only. Raises ``ValueError`` when ``seat`` has no decision, or its hand is unknown in PLAY."""
+    table only. Raises ``ValueError`` when ``seat`` has no decision, or its hand is unknown in PLAY.
+
+    The hint's ``numbers`` for a play: ``board_value`` (sum of stone win chances plus the adjacency
+    bonus, about 0-14) and ``stone_chance`` (the win chance of the stone played at, 0-1)."""
     if state.phase not in (Phase.PLAY, Phase.CLAIM) or state.active != seat:
         raise ValueError(f"seat {seat} has no decision to make now (phase {state.phase.value})")
     if state.phase is Phase.CLAIM:

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.games.schotten_totten.claims import claim_tables
+from companion.games.schotten_totten import claim_tables
 
 ADJACENT_WEIGHT = 0.6
 """Weight of the chance of three adjacent stones (an immediate win, C.7) against single stones."""

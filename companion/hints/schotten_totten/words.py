@@ -1,14 +1,13 @@
 """Player-facing texts of Schotten Totten: formation names and claim reasons (all through ``_``).
 
-Pure functions, no Pygame: the command line, the session and the screen share them.
+Pure functions, no Pygame: the command line, the session and the screen (companion.screens) share them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.games.schotten_totten.cards import Card, formation_name
-from companion.games.schotten_totten.claims import ClaimVerdict
+from companion.games.schotten_totten import Card, ClaimVerdict, formation_name
 from companion.i18n import _
 
 SHORT_NAMES = {"three of a kind": "3 of a kind", "battalion order": "battalion", "skirmish line": "skirmish"}
@@ -50,6 +49,6 @@ def verdict_text(verdict: ClaimVerdict, game: str = "schotten-totten") -> str:
 
 
 def _beating_label(verdict: ClaimVerdict, game: str) -> str:
-    from companion.games.schotten_totten.cards import formation_key
+    from companion.games.schotten_totten import formation_key
 
     return formation_label(formation_key(verdict.beating), game) if len(verdict.beating) == 3 else ""

@@ -4,7 +4,7 @@ needs it (``companion board eval --games N``).
 :func:`evaluate_games` plays ``games`` seeded games with :func:`vision.board.game_frames.generate` and
 reads every ``roll`` and ``move`` photo (the ones that show the true board: not the hand, wrong-move or
 capture photos) with :func:`vision.board.reader.read_board`, then converts the reading to relative pawns
-per seat with the session's adapter (:func:`companion.readers.ludo_reading.pawns_from_board`). A photo
+per seat with the session's adapter (:func:`companion.readers.ludo.pawns_from_board`). A photo
 counts as exact when those pawns equal the engine state's pawns: one wrong or missing pawn anywhere
 makes the whole board wrong, which is what would stall a game at the table.
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.games.ludo.board import load_board
-from companion.games.ludo.rules import LudoState, action_from_dict
-from companion.readers.ludo_reading import pawns_from_board
+from companion.errors import UserError
+from companion.games.ludo import LudoState, action_from_dict, load_board
+from companion.readers.ludo import pawns_from_board
 from vision.board.game_frames import generate
 from vision.board.reader import read_board
 
@@ -34,7 +34,7 @@ def evaluate_games(board: str, games: int, moves: int, seed: int = 1, players: i
     Raises ValueError for bad settings (as :func:`generate`).
     """
     if games < 1 or moves < 1:
-        raise ValueError("games and moves must be at least 1")
+        raise UserError("--games and --moves must be at least 1")
     geometry = load_board(board)
     photos = exact = 0
     times: list[float] = []

@@ -1,7 +1,12 @@
-"""The Can't Stop board (cant-stop.md A.2): 11 columns 2..12 at their real heights, markers, runners, claims.
+"""Drawing the Can't Stop screen (:class:`companion.screens.cant_stop.ScreenView`) at any size.
 
-Columns stand side by side on a common baseline, each as tall as its number of spaces, so the board
-has the game's mountain shape. The column number is written below each column and above its top space.
+Regions (see :mod:`companion.display.layout`): top bar with the prompt, the board on the left, the side
+panel (photo, bust chance, options, hint) on the right, scores and keys at the bottom, and a winner
+banner over it all when the game is over.
+
+The board (cant-stop.md A.2): 11 columns 2..12 at their real heights, markers, runners, claims. Columns
+stand side by side on a common baseline, each as tall as its number of spaces, so the board has the
+game's mountain shape. The column number is written below each column and above its top space.
 """
 
 from __future__ import annotations
@@ -11,10 +16,16 @@ from dataclasses import dataclass
 
 import pygame
 
-from companion.display import palette, text
-from companion.display.palette import PlayerStyle
+from companion.display import text
+from companion.display.bars import draw_bottom_bar, draw_top_bar, draw_winner_banner, score_rows_needed
+from companion.display.hint import draw_hint, hint_band_height
+from companion.display.layout import ScreenLayout
+from companion.display.panel import draw_side_panel
 from companion.display.tokens import draw_runner, draw_token
-from companion.screens.cant_stop import CantStopBoardView, PlayerView
+from companion.display.window import render_surface
+from companion.screens import palette
+from companion.screens.cant_stop import CantStopBoardView, PlayerView, ScreenView
+from companion.screens.palette import PlayerStyle
 
 RUNNER = -1  # seat value standing for the active player's runner in :func:`pieces_by_space`
 
@@ -187,3 +198,48 @@ def board_styles(players: tuple[PlayerView, ...]) -> dict[int, PlayerStyle]:
     badges (``palette.badges``)."""
     styles = palette.player_styles([p.name for p in players], [p.colour for p in players])
     return dict(enumerate(styles))
+
+
+def screen_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> ScreenLayout:
+    """The layout of ``view`` on a ``size`` screen: :meth:`ScreenLayout.for_size`, with the scores on two
+    rows when the names do not fit one (``bars.score_rows_needed``) and a band for a hint too long for
+    the side panel (``hint.hint_band_height``)."""
+    layout = ScreenLayout.for_size(size)
+    rows = score_rows_needed(view, layout)
+    if rows > 1:
+        layout = ScreenLayout.for_size(size, score_rows=rows)
+    band = hint_band_height(view, layout)
+    if band:
+        layout = ScreenLayout.for_size(size, score_rows=rows, hint_band=band)
+    return layout
+
+
+def draw(surface: pygame.Surface, view: ScreenView) -> BoardLayout:
+    """Draw ``view`` over the whole of ``surface`` (any size), laid out by :func:`screen_layout`; return
+    where the board was drawn.
+
+    Reads no file once the fonts are loaded (they are cached in memory after the first use).
+    """
+    layout = screen_layout(view, surface.get_size())
+    styles = board_styles(view.players)
+    surface.fill(palette.BACKGROUND)
+    old_clip = surface.get_clip()
+    board = draw_board(surface, layout.board, view.board, styles, layout.normal)
+    draw_side_panel(surface, view, layout)
+    draw_hint(surface, view, layout)
+    draw_top_bar(surface, view, styles, layout)
+    draw_bottom_bar(surface, view, styles, layout)
+    if view.winner is not None:
+        draw_winner_banner(surface, view, styles, layout)
+    surface.set_clip(old_clip)
+    return board
+
+
+def render(view: ScreenView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
+    """A new ``size`` (width, height) pixel surface with ``view`` drawn on it; needs no window."""
+    return render_surface(draw, view, size)
+
+
+def board_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> BoardLayout:
+    """Where the board of ``view`` lies on a ``size`` screen (for finding pieces in screenshots)."""
+    return BoardLayout(screen_layout(view, size).board, dict(view.board.heights))

@@ -1,0 +1,128 @@
+"""One game at the table, for every game of the registry: ``companion play``, the menu and the demo.
+
+:func:`play` opens the devices (``companion.app.devices``: the store, moved aside when damaged, the
+camera, the window, the inputs and the LEDs), decides whether a saved game is resumed
+(:func:`open_game`), and runs the game with :func:`run_game`: the game's session, reader and screen,
+found through its registry entry (``companion.registry``), in the one loop
+(:func:`companion.app.loop.run_loop`). The menu calls :func:`run_game` itself, on its own window, inputs
+and LEDs.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+from companion.app.devices import NO_CAMERA, PlayDevices
+from companion.app.loop import RunResult, run_loop
+from companion.config import Config
+from companion.errors import UserError
+from companion.i18n import _
+from companion.paths import AppPaths, ensure_state_dir
+from companion.readers.base import ReaderSettings
+from companion.registry import GameEntry
+from companion.store import Store
+from vision.camera import FrameSource
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PLAYERS = ("Player 1", "Player 2")
+"""The names of a new game's players when none are given."""
+
+
+def open_game(store: Store, entry: GameEntry, players: list[str] | None, variant: dict, new: bool = False, *,
+              variant_given: bool = False) -> tuple[int | None, list[str], dict]:
+    """Which game to play: the latest unfinished game of ``entry`` to resume, or a new one (stores nothing).
+
+    A saved game is resumed unless ``new`` is set or ``players`` names other players than it has; a new
+    game without named players gets :data:`DEFAULT_PLAYERS`. A new game's players and variant are
+    checked here (the registry's player counts, the engine's variant checks and its first state), so a
+    bad ``--players`` or ``--variant`` stores nothing. ``variant_given``: the players asked for
+    ``variant`` (``--variant``): it is checked even when a saved game is resumed, and resuming a saved
+    game with other rules is refused rather than silently ignored. Returns (the saved game's id, or
+    None for a new game; player names; variant). Raises ``VariantError`` or ``UserError`` naming the
+    problem.
+    """
+    if variant_given:
+        entry.config(variant)  # an unknown key or a bad value is named before the saved game
+    if not new:
+        game_id = store.latest_unfinished(entry.name)
+        if game_id is not None:
+            saved = store.game(game_id)
+            if players is None or list(players) == list(saved.players):
+                if variant_given and dict(variant) != dict(saved.variant):
+                    raise UserError(_("the saved {game} game {id} is played with its own rules; add --new to "
+                                      "start a game with this --variant").format(game=entry.name, id=game_id))
+                log.info("resuming saved %s game %s", entry.name, game_id)
+                return game_id, list(saved.players), dict(saved.variant)
+    players = list(players or DEFAULT_PLAYERS)
+    entry.check_players(len(players))
+    entry.module("games").GAME(len(players), entry.config(variant)).new_initial_state()
+    return None, players, dict(variant)
+
+
+def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], variant: dict, *, config: Config,
+             state_dir: Path | None, camera: FrameSource | None, inputs: Any, display: Any, leds: Any = None,
+             headless: bool = False, screenshots: Path | None = None, seed: int | None = None,
+             max_ticks: int | None = None, notice: str = "") -> RunResult:
+    """Play the stored game ``game_id`` of ``entry`` until it ends, the players quit or ``max_ticks``.
+
+    Builds the game's session (``SESSION``, replaying the stored log; ``CorruptLog`` when it does not
+    replay), its reader on ``camera`` (None: everything is entered by hand) with the calibrations of
+    ``state_dir`` loaded once, and runs the loop with the game's screen and drawing. ``notice``: a
+    message shown on the first screen (a damaged store moved aside). ``seed`` seeds the box's draw of
+    who starts. The devices stay the caller's.
+    """
+    session = entry.module("session").SESSION(store, game_id, players, entry.config(variant),
+                                              stable_frames=config.session.stable_frames, rng=random.Random(seed))
+    if notice:
+        session.message = notice
+    settings = ReaderSettings(state_dir=state_dir, still_seconds=config.session.still_seconds)
+    reader = entry.module("readers").make_reader(camera, session, settings)
+    if screenshots:
+        screenshots.mkdir(parents=True, exist_ok=True)
+    return run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
+                    draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
+                    fps=config.session.fps, max_ticks=max_ticks, leds=leds)
+
+
+def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, camera: str | FrameSource | None,
+         players: list[str] | None = None, variant: dict | None = None, new: bool = False,
+         headless: bool = False, screenshots: Path | None = None, seed: int | None = None,
+         max_ticks: int | None = None) -> RunResult:
+    """Play (or resume) one game of ``entry``: open the devices, choose the game, run it, close them.
+
+    camera: a camera spec (``auto``, ``device:0``, ``folder:DIR``, ``none``...; None: the config's), or
+    a source already open (the demo's photos; it stays the caller's). variant: the ``--variant``
+    settings, None for the config's ``[game]`` section. Everything given is checked before the store is
+    opened (the variant, the players, the camera, the window and the inputs), so a bad argument stores
+    nothing; a saved game is resumed or a new one stored only then (:func:`open_game`). Raises the devices',
+    store's and rules' errors as they come (``companion.errors``) and ``ScriptEnded`` when a headless
+    script runs out before the game ends.
+    """
+    variant_given = variant is not None
+    variant = dict(config.variant(entry.name) if variant is None else variant)
+    if variant_given:
+        entry.config(variant)  # a bad --variant is named before anything is opened
+    if players is not None:
+        entry.check_players(len(players))
+    spec = None if isinstance(camera, FrameSource) else (camera or config.camera.spec)
+    if spec == NO_CAMERA and entry.needs_camera:
+        raise UserError(_("{game} needs a camera: the box reads it at the table (--camera {none} is for "
+                          "the other games)").format(game=entry.title(), none=NO_CAMERA))
+    ensure_state_dir(paths)
+    with PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
+        source = camera if spec is None else devices.open_camera(spec)
+        display = devices.open_display()
+        inputs = devices.open_inputs(input_spec, leds=True)
+        store = devices.open_store(paths.store_file, move_aside=True)  # a damaged file is moved aside, kept
+        if devices.store_problem:
+            log.error("%s", devices.store_problem)
+        game_id, players, variant = open_game(store, entry, players, variant, new, variant_given=variant_given)
+        if game_id is None:
+            game_id = store.new_game(entry.name, players, variant)
+        return run_game(entry, store, game_id, players, variant, config=config, state_dir=paths.state_dir,
+                        camera=source, inputs=inputs, display=display, leds=devices.leds, headless=headless,
+                        screenshots=screenshots, seed=seed, max_ticks=max_ticks, notice=devices.store_problem)

@@ -1,0 +1,28 @@
+"""What the menu screen shows: frozen view values built by the menu (``companion.app.menu_model``) and
+drawn by ``companion.display.menu``. All strings are already translated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One line of a menu: its ``label``; ``enabled`` False greys it out (CONFIRM then only says why)."""
+
+    label: str
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class MenuView:
+    """What the screen shows: ``title``, the ``items`` with the highlighted index ``selected``,
+    ``lines`` of plain text above them (scoreboard, a saved game's players), a ``message`` (empty or a
+    short note) and the button ``help`` line."""
+
+    title: str
+    items: tuple[MenuItem, ...]
+    selected: int
+    lines: tuple[str, ...] = ()
+    message: str = ""
+    help: str = ""
