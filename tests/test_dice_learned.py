@@ -170,19 +170,19 @@ class _FixedClassifier:
 
 
 def _split(found, by_side, dropped=(), work=None):
-    from vision.dice import model as dice_model
+    from vision.dice import learned
     clf = _FixedClassifier(by_side)
-    real = dice_model.face_crop
+    real = learned.face_crop
 
     def crop(work, box, **kw):  # record the side of each box cut, in order
         clf.sides.append(round(box[2] - box[0]))
         return real(work, box, **kw)
 
-    dice_model.face_crop = crop
+    learned.face_crop = crop  # the crops split_clusters cuts
     try:
         return split_clusters(np.zeros((480, 640, 3), np.uint8) if work is None else work, found, clf, dropped)
     finally:
-        dice_model.face_crop = real
+        learned.face_crop = real
 
 
 def test_cluster_split_when_the_classifier_doubts_the_big_box():

@@ -21,10 +21,11 @@ from companion.games.cant_stop import (
     Roll,
     RollAgain,
     StartWith,
+    bust_chance,
     odds,
     roll_distribution,
 )
-from companion.hints.cant_stop import Hint, advise, bust_chance, steps_at_risk
+from companion.hints.cant_stop import Hint, advise, steps_at_risk
 from companion.hints.cant_stop import advisor as hints
 from companion.hints.cant_stop import search as cant_stop_search
 from companion.hints.cant_stop import threats as cant_stop_threats

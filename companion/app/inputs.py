@@ -26,9 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
+import pygame
+
 from companion.commands import Button, Command
+from companion.config import ButtonsConfig
 from companion.errors import ScriptError, UserError
 from companion.i18n import _
+from hardware.buttons import ButtonPanel, make_pin_factory
 
 if TYPE_CHECKING:
     from companion.config import ButtonsConfig
@@ -243,7 +247,6 @@ class KeyboardInput:
     """
 
     def __init__(self, events: Callable[[], Iterable[Any]] | None = None, *, keys: bool = True):
-        import pygame
 
         self._pygame = pygame
         self._keys = _key_map(pygame) if keys else {}
@@ -373,8 +376,6 @@ def _open_one(part: str, kind: str, events: Any, pins: Any, pin_factory: Any) ->
         return KeyboardInput(events)
     if kind == "script":
         return ScriptInput(part[len("script:"):].strip())
-    from companion.config import ButtonsConfig
-    from hardware.buttons import ButtonPanel, make_pin_factory
 
     factory = pin_factory if pin_factory is not None else make_pin_factory()
     return GpioInput(ButtonPanel.from_config(pins or ButtonsConfig(), pin_factory=factory))

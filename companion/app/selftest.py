@@ -33,8 +33,12 @@ from typing import Any
 
 from companion.app.devices import HEADLESS_DRIVERS
 from companion.config import Config, load_config
-from companion.errors import ConfigError, StateDirError, UserError
+from companion.errors import CameraError, ConfigError, PinFactoryError, StateDirError, StoreError, UserError
 from companion.paths import AppPaths, ensure_state_dir, resolve
+from companion.store import Store
+from hardware.buttons import make_pin_factory
+from vision.camera import open_camera
+from vision.dice.calibration import CALIBRATION_FILE, dice_left_on, load_calibration
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +57,6 @@ def check_camera(spec: str, frames: int = DEFAULT_FRAMES, frames_per_photo: int 
     "error"}``; ``fps`` is frames per second measured from the second frame to the last (None when
     fewer than two frames came). ``fallback`` is true when ``auto`` ended on the bundled photos.
     """
-    from companion.errors import CameraError
-    from vision.camera import open_camera
-
     opener = opener or open_camera
     result: dict[str, Any] = {"ok": False, "required": True, "spec": spec, "source": None, "fallback": False,
                               "frame_size": None, "frames": 0, "fps": None, "error": None}
@@ -96,8 +97,6 @@ def check_gpio(config: Config, env: Mapping[str, str] = os.environ,
     from gpiozero import LED
     from gpiozero import Button as GpioButton
 
-    from companion.errors import PinFactoryError
-    from hardware.buttons import make_pin_factory
 
     requested = env.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
     result: dict[str, Any] = {"ok": False, "required": bool(requested) and requested != "mock",
@@ -263,9 +262,6 @@ def check_store(paths: AppPaths) -> dict[str, Any]:
 
     Returns ``{"ok", "required", "file", "exists", "integrity", "schema_version", "error"}``.
     """
-    from companion.errors import StoreError
-    from companion.store import Store
-
     file = paths.store_file
     result: dict[str, Any] = {"ok": False, "required": True, "file": str(file), "exists": file.is_file(),
                               "integrity": None, "schema_version": None, "error": None}
@@ -295,7 +291,6 @@ def check_dice_calibration(paths: AppPaths, frame_size: list[int] | None) -> dic
     """
     import cv2
 
-    from vision.dice.calibration import CALIBRATION_FILE, dice_left_on, load_calibration
 
     file = paths.state_dir / CALIBRATION_FILE
     result: dict[str, Any] = {"ok": False, "required": False, "file": str(file), "exists": file.is_file(),

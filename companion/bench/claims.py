@@ -28,6 +28,7 @@ from companion.games.schotten_totten import (
     SchottenTottenState,
     claim_tables,
     exhaustive_claim,
+    state_from_position,
 )
 
 REPEATS = 3
@@ -58,8 +59,6 @@ def game_positions(rng: random.Random, count: int) -> list[SchottenTottenState]:
 
 def random_fill(rng: random.Random) -> SchottenTottenState:
     """Nine stones filled with random cards (0-3 a side), the rest unseen."""
-    from companion.games.schotten_totten import state_from_position
-
     game = "battle-line" if rng.random() < 0.25 else "schotten-totten"
     values = 10 if game == "battle-line" else 9
     deck = [f"{c}{v}" for c in "ROYGBP" for v in range(1, values + 1)]

@@ -297,9 +297,6 @@ def run_crash_bench(game: str, trials: int, seed: int, *, script_lines: int = 60
             ids_after, after = _stored(state_dir, game)
             replayed = None
             if ids_after:
-                from companion.paths import STORE_FILE_NAME
-                from companion.store import Store
-
                 with Store(state_dir / STORE_FILE_NAME) as store:
                     replayed = replayed_state(entry, store, ids_after[0])
             lost, duplicated, diverged = check_trial(shown, before, after, len(ids_after), ref_log,

@@ -30,7 +30,7 @@ this rendering; the session counts a colour's pawns seen nowhere as finished).
 Deterministic: the same arguments give the same frames and script. Frames of an earlier run in the
 folder (names ``NNNN-KIND[-K].jpg|png``) are deleted first; other files are left alone. Command line:
 ``companion ludo frames DIR [--board mensch40] [--players 4] [--moves 12] [--seed 1] [--wrong 0,5]
-[--hand-rate 0.25] [--prefer-captures] [--size 480x360] [--json]`` (or ``python -m vision.board.game_frames``).
+[--hand-rate 0.25] [--prefer-captures] [--size 480x360] [--json]``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ from __future__ import annotations
 import math
 import random
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -371,14 +370,3 @@ def _photo(geometry: BoardGeometry, state: LudoState, scene: Scene, die) -> np.n
         centre, side, angle, value = die
         draw_die(image, centre, side, angle, value)
     return image
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m vision.board.game_frames DIR ...``: the same as ``companion ludo frames DIR ...``."""
-    from companion.cli import main as cli_main
-
-    return cli_main(["ludo", "frames", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

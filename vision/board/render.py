@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from companion.games.ludo import BoardGeometry
+from vision.board.aruco import MARKER_CELLS, marker_centres, marker_image
 from vision.board.layouts import layout_for
 from vision.board.printed import print_image, to_top
 
@@ -202,8 +203,6 @@ def render(geometry: BoardGeometry, position: Position, scene: Scene = Scene(),
 
 def _draw_markers(img: np.ndarray, hom: np.ndarray, grid_size: int) -> None:
     """The four ArUco stickers (with their white border) warped onto the table, in place."""
-    from vision.board.aruco import MARKER_CELLS, marker_centres, marker_image
-
     px = 120
     side = MARKER_CELLS * 1.5  # the sticker with its border: the black square is 2/3 of it
     h, w = img.shape[:2]

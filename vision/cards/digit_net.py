@@ -20,7 +20,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.digits import SIZE
+SIZE = 32
+"""Side in pixels of the normalised glyphs (``vision.cards.digits.normalise``) the network and the HOG
+features read."""
+
 
 MODEL, MANIFEST = "digit_cnn.onnx", "digit_cnn.json"
 

@@ -27,10 +27,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cards import digit_net
+from vision.cards.digit_net import SIZE  # glyphs are normalised to SIZE x SIZE before HOG and the network
 from vision.cards.strokes import render_hand_digit
 
 SEED = 20261130
-SIZE = 32  # glyphs are normalised to SIZE x SIZE before HOG
 K = 5
 CLOSE, FAR = 2.5, 6.0  # nearest-digit feature distances for full and for lowest confidence
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
@@ -176,8 +177,7 @@ def _use_net(method: str) -> bool:
         raise ValueError(f"digit method: auto, net or knn, not {method!r}")
     if method == "knn":
         return False
-    from vision.cards import digit_net as card_digit_net
-    if method == "net" or card_digit_net.available():
+    if method == "net" or digit_net.available():
         return True
     return False
 
@@ -192,8 +192,7 @@ def glyph_scores(mask: np.ndarray, method: str = "auto") -> np.ndarray:
     """
     glyph = normalise(mask)
     if _use_net(method):
-        from vision.cards import digit_net as card_digit_net
-        return card_digit_net.probabilities(glyph[None])[0].astype(np.float64)
+        return digit_net.probabilities(glyph[None])[0].astype(np.float64)
     return _knn_votes(features(glyph))[0]
 
 
@@ -221,8 +220,7 @@ def classify_glyph(mask: np.ndarray, method: str = "auto") -> tuple[int, float]:
     glyph = normalise(mask)
     votes, nearest = _knn_votes(features(glyph))
     if _use_net(method):
-        from vision.cards import digit_net as card_digit_net
-        votes = card_digit_net.probabilities(glyph[None])[0].astype(np.float64)
+        votes = digit_net.probabilities(glyph[None])[0].astype(np.float64)
     best = int(votes.argmax())
     closeness = float(np.clip((FAR - nearest) / (FAR - CLOSE), 0.05, 1.0))
     return best, float(votes[best]) * closeness

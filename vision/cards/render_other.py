@@ -14,13 +14,15 @@ Public API: :data:`OTHER_BGR`, :func:`render_other_card`, :func:`render_other_sc
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 
 import cv2
 import numpy as np
+import pygame
+import pygame.freetype
 
 from vision.cards.reference_deck import CARD_MM
+from vision.cards.render import render_st_scene
 
 # border shades (BGR), deliberately not the reference deck's: crimson, amber, mustard, teal green, navy, plum
 OTHER_BGR = {
@@ -33,14 +35,11 @@ BORDER = 0.045  # border band, fraction of the card's width
 
 @lru_cache(maxsize=4)
 def _font(size: int):
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame.freetype as ft
-    ft.init()
-    return ft.Font(None, size)  # None: pygame's bundled freesansbold.ttf
+    pygame.freetype.init()
+    return pygame.freetype.Font(None, size)  # None: pygame's bundled freesansbold.ttf
 
 
 def _text_mask(text: str, height: int) -> np.ndarray:
-    import pygame
     surface, _ = _font(max(8, int(height * 1.35))).render(text, (255, 255, 255), (0, 0, 0))
     arr = pygame.surfarray.array3d(surface)[:, :, 0].T
     ys, xs = np.nonzero(arr > 60)
@@ -104,5 +103,4 @@ def render_other_card(colour: str, value: int, width: int = 240) -> np.ndarray:
 def render_other_scene(rng: np.random.Generator, columns, **kwargs):
     """A Schotten Totten table (vision.cards.render.render_st_scene) with cards of the other design.
     Same arguments and return value as render_st_scene."""
-    from vision.cards.render import render_st_scene
     return render_st_scene(rng, columns, card_image=render_other_card, **kwargs)

@@ -33,6 +33,8 @@ import cv2
 import numpy as np
 
 from companion.errors import CalibrationError, FrameError
+from vision.dice.reader import read_dice, work_image
+from vision.dice.segment import lab_distance
 from vision.frames import check_frame
 
 CALIBRATION_FILE = "dice_calibration.npz"
@@ -86,9 +88,6 @@ def _check_frames(frames, what: str) -> list[np.ndarray]:
 
 def make_calibration(frames, face_frames=()) -> DiceCalibration:
     """Build a calibration from empty-area frames (and optional frames with dice); see calibrate_dice."""
-    from vision.dice.reader import work_image
-    from vision.dice.segment import lab_distance
-
     frames = _check_frames(frames, "empty")
     if len(frames) < MIN_FRAMES:
         raise CalibrationError("no frames of the empty play area were given")
@@ -123,8 +122,6 @@ def dice_left_on(frame_bgr: np.ndarray) -> list[int]:
     """Values (1-6) of the dice the reader (:func:`vision.dice.reader.read_dice`, no calibration) is sure it sees
     on a frame (h, w, 3 BGR uint8) that should show the empty play area: a die left there during a
     calibration would be taken for the table and never read there. Raises FrameError as read_dice."""
-    from vision.dice.reader import read_dice
-
     return [d.value for d in read_dice(frame_bgr, calibration=None).dice if not d.flagged]
 
 

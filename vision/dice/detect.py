@@ -24,6 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dice.model import model_dir
+
 MODEL_FILE = "detect.onnx"
 # Output stride of the heat map (input pixels per cell).
 STRIDE = 4
@@ -123,7 +125,6 @@ class DieDetector:
     """The ONNX detector through cv2.dnn. Raises FileNotFoundError when the model file is missing."""
 
     def __init__(self, folder: Path | None = None) -> None:
-        from vision.dice.model import model_dir
 
         path = Path(folder or model_dir()) / MODEL_FILE
         if not path.is_file():

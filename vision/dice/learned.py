@@ -33,6 +33,11 @@ import math
 import cv2
 import numpy as np
 
+from vision.dice.classical import read_work_classical
+from vision.dice.detect import Detection, same_die, shipped_detector
+from vision.dice.model import face_crop, shipped_box_classifier, shipped_second_classifier
+from vision.dice.pips import read_face
+from vision.dice.segment import lab_distance, to_lab
 from vision.observation import DieReading
 
 # Detections scoring below this are not reported (held-out byler photos: below 0.3 nearly all are
@@ -228,8 +233,6 @@ def read_pips(lab: np.ndarray, box: tuple[int, int, int, int]):
     (:func:`object_mask`; right on dice that stand out from the table) and with the rounded square
     inside the box (:func:`face_mask`; right on white dice on white paper); the more confident wins.
     A face-mask reading of at least PIPS_CLEAN confidence is kept without the second reading."""
-    from vision.dice.pips import read_face
-
     best = read_face(lab, box, face_mask(box[2] - box[0], box[3] - box[1]))
     if best.confidence >= PIPS_CLEAN and 1 <= best.value <= 6:
         return best  # a clean reading: the object's mask would not beat it (saves a third of the time)
@@ -334,9 +337,6 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None,
     with ``classifier`` given, ``second`` None means no second opinion. ``calibration``: a
     :class:`vision.dice.calibration.DiceCalibration` of the empty play area that fits the frame, or None:
     detections on the unchanged table are dropped (:func:`on_the_empty_table`)."""
-    from vision.dice.detect import shipped_detector
-    from vision.dice.model import face_crop, shipped_box_classifier, shipped_second_classifier
-    from vision.dice.segment import to_lab
     if classifier is None:
         classifier, second = shipped_box_classifier(), shipped_second_classifier()
     detector = shipped_detector()
@@ -389,8 +389,6 @@ def on_the_empty_table(lab: np.ndarray, empty: np.ndarray, box, threshold: float
     shape: :meth:`vision.dice.calibration.DiceCalibration.background_lab`) by more than ``threshold``
     (its :attr:`~vision.dice.calibration.DiceCalibration.die_threshold`): nothing was put there since the
     calibration, so a die-like thing there is the table's own print."""
-    from vision.dice.segment import lab_distance
-
     h, w = lab.shape[:2]
     x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
     x1, y1 = min(w, math.ceil(box[2])), min(h, math.ceil(box[3]))
@@ -439,10 +437,6 @@ def split_clusters(work: np.ndarray, found, classifier, dropped=()) -> tuple[lis
     twice (:func:`vision.dice.detect.same_die`) the better believed stays. Returns the detections
     (:class:`vision.dice.detect.Detection`, possibly new boxes) in step with their one-view
     probabilities."""
-    from vision.dice.detect import Detection, same_die
-    from vision.dice.model import face_crop
-    from vision.dice.segment import to_lab
-
     found = _close_ups(work, found, dropped, classifier)
     dets = [(d, [m for m in ms if m.score >= REPORT_SCORE]) for d, ms in found if d.score >= REPORT_SCORE]
     if not dets:
@@ -518,8 +512,6 @@ def _close_ups(work: np.ndarray, found: list, dropped, classifier) -> list:
     CLUSTER_FACES or more, one view) and none of those detections reads as a die (belief CLUSTER_MEMBER
     or more): the fine level, trained on dice up to a fifth of the frame, boxes parts of a bigger die,
     which read as no die face, where the dice of a real cluster read as dice."""
-    from vision.dice.model import face_crop
-
     candidates = [g for g in dropped if g.score >= REPORT_SCORE]
     if not candidates:
         return found
@@ -540,8 +532,6 @@ def _close_ups(work: np.ndarray, found: list, dropped, classifier) -> list:
 def _distinct(dets: list, beliefs: list[float]) -> list[int]:
     """Indices of ``dets`` that are not one die found twice (:func:`vision.dice.detect.same_die`),
     surest (highest belief) first."""
-    from vision.dice.detect import same_die
-
     picked: list[int] = []
     for j in sorted(range(len(dets)), key=lambda j: -beliefs[j]):
         if not any(same_die(dets[j], dets[q]) for q in picked):
@@ -551,9 +541,6 @@ def _distinct(dets: list, beliefs: list[float]) -> list[int]:
 
 def _resize_small(work: np.ndarray, dets: list, probs: np.ndarray, classifier) -> tuple[list, np.ndarray]:
     """Re-read doubted boxes much smaller than the frame's sure dice at their size (see SMALL_BOX)."""
-    from vision.dice.detect import Detection
-    from vision.dice.model import face_crop
-
     sure = [d.side for d in dets if d.score >= SURE_SCORE]
     if len(sure) < 2:
         return dets, probs
@@ -575,16 +562,14 @@ def _resize_small(work: np.ndarray, dets: list, probs: np.ndarray, classifier) -
 
 
 def read_work_hybrid(work: np.ndarray, calibration=None) -> list[DieReading] | None:
-    """Reader v2 (classical candidates, :func:`vision.dice.reader._read_work`) plus every die the detector finds
+    """Reader v2 (classical candidates, :func:`vision.dice.classical.read_work_classical`) plus every die the detector finds
     that v2 has not: a detection whose centre lies in no v2 die's box and whose box holds no v2 die's
     centre is read as in :func:`read_work_learned` and added, flagged unless its confidence is at least
     ADDED_SURE. None without the detector model."""
-    from vision.dice.reader import _read_work
-
     learned = read_work_learned(work, calibration=calibration)
     if learned is None:
         return None
-    classical = _read_work(work, calibration)
+    classical = read_work_classical(work, calibration)
     out = list(classical)
     for d in learned:
         if not any(_centre_in(d.box, c.box) or _centre_in(c.box, d.box) for c in classical):

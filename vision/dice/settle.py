@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.dice.reader import read_dice
 from vision.frames import check_frame
 from vision.observation import DiceObservation
 
@@ -122,10 +123,7 @@ class SettleTracker:
         self._reading: DiceObservation | None = None
 
     def _read(self, frame_bgr: np.ndarray) -> DiceObservation:
-        if self._reader is None:
-            from vision.dice.reader import read_dice
-            self._reader = read_dice
-        return self._reader(frame_bgr)
+        return (self._reader or read_dice)(frame_bgr)
 
     def update(self, frame_bgr, t: float | None = None) -> SettleStatus:
         """Take the next frame (BGR uint8) seen at time ``t`` (seconds, default time.monotonic()).

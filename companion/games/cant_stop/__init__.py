@@ -6,7 +6,7 @@ The front door of the package: :mod:`.config` (the variant), :mod:`.rules` (stat
 """
 
 from companion.games.cant_stop.config import COLUMNS, STANDARD_HEIGHTS, VARIANTS, CantStopConfig
-from companion.games.cant_stop.odds import bust_probability, bust_probability_for_columns
+from companion.games.cant_stop.odds import bust_chance, bust_probability, bust_probability_for_columns
 from companion.games.cant_stop.rules import (
     MAX_PLAYERS,
     Action,
@@ -32,5 +32,5 @@ __all__ = [
     "GAME", "CONFIG", "VARIANTS", "COLUMNS", "STANDARD_HEIGHTS", "MAX_PLAYERS", "CantStopConfig", "CantStopGame",
     "CantStopState", "Phase", "Action", "StartWith", "Roll", "Choose", "RollAgain", "Bank", "action_from_dict",
     "action_to_dict", "pairings", "roll_distribution", "state_from_position", "bust_probability",
-    "bust_probability_for_columns",
+    "bust_probability_for_columns", "bust_chance",
 ]

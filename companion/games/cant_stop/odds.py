@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import lru_cache
 
-from companion.games.cant_stop.rules import COLUMNS, CantStopState, pairings, roll_distribution
+from companion.games.cant_stop.config import COLUMNS
+from companion.games.cant_stop.rules import CantStopState, pairings, roll_distribution
 
 
 def bust_probability_for_columns(columns: Iterable[int]) -> Fraction:
@@ -29,3 +31,15 @@ def bust_probability(state: CantStopState) -> Fraction:
     """Exact chance that the active player's next roll from ``state`` busts, with the engine's own
     legality (free runners, claimed and topped columns, the entry space)."""
     return sum((p for roll, p in roll_distribution() if not state.choices_for(roll)), Fraction(0))
+
+
+@lru_cache(maxsize=None)
+def _bust_for_usable(usable: frozenset[int]) -> Fraction:
+    """Exact bust chance when exactly the totals ``usable`` may be used (cached; A.5.3)."""
+    return bust_probability_for_columns(usable)
+
+
+def bust_chance(state: CantStopState) -> Fraction:
+    """:func:`bust_probability` of ``state``, fast: cached by the set of totals usable on their own (a roll
+    busts iff none of its totals is usable; A.5.3, A.6). The tests check that the two agree."""
+    return _bust_for_usable(frozenset(c for c in COLUMNS if state.usable(c)))

@@ -34,7 +34,7 @@ from companion.games.schotten_totten.config import (
     VARIANTS,
     SchottenTottenConfig,
 )
-from companion.games.schotten_totten.positions import state_from_dict, state_from_position, state_to_dict
+from companion.games.schotten_totten.positions import state_from_position
 from companion.games.schotten_totten.rules import NUM_STONES, Phase, SchottenTottenGame, SchottenTottenState, Stone
 
 GAME = SchottenTottenGame
@@ -45,5 +45,5 @@ __all__ = [
     "SchottenTottenConfig", "SchottenTottenGame", "SchottenTottenState", "Stone", "Phase", "Action", "StartWith",
     "Draw", "Play", "Claim", "EndClaims", "Pass", "action_from_dict", "action_to_dict", "COLOURS", "Card",
     "parse_card", "full_deck", "formation_key", "formation_name", "formation_rank", "ClaimVerdict",
-    "claim_tables", "exhaustive_claim", "state_from_dict", "state_to_dict", "state_from_position",
+    "claim_tables", "exhaustive_claim", "state_from_position",
 ]

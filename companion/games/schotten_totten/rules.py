@@ -43,7 +43,7 @@ from companion.games.schotten_totten.actions import (  # noqa: F401 (re-exported
     action_from_dict,
     action_to_dict,
 )
-from companion.games.schotten_totten.cards import Card
+from companion.games.schotten_totten.cards import Card, parse_card
 from companion.games.schotten_totten.claims import SIDE_SIZE, ClaimVerdict, claim_tables
 from companion.games.schotten_totten.config import GAMES, SchottenTottenConfig  # noqa: F401 (re-exported)
 
@@ -57,6 +57,35 @@ TOTAL_TO_WIN = 5  # C.7 envelopment
 
 # ----------------------------------------------------------------------------------------------------
 # State
+
+
+def parse_seat(value: object, what: str) -> int | None:
+    """Seat 0 for ``"a"``, 1 for ``"b"``, None for None; ``ValueError`` naming ``what`` otherwise."""
+    if value is None:
+        return None
+    if value in SEAT_NAMES:
+        return SEAT_NAMES.index(str(value))
+    raise ValueError(f"{what} must be \"a\", \"b\" or null, not {value!r}")
+
+
+
+def parse_side(raw: object, max_value: int, where: str) -> tuple[Card, ...]:
+    """The cards of one side of a stone from a JSON list of card codes (None: none); ``ValueError`` naming
+    ``where`` for a bad code or more than :data:`SIDE_SIZE` cards (C.4)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ValueError(f"{where}: a list of card codes expected")
+    cards = tuple(parse_card(str(code), max_value) for code in raw)
+    if len(cards) > SIDE_SIZE:
+        raise ValueError(f"{where}: at most {SIDE_SIZE} cards a side (schotten-totten.md C.4)")
+    return cards
+
+
+
+def _stone_to_dict(stone: Stone) -> dict:
+    return {"a": [c.code for c in stone.cards[0]], "b": [c.code for c in stone.cards[1]],
+            "completed": list(stone.completed), "owner": None if stone.owner is None else SEAT_NAMES[stone.owner]}
 
 
 class Phase(enum.Enum):
@@ -264,17 +293,32 @@ class SchottenTottenState:
         return replace(self, hands=((None,) * len(self.hands[0]), (None,) * len(self.hands[1])))
 
     def to_dict(self) -> dict:
-        """JSON form (see :mod:`companion.games.schotten_totten.positions`)."""
-        from companion.games.schotten_totten.positions import state_to_dict
-
-        return state_to_dict(self)
+        """Full JSON form of the state (hands with ``"?"`` for unknown cards); :meth:`from_dict` inverts it."""
+        return {"config": self.config.to_dict(), "phase": self.phase.value, "active": self.active,
+                "stones": [_stone_to_dict(s) for s in self.stones],
+                "hands": [["?" if c is None else c.code for c in hand] for hand in self.hands],
+                "pile": self.pile, "turn": self.turn, "plays": self.plays, "winner": self.winner,
+                "ended": self.ended}
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "SchottenTottenState":
-        """Inverse of :meth:`to_dict`; raises ``ValueError`` on bad fields."""
-        from companion.games.schotten_totten.positions import state_from_dict
-
-        return state_from_dict(data)
+        """Inverse of :meth:`to_dict`; raises ``ValueError`` on missing or bad fields."""
+        try:
+            config = SchottenTottenConfig.from_variant(data["config"])
+            mv = config.max_value
+            stones = []
+            for raw in data["stones"]:
+                completed = tuple(None if x is None else int(x) for x in raw["completed"])
+                stones.append(Stone((parse_side(raw["a"], mv, "a"), parse_side(raw["b"], mv, "b")),
+                                    (completed[0], completed[1]), parse_seat(raw["owner"], "owner")))
+            hands = tuple(tuple(None if code == "?" else parse_card(code, mv) for code in hand)
+                          for hand in data["hands"])
+            return cls(config=config, phase=Phase(data["phase"]), active=int(data["active"]), stones=tuple(stones),
+                       hands=(hands[0], hands[1]), pile=int(data["pile"]), turn=int(data["turn"]),
+                       plays=int(data["plays"]), winner=None if data["winner"] is None else int(data["winner"]),
+                       ended=str(data["ended"]))
+        except (KeyError, TypeError, IndexError) as error:
+            raise ValueError(f"bad Schotten Totten state: {error}") from None
 
     # -- transitions ---------------------------------------------------------------------------------
 

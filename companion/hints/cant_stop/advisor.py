@@ -51,9 +51,6 @@ the play unchanged since):
 
 from __future__ import annotations
 
-from fractions import Fraction
-from functools import lru_cache
-
 import numpy as np
 
 from companion.games.cant_stop import (
@@ -63,30 +60,12 @@ from companion.games.cant_stop import (
     Choose,
     Phase,
     RollAgain,
-    bust_probability_for_columns,
+    bust_chance,
 )
 from companion.hints.base import Hint
 from companion.hints.cant_stop.search import Valuation, search_for
 from companion.hints.cant_stop.threats import claim_chances
 from companion.i18n import _, ngettext
-
-# ----------------------------------------------------------------------------------------------------
-# Odds
-
-
-@lru_cache(maxsize=None)
-def _bust_for_usable(usable: frozenset[int]) -> Fraction:
-    """Exact bust chance when exactly the totals ``usable`` may be used (cached; A.5.3)."""
-    return bust_probability_for_columns(usable)
-
-
-def bust_chance(state: CantStopState) -> Fraction:
-    """Exact chance that the active player's next roll busts from ``state`` (A.5.3, A.6).
-
-    Equal to :func:`companion.games.cant_stop.odds.bust_probability` (the tests check it), cached by the set of totals
-    usable on their own (a roll busts iff none of its totals is usable).
-    """
-    return _bust_for_usable(frozenset(c for c in COLUMNS if state.usable(c)))
 
 
 def steps_at_risk(state: CantStopState, seat: int) -> dict[int, int]:

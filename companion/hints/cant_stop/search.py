@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from companion.games.cant_stop import COLUMNS, CantStopState, Choose
+from companion.games.cant_stop import COLUMNS, CantStopState, Choose, bust_chance
 from companion.hints.cant_stop import threats as cant_stop_threats
 from companion.hints.cant_stop.threats import claim_chances, threatened, threatened_turns
 from companion.hints.cant_stop.turn import RunnerGrid, rolls
@@ -193,7 +193,7 @@ class TurnSearch:
         runners = state.runner_map()
         if state.would_win_by_banking():
             bank = float(self.bank_utility(self.pieces(runners)[None])[0])
-            return Valuation(bank, bank, -np.inf, float(_bust_chance(state)))
+            return Valuation(bank, bank, -np.inf, float(bust_chance(state)))
         if self.fixed(runners):
             grid = self.grid(runners)
             heights = self._heights(runners)
@@ -333,11 +333,6 @@ def _roll_pairs() -> tuple[list[tuple[int, int]], np.ndarray]:
     keys = sorted({(int(a), int(b)) for row in pairs for a, b in row})
     ids = {key: i for i, key in enumerate(keys)}
     return keys, np.asarray([[ids[(int(a), int(b))] for a, b in row] for row in pairs], dtype=np.intp)
-
-
-def _bust_chance(state: CantStopState) -> float:
-    from companion.hints.cant_stop.advisor import bust_chance
-    return float(bust_chance(state))
 
 
 def search_for(state: CantStopState) -> TurnSearch:

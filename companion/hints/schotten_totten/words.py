@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.games.schotten_totten import Card, ClaimVerdict, formation_name
+from companion.games.schotten_totten import Card, ClaimVerdict, formation_key, formation_name
 from companion.i18n import _
 
 SHORT_NAMES = {"three of a kind": "3 of a kind", "battalion order": "battalion", "skirmish line": "skirmish"}
@@ -49,6 +49,5 @@ def verdict_text(verdict: ClaimVerdict, game: str = "schotten-totten") -> str:
 
 
 def _beating_label(verdict: ClaimVerdict, game: str) -> str:
-    from companion.games.schotten_totten import formation_key
 
     return formation_label(formation_key(verdict.beating), game) if len(verdict.beating) == 3 else ""
