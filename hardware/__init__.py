@@ -1,1 +1,6 @@
 """GPIO buttons and LEDs through gpiozero (mock pin factory off the Pi). Callbacks only queue Commands."""
+
+from hardware.buttons import ButtonPanel, make_pin_factory
+from hardware.leds import LedPanel, StatusPattern
+
+__all__ = ["ButtonPanel", "make_pin_factory", "LedPanel", "StatusPattern"]

@@ -9,7 +9,7 @@ from companion.app.loop import show_leds
 from companion.commands import Command
 from companion.session.cant_stop import CantStopSession
 from companion.store import Store
-from hardware.leds import LedPanel, StatusPattern
+from hardware import LedPanel, StatusPattern
 from vision.observation import DiceObservation, DieReading
 
 

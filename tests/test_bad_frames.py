@@ -17,14 +17,14 @@ RNG = np.random.default_rng(9)
 
 
 def _dice():
-    from vision.dice.reader import read_dice
+    from vision.dice import read_dice
 
     return read_dice
 
 
 def _board():
     from companion.games.ludo import load_board
-    from vision.board.reader import read_board
+    from vision.board import read_board
 
     geometry = load_board("ludo52")
     return lambda frame: read_board(frame, geometry)
@@ -208,7 +208,7 @@ def test_truncation_of_whole_cut_and_other_files(bad_files, tmp_path):
 
 
 def test_the_photo_folder_camera_skips_a_truncated_photo(bad_files, tmp_path, caplog):
-    from vision.camera.sources import PhotoFolderSource
+    from vision.camera import PhotoFolderSource
 
     folder = tmp_path / "photos"
     folder.mkdir()

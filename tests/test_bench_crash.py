@@ -7,7 +7,8 @@ import json
 import pytest
 
 from companion.app.trace import EventTrace
-from companion.bench.crash import ChildRun, check_trial, run_crash_bench
+from companion.bench import run_crash_bench
+from companion.bench.crash import ChildRun, check_trial
 
 
 def test_twenty_random_kills_lose_and_duplicate_nothing():

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.bench.fuzz import FuzzReport, run_fuzz
+from companion.bench import FuzzReport, run_fuzz
 from companion.cli import main
 from companion.errors import IllegalMove
 from companion.registry import game as game_entry

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from companion.bench.soak import open_files, rss_mb, run_soak
+from companion.bench import run_soak
+from companion.bench.soak import open_files, rss_mb
 from companion.cli import main
 
 

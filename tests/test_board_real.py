@@ -11,9 +11,8 @@ from pathlib import Path
 import cv2
 import pytest
 
+from vision.board import dga56, read_board
 from vision.board.eval import compare
-from vision.board.layouts import dga56
-from vision.board.reader import read_board
 
 LABELS = json.loads((Path(__file__).parent / "fixtures" / "ludo_board" / "labels.json").read_text())
 FRAMES = sorted(LABELS["frames"])

@@ -5,9 +5,8 @@ import numpy as np
 import pytest
 
 from companion.games.ludo import load_board
+from vision.board import dga56, read_board
 from vision.board.eval import compare, corner_error, render_label
-from vision.board.layouts import dga56
-from vision.board.reader import read_board
 from vision.board.render import Position, Scene, random_position, render
 
 BOARDS = {"ludo52": lambda: load_board("ludo52"), "mensch40": lambda: load_board("mensch40"), "dga56": dga56}
@@ -158,9 +157,9 @@ def test_aruco_stickers_find_the_board_when_two_yards_are_hidden():
     the corner stickers can, and the pawns are read."""
     import cv2
 
+    from vision.board import layout_for
     from vision.board.aruco import marker_sheet
     from vision.board.find import find_board
-    from vision.board.layouts import layout_for
 
     geometry = load_board("mensch40")
     layout = layout_for(geometry)

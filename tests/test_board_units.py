@@ -10,10 +10,9 @@ from companion.cli import main
 from companion.cli.board import parse_variant
 from companion.errors import FrameError, UserError
 from companion.games.ludo import load_board
+from vision.board import board_by_name, dga56, layout_for, read_board
 from vision.board.colour import BLUE, DARK, GREEN, LIGHT, RED, YELLOW, classify
-from vision.board.layouts import board_by_name, dga56, layout_for
 from vision.board.pinhole import camera_matrix, focal_from_homography, project
-from vision.board.reader import read_board
 from vision.board.render import Position, Scene, camera, render
 
 # --- bad frames: a clear result or a clear error, never a crash --------------------------------------

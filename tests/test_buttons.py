@@ -9,7 +9,8 @@ from gpiozero.pins.mock import MockFactory
 from companion.commands import Button, Command
 from companion.config import load_config
 from companion.errors import PinFactoryError
-from hardware.buttons import ButtonPanel, EdgeFilter, make_pin_factory
+from hardware import ButtonPanel, make_pin_factory
+from hardware.buttons import EdgeFilter
 
 PINS = {Button.CONFIRM: 17, Button.BANK: 27, Button.PASS: 22, Button.NEXT: 23, Button.UNDO: 24}
 

@@ -10,7 +10,8 @@ import pytest
 from companion.app.calibrate import calibrate_camera_command, write_json_atomic
 from companion.cli import main
 from companion.errors import UserError
-from vision.camera.pi import Picamera2Source, load_settings
+from vision.camera import Picamera2Source
+from vision.camera.pi import load_settings
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_camera_picamera2 import FakePicamera2  # noqa: E402

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 
 from companion.cli import main
-from vision.dice.calibration import load_calibration
+from vision.dice import load_calibration
 
 
 def test_calibrate_dice_from_a_folder_of_empty_table_photos(app_env, capsys):

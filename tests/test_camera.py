@@ -12,9 +12,8 @@ import pytest
 
 import vision.camera as camera
 from companion.errors import CameraError
-from vision.camera import open_camera
-from vision.camera.pi import Picamera2Source, to_bgr
-from vision.camera.sources import FrameSource, PhotoFolderSource, VideoSource, bundled_photos_dir
+from vision.camera import FrameSource, PhotoFolderSource, Picamera2Source, VideoSource, bundled_photos_dir, open_camera
+from vision.camera.pi import to_bgr
 
 
 def solid(bgr, shape=(48, 64)):

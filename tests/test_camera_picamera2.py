@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from companion.errors import CameraError
+from vision.camera import Picamera2Source
 from vision.camera.pi import (
     AF_MODE_MANUAL,
     CameraSettings,
-    Picamera2Source,
     calibrate,
     configuration_kwargs,
     focus_controls,

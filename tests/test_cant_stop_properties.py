@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import IllegalMove
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.cant_stop import (
     COLUMNS,
     Bank,

@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 
 from companion.errors import IllegalMove, VariantError
-from companion.games.base import CHANCE, TERMINAL
+from companion.games import CHANCE, TERMINAL
 from companion.games.cant_stop import (
     COLUMNS,
     Bank,

@@ -6,12 +6,13 @@ import json
 import numpy as np
 import pytest
 
+from vision.cards import StCalibration, calibrate_deck
 from vision.cards import digit_net as card_digit_net
 from vision.cards import digits as card_digits
 from vision.cards.corner import CornerDesign, nearest_colour, read_index, strip_histogram
 from vision.cards.reference_deck import COLOURS
 from vision.cards.render_other import render_other_card, render_other_scene
-from vision.cards.schotten_totten import StCalibration, calibrate_deck, read_cards
+from vision.cards.schotten_totten import read_cards
 
 CALIBRATION_VALUES = (3, 7, 2, 8, 4, 6)
 

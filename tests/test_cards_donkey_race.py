@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.errors import FrameError
-from vision.cards.donkey_race import read_cards, sector_names, sector_of
+from vision.cards import sector_names
+from vision.cards.donkey_race import read_cards, sector_of
 from vision.cards.render import render_donkey_scene
 
 

@@ -9,9 +9,10 @@ import pytest
 
 from companion.cli import main
 from companion.errors import FrameError
+from vision.cards import StCalibration, calibrate_colours
 from vision.cards.reference_deck import ASSET_DIR, COLOURS, LETTER, deck, render_card, sheet_card, write_pdf
 from vision.cards.render import random_st_columns, render_st_scene
-from vision.cards.schotten_totten import StCalibration, calibrate_colours, read_cards
+from vision.cards.schotten_totten import read_cards
 
 
 def _expected_table(columns):

@@ -7,9 +7,7 @@ import numpy as np
 import pytest
 
 from companion.errors import CalibrationError
-from vision.dice.calibration import CALIBRATION_FILE, calibrate_dice, load_calibration
-from vision.dice.reader import read_dice
-from vision.dice.settle import EMPTY, SettleTracker
+from vision.dice import CALIBRATION_FILE, EMPTY, SettleTracker, calibrate_dice, load_calibration, read_dice
 
 H, W = 480, 640
 

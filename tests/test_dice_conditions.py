@@ -6,8 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera.sources import bundled_photos_dir
-from vision.dice.eval import evaluate, load_set
+from vision.camera import bundled_photos_dir
+from vision.dice import evaluate
+from vision.dice.eval import load_set
 from vision.training.dice_conditions import CONDITIONS, apply_condition, main, tilt_homography, write_condition
 
 

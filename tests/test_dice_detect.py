@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera.sources import bundled_photos_dir
+from vision.camera import bundled_photos_dir
 from vision.dice.detect import (
     DUP_CENTRE,
     LEVELS,

@@ -12,7 +12,7 @@ import pytest
 import vision.dice.eval as dice_eval
 from companion.cli import dice as cli_dice
 from companion.cli import main
-from vision.camera.sources import bundled_photos_dir
+from vision.camera import bundled_photos_dir
 from vision.observation import DiceObservation, DieReading
 
 SHARED_DICE = Path(__file__).parents[2] / "shared" / "data" / "dice"

@@ -41,9 +41,9 @@ def test_a_set_of_tables_without_dice(tmp_path):
 
 
 def test_a_calibration_of_the_empty_table_drops_its_print_and_keeps_every_die():
+    from vision.dice import read_dice
     from vision.dice.calibration import make_calibration
     from vision.dice.eval import match_to_boxes
-    from vision.dice.reader import read_dice
     from vision.training.dice_render import rendered_cuts
 
     rng = np.random.default_rng(11)

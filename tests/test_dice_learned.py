@@ -386,7 +386,7 @@ def test_a_known_first_view_stands_in_for_the_unturned_crop():
 
 
 def test_a_detection_where_nothing_changed_since_the_calibration_is_on_the_empty_table():
-    from vision.dice.calibration import DiceCalibration
+    from vision.dice import DiceCalibration
     from vision.dice.learned import on_the_empty_table
 
     table = np.full((120, 160, 3), (200, 190, 170), np.uint8)

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.camera.sources import bundled_photos_dir
+from vision.camera import bundled_photos_dir
 from vision.dice.eval import load_set
 from vision.dice.model import (
     BOX_MANIFEST_FILE,

@@ -11,9 +11,10 @@ import pytest
 
 from companion.cli import main
 from companion.errors import FrameError
-from vision.camera.sources import bundled_photos_dir
+from vision.camera import bundled_photos_dir
+from vision.dice import read_dice
 from vision.dice.eval import load_set, match_to_boxes
-from vision.dice.reader import WORK_MAX_SIDE, read_dice, work_image
+from vision.dice.reader import WORK_MAX_SIDE, work_image
 
 # Measured on the bundled 14 photos (4 dice each; never used to train the face classifier) with reader
 # v2: 7 photos read exactly, 50 dice reported, all on labelled dice (50 of 56 found), 40 unflagged and
@@ -234,7 +235,7 @@ def test_cli_read_bad_file_and_debug_out(tmp_path, capsys):
 def test_pi_camera_set(shared_data):
     """The set closest to our hardware (Pi camera over a tray; never trained on). Measured with reader
     v2: 10 of 10 photos exact, every die found, 3 of 60 flagged, no unflagged error."""
-    from vision.dice.eval import evaluate
+    from vision.dice import evaluate
 
     result = evaluate(shared_data / "dice" / "pi_cam_tray")
     assert result["images"] == 10 and result["dice"] == 60
@@ -260,9 +261,9 @@ def test_the_work_image_averages_whole_blocks_when_the_frame_is_a_whole_multiple
 
 
 def test_warm_up_loads_the_readers_models_before_the_first_photo():
+    from vision.dice import warm_up
     from vision.dice.detect import shipped_detector
     from vision.dice.model import shipped_box_classifier, shipped_second_classifier
-    from vision.dice.reader import warm_up
 
     for cached in (shipped_detector, shipped_box_classifier, shipped_second_classifier):
         cached.cache_clear()

@@ -10,11 +10,11 @@ import pytest
 
 from companion.commands import Button, Command
 from companion.config import Config
-from companion.readers.base import ReaderSettings
+from companion.readers import ReaderSettings
 from companion.readers.dice import SettledDiceReader, dice_reader, dice_reader_for, read_dice_frame
 from companion.session.cant_stop import CantStopSession, Mode
 from companion.store import Store
-from vision.camera.sources import PhotoFolderSource, VideoSource, bundled_photos_dir
+from vision.camera import PhotoFolderSource, VideoSource, bundled_photos_dir
 
 
 class FakeClock:

@@ -18,14 +18,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.display import fonts, text
+from companion.display import Display, fonts, text
 from companion.display.bars import winner_banner_border, winner_banner_rect
 from companion.display.cant_stop import RUNNER, BoardLayout, board_layout, draw, pieces_by_space
 from companion.display.cant_stop import render as render_to_surface
 from companion.display.layout import ScreenLayout
 from companion.display.panel import draw_options, format_probability
 from companion.display.photo import crop_for_dice, draw_photo, frame_to_surface
-from companion.display.window import Display
 from companion.screens import palette
 from companion.screens.cant_stop import (
     CantStopBoardView,

@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.donkey_race import (
     UNKNOWN,
     DonkeyRaceConfig,

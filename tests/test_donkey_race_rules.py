@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.errors import IllegalMove, VariantError
-from companion.games.base import CHANCE, TERMINAL
+from companion.games import CHANCE, TERMINAL
 from companion.games.donkey_race import (
     DONKEY,
     JOKER,

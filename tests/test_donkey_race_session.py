@@ -14,9 +14,9 @@ from companion.games.donkey_race import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig
 from companion.games.donkey_race.record import codes_from_entry
 from companion.readers.donkey_race import read_table, reading_from_observation
 from companion.screens.donkey_race import build_view
-from companion.session.base import Waiting
+from companion.session import DonkeyRaceReading as TableReading
+from companion.session import Waiting
 from companion.session.donkey_race import DonkeyRaceSession, Mode
-from companion.session.readings import DonkeyRaceReading as TableReading
 from companion.store import Store
 
 FRAME = np.zeros((8, 8, 3), np.uint8)

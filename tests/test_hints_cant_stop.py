@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.agents import run_simulation
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.cant_stop import (
     Bank,
     CantStopConfig,

@@ -6,7 +6,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.config import load_config
-from hardware.leds import LedPanel, StatusPattern
+from hardware import LedPanel, StatusPattern
 
 SEATS = (5, 6, 13, 19)
 STATUS = 26

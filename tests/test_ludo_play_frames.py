@@ -114,13 +114,13 @@ class _Recorder:
 def test_wrong_move_and_capture_left_on_the_track_are_reported_not_recorded(tmp_path):
     """B.4 / B.5 on the frames: a pawn one square too far and a captured pawn still on its square are
     shown (colour, where it is, where it belongs) while the recorded game stays at the move before."""
+    from companion.app import run_loop
     from companion.app.inputs import ScriptInput
-    from companion.app.loop import run_loop
     from companion.display import ludo as ludo_display
     from companion.readers.ludo import LudoFrameReader
     from companion.screens import ludo as ludo_screen
     from companion.session.ludo import LudoSession, colours_for
-    from vision.camera.sources import PhotoFolderSource
+    from vision.camera import PhotoFolderSource
 
     frames = generate(tmp_path / "frames", board="ludo52", players=3, moves=7, seed=36, size=SIZE, wrong=(0,),
                       hand_rate=0.3, prefer_captures=True)

@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.ludo import YARD, LudoConfig, LudoState, Move, Phase
 
 variants = st.fixed_dictionaries({

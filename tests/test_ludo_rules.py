@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import IllegalMove, VariantError
-from companion.games.base import CHANCE, TERMINAL
+from companion.games import CHANCE, TERMINAL
 from companion.games.ludo import (
     YARD,
     LudoConfig,

@@ -9,15 +9,14 @@ import pytest
 from companion.cli import main
 from companion.commands import Button, Command
 from companion.display.ludo import draw_board, render
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.ludo import YARD, LudoConfig, LudoState, Move, Phase, Roll, StartWith, load_board
 from companion.hints.ludo import advise
 from companion.paths import resolve
 from companion.readers.ludo import pawns_from_board
 from companion.screens.ludo import LudoView, PawnView, build_view
-from companion.session.base import Waiting
+from companion.session import LudoReading, Waiting
 from companion.session.ludo import LudoSession, Mode
-from companion.session.readings import LudoReading
 from companion.store import Store
 
 

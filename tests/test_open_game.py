@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.app import open_game
 from companion.app.demo import photos_dir
-from companion.app.play import open_game
 from companion.cli import main
 from companion.errors import UserError, VariantError
 from companion.registry import game

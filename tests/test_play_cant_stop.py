@@ -190,7 +190,7 @@ def test_play_without_a_camera_takes_every_roll_by_hand(app_env, capsys):
     assert payloads[1]["source"] == "hand" and payloads[1]["dice"] == [2, 5, 3, 6]
 
 def test_a_display_is_there_only_when_something_shows_it():
-    from companion.app.devices import display_available
+    from companion.app import display_available
 
     assert display_available({"DISPLAY": ":0"}) and display_available({"WAYLAND_DISPLAY": "wayland-0"})
     assert display_available({"SDL_VIDEODRIVER": "kmsdrm"})  # the Pi's console (systemd unit)

@@ -12,9 +12,9 @@ import pytest
 from gpiozero import LED, GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 
+from companion.app import PlayDevices
 from companion.app import devices as play_devices
 from companion.app.demo import photos_dir
-from companion.app.devices import PlayDevices
 from companion.cli import main
 from companion.config import Config
 from companion.errors import CameraError
@@ -225,7 +225,7 @@ def test_donkey_race_without_a_camera_says_so_without_a_warning(app_env, caplog)
 
 
 def test_open_camera_none_opens_nothing(tmp_path, caplog):
-    from companion.app.devices import NO_CAMERA, PlayDevices
+    from companion.app import NO_CAMERA, PlayDevices
     from companion.config import Config
 
     caplog.set_level(logging.INFO)

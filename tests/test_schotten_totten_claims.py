@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.schotten_totten import (
     Claim,
     Phase,

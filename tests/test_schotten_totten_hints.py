@@ -87,7 +87,7 @@ def test_advisor_ignores_the_opponents_hand():
     rng = random.Random(2)
     state = SchottenTottenState.new()
     from companion.agents.schotten_totten import play_game  # noqa: F401 (same driver)
-    from companion.games.base import CHANCE
+    from companion.games import CHANCE
     from companion.games.schotten_totten import Draw, StartWith
     while state.turn < 12:
         if state.current_player == CHANCE:

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from companion.errors import IllegalMove, VariantError
-from companion.games.base import CHANCE, TERMINAL
+from companion.games import CHANCE, TERMINAL
 from companion.games.schotten_totten import (
     Card,
     Claim,

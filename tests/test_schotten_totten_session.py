@@ -12,7 +12,7 @@ from companion.cli import main
 from companion.commands import Button, Command
 from companion.display.schotten_totten import CARD_COLOURS
 from companion.display.schotten_totten import render as render_to_surface
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.schotten_totten import (
     Card,
     Claim,
@@ -25,8 +25,8 @@ from companion.games.schotten_totten import (
 )
 from companion.readers.schotten_totten import reading_from_observation
 from companion.screens.schotten_totten import build_view
-from companion.session.readings import SchottenTottenReading as TableReading
-from companion.session.readings import SeenCard
+from companion.session import SchottenTottenReading as TableReading
+from companion.session import SeenCard
 from companion.session.schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number, new_card
 from companion.store import Store
 

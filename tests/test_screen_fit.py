@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.display import fonts, text
-from companion.games.base import CHANCE, TERMINAL
+from companion.games import CHANCE, TERMINAL
 from companion.screens.cant_stop import build_view as cant_stop_view
 from companion.screens.donkey_race import build_view as donkey_race_view
 from companion.screens.ludo import build_view as ludo_view

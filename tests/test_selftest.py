@@ -13,7 +13,7 @@ from companion.config import Config, config_from_dict
 from companion.errors import CameraError
 from companion.paths import AppPaths
 from companion.store import Store
-from vision.camera.sources import FrameSource
+from vision.camera import FrameSource
 
 
 @pytest.fixture
@@ -191,7 +191,7 @@ def test_cli_summary_has_no_xdg_line(env, monkeypatch, capfd):
 def test_the_dice_calibration_is_reported_and_never_fails_the_selftest(env):
     from companion.app.selftest import _summary, check_dice_calibration
     from companion.paths import resolve
-    from vision.dice.calibration import CALIBRATION_FILE, calibrate_dice
+    from vision.dice import CALIBRATION_FILE, calibrate_dice
 
     paths = resolve(env)
     none = check_dice_calibration(paths, [640, 480])

@@ -12,8 +12,8 @@ from companion.display.cant_stop import render as render_to_surface
 from companion.errors import CorruptLog
 from companion.games.cant_stop import CantStopConfig, Phase
 from companion.screens.cant_stop import build_view
-from companion.session.base import ReadingStabilizer, SceneChange, Waiting
-from companion.session.cant_stop import CantStopSession, Mode, replay_state
+from companion.session import SceneChange, Waiting
+from companion.session.cant_stop import CantStopSession, Mode, ReadingStabilizer, replay_state
 from companion.store import Store
 from vision.observation import DiceObservation, DieReading
 

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.dice.settle import EMPTY, MOVING, STILL, SettleTracker, changed_fraction, motion_image
+from vision.dice import EMPTY, MOVING, SettleTracker
+from vision.dice.settle import STILL, changed_fraction, motion_image
 from vision.observation import DiceObservation, DieReading
 
 H, W = 480, 640

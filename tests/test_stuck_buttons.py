@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.commands import Button, Command
-from hardware.buttons import ButtonPanel, EdgeFilter
+from hardware import ButtonPanel
+from hardware.buttons import EdgeFilter
 
 PINS = {Button.CONFIRM: 17, Button.BANK: 27, Button.PASS: 22, Button.NEXT: 23, Button.UNDO: 24}
 BOUNCE = 0.05

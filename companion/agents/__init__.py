@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.agents.base import Agent, Played, Tally, play_game
+from companion.agents.base import Agent, Played, Tally, play_through
 from companion.registry import game
 
-__all__ = ["run_simulation", "Agent", "Played", "Tally", "play_game"]
+__all__ = ["run_simulation", "Agent", "Played", "Tally", "play_through"]
 
 
 def run_simulation(name: str, agents: list[str], games: int, seed: int,

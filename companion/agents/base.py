@@ -2,7 +2,7 @@
 
 An **agent** is a callable ``(state, rng) -> action`` that picks one of ``state.legal_actions()`` for
 the seat to act; ``rng`` is the driver's ``random.Random`` (an agent may ignore it). Agents play each
-other through the same rules engine the box uses (:func:`play_game`); the driver supplies every chance
+other through the same rules engine the box uses (:func:`play_through`); the driver supplies every chance
 outcome from the same seeded ``random.Random``, so a run is reproducible from its seed. Each game's
 module (``companion.agents.<game>``) has its ``AGENTS``, its chance outcomes and ``simulate``.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import UserError
-from companion.games.base import CHANCE, TERMINAL
+from companion.games import CHANCE, TERMINAL
 
 Agent = Callable[[Any, random.Random], Any]
 """``(state, rng) -> action``: the action for ``state.current_player``."""
@@ -31,7 +31,7 @@ class Played:
     finished: bool
 
 
-def play_game(state: Any, agents: list[Agent], rng: random.Random, chance: Callable[[Any, random.Random], Any], *,
+def play_through(state: Any, agents: list[Agent], rng: random.Random, chance: Callable[[Any, random.Random], Any], *,
               clock: Callable[[Any], int], cap: int, observe: Callable[[Any, int], Any] | None = None) -> Played:
     """Play one game from ``state`` until it is over or ``clock(state)`` passes ``cap``.
 

@@ -59,7 +59,7 @@ def play_game(state: CantStopState, agents: list[Agent], rng: random.Random,
     ``agents[seat]`` acts for each seat. Returns (winning seat or None for a draw/cap, turns each seat
     began). Raises whatever the engine raises if an agent returns an illegal action.
     """
-    played = base.play_game(state, agents, rng, _chance, clock=_clock, cap=max_turns)
+    played = base.play_through(state, agents, rng, _chance, clock=_clock, cap=max_turns)
     return (played.state.winner if played.finished else None), played.turns
 
 

@@ -57,7 +57,7 @@ def play_game(state: DonkeyRaceState, agents: list[Agent], rng: random.Random,
 
     ``agents[seat]`` acts for each seat. Raises the engine's ``IllegalMove`` if an agent errs.
     """
-    played = base.play_game(state, agents, rng, chance, clock=lambda s: s.round_no, cap=max_rounds)
+    played = base.play_through(state, agents, rng, chance, clock=lambda s: s.round_no, cap=max_rounds)
     return played.state, played.finished
 
 

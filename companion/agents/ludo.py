@@ -58,7 +58,7 @@ def play_game(state: LudoState, agents: list[Agent], rng: random.Random,
 
     Returns (winning seat or None at the cap, turns each seat began).
     """
-    played = base.play_game(state, agents, rng, chance, clock=lambda s: s.turn, cap=max_turns)
+    played = base.play_through(state, agents, rng, chance, clock=lambda s: s.turn, cap=max_turns)
     outcome = played.state.outcome() if played.finished else None
     return (outcome.winner if outcome else None), played.turns
 

@@ -92,7 +92,7 @@ def play_game(state: SchottenTottenState, agents: list[Agent], rng: random.Rando
               max_turns: int = MAX_TURNS) -> tuple[int | None, list[int]]:
     """Play one game from ``state`` to its end; returns (winning seat or None, turns begun per seat).
     Each agent sees the state as its own seat does (``state.observation(seat)``)."""
-    played = base.play_game(state, agents, rng, chance, clock=lambda s: s.turn, cap=max_turns,
+    played = base.play_through(state, agents, rng, chance, clock=lambda s: s.turn, cap=max_turns,
                             observe=lambda s, seat: s.observation(seat))
     return (played.state.winner if played.finished else None), played.turns
 

@@ -33,8 +33,8 @@ from companion.config import load_config
 from companion.errors import CameraError, UserError
 from companion.i18n import _, ngettext
 from companion.paths import AppPaths, ensure_state_dir, resolve
-from vision.camera import open_camera
-from vision.camera.pi import SETTINGS_FILE, calibrate
+from vision.camera import SETTINGS_FILE, open_camera
+from vision.camera.pi import calibrate
 from vision.dice import calibrate_dice, dice_left_on
 
 log = logging.getLogger(__name__)

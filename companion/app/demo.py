@@ -32,7 +32,7 @@ from companion.games.cant_stop import Bank
 from companion.i18n import _
 from companion.paths import AppPaths
 from companion.registry import game
-from companion.session.base import Waiting
+from companion.session import Waiting
 from companion.session.cant_stop import CantStopSession, Mode
 from companion.store import Store
 from vision.camera import PhotoListSource

@@ -24,12 +24,10 @@ from typing import Any
 
 from companion.app.inputs import InputSource, open_input
 from companion.config import Config
-from companion.display.window import Display
+from companion.display import Display
 from companion.store import Store, open_or_move_aside
-from hardware.buttons import make_pin_factory
-from hardware.leds import LedPanel
-from vision.camera import open_camera
-from vision.camera.sources import FrameSource
+from hardware import LedPanel, make_pin_factory
+from vision.camera import FrameSource, open_camera
 
 log = logging.getLogger(__name__)
 

@@ -32,11 +32,11 @@ from companion.commands import Button, Command
 from companion.config import ButtonsConfig
 from companion.errors import ScriptError, UserError
 from companion.i18n import _
-from hardware.buttons import ButtonPanel, make_pin_factory
+from hardware import ButtonPanel, make_pin_factory
 
 if TYPE_CHECKING:
     from companion.config import ButtonsConfig
-    from hardware.buttons import ButtonPanel
+    from hardware import ButtonPanel
 
 logger = logging.getLogger(__name__)
 

@@ -19,12 +19,12 @@ from typing import Any
 
 from companion.app.trace import EventTrace
 from companion.commands import Button
-from companion.display.window import Display, Draw
+from companion.display import Display, Draw
 from companion.errors import ScriptEnded
 from companion.i18n import _
-from companion.session.base import GameSession, Waiting
+from companion.session import GameSession, Waiting
 from companion.store import Store
-from hardware.leds import LedPanel, StatusPattern
+from hardware import LedPanel, StatusPattern
 from vision.camera import FrameSource
 
 log = logging.getLogger(__name__)

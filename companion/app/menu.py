@@ -30,15 +30,14 @@ from companion.app.play import run_game
 from companion.app.startup import load_box_config, open_box_store
 from companion.commands import Button, Command
 from companion.config import Config
+from companion.display import Display
 from companion.display import menu as menu_display
-from companion.display.window import Display
 from companion.errors import ScriptEnded
 from companion.i18n import _
 from companion.paths import AppPaths, resolve
 from companion.registry import GAMES, game
 from companion.store import Store
-from hardware.buttons import make_pin_factory
-from hardware.leds import LedPanel, StatusPattern
+from hardware import LedPanel, StatusPattern, make_pin_factory
 
 log = logging.getLogger(__name__)
 

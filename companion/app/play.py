@@ -21,7 +21,7 @@ from companion.config import Config
 from companion.errors import UserError
 from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
-from companion.readers.base import ReaderSettings
+from companion.readers import ReaderSettings
 from companion.registry import GameEntry
 from companion.store import Store
 from vision.camera import FrameSource

@@ -36,9 +36,9 @@ from companion.config import Config, load_config
 from companion.errors import CameraError, ConfigError, PinFactoryError, StateDirError, StoreError, UserError
 from companion.paths import AppPaths, ensure_state_dir, resolve
 from companion.store import Store
-from hardware.buttons import make_pin_factory
+from hardware import make_pin_factory
 from vision.camera import open_camera
-from vision.dice.calibration import CALIBRATION_FILE, dice_left_on, load_calibration
+from vision.dice import CALIBRATION_FILE, dice_left_on, load_calibration
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ import time
 
 from companion.agents.cant_stop import _chance
 from companion.agents.rule28 import rule28_action
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.cant_stop import CantStopState, Phase
 from companion.hints.cant_stop import advise
 

@@ -20,8 +20,8 @@ import numpy as np
 from companion.errors import UserError
 from companion.games.ludo import LudoState, action_from_dict, load_board
 from companion.readers.ludo import pawns_from_board
+from vision.board import read_board
 from vision.board.game_frames import generate
-from vision.board.reader import read_board
 
 
 def evaluate_games(board: str, games: int, moves: int, seed: int = 1, players: int = 2,

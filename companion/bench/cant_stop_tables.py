@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.agents.cant_stop import _chance
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.cant_stop import CantStopState, Phase
 from companion.hints.cant_stop import advise
 from companion.hints.cant_stop import search as cant_stop_search

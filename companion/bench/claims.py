@@ -20,7 +20,7 @@ import random
 import statistics
 import time
 
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.schotten_totten import (
     Claim,
     Phase,

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import IllegalMove, UserError
-from companion.games.base import CHANCE, TERMINAL
+from companion.games import CHANCE, TERMINAL
 from companion.registry import game as game_entry
 
 LEGAL_SAMPLE = 8

@@ -25,7 +25,7 @@ import sys
 import time
 from collections.abc import Mapping
 
-from companion.games.base import CHANCE
+from companion.games import CHANCE
 from companion.games.ludo import LudoConfig, LudoState, Phase, Roll, StartWith
 from companion.hints.ludo import advise
 

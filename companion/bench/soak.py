@@ -24,15 +24,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from companion.app import run_loop
 from companion.app.demo import DEMO_PLAYERS, DEMO_SEED, demo_camera, demo_script_path
 from companion.app.inputs import open_input
-from companion.app.loop import run_loop
 from companion.config import Config
-from companion.display.window import Display
+from companion.display import Display
 from companion.errors import ScriptEnded
-from companion.readers.base import ReaderSettings
+from companion.readers import ReaderSettings
 from companion.registry import game
-from companion.session.base import Waiting
+from companion.session import Waiting
 from companion.store import Store
 
 WARMUP_FRAMES = 200

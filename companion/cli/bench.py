@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from companion.bench.crash import run_crash_bench
-from companion.bench.fuzz import FuzzReport, run_fuzz
-from companion.bench.soak import run_soak
+from companion.bench import FuzzReport, run_crash_bench, run_fuzz, run_soak
 from companion.cli.common import positive, print_figures
 from companion.errors import UserError
 from companion.registry import names

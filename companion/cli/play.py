@@ -14,8 +14,8 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 
 from companion.agents import run_simulation
+from companion.app import display_available
 from companion.app.demo import run_demo
-from companion.app.devices import display_available
 from companion.app.play import play
 from companion.cli.common import parse_players, parse_variant
 from companion.config import load_config
@@ -23,7 +23,7 @@ from companion.errors import UserError
 from companion.i18n import _
 from companion.paths import resolve
 from companion.registry import GAMES, game, names
-from hardware.buttons import make_pin_factory
+from hardware import make_pin_factory
 
 
 def add_commands(subparsers) -> None:

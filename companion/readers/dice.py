@@ -23,8 +23,7 @@ import numpy as np
 
 from companion.i18n import _
 from companion.readers.base import ReaderSettings, read_safely
-from vision.dice import DiceCalibration, load_calibration, read_dice, warm_up
-from vision.dice.settle import EMPTY, MOVING, SettleTracker
+from vision.dice import EMPTY, MOVING, DiceCalibration, SettleTracker, load_calibration, read_dice, warm_up
 from vision.observation import DiceObservation
 
 DiceReader = Callable[[np.ndarray], DiceObservation]

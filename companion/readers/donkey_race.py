@@ -10,7 +10,7 @@ import numpy as np
 
 from companion.games.donkey_race import DONKEY, UNKNOWN, DonkeyRaceConfig
 from companion.readers.base import ReaderSettings, read_safely
-from companion.session.readings import DonkeyRaceReading
+from companion.session import DonkeyRaceReading
 from vision.cards import read_donkey_race, sector_names
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from companion.games.ludo import PAWNS, YARD, BoardGeometry, load_board
 from companion.readers.base import ReaderSettings
-from companion.session.readings import LudoReading
+from companion.session import LudoReading
 from vision.board import mask_board, read_board
 from vision.dice import DiceCalibration, load_calibration, read_dice
 

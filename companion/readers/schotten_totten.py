@@ -19,7 +19,7 @@ from pathlib import Path
 from companion.errors import CalibrationError
 from companion.games.schotten_totten import parse_card
 from companion.readers.base import ReaderSettings, read_safely
-from companion.session.readings import SchottenTottenReading, SeenCard
+from companion.session import SchottenTottenReading, SeenCard
 from vision.cards import StCalibration, read_schotten_totten
 
 CALIBRATION_FILE = "schotten-totten-stones.json"

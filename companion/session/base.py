@@ -9,14 +9,10 @@ the last event. Game sessions (``companion.session.cant_stop``) build on the pie
 from __future__ import annotations
 
 import enum
-from collections import deque
 from typing import Any, Protocol
 
 import cv2
 import numpy as np
-
-from companion.i18n import _, ngettext
-from vision.observation import DiceObservation
 
 
 class Waiting(enum.Enum):
@@ -65,57 +61,6 @@ class GameSession(Protocol):
     def on_camera_problem(self, reason: str) -> None: ...
 
     def on_command(self, command: Any) -> None: ...
-
-    def view(self, wins: dict[str, int] | None = None) -> Any: ...
-
-
-class ReadingStabilizer:
-    """Offers a reading once the same dice values were seen in ``stable_frames`` consecutive frames.
-
-    Values are compared as sorted multisets so that the reading order of touching dice does not matter.
-    ``stable_frames`` >= 1 (config ``session.stable_frames``); ``expected`` is the number of dice the game
-    needs (4 for Can't Stop, A.2). ``feed`` returns the stable observation or None, and keeps a status
-    line for the players ("3 dice seen", "hold still").
-    """
-
-    def __init__(self, stable_frames: int, expected: int):
-        if stable_frames < 1:
-            raise ValueError(f"stable_frames must be at least 1, not {stable_frames}")
-        self.stable_frames = stable_frames
-        self.expected = expected
-        self._recent: deque[tuple[int, ...]] = deque(maxlen=stable_frames)
-        self.status = ""
-        self.stable_wrong_count = False
-        """True while a stable reading shows some dice, but not ``expected`` of them: the players may
-        take it and correct it (add the die the reader missed, remove one it invented)."""
-
-    def reset(self) -> None:
-        self._recent.clear()
-        self.status = ""
-        self.stable_wrong_count = False
-
-    def feed(self, observation: DiceObservation) -> DiceObservation | None:
-        self.stable_wrong_count = False
-        if observation.problem:
-            self._recent.clear()
-            self.status = observation.problem
-            return None
-        key = tuple(sorted(observation.values))
-        if self._recent and self._recent[-1] != key:
-            self._recent.clear()
-        self._recent.append(key)
-        count = len(key)
-        if count != self.expected:
-            self.stable_wrong_count = count > 0 and len(self._recent) >= self.stable_frames
-            self.status = (_("No dice seen") if count == 0 else
-                           ngettext("{n} die seen, {want} needed", "{n} dice seen, {want} needed", count)
-                           .format(n=count, want=self.expected))
-            return None
-        if len(self._recent) < self.stable_frames:
-            self.status = _("Hold still…")
-            return None
-        self.status = ""
-        return observation
 
 
 class SceneChange:

@@ -46,9 +46,10 @@ from companion.games.cant_stop import (
     bust_probability,
 )
 from companion.hints.cant_stop import advise
-from companion.i18n import _
-from companion.session.base import ReadingStabilizer, SceneChange, Waiting
+from companion.i18n import _, ngettext
+from companion.session.base import SceneChange, Waiting
 from companion.session.log import LoggedSession, replay_log
+from companion.session.stable import Stable
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,53 @@ def _onto_boxes(values: list[int], read: tuple[int, ...]) -> list[int]:
         if placed[i] is None and rest:
             placed[i] = rest.pop(0)
     return [v for v in placed if v is not None] + rest
+
+
+class ReadingStabilizer:
+    """Offers a reading once the same dice values were seen in ``stable_frames`` consecutive frames.
+
+    Values are compared as sorted multisets so that the reading order of touching dice does not matter.
+    ``stable_frames`` >= 1 (config ``session.stable_frames``, counted by :class:`Stable`); ``expected`` is
+    the number of dice the game
+    needs (4 for Can't Stop, A.2). ``feed`` returns the stable observation or None, and keeps a status
+    line for the players ("3 dice seen", "hold still").
+    """
+
+    def __init__(self, stable_frames: int, expected: int):
+        self._stable = Stable(stable_frames)
+        self.stable_frames = stable_frames
+        self.expected = expected
+        self.status = ""
+        self.stable_wrong_count = False
+        """True while a stable reading shows some dice, but not ``expected`` of them: the players may
+        take it and correct it (add the die the reader missed, remove one it invented)."""
+
+    def reset(self) -> None:
+        self._stable.reset()
+        self.status = ""
+        self.stable_wrong_count = False
+
+    def feed(self, observation: DiceObservation) -> DiceObservation | None:
+        self.stable_wrong_count = False
+        if observation.problem:
+            self._stable.reset()
+            self.status = observation.problem
+            return None
+        key = tuple(sorted(observation.values))
+        held = self._stable.feed(key)
+        count = len(key)
+        if count != self.expected:
+            self.stable_wrong_count = count > 0 and held
+            self.status = (_("No dice seen") if count == 0 else
+                           ngettext("{n} die seen, {want} needed", "{n} dice seen, {want} needed", count)
+                           .format(n=count, want=self.expected))
+            return None
+        if not held:
+            self.status = _("Hold still…")
+            return None
+        self.status = ""
+        return observation
+
 
 
 def replay_state(events, players: int, config: CantStopConfig) -> CantStopState:

@@ -53,6 +53,7 @@ from companion.i18n import _
 from companion.session.base import Waiting
 from companion.session.log import LoggedSession, replay_log
 from companion.session.readings import DonkeyRaceReading
+from companion.session.stable import Stable
 
 log = logging.getLogger(__name__)
 
@@ -92,14 +93,12 @@ class DonkeyRaceSession(LoggedSession):
 
     def __init__(self, store, game_id: int, players: list[str], config: DonkeyRaceConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None):
-        if stable_frames < 1:
-            raise ValueError(f"stable_frames must be at least 1, not {stable_frames}")
         super().__init__(store, game_id, players, config or DonkeyRaceConfig())
         self.stable_frames = stable_frames
         self._first_seat = 0
         self._first_donkey = False
         self._entry: tuple[int, ...] | None = None
-        self._recent: list[tuple] = []
+        self._stable = Stable(stable_frames)
         self._reading: DonkeyRaceReading | None = None
         self._camera_problem = ""
         if self.state.phase is Phase.OVER:
@@ -148,12 +147,7 @@ class DonkeyRaceSession(LoggedSession):
     def on_frame(self, frame_bgr: np.ndarray, reading: DonkeyRaceReading) -> None:
         """One camera frame and what :func:`read_table` saw in it (held once stable)."""
         self._camera_problem = reading.problem or ""
-        key = (reading.sectors, reading.donkey_seat)
-        if self._recent and self._recent[-1] != key:
-            self._recent.clear()
-        self._recent.append(key)
-        if len(self._recent) >= self.stable_frames:
-            self._recent = self._recent[-self.stable_frames:]
+        if self._stable.feed((reading.sectors, reading.donkey_seat)):
             changed = self._reading is None or self._reading.donkey_seat != reading.donkey_seat
             self._reading = reading
             if self.mode is Mode.FIRST and changed and reading.donkey_seat is not None:

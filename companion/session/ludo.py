@@ -32,8 +32,6 @@ from __future__ import annotations
 import enum
 import logging
 import random
-from collections import deque
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -60,6 +58,7 @@ from companion.i18n import _
 from companion.session.base import SceneChange, Waiting
 from companion.session.log import LoggedSession, replay_log
 from companion.session.readings import LudoReading
+from companion.session.stable import Stable
 
 log = logging.getLogger(__name__)
 
@@ -86,25 +85,6 @@ def replay_state(events, players: int, config: LudoConfig) -> LudoState:
                       lambda payload: [action_from_dict(payload)], kind="action")
 
 
-@dataclass
-class _Stable:
-    """The same key over ``n`` consecutive readings."""
-
-    n: int
-
-    def __post_init__(self) -> None:
-        self.recent: deque = deque(maxlen=self.n)
-
-    def feed(self, key) -> bool:
-        if self.recent and self.recent[-1] != key:
-            self.recent.clear()
-        self.recent.append(key)
-        return len(self.recent) >= self.n
-
-    def reset(self) -> None:
-        self.recent.clear()
-
-
 class LudoSession(LoggedSession):
     """One Ludo game at the table (see the module docstring); implements ``companion.session.base.GameSession``.
 
@@ -126,8 +106,8 @@ class LudoSession(LoggedSession):
         self.start_seat = self.rng.randrange(len(self.players))
         self.camera_problem = ""
         self._die_seen = 0
-        self._die_stable = _Stable(self.stable_frames)
-        self._board_stable = _Stable(self.stable_frames)
+        self._die_stable = Stable(self.stable_frames)
+        self._board_stable = Stable(self.stable_frames)
         self._board_seen: tuple | None = None
         self.scene = SceneChange()
         self._last_frame: np.ndarray | None = None

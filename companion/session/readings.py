@@ -9,10 +9,12 @@ reader's :class:`vision.observation.DiceObservation` as it is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.games.schotten_totten import Card
+if TYPE_CHECKING:  # the type only: a Can't Stop game does not load the Schotten Totten engine
+    from companion.games.schotten_totten import Card
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ from companion.hints.schotten_totten import verdict_text
 from companion.i18n import _
 from companion.session.base import Waiting
 from companion.session.readings import SchottenTottenReading
+from companion.session.stable import Stable
 
 log = logging.getLogger(__name__)
 
@@ -140,8 +141,6 @@ class SchottenTottenSession:
                  stable_frames: int = 3, rng: random.Random | None = None):
         if len(players) != 2:
             raise ValueError(f"Schotten Totten is for two players, not {len(players)} (C.1)")
-        if stable_frames < 1:
-            raise ValueError("stable_frames must be at least 1")
         self.store = store
         self.game_id = game_id
         self.players = list(players)
@@ -153,7 +152,7 @@ class SchottenTottenSession:
         self.finished = False
         self._refused = False
         self.proposal: tuple[Card, int] | None = None
-        self._recent: list[tuple[Card, int] | None] = []
+        self._stable = Stable(stable_frames)
         self._reading: SchottenTottenReading | None = None
         self.camera_problem = ""
         self.selected = 0
@@ -238,11 +237,9 @@ class SchottenTottenSession:
         if self.mode is not Mode.WATCH:
             return
         candidate = new_card(self.state, reading)
-        self._recent = (self._recent + [candidate])[-self.stable_frames:]
-        if candidate is not None and len(self._recent) == self.stable_frames and \
-                all(c == candidate for c in self._recent):
+        if self._stable.feed(candidate) and candidate is not None:
             self.proposal = candidate
-            self._recent = []
+            self._stable.reset()
 
     def on_camera_problem(self, reason: str) -> None:
         self.camera_problem = reason
@@ -283,7 +280,7 @@ class SchottenTottenSession:
             self._accept(Play(card, stone))
         elif button in (Button.UNDO, Button.NEXT) and self.proposal is not None:
             self.proposal = None
-            self._recent = []
+            self._stable.reset()
         elif button is Button.PASS:
             self._accept(Pass())
         elif button is Button.CHOOSE and args:
@@ -371,7 +368,7 @@ class SchottenTottenSession:
         self._enter_mode()
 
     def _enter_mode(self) -> None:
-        self._recent = []
+        self._stable.reset()
         if self.state.phase is Phase.CLAIM:
             claims = self.state.claimable_stones(self.state.active)
             self.selected = claims[0] if claims else 0

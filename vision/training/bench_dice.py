@@ -26,8 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.dice import DEFAULT_METHOD, METHODS, read_dice, warm_up
 from vision.dice.eval import load_set
-from vision.dice.reader import DEFAULT_METHOD, METHODS, read_dice, warm_up
 
 SHARED_DICE = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice"
 
@@ -38,7 +38,7 @@ def default_sets() -> list[Path]:
         sets = sorted(p for p in SHARED_DICE.iterdir() if (p / "labels.csv").is_file())
         if sets:
             return sets
-    from vision.camera.sources import bundled_photos_dir
+    from vision.camera import bundled_photos_dir
 
     return [Path(bundled_photos_dir())]
 

@@ -38,8 +38,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.eval import evaluate, load_set, match_to_boxes
-from vision.dice.reader import read_dice
+from vision.dice import evaluate, read_dice
+from vision.dice.eval import load_set, match_to_boxes
 
 # Canvas (height, width) in pixels: the shape of the byler_d6 photos (at most the reader's work size).
 CANVAS = (640, 640)

@@ -40,7 +40,8 @@ from pathlib import Path
 
 import cv2
 
-from vision.dice.eval import apply_errata, load_errata
+from vision.dice import load_errata
+from vision.dice.eval import apply_errata
 
 GRID = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.925, 0.95, 0.97)
 
