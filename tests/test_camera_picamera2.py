@@ -7,15 +7,8 @@ import pytest
 
 from companion.errors import CameraError
 from vision.camera import Picamera2Source
-from vision.camera.pi import (
-    AF_MODE_MANUAL,
-    CameraSettings,
-    calibrate,
-    configuration_kwargs,
-    focus_controls,
-    load_settings,
-    stream_controls,
-)
+from vision.camera.pi import (AF_MODE_MANUAL, CameraSettings, calibrate, configuration_kwargs, focus_controls,
+    load_settings, stream_controls)
 
 CM3_CONTROLS = {  # what a Camera Module 3 (imx708) advertises: (min, max, default)
     "AeEnable": (False, True, True), "AwbEnable": (False, True, True), "ExposureTime": (26, 112015443, 20000),

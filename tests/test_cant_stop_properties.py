@@ -18,17 +18,8 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalMove
 from companion.games import CHANCE
-from companion.games.cant_stop import (
-    COLUMNS,
-    Bank,
-    CantStopConfig,
-    CantStopState,
-    Choose,
-    Phase,
-    Roll,
-    RollAgain,
-    StartWith,
-)
+from companion.games.cant_stop import (COLUMNS, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain,
+    StartWith)
 
 MAX_STEPS = 400
 

@@ -16,22 +16,8 @@ import pytest
 
 from companion.errors import IllegalMove, VariantError
 from companion.games import CHANCE, TERMINAL
-from companion.games.cant_stop import (
-    COLUMNS,
-    Bank,
-    CantStopConfig,
-    CantStopGame,
-    CantStopState,
-    Choose,
-    Phase,
-    Roll,
-    RollAgain,
-    StartWith,
-    action_from_dict,
-    action_to_dict,
-    odds,
-    pairings,
-)
+from companion.games.cant_stop import (COLUMNS, Bank, CantStopConfig, CantStopGame, CantStopState, Choose, Phase,
+    Roll, RollAgain, StartWith, action_from_dict, action_to_dict, odds, pairings)
 
 
 def make(phase: Phase = Phase.ROLL, players: int = 2, active: int = 0, markers: dict | None = None,

@@ -11,17 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.dice.eval import load_set
-from vision.training.dice_clusters import (
-    SEPARATION,
-    ClusterImage,
-    DieCut,
-    cluster_layout,
-    cluster_sizes,
-    die_cut,
-    make_image,
-    make_set,
-    write_set,
-)
+from vision.training.dice_clusters import (SEPARATION, ClusterImage, DieCut, cluster_layout, cluster_sizes, die_cut,
+    make_image, make_set, write_set)
 
 # Colour of a drawn die of value v (BGR): every value its own, so a label can be checked by the pixel.
 COLOURS = {v: (40 * v, 255 - 40 * v, 100) for v in range(1, 7)}

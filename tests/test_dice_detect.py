@@ -11,22 +11,8 @@ import numpy as np
 import pytest
 
 from vision.camera import bundled_photos_dir
-from vision.dice.detect import (
-    DUP_CENTRE,
-    LEVELS,
-    MODEL_FILE,
-    PAD_TO,
-    PIP_RATIO,
-    STRIDE,
-    Detection,
-    DieDetector,
-    decode,
-    network_input,
-    normalise,
-    overlap,
-    same_die,
-    square_hull,
-)
+from vision.dice.detect import (DUP_CENTRE, LEVELS, MODEL_FILE, PAD_TO, PIP_RATIO, STRIDE, Detection, DieDetector,
+    decode, network_input, normalise, overlap, same_die, square_hull)
 from vision.dice.eval import load_set
 from vision.dice.model import model_dir
 

@@ -8,23 +8,9 @@ import numpy as np
 import pytest
 
 from vision.dice.detect import Detection
-from vision.dice.learned import (
-    AGREE_BELIEF,
-    AGREE_PIPS,
-    CLUSTER_FACES,
-    FLAG_BELOW,
-    NO_DIE_SURE,
-    NO_PIPS_NO_DIE,
-    PIP_VETO,
-    UNSURE_SCORE,
-    dihedral_probabilities,
-    face_mask,
-    fuse,
-    object_mask,
-    read_work_hybrid,
-    read_work_learned,
-    split_clusters,
-)
+from vision.dice.learned import (AGREE_BELIEF, AGREE_PIPS, CLUSTER_FACES, FLAG_BELOW, NO_DIE_SURE, NO_PIPS_NO_DIE,
+    PIP_VETO, UNSURE_SCORE, dihedral_probabilities, face_mask, fuse, object_mask, read_work_hybrid, read_work_learned,
+    split_clusters)
 from vision.dice.segment import to_lab
 
 

@@ -11,17 +11,8 @@ import pytest
 
 from vision.camera import bundled_photos_dir
 from vision.dice.eval import load_set
-from vision.dice.model import (
-    BOX_MANIFEST_FILE,
-    BOX_MODEL_FILE,
-    CROP_SIZE,
-    MANIFEST_FILE,
-    MODEL_FILE,
-    FaceClassifier,
-    face_crop,
-    model_dir,
-    shipped_box_classifier,
-)
+from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
+    FaceClassifier, face_crop, model_dir, shipped_box_classifier)
 
 # Measured when the model was shipped: crop accuracy 0.839 (47 of 56) on the 14 bundled photos (never
 # trained on), see manifest.json "bundled_photos"; the bound is one crop below it.

@@ -26,14 +26,7 @@ from companion.display.layout import ScreenLayout
 from companion.display.panel import draw_options, format_probability
 from companion.display.photo import crop_for_dice, draw_photo, frame_to_surface
 from companion.screens import palette
-from companion.screens.cant_stop import (
-    CantStopBoardView,
-    DieView,
-    OptionView,
-    PlayerView,
-    ScreenView,
-    build_view,
-)
+from companion.screens.cant_stop import CantStopBoardView, DieView, OptionView, PlayerView, ScreenView, build_view
 
 HEIGHTS = dict(zip(range(2, 13), (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3), strict=True))  # cant-stop.md A.2
 SIZES = [(800, 480), (1920, 1080)]

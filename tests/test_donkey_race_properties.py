@@ -9,17 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import CHANCE
-from companion.games.donkey_race import (
-    UNKNOWN,
-    DonkeyRaceConfig,
-    DonkeyRaceState,
-    Draw,
-    Phase,
-    Play,
-    action_from_dict,
-    action_to_dict,
-    set_value,
-)
+from companion.games.donkey_race import (UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Draw, Phase, Play,
+    action_from_dict, action_to_dict, set_value)
 
 VARIANTS = st.fixed_dictionaries({}, optional={
     "jokers": st.integers(0, 4),

@@ -8,22 +8,8 @@ import pytest
 
 from companion.errors import IllegalMove, VariantError
 from companion.games import CHANCE, TERMINAL
-from companion.games.donkey_race import (
-    DONKEY,
-    JOKER,
-    UNKNOWN,
-    DonkeyRaceConfig,
-    DonkeyRaceState,
-    Draw,
-    FirstLeader,
-    Pass,
-    Phase,
-    Play,
-    Reshuffle,
-    action_from_dict,
-    action_to_dict,
-    set_value,
-)
+from companion.games.donkey_race import (DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader,
+    Pass, Phase, Play, Reshuffle, action_from_dict, action_to_dict, set_value)
 
 
 def table(hands, *, leader=0, config=None, points=None, deck=None, discard=(), **kw) -> DonkeyRaceState:

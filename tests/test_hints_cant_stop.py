@@ -12,19 +12,8 @@ import pytest
 
 from companion.agents import run_simulation
 from companion.games import CHANCE
-from companion.games.cant_stop import (
-    Bank,
-    CantStopConfig,
-    CantStopState,
-    Choose,
-    Phase,
-    Roll,
-    RollAgain,
-    StartWith,
-    bust_chance,
-    odds,
-    roll_distribution,
-)
+from companion.games.cant_stop import (Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain, StartWith,
+    bust_chance, odds, roll_distribution)
 from companion.hints.cant_stop import Hint, advise, steps_at_risk
 from companion.hints.cant_stop import advisor as hints
 from companion.hints.cant_stop import search as cant_stop_search
@@ -33,14 +22,8 @@ from companion.hints.cant_stop.advisor import threats
 from companion.hints.cant_stop.search import search_for
 from companion.hints.cant_stop.threats import THREAT_SURVIVAL, claim_chances, claim_table, threatened, threatened_turns
 from companion.hints.cant_stop.turn import RunnerGrid
-from companion.hints.cant_stop.value import (
-    EFFORT_CAP,
-    FALLBACK_CAP,
-    column_chances,
-    column_efforts,
-    expected_turns,
-    turns_from_efforts,
-)
+from companion.hints.cant_stop.value import (EFFORT_CAP, FALLBACK_CAP, column_chances, column_efforts, expected_turns,
+    turns_from_efforts)
 
 HEIGHTS = CantStopConfig().column_heights
 

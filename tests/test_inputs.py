@@ -9,15 +9,8 @@ import pygame  # noqa: E402
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion import i18n  # noqa: E402
-from companion.app.inputs import (
-    KEY_LEGEND,
-    CombinedInput,
-    GpioInput,
-    KeyboardInput,
-    ScriptInput,
-    open_input,
-    parse_script,
-)
+from companion.app.inputs import (KEY_LEGEND, CombinedInput, GpioInput, KeyboardInput, ScriptInput, open_input,
+    parse_script)
 from companion.commands import Button, Command  # noqa: E402
 from companion.config import ButtonsConfig  # noqa: E402
 from companion.errors import ScriptError, UserError

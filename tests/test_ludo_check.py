@@ -2,18 +2,8 @@
 
 import pytest
 
-from companion.games.ludo import (
-    CAPTURE_PENDING,
-    ILLEGAL,
-    MOVED,
-    UNCHANGED,
-    YARD,
-    Misplaced,
-    Move,
-    Roll,
-    check_move,
-    state_from_position,
-)
+from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, UNCHANGED, YARD, Misplaced, Move, Roll, check_move,
+    state_from_position)
 
 Y = "yard"
 

@@ -9,19 +9,8 @@ import pytest
 
 from companion.errors import IllegalMove, VariantError
 from companion.games import CHANCE, TERMINAL
-from companion.games.ludo import (
-    YARD,
-    LudoConfig,
-    LudoState,
-    Move,
-    Phase,
-    Roll,
-    StartWith,
-    action_from_dict,
-    action_to_dict,
-    position_moves,
-    state_from_position,
-)
+from companion.games.ludo import (YARD, LudoConfig, LudoState, Move, Phase, Roll, StartWith, action_from_dict,
+    action_to_dict, position_moves, state_from_position)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ludo"
 

@@ -9,15 +9,8 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.games import CHANCE
-from companion.games.schotten_totten import (
-    Claim,
-    Phase,
-    SchottenTottenConfig,
-    SchottenTottenState,
-    claim_tables,
-    exhaustive_claim,
-    formation_key,
-)
+from companion.games.schotten_totten import (Claim, Phase, SchottenTottenConfig, SchottenTottenState, claim_tables,
+    exhaustive_claim, formation_key)
 
 
 def random_position(rng: random.Random, variant: str = "schotten-totten") -> dict:

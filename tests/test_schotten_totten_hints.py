@@ -7,18 +7,8 @@ import pytest
 from companion.agents import run_simulation
 from companion.agents.schotten_totten import greedy_agent, simulate
 from companion.errors import UserError
-from companion.games.schotten_totten import (
-    Claim,
-    EndClaims,
-    Pass,
-    Phase,
-    Play,
-    SchottenTottenConfig,
-    SchottenTottenState,
-    Stone,
-    parse_card,
-    state_from_position,
-)
+from companion.games.schotten_totten import (Claim, EndClaims, Pass, Phase, Play, SchottenTottenConfig,
+    SchottenTottenState, Stone, parse_card, state_from_position)
 from companion.hints.schotten_totten import advise, next_turn_claims, public_alerts
 
 

@@ -6,26 +6,9 @@ import pytest
 
 from companion.errors import IllegalMove, VariantError
 from companion.games import CHANCE, TERMINAL
-from companion.games.schotten_totten import (
-    Card,
-    Claim,
-    Draw,
-    EndClaims,
-    Pass,
-    Phase,
-    Play,
-    SchottenTottenConfig,
-    SchottenTottenGame,
-    SchottenTottenState,
-    StartWith,
-    Stone,
-    action_from_dict,
-    action_to_dict,
-    formation_key,
-    formation_rank,
-    parse_card,
-    state_from_position,
-)
+from companion.games.schotten_totten import (Card, Claim, Draw, EndClaims, Pass, Phase, Play, SchottenTottenConfig,
+    SchottenTottenGame, SchottenTottenState, StartWith, Stone, action_from_dict, action_to_dict, formation_key,
+    formation_rank, parse_card, state_from_position)
 
 
 def C(code: str) -> Card:

@@ -13,16 +13,8 @@ from companion.commands import Button, Command
 from companion.display.schotten_totten import CARD_COLOURS
 from companion.display.schotten_totten import render as render_to_surface
 from companion.games import CHANCE
-from companion.games.schotten_totten import (
-    Card,
-    Claim,
-    Draw,
-    Phase,
-    Play,
-    SchottenTottenConfig,
-    SchottenTottenState,
-    StartWith,
-)
+from companion.games.schotten_totten import (Card, Claim, Draw, Phase, Play, SchottenTottenConfig,
+    SchottenTottenState, StartWith)
 from companion.readers.schotten_totten import reading_from_observation
 from companion.screens.schotten_totten import build_view
 from companion.session import SchottenTottenReading as TableReading

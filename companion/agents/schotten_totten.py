@@ -22,17 +22,8 @@ from typing import Any
 
 from companion.agents import base
 from companion.agents.base import Agent, Tally, check_run, lookup_agent
-from companion.games.schotten_totten import (
-    Claim,
-    Draw,
-    EndClaims,
-    Pass,
-    Phase,
-    SchottenTottenConfig,
-    SchottenTottenState,
-    StartWith,
-    formation_key,
-)
+from companion.games.schotten_totten import (Claim, Draw, EndClaims, Pass, Phase, SchottenTottenConfig,
+    SchottenTottenState, StartWith, formation_key)
 from companion.hints.schotten_totten import advise
 
 MAX_TURNS = 400

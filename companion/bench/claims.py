@@ -21,15 +21,8 @@ import statistics
 import time
 
 from companion.games import CHANCE
-from companion.games.schotten_totten import (
-    Claim,
-    Phase,
-    SchottenTottenConfig,
-    SchottenTottenState,
-    claim_tables,
-    exhaustive_claim,
-    state_from_position,
-)
+from companion.games.schotten_totten import (Claim, Phase, SchottenTottenConfig, SchottenTottenState, claim_tables,
+    exhaustive_claim, state_from_position)
 
 REPEATS = 3
 """Each stone's claim is timed this many times; the figures use the fastest (timeit's rule: the slower

@@ -8,18 +8,8 @@ from pathlib import Path
 
 from companion.bench.crash import Workload, random_commands
 from companion.bench.fuzz import FuzzEngine
-from companion.games.schotten_totten import (
-    CLAIM_TIMINGS,
-    GAMES,
-    NUM_STONES,
-    STALL_RESOLUTIONS,
-    Card,
-    Claim,
-    Phase,
-    Play,
-    SchottenTottenConfig,
-    SchottenTottenState,
-)
+from companion.games.schotten_totten import (CLAIM_TIMINGS, GAMES, NUM_STONES, STALL_RESOLUTIONS, Card, Claim, Phase,
+    Play, SchottenTottenConfig, SchottenTottenState)
 
 
 def fuzz_engine() -> FuzzEngine:

@@ -30,21 +30,8 @@ import numpy as np
 
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
-from companion.games.cant_stop import (
-    COLUMNS,
-    Action,
-    Bank,
-    CantStopConfig,
-    CantStopState,
-    Choose,
-    Phase,
-    Roll,
-    RollAgain,
-    StartWith,
-    action_from_dict,
-    action_to_dict,
-    bust_probability,
-)
+from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll,
+    RollAgain, StartWith, action_from_dict, action_to_dict, bust_probability)
 from companion.hints.cant_stop import advise
 from companion.i18n import _, ngettext
 from companion.session.base import SceneChange, Waiting

@@ -33,21 +33,8 @@ import numpy as np
 
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
-from companion.games.donkey_race import (
-    UNKNOWN,
-    Action,
-    DonkeyRaceConfig,
-    DonkeyRaceState,
-    Draw,
-    FirstLeader,
-    Pass,
-    Phase,
-    Play,
-    Reshuffle,
-    action_from_dict,
-    action_to_dict,
-    card_name,
-)
+from companion.games.donkey_race import (UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader, Pass,
+    Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name)
 from companion.games.donkey_race.record import codes_from_entry
 from companion.i18n import _
 from companion.session.base import Waiting

@@ -37,22 +37,8 @@ import numpy as np
 
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
-from companion.games.ludo import (
-    CAPTURE_PENDING,
-    ILLEGAL,
-    MOVED,
-    YARD,
-    Action,
-    LudoConfig,
-    LudoState,
-    Move,
-    Phase,
-    Roll,
-    StartWith,
-    action_from_dict,
-    action_to_dict,
-    check_move,
-)
+from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action, LudoConfig, LudoState, Move, Phase,
+    Roll, StartWith, action_from_dict, action_to_dict, check_move)
 from companion.hints.ludo import advise
 from companion.i18n import _
 from companion.session.base import SceneChange, Waiting

@@ -33,22 +33,8 @@ from dataclasses import dataclass
 
 from companion.commands import Button, Command
 from companion.errors import CorruptLog, IllegalMove
-from companion.games.schotten_totten import (
-    NUM_STONES,
-    Action,
-    Card,
-    Claim,
-    Draw,
-    EndClaims,
-    Pass,
-    Phase,
-    Play,
-    SchottenTottenConfig,
-    SchottenTottenState,
-    StartWith,
-    action_from_dict,
-    action_to_dict,
-)
+from companion.games.schotten_totten import (NUM_STONES, Action, Card, Claim, Draw, EndClaims, Pass, Phase, Play,
+    SchottenTottenConfig, SchottenTottenState, StartWith, action_from_dict, action_to_dict)
 from companion.hints.schotten_totten import verdict_text
 from companion.i18n import _
 from companion.session.base import Waiting

@@ -45,18 +45,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.games.ludo import (
-    YARD,
-    BoardGeometry,
-    LudoConfig,
-    LudoState,
-    Move,
-    Phase,
-    Roll,
-    StartWith,
-    action_to_dict,
-    load_board,
-)
+from companion.games.ludo import (YARD, BoardGeometry, LudoConfig, LudoState, Move, Phase, Roll, StartWith,
+    action_to_dict, load_board)
 from vision.board.render import Position, Scene, camera, render
 
 # Die pips on the 3x3 lattice (-1, 0, 1) of a face.

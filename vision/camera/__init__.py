@@ -17,17 +17,8 @@ from pathlib import Path
 
 from companion.errors import CameraError
 from vision.camera.pi import SETTINGS_FILE, Picamera2Source
-from vision.camera.sources import (
-    DEFAULT_FRAMES_PER_PHOTO,
-    PHOTO_SUFFIXES,
-    DeviceSource,
-    FirstFrameSource,
-    FrameSource,
-    PhotoFolderSource,
-    PhotoListSource,
-    VideoSource,
-    bundled_photos_dir,
-)
+from vision.camera.sources import (DEFAULT_FRAMES_PER_PHOTO, PHOTO_SUFFIXES, DeviceSource, FirstFrameSource,
+    FrameSource, PhotoFolderSource, PhotoListSource, VideoSource, bundled_photos_dir)
 
 __all__ = ["open_camera", "CameraError", "FrameSource", "PhotoListSource", "PhotoFolderSource", "VideoSource",
            "DeviceSource", "Picamera2Source", "DEFAULT_FRAMES_PER_PHOTO", "PHOTO_SUFFIXES", "SETTINGS_FILE",

@@ -55,17 +55,8 @@ import cv2
 import numpy as np
 
 from vision.dice.eval import load_set
-from vision.dice.model import (
-    BOX_MANIFEST_FILE,
-    BOX_MODEL_FILE,
-    CROP_SIZE,
-    MANIFEST_FILE,
-    MODEL_FILE,
-    SECOND_MANIFEST_FILE,
-    SECOND_MODEL_FILE,
-    face_crop,
-    model_dir,
-)
+from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
+    SECOND_MANIFEST_FILE, SECOND_MODEL_FILE, face_crop, model_dir)
 
 SHARED_DICE = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice"
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "dice_photos"

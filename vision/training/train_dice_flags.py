@@ -50,13 +50,8 @@ def read_fold_photos(folds_dir: Path, n: int, seed: int = 0, second_dir: Path | 
     """(frame, LabelledImage, classifier, second) for every byler training photo, with the fold classifier
     that left it out and, from ``second_dir`` (None: none), the fold's second classifier (trained with
     ``--second`` and another seed, same folds). Raises FileNotFoundError when a fold model is missing."""
-    from vision.dice.model import (
-        BOX_MANIFEST_FILE,
-        BOX_MODEL_FILE,
-        SECOND_MANIFEST_FILE,
-        SECOND_MODEL_FILE,
-        FaceClassifier,
-    )
+    from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, SECOND_MANIFEST_FILE, SECOND_MODEL_FILE,
+        FaceClassifier)
     from vision.training.train_dice import fold_split
     from vision.training.train_dice_detect import split_photos
 

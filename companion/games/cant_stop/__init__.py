@@ -7,23 +7,8 @@ The front door of the package: :mod:`.config` (the variant), :mod:`.rules` (stat
 
 from companion.games.cant_stop.config import COLUMNS, STANDARD_HEIGHTS, VARIANTS, CantStopConfig
 from companion.games.cant_stop.odds import bust_chance, bust_probability, bust_probability_for_columns
-from companion.games.cant_stop.rules import (
-    MAX_PLAYERS,
-    Action,
-    Bank,
-    CantStopGame,
-    CantStopState,
-    Choose,
-    Phase,
-    Roll,
-    RollAgain,
-    StartWith,
-    action_from_dict,
-    action_to_dict,
-    pairings,
-    roll_distribution,
-    state_from_position,
-)
+from companion.games.cant_stop.rules import (MAX_PLAYERS, Action, Bank, CantStopGame, CantStopState, Choose, Phase,
+    Roll, RollAgain, StartWith, action_from_dict, action_to_dict, pairings, roll_distribution, state_from_position)
 
 GAME = CantStopGame
 CONFIG = CantStopConfig

@@ -5,27 +5,10 @@ the value of a set) and :mod:`.rules` (the state, full or table-side). ``GAME``,
 ``VARIANTS`` are the registry's names (``companion.registry``).
 """
 
-from companion.games.donkey_race.actions import (
-    Draw,
-    FirstLeader,
-    Pass,
-    Play,
-    Reshuffle,
-    action_from_dict,
-    action_to_dict,
-    set_value,
-)
-from companion.games.donkey_race.config import (
-    DONKEY,
-    JOKER,
-    STANDARD_DECK,
-    UNKNOWN,
-    VARIANTS,
-    DonkeyRaceConfig,
-    card_from_name,
-    card_name,
-    parse_deck,
-)
+from companion.games.donkey_race.actions import (Draw, FirstLeader, Pass, Play, Reshuffle, action_from_dict,
+    action_to_dict, set_value)
+from companion.games.donkey_race.config import (DONKEY, JOKER, STANDARD_DECK, UNKNOWN, VARIANTS, DonkeyRaceConfig,
+    card_from_name, card_name, parse_deck)
 from companion.games.donkey_race.rules import Action, DonkeyRaceGame, DonkeyRaceState, Phase
 
 GAME = DonkeyRaceGame

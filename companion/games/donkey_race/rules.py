@@ -35,28 +35,10 @@ from fractions import Fraction
 
 from companion.errors import IllegalMove, VariantError
 from companion.games.base import CHANCE, TERMINAL, Outcome
-from companion.games.donkey_race.actions import (
-    Action,
-    Draw,
-    FirstLeader,
-    Pass,
-    Play,
-    Reshuffle,
-    action_from_dict,
-    action_to_dict,
-    add_cards,
-    remove_cards,
-    set_value,
-)
-from companion.games.donkey_race.config import (
-    DONKEY,
-    JOKER,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    UNKNOWN,
-    DonkeyRaceConfig,
-    card_name,
-)
+from companion.games.donkey_race.actions import (Action, Draw, FirstLeader, Pass, Play, Reshuffle, action_from_dict,
+    action_to_dict, add_cards, remove_cards, set_value)
+from companion.games.donkey_race.config import (DONKEY, JOKER, MAX_PLAYERS, MIN_PLAYERS, UNKNOWN, DonkeyRaceConfig,
+    card_name)
 
 __all__ = ["DONKEY", "JOKER", "UNKNOWN", "Draw", "Reshuffle", "FirstLeader", "Play", "Pass", "Action",
            "Phase", "DonkeyRaceState", "DonkeyRaceGame", "DonkeyRaceConfig", "action_to_dict",

@@ -6,34 +6,13 @@ and :mod:`.positions` (JSON forms). ``GAME``, ``CONFIG`` and ``VARIANTS`` are th
 (``companion.registry``).
 """
 
-from companion.games.schotten_totten.actions import (
-    Action,
-    Claim,
-    Draw,
-    EndClaims,
-    Pass,
-    Play,
-    StartWith,
-    action_from_dict,
-    action_to_dict,
-)
-from companion.games.schotten_totten.cards import (
-    COLOURS,
-    Card,
-    formation_key,
-    formation_name,
-    formation_rank,
-    full_deck,
-    parse_card,
-)
+from companion.games.schotten_totten.actions import (Action, Claim, Draw, EndClaims, Pass, Play, StartWith,
+    action_from_dict, action_to_dict)
+from companion.games.schotten_totten.cards import (COLOURS, Card, formation_key, formation_name, formation_rank,
+    full_deck, parse_card)
 from companion.games.schotten_totten.claims import SIDE_SIZE, ClaimVerdict, claim_tables, exhaustive_claim
-from companion.games.schotten_totten.config import (
-    CLAIM_TIMINGS,
-    GAMES,
-    STALL_RESOLUTIONS,
-    VARIANTS,
-    SchottenTottenConfig,
-)
+from companion.games.schotten_totten.config import (CLAIM_TIMINGS, GAMES, STALL_RESOLUTIONS, VARIANTS,
+    SchottenTottenConfig)
 from companion.games.schotten_totten.positions import state_from_position
 from companion.games.schotten_totten.rules import NUM_STONES, Phase, SchottenTottenGame, SchottenTottenState, Stone
 

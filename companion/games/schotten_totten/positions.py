@@ -17,15 +17,8 @@ from collections.abc import Mapping
 
 from companion.games.schotten_totten.cards import Card
 from companion.games.schotten_totten.claims import SIDE_SIZE
-from companion.games.schotten_totten.rules import (
-    NUM_STONES,
-    Phase,
-    SchottenTottenConfig,
-    SchottenTottenState,
-    Stone,
-    parse_seat,
-    parse_side,
-)
+from companion.games.schotten_totten.config import SchottenTottenConfig
+from companion.games.schotten_totten.rules import NUM_STONES, Phase, SchottenTottenState, Stone, parse_seat, parse_side
 
 
 def state_from_position(position: Mapping) -> SchottenTottenState:

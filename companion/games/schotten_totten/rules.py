@@ -32,20 +32,10 @@ from fractions import Fraction
 
 from companion.errors import IllegalMove, VariantError
 from companion.games.base import CHANCE, TERMINAL, Outcome
-from companion.games.schotten_totten.actions import (  # noqa: F401 (re-exported)
-    Action,
-    Claim,
-    Draw,
-    EndClaims,
-    Pass,
-    Play,
-    StartWith,
-    action_from_dict,
-    action_to_dict,
-)
+from companion.games.schotten_totten.actions import Action, Claim, Draw, EndClaims, Pass, Play, StartWith
 from companion.games.schotten_totten.cards import Card, parse_card
 from companion.games.schotten_totten.claims import SIDE_SIZE, ClaimVerdict, claim_tables
-from companion.games.schotten_totten.config import GAMES, SchottenTottenConfig  # noqa: F401 (re-exported)
+from companion.games.schotten_totten.config import SchottenTottenConfig
 
 NUM_STONES = 9  # C.2 / C.9: nine stones (flags)
 NUM_SEATS = 2  # C.1: two players only

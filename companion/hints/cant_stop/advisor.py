@@ -53,15 +53,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.games.cant_stop import (
-    COLUMNS,
-    Bank,
-    CantStopState,
-    Choose,
-    Phase,
-    RollAgain,
-    bust_chance,
-)
+from companion.games.cant_stop import COLUMNS, Bank, CantStopState, Choose, Phase, RollAgain, bust_chance
 from companion.hints.base import Hint
 from companion.hints.cant_stop.search import Valuation, search_for
 from companion.hints.cant_stop.threats import claim_chances

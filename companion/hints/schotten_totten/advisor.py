@@ -17,16 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.schotten_totten import (
-    NUM_STONES,
-    SIDE_SIZE,
-    Claim,
-    EndClaims,
-    Pass,
-    Phase,
-    SchottenTottenState,
-    claim_tables,
-)
+from companion.games.schotten_totten import (NUM_STONES, SIDE_SIZE, Claim, EndClaims, Pass, Phase,
+    SchottenTottenState, claim_tables)
 from companion.hints.base import Hint
 from companion.hints.schotten_totten.eval import Evaluator, beat_chance, board_value
 from companion.i18n import _
