@@ -19,8 +19,10 @@ from companion.readers.schotten_totten import reading_from_observation
 from companion.screens.schotten_totten import build_view
 from companion.session import SchottenTottenReading as TableReading
 from companion.session import SeenCard
-from companion.session.schotten_totten import GAME, Mode, SchottenTottenSession, card_from_number, new_card
+from companion.session.schotten_totten import Mode, SchottenTottenSession, card_from_number, new_card
 from companion.store import Store
+
+GAME = "schotten-totten"
 
 FIXTURES = Path(__file__).parent / "fixtures" / "schotten_totten"
 

@@ -21,6 +21,21 @@ Agent = Callable[[Any, random.Random], Any]
 """``(state, rng) -> action``: the action for ``state.current_player``."""
 
 
+def random_agent(state: Any, rng: random.Random) -> Any:
+    """Uniformly random among the legal actions (Can't Stop: any pairing, roll again or bank 50/50; the
+    donkey race: any legal set, or pass where allowed)."""
+    return rng.choice(state.legal_actions())
+
+
+def advisor_agent(advise: Callable[[Any, int], Any]) -> Agent:
+    """The agent that plays the hint of ``advise(state, seat)`` (a game's ``companion.hints`` advisor) for
+    the seat to act; it ignores ``rng``."""
+    def agent(state: Any, rng: random.Random) -> Any:
+        return advise(state, state.current_player).action
+
+    return agent
+
+
 @dataclass(frozen=True)
 class Played:
     """How one simulated game ended: the final state, the turns each seat began (a turn begins when the
@@ -78,6 +93,28 @@ def check_run(game: str, agents: list[str], low: int, high: int, games: int) -> 
         raise UserError(f"simulate: {game} takes {takes} agents, not {len(agents)}")
     if games < 1:
         raise UserError(f"simulate: games must be at least 1, not {games}")
+
+
+def simulate_games(names: list[str], games: int, seed: int, table: Mapping[str, Agent],
+                   one_game: Callable[[list[Agent], random.Random], tuple[int | None, int]],
+                   seating: Callable[[int], list[int]] | None = None) -> dict:
+    """Play ``games`` games between the agents ``names`` (of ``table``) and count who wins.
+
+    ``one_game(agents, rng)`` plays one game with ``agents[seat]`` in each seat and returns (the winning
+    seat or None for a draw or a capped game, the game's length in the game's own unit). ``seating(g)``:
+    the agents' order in game ``g`` (``order[seat]`` indexes ``names``; default: as given). One
+    ``random.Random(seed)`` serves every game in turn, so equal arguments give equal results. Returns
+    :meth:`Tally.result`. Raises :class:`UserError` for an unknown agent.
+    """
+    players = [lookup_agent(table, name) for name in names]
+    rng = random.Random(seed)
+    tally = Tally(names)
+    for index in range(games):
+        order = seating(index) if seating else list(range(len(names)))
+        seat, length = one_game([players[i] for i in order], rng)
+        if seat is not None:
+            tally.add(seat, names[order[seat]], length)
+    return tally.result(games)
 
 
 class Tally:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, Tally, check_run, lookup_agent
+from companion.agents.base import Agent, advisor_agent, check_run, lookup_agent, random_agent, simulate_games
 from companion.agents.rule28 import rule28_agent
 from companion.games.cant_stop import MAX_PLAYERS, CantStopConfig, CantStopState, Phase, Roll
 from companion.hints.cant_stop import advise
@@ -25,17 +25,7 @@ near it (a Can't Stop game takes a few dozen turns); it only guards the driver a
 never make progress."""
 
 
-def random_agent(state: Any, rng: random.Random) -> Any:
-    """Uniformly random among the legal actions (Can't Stop: any pairing; roll again or bank 50/50)."""
-    return rng.choice(state.legal_actions())
-
-
-def advisor_agent(state: Any, rng: random.Random) -> Any:
-    """The action of :func:`companion.hints.cant_stop.advisor.advise` for the seat to act (ignores ``rng``)."""
-    return advise(state, state.current_player).action
-
-
-AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "advisor": advisor_agent}
+AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "advisor": advisor_agent(advise)}
 """Agents by the name used on the command line."""
 
 
@@ -89,12 +79,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     bad variant (:class:`companion.errors.VariantError`).
     """
     check_run("Can't Stop", agents, 1, MAX_PLAYERS, games)
-    players = [get_agent(name) for name in agents]
     config = CantStopConfig.from_variant(variant or {})
-    rng = random.Random(seed)
-    tally = Tally(agents)
-    for _ in range(games):
-        winner, turns = play_game(CantStopState.new(len(agents), config), players, rng)
-        if winner is not None:
-            tally.add(winner, agents[winner], turns[winner])
-    return tally.result(games)
+
+    def one_game(players: list[Agent], rng: random.Random) -> tuple[int | None, int]:
+        winner, turns = play_game(CantStopState.new(len(players), config), players, rng)
+        return winner, (0 if winner is None else turns[winner])
+
+    return simulate_games(agents, games, seed, AGENTS, one_game)

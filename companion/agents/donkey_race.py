@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, Tally, check_run, lookup_agent
+from companion.agents.base import Agent, check_run, lookup_agent, random_agent, simulate_games
 from companion.games.donkey_race import DonkeyRaceConfig, DonkeyRaceState, Draw, Phase
 from companion.hints.donkey_race import advise
 
@@ -22,11 +22,6 @@ MAX_ROUNDS = 1000
 """Round cap per game: a game still running after it is a draw (counts for nobody, left out of
 ``mean_turns``). A game takes about 10-25 rounds; the cap only guards against agents that never score
 (possible with ``leader_may_pass``)."""
-
-
-def random_agent(state: DonkeyRaceState, rng: random.Random) -> Any:
-    """Uniformly random among the legal actions (any legal set, or pass where allowed)."""
-    return rng.choice(state.legal_actions())
 
 
 def advisor_agent(state: DonkeyRaceState, rng: random.Random) -> Any:
@@ -75,13 +70,11 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     a bad variant (:class:`companion.games.base.VariantError`).
     """
     check_run("the donkey card race", agents, 2, 4, games)
-    players = [get_agent(name) for name in agents]
     config = DonkeyRaceConfig.from_variant(variant or {})
-    rng = random.Random(seed)
-    tally = Tally(agents)
-    for _ in range(games):
-        final, finished = play_game(DonkeyRaceState.new(len(agents), config), players, rng)
-        if finished and len(final.winners) == 1:
-            winner = final.winners[0]
-            tally.add(winner, agents[winner], final.round_no)
-    return tally.result(games)
+
+    def one_game(players: list[Agent], rng: random.Random) -> tuple[int | None, int]:
+        final, finished = play_game(DonkeyRaceState.new(len(players), config), players, rng)
+        single = finished and len(final.winners) == 1
+        return (final.winners[0] if single else None), final.round_no
+
+    return simulate_games(agents, games, seed, AGENTS, one_game)

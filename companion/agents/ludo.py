@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, Tally, check_run, lookup_agent
+from companion.agents.base import Agent, advisor_agent, check_run, lookup_agent, random_agent, simulate_games
 from companion.games.ludo import LudoConfig, LudoState, Phase, Roll, StartWith
 from companion.hints.ludo import advise
 
@@ -21,22 +21,12 @@ MAX_TURNS = 5000
 and is left out of ``mean_turns``). Only a stalemate of blocks (own_stacking = block) comes near it."""
 
 
-def random_agent(state: Any, rng: random.Random) -> Any:
-    """Uniformly random among the legal moves."""
-    return rng.choice(state.legal_actions())
-
-
 def first_agent(state: Any, rng: random.Random) -> Any:
     """Always the first legal move (yard first, then the rearmost pawn): a fixed, naive baseline."""
     return state.legal_actions()[0]
 
 
-def advisor_agent(state: Any, rng: random.Random) -> Any:
-    """The move of :func:`companion.hints.ludo.advisor.advise` (ignores ``rng``)."""
-    return advise(state, state.current_player).action
-
-
-AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "advisor": advisor_agent}
+AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "advisor": advisor_agent(advise)}
 """Agents by the name used on the command line."""
 
 
@@ -74,12 +64,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     bad variant.
     """
     check_run("Ludo", agents, 2, 4, games)
-    players = [get_agent(name) for name in agents]
     config = LudoConfig.from_variant(variant or {})
-    rng = random.Random(seed)
-    tally = Tally(agents)
-    for _ in range(games):
-        winner, turns = play_game(LudoState.new(len(agents), config), players, rng)
-        if winner is not None:
-            tally.add(winner, agents[winner], turns[winner])
-    return tally.result(games)
+
+    def one_game(players: list[Agent], rng: random.Random) -> tuple[int | None, int]:
+        winner, turns = play_game(LudoState.new(len(players), config), players, rng)
+        return winner, (0 if winner is None else turns[winner])
+
+    return simulate_games(agents, games, seed, AGENTS, one_game)

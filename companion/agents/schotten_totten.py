@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, Tally, check_run, lookup_agent
+from companion.agents.base import Agent, check_run, lookup_agent, simulate_games
 from companion.games.schotten_totten import (Claim, Draw, EndClaims, Pass, Phase, SchottenTottenConfig,
     SchottenTottenState, StartWith, formation_key)
 from companion.hints.schotten_totten import advise
@@ -99,13 +99,10 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     two agents, ``games`` < 1 or a bad variant.
     """
     check_run("Schotten Totten", agents, 2, 2, games)
-    players = [get_agent(name) for name in agents]
     config = SchottenTottenConfig.from_variant(variant or {})
-    rng = random.Random(seed)
-    tally = Tally(agents)
-    for g in range(games):
-        order = [0, 1] if g % 2 == 0 else [1, 0]  # order[seat] = index into agents
-        winner, turns = play_game(SchottenTottenState.new(config), [players[i] for i in order], rng)
-        if winner is not None:
-            tally.add(winner, agents[order[winner]], turns[winner])
-    return tally.result(games)
+
+    def one_game(players: list[Agent], rng: random.Random) -> tuple[int | None, int]:
+        winner, turns = play_game(SchottenTottenState.new(config), players, rng)
+        return winner, (0 if winner is None else turns[winner])
+
+    return simulate_games(agents, games, seed, AGENTS, one_game, seating=lambda g: [0, 1] if g % 2 == 0 else [1, 0])

@@ -130,15 +130,7 @@ def draw_wrapped(
         if (complete and font.get_linesize() * len(lines) <= rect.height) or size <= low:
             break
         size = max(low, int(size * 0.9))
-    used = pygame.Rect(rect.x, rect.y, 0, 0)
-    y = rect.y
-    for line in lines:
-        line_rect = pygame.Rect(rect.x, y, rect.width, min(font.get_linesize(), rect.bottom - y))
-        if line_rect.height <= 0:
-            break
-        used = used.union(_blit_line(surface, line, font, line_rect, colour, "left", None))
-        y += font.get_linesize()
-    return used
+    return _blit_lines(surface, lines, font, rect, colour)
 
 
 def draw_lines(
@@ -154,6 +146,11 @@ def draw_lines(
     in ``size`` type, each clipped to ``rect``; return the area used. For text laid out beforehand."""
     rect = pygame.Rect(rect)
     font = fonts.font(size, bold)
+    return _blit_lines(surface, lines, font, rect, colour)
+
+
+def _blit_lines(surface: pygame.Surface, lines, font: pygame.font.Font, rect: pygame.Rect, colour: RGB) -> pygame.Rect:
+    """Blit ``lines`` one under the other from the top of ``rect``, each clipped to it; the area used."""
     used = pygame.Rect(rect.x, rect.y, 0, 0)
     y = rect.y
     for line in lines:

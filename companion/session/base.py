@@ -98,3 +98,11 @@ class SceneChange:
             self._reference = None
             return True
         return False
+
+
+def seat_to_act(state: Any, start_seat: int, starting: bool) -> int | None:
+    """The seat whose LED is lit: ``start_seat`` (the proposed first player) while the game ``starting``,
+    else the state's ``active`` seat; None once the game is over or nobody is to act."""
+    if starting:
+        return start_seat
+    return None if state.outcome() is not None or state.active < 0 else state.active

@@ -34,14 +34,13 @@ from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, Ca
     RollAgain, StartWith, action_from_dict, action_to_dict, bust_probability)
 from companion.hints.cant_stop import advise
 from companion.i18n import _, ngettext
-from companion.session.base import SceneChange, Waiting
+from companion.session.base import SceneChange, Waiting, seat_to_act
 from companion.session.log import LoggedSession, replay_log
 from companion.session.stable import Stable
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
 
-GAME = "cant-stop"
 DICE = 4  # cant-stop.md A.2
 
 
@@ -187,9 +186,7 @@ class CantStopSession(LoggedSession):
     @property
     def active_seat(self) -> int | None:
         """The seat to act (during START: the proposed first player), None once the game is over."""
-        if self.mode is Mode.START:
-            return self.start_seat
-        return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
+        return seat_to_act(self.state, self.start_seat, self.mode is Mode.START)
 
     @property
     def attention(self) -> bool:

@@ -44,7 +44,6 @@ from companion.session.stable import Stable
 
 log = logging.getLogger(__name__)
 
-GAME = "donkey-race"
 
 
 class Mode(enum.Enum):

@@ -41,14 +41,13 @@ from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action,
     Roll, StartWith, action_from_dict, action_to_dict, check_move)
 from companion.hints.ludo import advise
 from companion.i18n import _
-from companion.session.base import SceneChange, Waiting
+from companion.session.base import SceneChange, Waiting, seat_to_act
 from companion.session.log import LoggedSession, replay_log
 from companion.session.readings import LudoReading
 from companion.session.stable import Stable
 
 log = logging.getLogger(__name__)
 
-GAME = "ludo"
 
 
 class Mode(enum.Enum):
@@ -116,9 +115,8 @@ class LudoSession(LoggedSession):
 
     @property
     def active_seat(self) -> int | None:
-        if self.mode is Mode.START:
-            return self.start_seat
-        return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
+        """The seat to act (during START: the proposed first player), None once the game is over."""
+        return seat_to_act(self.state, self.start_seat, self.mode is Mode.START)
 
     @property
     def attention(self) -> bool:

@@ -37,13 +37,12 @@ from companion.games.schotten_totten import (NUM_STONES, Action, Card, Claim, Dr
     SchottenTottenConfig, SchottenTottenState, StartWith, action_from_dict, action_to_dict)
 from companion.hints.schotten_totten import verdict_text
 from companion.i18n import _
-from companion.session.base import Waiting
+from companion.session.base import Waiting, seat_to_act
 from companion.session.readings import SchottenTottenReading
 from companion.session.stable import Stable
 
 log = logging.getLogger(__name__)
 
-GAME = "schotten-totten"
 
 
 class Mode(enum.Enum):
@@ -189,9 +188,8 @@ class SchottenTottenSession:
 
     @property
     def active_seat(self) -> int | None:
-        if self.mode is Mode.START:
-            return self.start_seat
-        return None if self.state.phase is Phase.OVER or self.state.active < 0 else self.state.active
+        """The seat to act (during START: the proposed first player), None once the game is over."""
+        return seat_to_act(self.state, self.start_seat, self.mode is Mode.START)
 
     @property
     def refused(self) -> bool:
