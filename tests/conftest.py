@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -25,3 +26,11 @@ def app_env(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "config"))
     return tmp_path
+
+
+@pytest.fixture
+def factory():
+    """A gpiozero mock pin factory (simulated pins, off the Pi); its pins are released after the test."""
+    factory = MockFactory()
+    yield factory
+    factory.reset()

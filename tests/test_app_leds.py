@@ -3,7 +3,6 @@
 import random
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from companion.app.loop import show_leds
 from companion.commands import Command
@@ -14,11 +13,9 @@ from vision.observation import DiceObservation, DieReading
 
 
 @pytest.fixture
-def leds():
-    factory = MockFactory()
+def leds(factory):
     with LedPanel((5, 6, 13, 19), 26, pin_factory=factory) as panel:
         yield panel
-    factory.reset()
 
 
 def test_leds_follow_the_session(tmp_path, leds):

@@ -24,13 +24,6 @@ class FakeClock:
 
 
 @pytest.fixture
-def factory():
-    factory = MockFactory()
-    yield factory
-    factory.reset()
-
-
-@pytest.fixture
 def clock():
     return FakeClock()
 

@@ -6,7 +6,6 @@ import pytest
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
 
 from companion import i18n  # noqa: E402
 from companion.app.inputs import (KEY_LEGEND, CombinedInput, GpioInput, KeyboardInput, ScriptInput, open_input,
@@ -154,8 +153,7 @@ def test_key_legend_is_translated_when_read(monkeypatch):
     assert KEY_LEGEND[:1] == [KEY_LEGEND[0]]
 
 
-def test_gpio_input_drains_the_panel():
-    factory = MockFactory()
+def test_gpio_input_drains_the_panel(factory):
     source = open_input("gpio", pin_factory=factory)
     try:
         assert isinstance(source, GpioInput)
@@ -170,7 +168,6 @@ def test_gpio_input_drains_the_panel():
     factory.pin(4).drive_low()
     assert with_config.poll() == [Command(Button.CONFIRM)]
     with_config.close()
-    factory.reset()
 
 
 def test_combined_input_polls_in_order_and_ends_when_all_end(tmp_path):

@@ -3,20 +3,12 @@
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from companion.config import load_config
 from hardware import LedPanel, StatusPattern
 
 SEATS = (5, 6, 13, 19)
 STATUS = 26
-
-
-@pytest.fixture
-def factory():
-    factory = MockFactory()
-    yield factory
-    factory.reset()
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """companion menu driven by button presses on gpiozero's mock pins, into a started Can't Stop game."""
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from companion.app.menu import GameInput, MenuRunner, available_games, system_poweroff
 from companion.app.menu_store import StoreMenuData, delete_saved_game
@@ -13,13 +12,6 @@ from companion.registry import names
 from companion.store import Store
 
 CONFIG = config_from_dict({"buttons": {"bounce_time": 0.0}})  # no debounce: taps in a test are instant
-
-
-@pytest.fixture
-def factory():
-    factory = MockFactory()
-    yield factory
-    factory.reset()
 
 
 @pytest.fixture

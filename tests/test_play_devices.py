@@ -10,7 +10,6 @@ import sqlite3
 import pygame
 import pytest
 from gpiozero import LED, GPIOPinInUse
-from gpiozero.pins.mock import MockFactory
 
 from companion.app import PlayDevices
 from companion.app import devices as play_devices
@@ -145,9 +144,8 @@ def test_store_moved_aside_reports_its_problem(fakes):
         assert devices.store_problem == "moved aside"
 
 
-def test_real_devices_are_released(tmp_path, monkeypatch):
+def test_real_devices_are_released(tmp_path, monkeypatch, factory):
     """Real store, photo folder, headless window, script + mock GPIO buttons and LEDs: all free afterwards."""
-    factory = MockFactory()
     monkeypatch.setattr(play_devices, "make_pin_factory", lambda: factory)
     photos = tmp_path / "photos"
     photos.mkdir()

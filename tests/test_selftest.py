@@ -75,8 +75,7 @@ def test_a_named_pin_factory_that_fails_fails_the_selftest(env):
     assert report["gpio"]["required"] is True and "is not one of" in report["gpio"]["error"]
 
 
-def test_a_pin_in_use_is_named():
-    factory = MockFactory()
+def test_a_pin_in_use_is_named(factory):
     holder = LED(17, pin_factory=factory)  # something else holds the confirm button's pin
     result = check_gpio(Config(), {"GPIOZERO_PIN_FACTORY": "lgpio"}, factory_maker=lambda env: factory)
     bad = [p for p in result["pins"] if not p["ok"]]

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
-from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,13 +120,6 @@ def test_held_repeats_give_one_menu_per_press():
 
 
 # --- on mock pins --------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def factory():
-    factory = MockFactory()
-    yield factory
-    factory.reset()
 
 
 def _drain(panel: ButtonPanel, count: int, timeout: float = 2.0) -> list[Command]:

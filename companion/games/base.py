@@ -6,7 +6,11 @@ like any other; ``State.current_player`` is :data:`CHANCE` when the table must s
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
+
+A = TypeVar("A")
 
 CHANCE = -1
 """``current_player`` when the table (camera, hand entry or a seeded RNG) must supply an outcome."""
@@ -29,3 +33,20 @@ class Outcome:
 
     def to_dict(self) -> dict:
         return {"winner": self.winner, "placings": list(self.placings), "scores": list(self.scores)}
+
+
+def decode_action(data: Mapping, decoders: Mapping[str, Callable[[Mapping], A]], game: str) -> A:
+    """The action the JSON object ``data`` names by its ``"type"`` (the store's event format).
+
+    ``decoders`` maps each type to a function of ``data`` that builds the action (it may raise
+    ``KeyError``, ``TypeError`` or ``ValueError`` on a bad field). Raises ``ValueError`` naming ``game``
+    and the object on an unknown type or a bad field.
+    """
+    kind = data.get("type")
+    decoder = decoders.get(kind) if isinstance(kind, str) else None
+    if decoder is None:
+        raise ValueError(f"unknown {game} action type {kind!r}")
+    try:
+        return decoder(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"bad {game} action {dict(data)!r}: {error}") from None

@@ -22,7 +22,6 @@ state is the replay of the log (so a restart resumes exactly), and ``undo`` drop
 from __future__ import annotations
 
 import enum
-import logging
 import random
 from dataclasses import dataclass
 
@@ -38,8 +37,6 @@ from companion.session.base import SceneChange, Waiting, seat_to_act
 from companion.session.log import LoggedSession, replay_log
 from companion.session.stable import Stable
 from vision.observation import DiceObservation
-
-log = logging.getLogger(__name__)
 
 DICE = 4  # cant-stop.md A.2
 
@@ -131,7 +128,6 @@ class ReadingStabilizer:
             return None
         self.status = ""
         return observation
-
 
 
 def replay_state(events, players: int, config: CantStopConfig) -> CantStopState:

@@ -30,7 +30,6 @@ state is the replay of the log (a restart resumes exactly), and ``undo`` drops t
 from __future__ import annotations
 
 import enum
-import logging
 import random
 
 import numpy as np
@@ -45,9 +44,6 @@ from companion.session.base import SceneChange, Waiting, seat_to_act
 from companion.session.log import LoggedSession, replay_log
 from companion.session.readings import LudoReading
 from companion.session.stable import Stable
-
-log = logging.getLogger(__name__)
-
 
 
 class Mode(enum.Enum):

@@ -27,7 +27,6 @@ drops the last player action (with the automatic draws that followed it).
 from __future__ import annotations
 
 import enum
-import logging
 import random
 from dataclasses import dataclass
 
@@ -40,9 +39,6 @@ from companion.i18n import _
 from companion.session.base import Waiting, seat_to_act
 from companion.session.readings import SchottenTottenReading
 from companion.session.stable import Stable
-
-log = logging.getLogger(__name__)
-
 
 
 class Mode(enum.Enum):
@@ -83,7 +79,6 @@ def replay_match(events, config: SchottenTottenConfig) -> Match:
         except (IllegalMove, ValueError) as error:
             raise CorruptLog(f"event {event.seq} of the saved match does not apply: {error}") from None
     return Match((points[0], points[1]), tuple(winners), state)
-
 
 
 def replay_state(events, players: int, config: SchottenTottenConfig) -> SchottenTottenState:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -28,7 +28,7 @@ from math import factorial
 from typing import Union
 
 from companion.errors import IllegalMove, VariantError
-from companion.games.base import CHANCE, TERMINAL, Outcome
+from companion.games.base import CHANCE, TERMINAL, Outcome, decode_action
 from companion.games.cant_stop.config import COLUMNS, CantStopConfig
 from companion.games.cant_stop.config import column_index as _index
 
@@ -91,23 +91,18 @@ def action_to_dict(action: Action) -> dict:
     raise TypeError(f"not a Can't Stop action: {action!r}")
 
 
+_DECODERS: dict[str, Callable[[Mapping], Action]] = {
+    "start": lambda d: StartWith(int(d["seat"])),
+    "roll": lambda d: Roll(tuple(int(x) for x in d["dice"])),  # type: ignore[arg-type]
+    "choose": lambda d: Choose(tuple(int(t) for t in d["totals"])),
+    "roll_again": lambda d: RollAgain(),
+    "bank": lambda d: Bank(),
+}
+
+
 def action_from_dict(data: Mapping) -> Action:
     """Inverse of :func:`action_to_dict`; raises ``ValueError`` on an unknown type or bad fields."""
-    kind = data.get("type")
-    try:
-        if kind == "start":
-            return StartWith(int(data["seat"]))
-        if kind == "roll":
-            return Roll(tuple(int(d) for d in data["dice"]))  # type: ignore[arg-type]
-        if kind == "choose":
-            return Choose(tuple(int(t) for t in data["totals"]))
-        if kind == "roll_again":
-            return RollAgain()
-        if kind == "bank":
-            return Bank()
-    except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"bad Can't Stop action {dict(data)!r}: {error}") from None
-    raise ValueError(f"unknown Can't Stop action type {kind!r}")
+    return decode_action(data, _DECODERS, "Can't Stop")
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -8,10 +8,11 @@ simulation's seeded RNG; :class:`Play` and :class:`Pass` by the player to act. C
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Union
 
+from companion.games.base import decode_action
 from companion.games.donkey_race.config import JOKER, UNKNOWN, DonkeyRaceConfig, card_name
 
 # ----------------------------------------------------------------------------------------------------
@@ -73,23 +74,18 @@ def action_to_dict(action: Action) -> dict:
     raise TypeError(f"not a donkey-race action: {action!r}")
 
 
+_DECODERS: dict[str, Callable[[Mapping], Action]] = {
+    "draw": lambda d: Draw(int(d["card"])),
+    "reshuffle": lambda d: Reshuffle(),
+    "first_leader": lambda d: FirstLeader(int(d["seat"]), bool(d.get("donkey", False))),
+    "play": lambda d: Play(tuple(int(c) for c in d["cards"])),
+    "pass": lambda d: Pass(),
+}
+
+
 def action_from_dict(data: Mapping) -> Action:
     """Inverse of :func:`action_to_dict`; ``ValueError`` on an unknown type or bad fields."""
-    kind = data.get("type")
-    try:
-        if kind == "draw":
-            return Draw(int(data["card"]))
-        if kind == "reshuffle":
-            return Reshuffle()
-        if kind == "first_leader":
-            return FirstLeader(int(data["seat"]), bool(data.get("donkey", False)))
-        if kind == "play":
-            return Play(tuple(int(c) for c in data["cards"]))
-        if kind == "pass":
-            return Pass()
-    except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"bad donkey-race action {dict(data)!r}: {error}") from None
-    raise ValueError(f"unknown donkey-race action type {kind!r}")
+    return decode_action(data, _DECODERS, "donkey-race")
 
 
 def set_value(cards: tuple[int, ...], config: DonkeyRaceConfig, donkey_round: bool = False) -> int:

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Union
+
+from companion.games.base import decode_action
 
 YARD = -1
 """Relative position of a pawn in its yard (B.2)."""
@@ -50,20 +52,16 @@ def action_to_dict(action: Action) -> dict:
     raise TypeError(f"not a Ludo action: {action!r}")
 
 
+_DECODERS: dict[str, Callable[[Mapping], Action]] = {
+    "start": lambda d: StartWith(int(d["seat"])),
+    "roll": lambda d: Roll(int(d["value"])),
+    "move": lambda d: Move(YARD if d["from"] == "yard" else int(d["from"]), int(d["die"])),
+}
+
+
 def action_from_dict(data: Mapping) -> Action:
     """Inverse of :func:`action_to_dict`; raises ``ValueError`` on an unknown type or bad fields."""
-    kind = data.get("type")
-    try:
-        if kind == "start":
-            return StartWith(int(data["seat"]))
-        if kind == "roll":
-            return Roll(int(data["value"]))
-        if kind == "move":
-            frm = data["from"]
-            return Move(YARD if frm == "yard" else int(frm), int(data["die"]))
-    except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"bad Ludo action {dict(data)!r}: {error}") from None
-    raise ValueError(f"unknown Ludo action type {kind!r}")
+    return decode_action(data, _DECODERS, "Ludo")
 
 
 

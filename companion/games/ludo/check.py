@@ -63,19 +63,6 @@ def _where(rel: int | None) -> str:
     return _("yard") if rel == YARD else str(rel)
 
 
-def expected_after(state: LudoState, info: MoveInfo) -> tuple[tuple[int, ...], ...]:
-    """Every seat's pawns (sorted) after the legal move ``info`` by the active seat (B.5 captures)."""
-    seat = state.active
-    pawns = [list(p) for p in state.pawns]
-    pawns[seat].remove(info.move.frm)
-    pawns[seat].append(info.to)
-    if info.captures:
-        a = state.absolute(seat, info.to)
-        for other, _count in info.captures:
-            pawns[other] = [YARD if state.absolute(other, p) == a else p for p in pawns[other]]
-    return tuple(tuple(sorted(p)) for p in pawns)
-
-
 def check_move(state: LudoState, after: Sequence[Sequence[int]]) -> MoveCheck:
     """Decode the move that turned ``state.pawns`` into ``after`` (see :class:`MoveCheck`).
 
@@ -94,13 +81,13 @@ def check_move(state: LudoState, after: Sequence[Sequence[int]]) -> MoveCheck:
     seat = state.active
     infos = state.move_infos()
     for info in infos:
-        if expected_after(state, info) == seen:
+        if state.pawns_after(info) == seen:
             return MoveCheck(MOVED, info.move, info)
     # the mover's pawns match a capturing move, but captured pawns are still out
     for info in infos:
         if not info.captures:
             continue
-        expected = expected_after(state, info)
+        expected = state.pawns_after(info)
         if expected[seat] != seen[seat]:
             continue
         misplaced: list[Misplaced] = []

@@ -329,16 +329,24 @@ class LudoState:
             return state._with(phase=Phase.ROLL)  # B.2b entry_attempts_when_all_in_yard
         return state._next_turn()
 
-    def _move(self, info: MoveInfo) -> "LudoState":
-        seat, cfg = self.active, self.config
+    def pawns_after(self, info: MoveInfo, seat: int | None = None) -> tuple[tuple[int, ...], ...]:
+        """Every seat's pawns (relative positions, each seat's sorted) after ``seat`` (default: the seat
+        to act) plays the legal move ``info``; captured pawns are back in their yards (B.5)."""
+        seat = self.active if seat is None else seat
         pawns = list(self.pawns)
         mine = list(pawns[seat])
         mine.remove(info.move.frm)
         mine.append(info.to)
         pawns[seat] = tuple(sorted(mine))
-        for other, _count in info.captures:  # B.5: captured pawns go back to their yard
+        if info.captures:
             a = self.absolute(seat, info.to)
-            pawns[other] = tuple(sorted(YARD if self.absolute(other, p) == a else p for p in pawns[other]))
+            for other, _count in info.captures:
+                pawns[other] = tuple(sorted(YARD if self.absolute(other, p) == a else p for p in pawns[other]))
+        return tuple(pawns)
+
+    def _move(self, info: MoveInfo) -> "LudoState":
+        seat, cfg = self.active, self.config
+        pawns = self.pawns_after(info)
         pool = list(self.pool)
         pool.remove(info.move.die)
         extra = self.extra_rolls
@@ -346,7 +354,7 @@ class LudoState:
             extra += 1  # B.7 bonus_on_capture
         if info.finishes and cfg.bonus_on_finish:
             extra += 1  # B.7 bonus_on_finish
-        state = self._with(pawns=tuple(pawns), pool=tuple(pool), extra_rolls=extra, last_moved=info.to,
+        state = self._with(pawns=pawns, pool=tuple(pool), extra_rolls=extra, last_moved=info.to,
                         last_event="")
         if state.is_finished(seat):
             return state._place(seat)

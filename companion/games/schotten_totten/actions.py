@@ -6,10 +6,11 @@ shuffles (ARCHITECTURE.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Union
 
+from companion.games.base import decode_action
 from companion.games.schotten_totten.cards import Card, parse_card
 
 
@@ -81,22 +82,16 @@ def action_to_dict(action: Action) -> dict:
 
 
 def action_from_dict(data: Mapping, max_value: int = 10) -> Action:
-    """Inverse of :func:`action_to_dict`; raises ``ValueError`` on an unknown type or bad fields."""
-    kind = data.get("type")
-    try:
-        if kind == "start":
-            return StartWith(int(data["seat"]))
-        if kind == "draw":
-            return Draw(_card(str(data["card"]), max_value))
-        if kind == "play":
-            card = parse_card(str(data["card"]), max_value)
-            return Play(card, int(data["stone"]))
-        if kind == "pass":
-            return Pass()
-        if kind == "claim":
-            return Claim(int(data["stone"]))
-        if kind == "end_claims":
-            return EndClaims()
-    except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"bad Schotten Totten action {dict(data)!r}: {error}") from None
-    raise ValueError(f"bad Schotten Totten action type {kind!r}")
+    """Inverse of :func:`action_to_dict`; raises ``ValueError`` on an unknown type or bad fields.
+
+    ``max_value``: the highest card value of the variant (cards above it are refused).
+    """
+    decoders: dict[str, Callable[[Mapping], Action]] = {
+        "start": lambda d: StartWith(int(d["seat"])),
+        "draw": lambda d: Draw(_card(str(d["card"]), max_value)),
+        "play": lambda d: Play(parse_card(str(d["card"]), max_value), int(d["stone"])),
+        "pass": lambda d: Pass(),
+        "claim": lambda d: Claim(int(d["stone"])),
+        "end_claims": lambda d: EndClaims(),
+    }
+    return decode_action(data, decoders, "Schotten Totten")

@@ -142,18 +142,6 @@ def _occupancy(state: LudoState, pawns: tuple[tuple[int, ...], ...]) -> dict[int
     return occ
 
 
-def after_move(state: LudoState, seat: int, info: MoveInfo) -> tuple[tuple[int, ...], ...]:
-    """All pawns after ``info`` is played by ``seat`` (captured pawns back in their yards, B.5)."""
-    pawns = [list(p) for p in state.pawns]
-    pawns[seat].remove(info.move.frm)
-    pawns[seat].append(info.to)
-    if info.captures:
-        a = state.absolute(seat, info.to)
-        for other, _count in info.captures:
-            pawns[other] = [YARD if state.absolute(other, p) == a else p for p in pawns[other]]
-    return tuple(tuple(p) for p in pawns)
-
-
 def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: int,
                    w: Weights | None = None) -> tuple[float, float]:
     """(value, summed danger of the own pawns) of ``pawns`` for ``seat`` (module docstring)."""
@@ -180,7 +168,7 @@ def rank(state: LudoState, seat: int, w: Weights | None = None) -> list[tuple[Mo
     w = w or weights_for(state)
     scored = []
     for info in state.move_infos(seat):
-        value, dz = position_value(state, after_move(state, seat, info), seat, w)
+        value, dz = position_value(state, state.pawns_after(info, seat), seat, w)
         scored.append((info, value, dz))
     scored.sort(key=lambda t: -t[1])
     return scored
@@ -223,7 +211,7 @@ def _reason(state: LudoState, seat: int, info: MoveInfo, occ: dict[int, dict[int
         return "capture", _("Move {frm} to {to}: captures {names}.").format(frm=_where(state, frm), to=to, names=names)
     threat = danger(state, state.pawns, seat, frm, occ) if frm != YARD else 0.0
     if threat > 0:
-        after = after_move(state, seat, info)
+        after = state.pawns_after(info, seat)
         if danger(state, after, seat, to, _occupancy(state, after)) <= threat / 2:
             return "escape", _("Move {frm} to {to}: escapes a threat.").format(frm=frm, to=to)
     a = state.absolute(seat, to)
