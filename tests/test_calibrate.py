@@ -7,9 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.app.calibrate import calibrate_camera_command, write_json_atomic
+from companion.app.calibrate import calibrate_camera_command
 from companion.cli import main
 from companion.errors import UserError
+from companion.files import write_json_atomic
 from vision.camera import Picamera2Source
 from vision.camera.pi import load_settings
 

@@ -363,8 +363,11 @@ def test_fit_recovers_a_known_shared_slope():
 
 def test_bench_reports_decision_times():
     from companion.bench.advisor import measure
-    figures = measure(games=1, players=2, seed=3)
-    assert figures["decisions"] == figures["choose"] + figures["decide"] > 0
-    assert 0 < figures["median_ms"] <= figures["p90_ms"] <= figures["p95_ms"] <= figures["p99_ms"] <= figures["max_ms"]
-    assert 0 <= figures["cpu_median_ms"] <= figures["cpu_p95_ms"] <= figures["cpu_p99_ms"] <= figures["cpu_max_ms"]
-    assert figures["median_pair_ms"] <= figures["p99_pair_ms"] <= figures["max_pair_ms"]
+    figures = measure("cant-stop", games=1, seed=3)
+    phases = figures["by_phase"]
+    assert set(phases) == {"choose", "decide"}
+    assert figures["decisions"] == phases["choose"]["decisions"] + phases["decide"]["decisions"] > 0
+    assert 0 < figures["median_ms"] <= figures["p95_ms"] <= figures["p99_ms"] <= figures["max_ms"]
+    assert 0 <= figures["cpu_median_ms"] <= figures["cpu_p99_ms"] <= figures["cpu_max_ms"]
+    assert max(p["max_ms"] for p in phases.values()) == figures["max_ms"]
+    assert (figures["players"], figures["opponent"]) == (2, "rule28")

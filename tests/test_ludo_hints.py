@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from companion.agents import run_simulation
 from companion.agents.ludo import simulate
-from companion.bench.ludo_advisor import measure
+from companion.bench.advisor import measure
 from companion.errors import UserError
 from companion.games.ludo import YARD, Move, Roll, state_from_position
 from companion.hints.ludo import SAFE_WEIGHTS, advise, danger, pawn_value
@@ -169,11 +169,12 @@ def test_turn_hit_chance_is_a_monotone_probability(behind, extra, entry, then):
 
 
 def test_bench_measures_every_decision():
-    figures = measure(games=1, seed=2, variant={"safe_squares": "starts_and_stars"})
+    figures = measure("ludo", games=1, seed=2, variant={"safe_squares": "starts_and_stars"})
     assert figures["decisions"] > 10 and 0 < figures["median_ms"] <= figures["p95_ms"] <= figures["max_ms"]
     assert 0 < figures["choices"] < figures["decisions"] and figures["choice_median_ms"] > 0
-    with pytest.raises(ValueError):
-        measure(games=0)
+    assert (figures["players"], figures["opponent"]) == (4, "random")
+    with pytest.raises(UserError):
+        measure("ludo", games=0)
 
 
 def test_weights_follow_the_rule_set():

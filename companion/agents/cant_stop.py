@@ -28,6 +28,12 @@ never make progress."""
 AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "advisor": advisor_agent(advise)}
 """Agents by the name used on the command line."""
 
+OPPONENT = "rule28"
+"""The agent the advisor's speed is measured against (``companion bench advisor``): Michael Keller's Rule of 28."""
+
+TABLE_SIZE = 2
+"""The players at the table in that benchmark."""
+
 
 def get_agent(name: str) -> Agent:
     """The agent called ``name``; ``UserError`` listing the known names when there is none."""
@@ -58,7 +64,8 @@ def _clock(state: CantStopState) -> int:
     return 0 if state.phase is Phase.FIRST_PLAYER else state.turn
 
 
-def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
+def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
+             table: Mapping[str, Agent] | None = None) -> dict:
     """Play ``games`` games of Can't Stop between ``agents`` and count who wins.
 
     agents: 1-4 names from :data:`AGENTS`, in seating order (seat 0 first); one name is solo play.
@@ -77,6 +84,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
 
     Raises ``UserError`` for an unknown agent, 0 or more than 4 agents, ``games`` < 1, or a
     bad variant (:class:`companion.errors.VariantError`).
+    ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
     """
     check_run("Can't Stop", agents, 1, MAX_PLAYERS, games)
     config = CantStopConfig.from_variant(variant or {})
@@ -85,4 +93,4 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner, turns = play_game(CantStopState.new(len(players), config), players, rng)
         return winner, (0 if winner is None else turns[winner])
 
-    return simulate_games(agents, games, seed, AGENTS, one_game)
+    return simulate_games(agents, games, seed, table or AGENTS, one_game)

@@ -33,6 +33,12 @@ def advisor_agent(state: DonkeyRaceState, rng: random.Random) -> Any:
 AGENTS: dict[str, Agent] = {"random": random_agent, "advisor": advisor_agent}
 """Agents by the name used on the command line."""
 
+OPPONENT = "random"
+"""The agent the advisor's speed is measured against (``companion bench advisor``): a random player."""
+
+TABLE_SIZE = 2
+"""The players at the table in that benchmark."""
+
 
 def get_agent(name: str) -> Agent:
     """The agent called ``name``; ``UserError`` listing the known names when there is none."""
@@ -56,7 +62,8 @@ def play_game(state: DonkeyRaceState, agents: list[Agent], rng: random.Random,
     return played.state, played.finished
 
 
-def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
+def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
+             table: Mapping[str, Agent] | None = None) -> dict:
     """Play ``games`` games of the donkey card race between ``agents`` and count who wins.
 
     agents: 2-4 names from :data:`AGENTS` in seating order. games: >= 1. seed: seeds the one
@@ -68,6 +75,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     of rounds of the games that had a single winner (every seat acts once or more each round), 0.0
     when none had. Raises ``UserError`` for an unknown agent, a count outside 2-4, ``games`` < 1 or
     a bad variant (:class:`companion.games.base.VariantError`).
+    ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
     """
     check_run("the donkey card race", agents, 2, 4, games)
     config = DonkeyRaceConfig.from_variant(variant or {})
@@ -77,4 +85,4 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         single = finished and len(final.winners) == 1
         return (final.winners[0] if single else None), final.round_no
 
-    return simulate_games(agents, games, seed, AGENTS, one_game)
+    return simulate_games(agents, games, seed, table or AGENTS, one_game)

@@ -29,6 +29,12 @@ def first_agent(state: Any, rng: random.Random) -> Any:
 AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "advisor": advisor_agent(advise)}
 """Agents by the name used on the command line."""
 
+OPPONENT = "random"
+"""The agent the advisor's speed is measured against (``companion bench advisor``): random players."""
+
+TABLE_SIZE = 4
+"""The players at the table in that benchmark."""
+
 
 def get_agent(name: str) -> Agent:
     """The agent called ``name``; ``UserError`` listing the known names when there is none."""
@@ -53,7 +59,8 @@ def play_game(state: LudoState, agents: list[Agent], rng: random.Random,
     return (outcome.winner if outcome else None), played.turns
 
 
-def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
+def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
+             table: Mapping[str, Agent] | None = None) -> dict:
     """Play ``games`` games of Ludo between ``agents`` (2-4 names of :data:`AGENTS`, seating order).
 
     Seats take the colours clockwise (2 players: red and yellow, opposite, B.3; 3: red, green, yellow).
@@ -62,6 +69,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     :func:`companion.agents.cant_stop.simulate`; mean_turns is the winner's own turns, averaged.
     Raises ``UserError`` for an unknown agent, fewer than 2 or more than 4 agents, ``games`` < 1, or a
     bad variant.
+    ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
     """
     check_run("Ludo", agents, 2, 4, games)
     config = LudoConfig.from_variant(variant or {})
@@ -70,4 +78,4 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner, turns = play_game(LudoState.new(len(players), config), players, rng)
         return winner, (0 if winner is None else turns[winner])
 
-    return simulate_games(agents, games, seed, AGENTS, one_game)
+    return simulate_games(agents, games, seed, table or AGENTS, one_game)

@@ -66,6 +66,12 @@ def advisor_agent(state: SchottenTottenState, rng: random.Random) -> Any:
 
 AGENTS: dict[str, Agent] = {"random": random_agent, "greedy": greedy_agent, "advisor": advisor_agent}
 
+OPPONENT = "random"
+"""The agent the advisor's speed is measured against (``companion bench advisor``): a random player."""
+
+TABLE_SIZE = 2
+"""The players at the table in that benchmark."""
+
 
 def get_agent(name: str) -> Agent:
     """The agent called ``name``; ``UserError`` listing the known names when there is none."""
@@ -88,7 +94,8 @@ def play_game(state: SchottenTottenState, agents: list[Agent], rng: random.Rando
     return (played.state.winner if played.finished else None), played.turns
 
 
-def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None) -> dict:
+def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
+             table: Mapping[str, Agent] | None = None) -> dict:
     """Play ``games`` games between two agents; seats alternate over games (game 0: ``agents[0]`` in
     seat 0, game 1: in seat 1, ...), and the starting player is drawn from the seed (C.3).
 
@@ -97,6 +104,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     per agent name; wins_by_seat per seat (0 = ``a``); mean_turns: the mean number of turns the
     winner took; draws (stalls, C.11) count for nobody. Raises ``UserError`` for an unknown agent, not
     two agents, ``games`` < 1 or a bad variant.
+    ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
     """
     check_run("Schotten Totten", agents, 2, 2, games)
     config = SchottenTottenConfig.from_variant(variant or {})
@@ -105,4 +113,4 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner, turns = play_game(SchottenTottenState.new(config), players, rng)
         return winner, (0 if winner is None else turns[winner])
 
-    return simulate_games(agents, games, seed, AGENTS, one_game, seating=lambda g: [0, 1] if g % 2 == 0 else [1, 0])
+    return simulate_games(agents, games, seed, table or AGENTS, one_game, seating=lambda g: [0, 1] if g % 2 == 0 else [1, 0])

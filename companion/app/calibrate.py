@@ -23,7 +23,6 @@ import json
 import logging
 import os
 import sys
-import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any
 
 from companion.config import load_config
 from companion.errors import CameraError, UserError
+from companion.files import write_json_atomic
 from companion.i18n import _, ngettext
 from companion.paths import AppPaths, ensure_state_dir, resolve
 from vision.camera import SETTINGS_FILE, open_camera
@@ -38,35 +38,6 @@ from vision.camera.pi import calibrate
 from vision.dice import calibrate_dice, dice_left_on
 
 log = logging.getLogger(__name__)
-
-
-def write_json_atomic(path: Path, data: Any) -> Path:
-    """Write ``data`` as JSON to ``path`` atomically (temp file in the same directory, fsync,
-    ``os.replace``, then fsync of the directory). Returns ``path``. Raises OSError as it comes (the
-    old file, if any, is then unchanged and no temporary file is left)."""
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=2)
-            out.write("\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    try:
-        directory = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return path
-    try:
-        os.fsync(directory)
-    except OSError:
-        pass
-    finally:
-        os.close(directory)
-    return path
 
 
 def calibrate_camera(paths: AppPaths, *, distance_m: float, settle_frames: int,

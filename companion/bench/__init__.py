@@ -1,5 +1,5 @@
 """Benchmarks (figures printed, not tests): power cuts (:mod:`.crash`), fuzzed rules (:mod:`.fuzz`), a
-long evening (:mod:`.soak`), the advisors' speed (:mod:`.advisor`, :mod:`.ludo_advisor`), Schotten Totten's
+long evening (:mod:`.soak`), the advisors' speed (:mod:`.advisor`, every game), Schotten Totten's
 claims (:mod:`.claims`), the board reader on whole games (:mod:`.board_games`) and the Can't Stop value
 table's fit (:mod:`.cant_stop_tables`). Each game plugs in through ``companion.bench.<game>``
 (``fuzz_engine``, ``crash_workload``), found through ``companion.registry``.

@@ -1,21 +1,19 @@
 """Benchmark of Schotten Totten claims (schotten-totten.md C.6): agreement and timing per stone.
 
-``python -m companion.bench.claims [--positions N] [--seed S] [--json]`` builds N positions
+``companion bench claims [--positions N] [--seed S] [--json]`` builds N positions
 (default 3000) from random games of the engine (random plays, stopped at a random point, claims
 taken as they arise, a quarter of them Battle Line) plus random fills of the nine stones, and times
 :meth:`ClaimTables.verdict` for every open stone and both seats where the claimant has 3 cards (the
 cases that need work). Each verdict is compared with the plain enumeration
 :func:`exhaustive_claim`. Prints the number of checks, disagreements (must be 0), and the claim
 time per stone in ms (best of :data:`REPEATS` runs, garbage collection off, and the first run's median
-and worst): median, p95, worst; ``--json`` prints one JSON object. Targets (issue 5):
+and worst): median, p95, worst (:func:`run`). Targets (issue 5):
 median <= 0.1 ms and worst <= 2 ms on the development machine.
 """
 
 from __future__ import annotations
 
-import argparse
 import gc
-import json
 import random
 import statistics
 import time
@@ -65,7 +63,9 @@ def random_fill(rng: random.Random) -> SchottenTottenState:
 
 
 def run(positions: int, seed: int) -> dict:
-    """Time and check the claims of ``positions`` positions; returns the figures printed."""
+    """Time and check the claims of ``positions`` positions (>= 1) seeded by ``seed``; returns the figures:
+    ``{"positions", "checks", "claimable", "disagreements", "median_ms", "p95_ms", "worst_ms",
+    "worst_first_run_ms", "median_first_run_ms"}``."""
     rng = random.Random(seed)
     claim_tables(9), claim_tables(10)  # built once, outside the timing
     states = game_positions(rng, positions // 2) + [random_fill(rng) for _ in range(positions - positions // 2)]
@@ -108,26 +108,3 @@ def run(positions: int, seed: int) -> dict:
             "disagreements": disagreements, "median_ms": statistics.median(times),
             "p95_ms": times[int(0.95 * (len(times) - 1))], "worst_ms": times[-1],
             "worst_first_run_ms": max(first_times), "median_first_run_ms": statistics.median(first_times)}
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.bench.claims", description=__doc__)
-    parser.add_argument("--positions", type=int, default=3000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    result = run(args.positions, args.seed)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{result['positions']} positions, {result['checks']} claim checks ({result['claimable']} claimable), "
-              f"{result['disagreements']} disagreements with plain enumeration")
-        print(f"claim time per stone (best of {REPEATS}): median {result['median_ms']:.4f} ms, "
-              f"p95 {result['p95_ms']:.4f} ms, worst {result['worst_ms']:.4f} ms")
-        print(f"first run only: median {result['median_first_run_ms']:.4f} ms, "
-              f"worst {result['worst_first_run_ms']:.4f} ms")
-    return 0 if result["disagreements"] == 0 else 1
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

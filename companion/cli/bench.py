@@ -1,51 +1,70 @@
-"""``companion bench``: the benchmarks: ``crash``, ``fuzz``, ``soak`` (robustness, issue 9).
+"""``companion bench``: the benchmarks: ``crash``, ``fuzz``, ``soak`` (robustness, issue 9), ``advisor``
+(the advisors' decision times) and ``claims`` (Schotten Totten's claims against plain enumeration).
 
 Each prints its figures as one JSON object with ``--json`` (else a line of text) and exits 0 when it
-ran; the figures, not the exit status, say how robust the box is (benchmarks, not tests).
+ran; the figures, not the exit status, say how robust or fast the box is (benchmarks, not tests). The one
+exception: ``claims`` exits 1 when a claim disagrees with the enumeration (a wrong claim is a bug).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from companion.bench import FuzzReport, run_crash_bench, run_fuzz, run_soak
-from companion.cli.common import positive, print_figures
+from companion.bench.advisor import measure
+from companion.bench.claims import run as run_claims
+from companion.cli.common import parse_variant, positive, print_figures
 from companion.errors import UserError
 from companion.registry import names
 
 
 def add_commands(subparsers) -> None:
-    bench = subparsers.add_parser("bench", help="robustness benchmarks: power cuts, fuzzed rules, long evenings")
+    """Register ``bench crash|fuzz|soak|advisor|claims`` on the ``companion`` command's subparsers."""
+    bench = subparsers.add_parser("bench", help="benchmarks: power cuts, fuzzed rules, long evenings, advisor speed")
     sub = bench.add_subparsers(dest="bench_command", metavar="BENCH")
     sub.required = True
 
-    crash = sub.add_parser("crash", help="SIGKILL `companion play GAME` at random moments; check the store")
-    crash.add_argument("--game", required=True, help=f"one of {', '.join(names())}")
-    crash.add_argument("--trials", type=int, default=20)
-    crash.add_argument("--seed", type=int, default=1)
+    def add(name: str, handler, help: str, *, game: bool = False, count: str | None = None,
+            default: int = 0) -> argparse.ArgumentParser:
+        parser = sub.add_parser(name, help=help)
+        if game:
+            parser.add_argument("--game", required=True, choices=names(), metavar="GAME",
+                                help=f"one of {', '.join(names())}")
+        if count:
+            parser.add_argument(f"--{count}", type=int, default=default)
+            parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--json", action="store_true", help="one JSON object")
+        parser.set_defaults(handler=handler)
+        return parser
+
+    crash = add("crash", _crash, "SIGKILL `companion play GAME` at random moments; check the store", game=True,
+                count="trials", default=20)
     crash.add_argument("--script-lines", type=int, default=60, metavar="N",
                        help="script commands each child plays before quitting (default 60)")
     crash.add_argument("--exec", dest="exec_children", action="store_true",
                        help="start each child as a fresh interpreter instead of forking this one")
     crash.add_argument("--verbose", action="store_true", help="one line per trial on stderr")
-    crash.add_argument("--json", action="store_true")
-    crash.set_defaults(handler=_crash)
 
-    fuzz = sub.add_parser("fuzz", help="random play over random variants, every action and invariant checked")
-    fuzz.add_argument("--game", required=True, help=f"one of {', '.join(names())}")
-    fuzz.add_argument("--games", type=int, default=1000)
-    fuzz.add_argument("--seed", type=int, default=1)
+    fuzz = add("fuzz", _fuzz, "random play over random variants, every action and invariant checked", game=True,
+               count="games", default=1000)
     fuzz.add_argument("--jobs", type=int, default=1, metavar="N",
                       help="worker processes (0: one per CPU); the figures do not depend on it")
-    fuzz.add_argument("--json", action="store_true")
-    fuzz.set_defaults(handler=_fuzz)
 
-    soak = sub.add_parser("soak", help="run the Can't Stop session loop for N frames; RSS and open files")
+    soak = add("soak", _soak, "run the Can't Stop session loop for N frames; RSS and open files")
     soak.add_argument("--frames", type=int, default=36000)
     soak.add_argument("--fast", action="store_true", help="as fast as possible instead of the configured fps")
-    soak.add_argument("--json", action="store_true")
-    soak.set_defaults(handler=_soak)
 
+    advisor = add("advisor", _advisor, "time the advisor's decisions (seat 0) against the game's baseline players",
+                  game=True, count="games", default=20)
+    advisor.add_argument("--players", type=int, metavar="N", help="players at the table (default: the game's own)")
+    advisor.add_argument("--opponent", metavar="AGENT",
+                         help="the other seats' agent (default: rule28 in cant-stop, random elsewhere)")
+    advisor.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
+                         help="a rules variant (repeatable; `companion games --json` lists them)")
+
+    add("claims", _claims, "Schotten Totten claims against plain enumeration: agreement, time per stone",
+        count="positions", default=3000)
 
 
 def _crash(args) -> int:
@@ -62,7 +81,7 @@ def _fuzz(args) -> int:
         raise UserError(f"--jobs must be 0 (one per CPU) or more, not {args.jobs}")
     report = FuzzReport()
     print_figures(run_fuzz(args.game, positive(args.games, "--games"), args.seed, report=report, jobs=args.jobs),
-           args.json)
+                  args.json)
     for example in report.examples:
         print(f"violation: {example}", file=sys.stderr)
     if report.unfinished:
@@ -73,3 +92,15 @@ def _fuzz(args) -> int:
 def _soak(args) -> int:
     print_figures(run_soak(positive(args.frames, "--frames"), fast=args.fast), args.json)
     return 0
+
+
+def _advisor(args) -> int:
+    print_figures(measure(args.game, positive(args.games, "--games"), args.seed, players=args.players,
+                          opponent=args.opponent, variant=parse_variant(args.variant)), args.json)
+    return 0
+
+
+def _claims(args) -> int:
+    result = run_claims(positive(args.positions, "--positions"), args.seed)
+    print_figures(result, args.json)
+    return 0 if result["disagreements"] == 0 else 1

@@ -37,7 +37,7 @@ import numpy as np
 from companion.errors import CalibrationError
 from vision.cards.colour_model import balance_gains, balanced, nearest_colour, strip_histogram, table_colour
 from vision.cards.digits import glyph_scores
-from vision.cards.find import _quad_of, orient_corners
+from vision.cards.find import _quad_of, orient_corners, rectify_with_homography
 from vision.cards.value import split_digits
 
 WIDTH = 160            # pixels of a rectified card's width
@@ -200,18 +200,6 @@ def _aspect(quad: np.ndarray) -> float:
     return max(a, b) / max(min(a, b), 1e-6)
 
 
-def _rectify(frame: np.ndarray, corners: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """Upright image of a quad (TL TR BR BL) ``width`` wide and the homography frame -> image."""
-    c = np.asarray(corners, np.float32)
-    top = np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])
-    side = np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])
-    height = max(1, int(round(width * side / max(top, 1e-6))))
-    dst = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(c, dst)
-    return cv2.warpPerspective(frame, m, (width, height), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE), m
-
-
 def _corner_glyphs(card: np.ndarray, max_value: int) -> dict:
     """The most confident glyph of each (polarity, corner) of an upright card image:
     {(polarity, "left"|"right"): (confidence, value, box fractions (x0, y0, x1, y1))}."""
@@ -244,7 +232,7 @@ def learn_design(frame_bgr: np.ndarray, calibration, colours: tuple[str, ...], m
     found = []
     for quad in quads:
         corners = orient_corners(quad, calibration.line_distance)
-        card, _ = _rectify(frame_bgr, corners, WIDTH)
+        card, _ = rectify_with_homography(frame_bgr, corners, WIDTH)
         hist = strip_histogram(card[: int(STRIP * card.shape[0])])
         mid = corners.mean(axis=0)
         found.append((calibration.locate(float(mid[0]), float(mid[1])), _corner_glyphs(card, max_value), hist,
@@ -337,7 +325,7 @@ def read_corner_cards(frame_bgr: np.ndarray, design: CornerDesign, top_distance,
     cards = []
     for quad in outlines:
         corners = orient_corners(quad, top_distance)
-        column, m = _rectify(frame_bgr, corners, WIDTH)
+        column, m = rectify_with_homography(frame_bgr, corners, WIDTH)
         card_h = design.aspect * WIDTH
         if column.shape[0] < 0.8 * card_h:
             continue

@@ -11,7 +11,8 @@ Corners are ordered for reading: :func:`orient_corners` puts the card's top edge
 midpoint lies nearest a reference point, e.g. the table centre or the stone line) first and goes
 clockwise as the reader sees it: top-left, top-right, bottom-right, bottom-left.
 
-Public API: :class:`CardQuad`, :func:`find_card_quads`, :func:`orient_corners`, :func:`rectify`.
+Public API: :class:`CardQuad`, :func:`find_card_quads`, :func:`orient_corners`, :func:`rectify`,
+:func:`rectify_with_homography`.
 """
 
 from __future__ import annotations
@@ -172,6 +173,11 @@ def rectify(frame_bgr: np.ndarray, corners: np.ndarray, width: int) -> np.ndarra
     The height keeps the quad's measured length/width ratio (a single card ~1.4, a column more).
     Returns a (height, width, 3) uint8 image.
     """
+    return rectify_with_homography(frame_bgr, corners, width)[0]
+
+
+def rectify_with_homography(frame_bgr: np.ndarray, corners: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rectify`, and the 3x3 homography (float64) that maps frame pixels to the upright image."""
     c = np.asarray(corners, np.float32)
     top = np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])
     side = np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])
@@ -179,4 +185,4 @@ def rectify(frame_bgr: np.ndarray, corners: np.ndarray, width: int) -> np.ndarra
     dst = np.array([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]], np.float32)
     m = cv2.getPerspectiveTransform(c, dst)
     return cv2.warpPerspective(frame_bgr, m, (width, height), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+                               borderMode=cv2.BORDER_REPLICATE), m

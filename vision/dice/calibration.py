@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -33,6 +31,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CalibrationError, FrameError
+from companion.files import write_atomic
 from vision.dice.reader import read_dice, work_image
 from vision.dice.segment import lab_distance
 from vision.frames import check_frame
@@ -140,18 +139,7 @@ def calibrate_dice(frames, state_dir, face_frames=()) -> Path:
     np.savez_compressed(buffer, version=np.int32(FORMAT_VERSION), background=calibration.background,
                         empty_grey=calibration.empty_grey, frame_shape=np.int32(calibration.frame_shape),
                         noise=np.float64(calibration.noise), die_side=np.float64(calibration.die_side))
-    target = state_dir / CALIBRATION_FILE
-    fd, tmp = tempfile.mkstemp(prefix=".dice_calibration.", suffix=".tmp", dir=state_dir)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(buffer.getvalue())
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    return write_atomic(state_dir / CALIBRATION_FILE, buffer.getvalue())
 
 
 def load_calibration(state_dir) -> DiceCalibration | None:

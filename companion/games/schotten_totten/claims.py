@@ -12,7 +12,7 @@ contain those cards (a list of 24,804, 1,378 or 52 sets for ST). Only the prefix
 above the claimant's can block the claim (found by bisection); the claim is refused by the first set
 in that prefix whose other cards are all unseen (a bit-mask test, done with numpy on long prefixes).
 That set is the counter-example shown as the reason. The result equals the plain enumeration of
-:func:`exhaustive_claim`, which the tests and ``python -m companion.bench.claims`` compare
+:func:`exhaustive_claim`, which the tests and ``companion bench claims`` compare
 it with.
 """
 

@@ -43,7 +43,7 @@ the play unchanged since):
   seeds 2 and 3 (500 games each order): 81.7 % and 82.5 % (80.6 % without the threats). The standard
   error of a 2000-game figure is about 0.9 points: the advisor wins about 80 % of its games against
   the Rule of 28, not reliably more.
-- ``python -m companion.bench.advisor --games 50`` (3212 decisions; CPU time of the process, which the
+- ``companion bench advisor --game cant-stop --games 50`` (3212 decisions; CPU time of the process, which the
   shared machine inflates least): median 0.06 ms, p95 12 ms, p99 18 ms, worst 26 ms; wall clock at load
   5 on two cores: p99 78 ms, worst 118 ms. The slow decisions are a turn's first pairing, which builds
   the grids of its look-ahead (at most four per option).
@@ -77,7 +77,7 @@ def advise(state: CantStopState, seat: int) -> Hint:
     seat's turn). No side effects beyond a small per-turn cache of grids and valuations (the numbers of
     a look-ahead can differ in the last digits with what an earlier decision of the same turn cached,
     because a look-ahead builds at most a few new grids). Time: median well under 1 ms once the turn's
-    grids exist, tens of ms for the turn's first decisions (``python -m companion.bench.advisor``).
+    grids exist, tens of ms for the turn's first decisions (``companion bench advisor --game cant-stop``).
 
     The hint's ``action`` is a :class:`Choose` in CHOOSE, :class:`RollAgain` or :class:`Bank` in DECIDE.
     Its ``numbers``: ``bust_probability`` (0-1, exact: chance that the next roll busts, after the
