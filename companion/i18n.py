@@ -31,6 +31,12 @@ def _(message: str) -> str:
     return _translation.gettext(message)
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogues without translating it here (gettext's ``N_``): a table of
+    texts (button names, variant labels) is built once, and whoever shows one calls :func:`_` on it."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Plural-aware translation of a message about ``n`` things."""
     return _translation.ngettext(singular, plural, n)

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from companion.agents import run_simulation
-from companion.agents.cant_stop import AGENTS, MAX_TURNS, _chance, get_agent, play_game, random_agent
+from companion.agents.cant_stop import AGENTS, MAX_TURNS, _chance, play_game, random_agent
 from companion.errors import UserError, VariantError
 from companion.games.cant_stop import CantStopState, Phase, StartWith
 
@@ -64,7 +64,7 @@ def test_agents_return_legal_actions():
             break
         if state.phase in (Phase.CHOOSE, Phase.DECIDE):
             for name in ("random", "advisor"):
-                assert get_agent(name)(state, rng) in state.legal_actions()
+                assert AGENTS[name](state, rng) in state.legal_actions()
             state = state.apply(random_agent(state, rng))
         else:
             state = state.apply(_chance(state, rng))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, advisor_agent, check_run, lookup_agent, random_agent, simulate_games
+from companion.agents.base import Agent, advisor_agent, check_run, random_agent, simulate_games
 from companion.agents.rule28 import rule28_agent
 from companion.games.cant_stop import MAX_PLAYERS, CantStopConfig, CantStopState, Phase, Roll
 from companion.hints.cant_stop import advise
@@ -28,16 +28,10 @@ never make progress."""
 AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "advisor": advisor_agent(advise)}
 """Agents by the name used on the command line."""
 
-OPPONENT = "rule28"
-"""The agent the advisor's speed is measured against (``companion bench advisor``): Michael Keller's Rule of 28."""
+BENCH_OPPONENTS = ("rule28",)
+"""The agents in the other seats when the advisor's speed is measured (``companion bench advisor``):
+Michael Keller's Rule of 28."""
 
-TABLE_SIZE = 2
-"""The players at the table in that benchmark."""
-
-
-def get_agent(name: str) -> Agent:
-    """The agent called ``name``; ``UserError`` listing the known names when there is none."""
-    return lookup_agent(AGENTS, name)
 
 
 def _chance(state: CantStopState, rng: random.Random) -> Any:

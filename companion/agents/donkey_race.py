@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, check_run, lookup_agent, random_agent, simulate_games
+from companion.agents.base import Agent, check_run, random_agent, simulate_games
 from companion.games.donkey_race import DonkeyRaceConfig, DonkeyRaceState, Draw, Phase
 from companion.hints.donkey_race import advise
 
@@ -33,16 +33,10 @@ def advisor_agent(state: DonkeyRaceState, rng: random.Random) -> Any:
 AGENTS: dict[str, Agent] = {"random": random_agent, "advisor": advisor_agent}
 """Agents by the name used on the command line."""
 
-OPPONENT = "random"
-"""The agent the advisor's speed is measured against (``companion bench advisor``): a random player."""
+BENCH_OPPONENTS = ("random",)
+"""The agents in the other seats when the advisor's speed is measured (``companion bench advisor``):
+a random player."""
 
-TABLE_SIZE = 2
-"""The players at the table in that benchmark."""
-
-
-def get_agent(name: str) -> Agent:
-    """The agent called ``name``; ``UserError`` listing the known names when there is none."""
-    return lookup_agent(AGENTS, name)
 
 
 def chance(state: DonkeyRaceState, rng: random.Random) -> Any:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, advisor_agent, check_run, lookup_agent, random_agent, simulate_games
+from companion.agents.base import Agent, advisor_agent, check_run, random_agent, simulate_games
 from companion.games.ludo import LudoConfig, LudoState, Phase, Roll, StartWith
 from companion.hints.ludo import advise
 
@@ -29,16 +29,10 @@ def first_agent(state: Any, rng: random.Random) -> Any:
 AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "advisor": advisor_agent(advise)}
 """Agents by the name used on the command line."""
 
-OPPONENT = "random"
-"""The agent the advisor's speed is measured against (``companion bench advisor``): random players."""
+BENCH_OPPONENTS = ("random", "random", "random")
+"""The agents in the other seats when the advisor's speed is measured (``companion bench advisor``):
+three random players."""
 
-TABLE_SIZE = 4
-"""The players at the table in that benchmark."""
-
-
-def get_agent(name: str) -> Agent:
-    """The agent called ``name``; ``UserError`` listing the known names when there is none."""
-    return lookup_agent(AGENTS, name)
 
 
 def chance(state: LudoState, rng: random.Random) -> Any:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, check_run, lookup_agent, simulate_games
+from companion.agents.base import Agent, check_run, simulate_games
 from companion.games.schotten_totten import (Claim, Draw, EndClaims, Pass, Phase, SchottenTottenConfig,
     SchottenTottenState, StartWith, formation_key)
 from companion.hints.schotten_totten import advise
@@ -66,16 +66,10 @@ def advisor_agent(state: SchottenTottenState, rng: random.Random) -> Any:
 
 AGENTS: dict[str, Agent] = {"random": random_agent, "greedy": greedy_agent, "advisor": advisor_agent}
 
-OPPONENT = "random"
-"""The agent the advisor's speed is measured against (``companion bench advisor``): a random player."""
+BENCH_OPPONENTS = ("random",)
+"""The agents in the other seats when the advisor's speed is measured (``companion bench advisor``):
+a random player."""
 
-TABLE_SIZE = 2
-"""The players at the table in that benchmark."""
-
-
-def get_agent(name: str) -> Agent:
-    """The agent called ``name``; ``UserError`` listing the known names when there is none."""
-    return lookup_agent(AGENTS, name)
 
 
 def chance(state: SchottenTottenState, rng: random.Random) -> Any:

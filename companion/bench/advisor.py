@@ -2,7 +2,7 @@
 
 Plays seeded games of ``GAME`` through its simulation (``companion.agents.<game>``): seat 0 follows the
 advisor (its ``advisor`` agent, which asks ``companion.hints.<game>.advise`` for the hint a player would
-see), the other seats play the game's benchmark opponent (``OPPONENT``: the Rule of 28 in Can't Stop,
+see), the other seats play the game's benchmark opponents (``BENCH_OPPONENTS``: the Rule of 28 in Can't Stop,
 random players elsewhere; ``--opponent`` names another). Every advisor call of seat 0 is timed with
 ``time.perf_counter`` (wall clock, what a player waits) and ``time.process_time`` (CPU time of this
 process, which a loaded machine inflates less). A **decision** is one call, forced ones included;
@@ -34,16 +34,17 @@ __all__ = ["measure"]
 def measure(name: str, games: int = 20, seed: int = 1, *, players: int | None = None, opponent: str | None = None,
             variant: Mapping[str, str] | None = None) -> dict:
     """Time seat 0's advice over ``games`` seeded games of the game ``name``; returns the figures of the
-    module docstring. ``players`` (default the game's ``TABLE_SIZE``) and ``opponent`` (default its
-    ``OPPONENT``) set the table; ``variant``: ``KEY=VALUE`` settings as on the command line.
+    module docstring. ``players`` and ``opponent`` (default: one advisor and the game's
+    ``BENCH_OPPONENTS``) set the table; ``variant``: ``KEY=VALUE`` settings as on the command line.
 
     Raises :class:`UserError` for an unknown game or opponent, a table the game does not take, or ``games``
     < 1, and :class:`companion.errors.VariantError` for a bad variant.
     """
     entry = game(name)
     agents = entry.module("agents")
-    players = agents.TABLE_SIZE if players is None else players
-    opponent = agents.OPPONENT if opponent is None else opponent
+    opponents = list(agents.BENCH_OPPONENTS)
+    opponent = opponent or opponents[0]
+    players = len(opponents) + 1 if players is None else players
     entry.check_players(players)
     advisor = agents.AGENTS["advisor"]
     wall: list[float] = []

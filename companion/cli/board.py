@@ -54,6 +54,7 @@ import cv2
 import numpy as np
 
 from companion.bench.board_games import evaluate_games
+from companion.cli.common import add_reader_commands
 from companion.errors import UserError
 from companion.registry import names
 from vision.board import BoardObservation, board_by_name, layout_for, read_board
@@ -70,18 +71,11 @@ GAME_KEYS = ("games", "photos", "exact", "exact_rate", "median_ms", "max_ms")
 
 def add_commands(subparsers) -> None:
     """Register ``board read`` and ``board eval`` on the ``companion`` command's subparsers."""
-    board = subparsers.add_parser("board", help="read game boards in photos, measure the reader")
-    sub = board.add_subparsers(dest="board_command", metavar="ACTION")
-    sub.required = True
-
-    read = sub.add_parser("read", help="read the pawns on a board in image files")
-    read.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    sub, read = add_reader_commands(subparsers, "board", "read game boards in photos, measure the reader",
+                                    "read the pawns on a board in image files", run_read)
     read.add_argument("--game", default="ludo", choices=names(reads="board"), help="the game whose board it is")
     read.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
                       help="variant settings; the reader uses board=ludo52|mensch40|dga56")
-    read.add_argument("--json", action="store_true", help="one JSON object a line per image")
-    read.add_argument("--debug-out", metavar="DIR", help="write an overlay PNG per image into DIR")
-    read.set_defaults(handler=run_read)
 
     ev = sub.add_parser("eval", help="measure the board reader on renders and labelled photos")
     ev.add_argument("--renders", type=int, default=20, help="random renders per board (default 20)")

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.cli.common import add_reader_commands
 from companion.errors import FileFormatError, UserError
 from companion.registry import names
 from vision.cards import StCalibration, calibrate_colours, calibrate_deck, read_donkey_race, read_schotten_totten
@@ -26,19 +27,13 @@ from vision.frames import load_image
 
 def add_commands(subparsers) -> None:
     """Register ``cards read`` and ``cards calibrate``."""
-    cards = subparsers.add_parser("cards", help="read the cards lying face up in photos")
-    sub = cards.add_subparsers(dest="cards_command", metavar="COMMAND")
-    sub.required = True
-    read = sub.add_parser("read", help="read the cards in each image")
-    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    sub, read = add_reader_commands(subparsers, "cards", "read the cards lying face up in photos",
+                                    "read the cards in each image", _read)
     read.add_argument("--game", required=True, choices=names(reads="cards"))
-    read.add_argument("--json", action="store_true", help="one JSON object a line")
-    read.add_argument("--debug-out", type=Path, metavar="DIR", help="write an overlay PNG per image")
     _stone_flags(read)
     read.add_argument("--dr-players", type=int, default=4, choices=(2, 3, 4),
                       help="donkey race: players, one sector each (default 4)")
     read.add_argument("--dr-donkey-value", type=int, default=0, help="donkey race: the donkey card's value (default 0)")
-    read.set_defaults(handler=_read)
     calibrate = sub.add_parser("calibrate", help="schotten-totten: learn the deck from one card of each colour")
     calibrate.add_argument("image", type=Path, metavar="IMAGE")
     calibrate.add_argument("--game", required=True, choices=("schotten-totten",))

@@ -86,3 +86,18 @@ def print_figures(result: dict, as_json: bool) -> None:
         print(json.dumps(result))
     else:
         print(", ".join(f"{key} {value}" for key, value in result.items()))
+
+
+def add_reader_commands(subparsers, what: str, help: str, read_help: str, handler: Callable[[Any], int]):
+    """Register ``companion WHAT read IMAGE... [--json] [--debug-out DIR]`` (the reader subcommands: ``dice``,
+    ``board``, ``cards``); returns (WHAT's subparsers, for its other actions, and the ``read`` parser, for
+    its own flags). ``handler(args)`` runs ``read``."""
+    parser = subparsers.add_parser(what, help=help)
+    actions = parser.add_subparsers(dest=f"{what}_command", metavar="ACTION")
+    actions.required = True
+    read = actions.add_parser("read", help=read_help)
+    read.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    read.add_argument("--json", action="store_true", help="one JSON object a line per image")
+    read.add_argument("--debug-out", metavar="DIR", help="write an overlay PNG per image into DIR")
+    read.set_defaults(handler=handler)
+    return actions, read

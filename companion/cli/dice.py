@@ -28,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.cli.common import add_reader_commands
 from companion.paths import resolve
 from vision.dice import evaluate, load_calibration, load_errata, read_dice, warm_up
 from vision.frames import load_image
@@ -42,15 +43,8 @@ EVAL_ORDER = ("images", "dice", "image_accuracy", "image_accuracy_1_6", "die_pre
 
 def add_commands(subparsers) -> None:
     """Register ``dice read`` and ``dice eval`` on the ``companion`` command's subparsers."""
-    dice = subparsers.add_parser("dice", help="read dice in photos, measure the reader")
-    dice_sub = dice.add_subparsers(dest="dice_command", metavar="ACTION")
-    dice_sub.required = True
-
-    read = dice_sub.add_parser("read", help="read the dice in image files")
-    read.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
-    read.add_argument("--json", action="store_true", help="one JSON object a line per image")
-    read.add_argument("--debug-out", metavar="DIR", help="write an overlay PNG per image into DIR")
-    read.set_defaults(handler=run_read)
+    dice_sub, _read = add_reader_commands(subparsers, "dice", "read dice in photos, measure the reader",
+                                          "read the dice in image files", run_read)
 
     ev = dice_sub.add_parser("eval", help="measure the reader on a labelled set (DIR/labels.csv)")
     ev.add_argument("dir", metavar="DIR", help="folder with labels.csv (and boxes.csv or cells.csv)")

@@ -72,18 +72,13 @@ def fit_size(text: str, max_width: int, size: int, min_size: int, bold: bool = F
     return size
 
 
-def draw_text(
-    surface: pygame.Surface,
-    text: str,
-    rect: pygame.Rect,
-    size: int,
-    colour: RGB,
-    *,
-    bold: bool = False,
-    align: str = "left",
-    min_size: int | None = None,
-    background: RGB | None = None,
-) -> pygame.Rect:
+def _least_size(size: int, min_size: int | None) -> int:
+    """The smallest font a text of ``size`` may shrink to: ``min_size``, else two thirds of ``size``."""
+    return min_size if min_size is not None else max(fonts.MIN_SIZE, size * 2 // 3)
+
+
+def draw_text(surface: pygame.Surface, text: str, rect: pygame.Rect, size: int, colour: RGB, *, bold: bool = False,
+              align: str = "left", min_size: int | None = None, background: RGB | None = None) -> pygame.Rect:
     """Draw one line of ``text`` inside ``rect``, vertically centred; return the rectangle drawn.
 
     The font shrinks from ``size`` towards ``min_size`` (default two thirds of ``size``) to fit the width,
@@ -94,24 +89,15 @@ def draw_text(
     if not text or rect.width <= 0 or rect.height <= 0:
         return pygame.Rect(rect.x, rect.y, 0, 0)
     size = min(size, fonts.size_for_height(rect.height))
-    low = min(size, min_size if min_size is not None else max(fonts.MIN_SIZE, size * 2 // 3))
+    low = min(size, _least_size(size, min_size))
     size = fit_size(text, rect.width, size, low, bold)
     font = fonts.font(size, bold)
     line = ellipsize(text, font, rect.width)
     return _blit_line(surface, line, font, rect, colour, align, background)
 
 
-def draw_wrapped(
-    surface: pygame.Surface,
-    text: str,
-    rect: pygame.Rect,
-    size: int,
-    colour: RGB,
-    *,
-    bold: bool = False,
-    max_lines: int = 3,
-    min_size: int | None = None,
-) -> pygame.Rect:
+def draw_wrapped(surface: pygame.Surface, text: str, rect: pygame.Rect, size: int, colour: RGB, *,
+                 bold: bool = False, max_lines: int = 3, min_size: int | None = None) -> pygame.Rect:
     """Draw ``text`` wrapped onto several lines inside ``rect`` (top-aligned); return the area used.
 
     Tries sizes from ``size`` down to ``min_size`` until the whole text fits in the rectangle; at the
@@ -120,7 +106,7 @@ def draw_wrapped(
     rect = pygame.Rect(rect)
     if not text or rect.width <= 0 or rect.height <= 0:
         return pygame.Rect(rect.x, rect.y, 0, 0)
-    low = min_size if min_size is not None else max(fonts.MIN_SIZE, size * 2 // 3)
+    low = _least_size(size, min_size)
     size = max(size, low)
     while True:
         font = fonts.font(size, bold)

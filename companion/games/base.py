@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 A = TypeVar("A")
 
@@ -50,3 +50,16 @@ def decode_action(data: Mapping, decoders: Mapping[str, Callable[[Mapping], A]],
         return decoder(data)
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"bad {game} action {dict(data)!r}: {error}") from None
+
+
+def encode_action(action: object, encoders: Mapping[type, tuple[str, Callable[[Any], dict] | None]], game: str) -> dict:
+    """The JSON object of ``action`` (the store's event format): ``{"type": name, **fields}``.
+
+    ``encoders`` maps each action class to (its type name, a function of the action giving its fields, or
+    None for an action without fields). Raises ``TypeError`` naming ``game`` for anything else.
+    """
+    try:
+        name, fields = encoders[type(action)]
+    except KeyError:
+        raise TypeError(f"not a {game} action: {action!r}") from None
+    return {"type": name, **(fields(action) if fields else {})}

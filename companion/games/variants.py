@@ -20,12 +20,6 @@ from companion.errors import VariantError
 TYPES = ("int", "str", "bool", "ints", "deck")
 
 
-def N_(text: str) -> str:
-    """Mark ``text`` for the translation catalogues without translating it here (gettext's ``N_``):
-    the rules stay free of the display language; the screen that shows it calls ``_``."""
-    return text
-
-
 def parse_bool(raw: object) -> bool:
     """A switch's truth value: a bool, or ``1/true/yes/on`` and ``0/false/no/off`` in any case.
 

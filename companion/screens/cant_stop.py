@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
-from companion.i18n import _
+from companion.i18n import N_, _
+from companion.screens.keys import Keys, key_legend, start_prompt
 from companion.session.cant_stop import CantStopSession, Mode, RollCheck
 
 
@@ -158,8 +160,7 @@ def _prompt(session: CantStopSession) -> str:
     mode = session.mode
     name = session.players[session.state.active] if session.state.active >= 0 else ""
     if mode is Mode.START:
-        return _("{name} starts? CONFIRM to begin, NEXT for another player").format(
-            name=session.players[session.start_seat])
+        return start_prompt(session.players, session.start_seat)
     if mode is Mode.WATCH:
         if session.camera_problem:
             return _("Camera: {problem}. NEXT to enter the roll by hand").format(problem=session.camera_problem)
@@ -185,21 +186,19 @@ def _status(session: CantStopSession) -> str:
     return ""
 
 
+_KEYS: dict[Mode, Keys] = {
+    Mode.START: ((Button.CONFIRM, N_("start")), (Button.NEXT, N_("other player"))),
+    Mode.WATCH: ((Button.NEXT, N_("enter by hand")), (Button.UNDO, N_("undo"))),
+    Mode.CHECK: ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("select die")), (Button.BANK, N_("+1 / add")),
+                 (Button.PASS, N_("remove")), (Button.UNDO, N_("read again"))),
+    Mode.CHOOSE: ((Button.CONFIRM, N_("use pairing")), (Button.NEXT, N_("next pairing")), (Button.UNDO, N_("undo"))),
+    Mode.DECIDE: ((Button.CONFIRM, N_("roll again")), (Button.BANK, N_("bank")), (Button.UNDO, N_("undo"))),
+    Mode.OVER: ((Button.CONFIRM, N_("finish")),),
+}
+
+
 def _keys(session: CantStopSession) -> tuple[tuple[str, str], ...]:
-    confirm, bank, pas, nxt, undo = (_("CONFIRM"), _("BANK"), _("PASS"), _("NEXT"), _("UNDO"))
-    mode = session.mode
-    if mode is Mode.START:
-        return ((confirm, _("start")), (nxt, _("other player")))
-    if mode is Mode.WATCH:
-        return ((nxt, _("enter by hand")), (undo, _("undo")))
-    if mode is Mode.CHECK:
-        return ((confirm, _("accept")), (nxt, _("select die")), (bank, _("+1 / add")),
-                (pas, _("remove")), (undo, _("read again")))
-    if mode is Mode.CHOOSE:
-        return ((confirm, _("use pairing")), (nxt, _("next pairing")), (undo, _("undo")))
-    if mode is Mode.DECIDE:
-        return ((confirm, _("roll again")), (bank, _("bank")), (undo, _("undo")))
-    return ((confirm, _("finish")),)
+    return key_legend(_KEYS[session.mode])
 
 
 def final_line(session: CantStopSession) -> str:

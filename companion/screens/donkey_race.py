@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.commands import Button
 from companion.games.donkey_race import Phase, set_value
 from companion.hints.donkey_race import advise
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
+from companion.screens.keys import Keys, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES
 from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
 
@@ -200,16 +202,18 @@ def _prompt(session: DonkeyRaceSession) -> str:
     return _("Shared win: {names}").format(names=", ".join(session.players[s] for s in state.winners))
 
 
+_KEYS: dict[Mode, Keys] = {
+    Mode.FIRST: ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("other player")), (Button.BANK, N_("donkey")),
+                 (Button.UNDO, N_("undo"))),
+    Mode.PLAY: ((Button.CONFIRM, N_("play")), (Button.PASS, N_("pass")), (Button.UNDO, N_("undo"))),
+    Mode.OVER: ((Button.CONFIRM, N_("end")),),
+}
+_OTHER_KEYS: Keys = ((Button.CONFIRM, N_("done")), (Button.UNDO, N_("undo")))
+"""Dealing, refilling and reshuffling: the players do it, then confirm."""
+
+
 def _keys(session: DonkeyRaceSession) -> tuple[tuple[str, str], ...]:
-    mode = session.mode
-    if mode is Mode.FIRST:
-        return (("CONFIRM", _("accept")), ("NEXT", _("other player")), ("BANK", _("donkey")),
-                ("UNDO", _("undo")))
-    if mode is Mode.PLAY:
-        return (("CONFIRM", _("play")), ("PASS", _("pass")), ("UNDO", _("undo")))
-    if mode is Mode.OVER:
-        return (("CONFIRM", _("end")),)
-    return (("CONFIRM", _("done")), ("UNDO", _("undo")))
+    return key_legend(_KEYS.get(session.mode, _OTHER_KEYS))
 
 
 def final_line(session: DonkeyRaceSession) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from companion.games.ludo import YARD
 from companion.i18n import _
+from companion.screens.keys import start_prompt
 from companion.session.ludo import LudoSession, Mode
 
 
@@ -113,8 +114,7 @@ def _prompt(session: LudoSession) -> str:
     mode = session.mode
     name = session.players[session.state.active] if session.state.active >= 0 else ""
     if mode is Mode.START:
-        return _("{name} starts? CONFIRM to begin, NEXT for another player").format(
-            name=session.players[session.start_seat])
+        return start_prompt(session.players, session.start_seat)
     if mode is Mode.ROLL:
         if session.camera_problem:
             return _("{name}: roll the die (camera: {problem})").format(name=name, problem=session.camera_problem)

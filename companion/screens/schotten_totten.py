@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.commands import Button
 from companion.games.schotten_totten import Phase, formation_key
 from companion.hints.schotten_totten import formation_label, public_alerts, verdict_text
-from companion.i18n import _
+from companion.i18n import N_, _
+from companion.screens.keys import Keys, key_legend
 from companion.session.schotten_totten import Mode, SchottenTottenSession
 
 
@@ -129,18 +131,19 @@ def _prompt(session: SchottenTottenSession) -> str:
     return head + ". " + _("CONFIRM for the next game")
 
 
+_KEYS: dict[Mode, Keys] = {
+    Mode.START: ((Button.CONFIRM, N_("deal")), (Button.NEXT, N_("other player"))),
+    Mode.WATCH: ((Button.PASS, N_("pass")), (Button.UNDO, N_("undo"))),
+    Mode.CHECK: ((Button.CONFIRM, N_("play")), (Button.NEXT, N_("read again"))),
+    Mode.CLAIM: ((Button.CONFIRM, N_("claim")), (Button.NEXT, N_("next stone")), (Button.PASS, N_("done")),
+                 (Button.UNDO, N_("undo"))),
+}
+
+
 def _keys(session: SchottenTottenSession) -> tuple[tuple[str, str], ...]:
-    confirm, pas, nxt, undo = _("CONFIRM"), _("PASS"), _("NEXT"), _("UNDO")
-    mode = session.mode
-    if mode is Mode.START:
-        return ((confirm, _("deal")), (nxt, _("other player")))
-    if mode is Mode.WATCH:
-        return ((pas, _("pass")), (undo, _("undo")))
-    if mode is Mode.CHECK:
-        return ((confirm, _("play")), (nxt, _("read again")))
-    if mode is Mode.CLAIM:
-        return ((confirm, _("claim")), (nxt, _("next stone")), (pas, _("done")), (undo, _("undo")))
-    return ((confirm, _("next game") if not session.match_over else _("finish")),)
+    if session.mode is Mode.OVER:
+        return key_legend(((Button.CONFIRM, N_("finish") if session.match_over else N_("next game")),))
+    return key_legend(_KEYS[session.mode])
 
 
 def final_line(session: SchottenTottenSession) -> str:

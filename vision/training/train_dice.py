@@ -57,6 +57,7 @@ import numpy as np
 from vision.dice.eval import load_set
 from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
     SECOND_MANIFEST_FILE, SECOND_MODEL_FILE, face_crop, model_dir)
+from vision.training.command import command_line
 
 SHARED_DICE = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice"
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "dice_photos"
@@ -483,22 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     data = path.read_bytes()
     manifest = {
         "model": model_file, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-        "command": f"python -m vision.training.train_dice --split {args.split} --epochs {args.epochs} --seed {args.seed}"
-                   + (f" --split-seed {args.split_seed}" if args.split_seed is not None else "")
-                   + (f" --width {args.width}" if args.width != 1.0 else "")
-                   + (" --deep" if args.deep else "")
-                   + (f" --jitter {args.jitter}" if args.jitter != 1.0 else "")
-                   + (f" --fold {args.fold}" if args.fold else "")
-                   + (f" --detector {args.detector}" if args.detector else "")
-                   + (" --second" if args.second else "")
-                   + (f" --composites {args.composites}" if args.composites else "")
-                   + (f" --rendered {args.rendered}" if args.rendered else "")
-                   + (f" --closeups {args.closeups}" if args.closeups else "")
-                   + (f" --trays {args.trays}" if args.trays else "")
-                   + (f" --game-tables {args.game_tables}" if args.game_tables else "")
-                   + (f" --pip-negatives {args.pip_negatives}" if args.pip_negatives else "")
-                   + (f" --glare {args.glare}" if args.glare else "")
-                   + (f" --noise {args.noise}" if args.noise else ""),
+        "command": command_line(parser, args, always=("split", "epochs", "seed"), leave_out=("out",)),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
         "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice.model.face_crop",
         "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],

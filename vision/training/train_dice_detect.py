@@ -50,6 +50,7 @@ import cv2
 import numpy as np
 
 from vision.dice.detect import MODEL_FILE, STRIDE, DieDetector, normalise, overlap
+from vision.training.command import command_line
 
 SIZE = 192
 MANIFEST = "detect_manifest.json"
@@ -584,15 +585,8 @@ def main(argv: list[str] | None = None) -> int:
     data = path.read_bytes()
     manifest = {
         "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "weights": n_params,
-        "command": f"python -m vision.training.train_dice_detect --split {args.split} --steps {args.steps} --seed {args.seed}"
-                   f" --batch {args.batch} --lr {args.lr}"
-                   + (f" --init {args.init}" if args.init else "")
-                   + (f" --scenes {args.scenes}" if args.scenes else "")
-                   + (f" --closeups {args.closeups}" if args.closeups else "")
-                   + (f" --rendered {args.rendered}" if args.rendered else "")
-                   + (f" --trays {args.trays}" if args.trays else "")
-                   + (f" --game-tables {args.game_tables}" if args.game_tables else "")
-                   + (f" --tilt {args.tilt}" if args.tilt else ""),
+        "command": command_line(parser, args, always=("split", "steps", "seed", "batch", "lr"),
+                                leave_out=("out", "resume", "history")),
         "resumed_from_step": start, "history": args.history,
         "seed": args.seed, "split": args.split, "training_photos": len(photos),
         "input": "(1, 3, H, W) float32, H and W multiples of 32, vision.dice.detect.network_input",

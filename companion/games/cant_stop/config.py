@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.errors import VariantError
-from companion.games.variants import N_, VariantKey, check_variant, parse_variant
+from companion.games.variants import VariantKey, check_variant, parse_variant
+from companion.i18n import N_
 
 COLUMNS = tuple(range(2, 13))
 """The eleven columns, labelled by the total of two dice (A.2)."""

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import factorial
-from typing import Union
+from typing import Any, Union
 
 from companion.errors import IllegalMove, VariantError
-from companion.games.base import CHANCE, TERMINAL, Outcome, decode_action
+from companion.games.base import CHANCE, TERMINAL, Outcome, decode_action, encode_action
 from companion.games.cant_stop.config import COLUMNS, CantStopConfig
 from companion.games.cant_stop.config import column_index as _index
 
@@ -76,19 +76,18 @@ class Bank:
 Action = Union[StartWith, Roll, Choose, RollAgain, Bank]
 
 
+_ENCODERS: dict[type, tuple[str, Callable[[Any], dict] | None]] = {
+    StartWith: ("start", lambda a: {"seat": a.seat}),
+    Roll: ("roll", lambda a: {"dice": list(a.dice)}),
+    Choose: ("choose", lambda a: {"totals": list(a.totals)}),
+    RollAgain: ("roll_again", None),
+    Bank: ("bank", None),
+}
+
+
 def action_to_dict(action: Action) -> dict:
     """JSON form of an action: ``{"type": "roll", "dice": [3, 4, 3, 4]}`` and the like."""
-    if isinstance(action, StartWith):
-        return {"type": "start", "seat": action.seat}
-    if isinstance(action, Roll):
-        return {"type": "roll", "dice": list(action.dice)}
-    if isinstance(action, Choose):
-        return {"type": "choose", "totals": list(action.totals)}
-    if isinstance(action, RollAgain):
-        return {"type": "roll_again"}
-    if isinstance(action, Bank):
-        return {"type": "bank"}
-    raise TypeError(f"not a Can't Stop action: {action!r}")
+    return encode_action(action, _ENCODERS, "Can't Stop")
 
 
 _DECODERS: dict[str, Callable[[Mapping], Action]] = {

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
-from companion.games.base import decode_action
+from companion.games.base import decode_action, encode_action
 from companion.games.donkey_race.config import JOKER, UNKNOWN, DonkeyRaceConfig, card_name
 
 # ----------------------------------------------------------------------------------------------------
@@ -59,19 +59,18 @@ class Pass:
 Action = Union[Draw, Reshuffle, FirstLeader, Play, Pass]
 
 
+_ENCODERS: dict[type, tuple[str, Callable[[Any], dict] | None]] = {
+    Draw: ("draw", lambda a: {"card": a.card}),
+    Reshuffle: ("reshuffle", None),
+    FirstLeader: ("first_leader", lambda a: {"seat": a.seat, "donkey": a.donkey}),
+    Play: ("play", lambda a: {"cards": list(a.cards)}),
+    Pass: ("pass", None),
+}
+
+
 def action_to_dict(action: Action) -> dict:
     """JSON form: ``{"type": "play", "cards": [7, 7]}``, ``{"type": "draw", "card": -3}`` and the like."""
-    if isinstance(action, Draw):
-        return {"type": "draw", "card": action.card}
-    if isinstance(action, Reshuffle):
-        return {"type": "reshuffle"}
-    if isinstance(action, FirstLeader):
-        return {"type": "first_leader", "seat": action.seat, "donkey": action.donkey}
-    if isinstance(action, Play):
-        return {"type": "play", "cards": list(action.cards)}
-    if isinstance(action, Pass):
-        return {"type": "pass"}
-    raise TypeError(f"not a donkey-race action: {action!r}")
+    return encode_action(action, _ENCODERS, "donkey-race")
 
 
 _DECODERS: dict[str, Callable[[Mapping], Action]] = {

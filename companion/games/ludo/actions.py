@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
-from companion.games.base import decode_action
+from companion.games.base import decode_action, encode_action
 
 YARD = -1
 """Relative position of a pawn in its yard (B.2)."""
@@ -41,15 +41,16 @@ class Move:
 Action = Union[StartWith, Roll, Move]
 
 
+_ENCODERS: dict[type, tuple[str, Callable[[Any], dict] | None]] = {
+    StartWith: ("start", lambda a: {"seat": a.seat}),
+    Roll: ("roll", lambda a: {"value": a.value}),
+    Move: ("move", lambda a: {"from": "yard" if a.frm == YARD else a.frm, "die": a.die}),
+}
+
+
 def action_to_dict(action: Action) -> dict:
     """JSON form: ``{"type": "roll", "value": 6}``, ``{"type": "move", "from": "yard", "die": 6}``..."""
-    if isinstance(action, StartWith):
-        return {"type": "start", "seat": action.seat}
-    if isinstance(action, Roll):
-        return {"type": "roll", "value": action.value}
-    if isinstance(action, Move):
-        return {"type": "move", "from": "yard" if action.frm == YARD else action.frm, "die": action.die}
-    raise TypeError(f"not a Ludo action: {action!r}")
+    return encode_action(action, _ENCODERS, "Ludo")
 
 
 _DECODERS: dict[str, Callable[[Mapping], Action]] = {

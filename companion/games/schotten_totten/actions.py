@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
-from companion.games.base import decode_action
+from companion.games.base import decode_action, encode_action
 from companion.games.schotten_totten.cards import Card, parse_card
 
 
@@ -64,21 +64,19 @@ def _card(code: str, max_value: int) -> Card | None:
     return None if code == "?" else parse_card(code, max_value)
 
 
+_ENCODERS: dict[type, tuple[str, Callable[[Any], dict] | None]] = {
+    StartWith: ("start", lambda a: {"seat": a.seat}),
+    Draw: ("draw", lambda a: {"card": _code(a.card)}),
+    Play: ("play", lambda a: {"card": a.card.code, "stone": a.stone}),
+    Pass: ("pass", None),
+    Claim: ("claim", lambda a: {"stone": a.stone}),
+    EndClaims: ("end_claims", None),
+}
+
+
 def action_to_dict(action: Action) -> dict:
     """JSON form: ``{"type": "play", "card": "R5", "stone": 3}``, ``{"type": "draw", "card": "?"}``..."""
-    if isinstance(action, StartWith):
-        return {"type": "start", "seat": action.seat}
-    if isinstance(action, Draw):
-        return {"type": "draw", "card": _code(action.card)}
-    if isinstance(action, Play):
-        return {"type": "play", "card": action.card.code, "stone": action.stone}
-    if isinstance(action, Pass):
-        return {"type": "pass"}
-    if isinstance(action, Claim):
-        return {"type": "claim", "stone": action.stone}
-    if isinstance(action, EndClaims):
-        return {"type": "end_claims"}
-    raise TypeError(f"not a Schotten Totten action: {action!r}")
+    return encode_action(action, _ENCODERS, "Schotten Totten")
 
 
 def action_from_dict(data: Mapping, max_value: int = 10) -> Action:
