@@ -48,18 +48,17 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.bench.board_games import evaluate_games
 from companion.cli.common import add_reader_commands
+from companion.cli.images import read_each_image
 from companion.errors import UserError
 from companion.registry import names
 from vision.board import BoardObservation, board_by_name, layout_for, read_board
 from vision.board.eval import evaluate_labelled, evaluate_renders
-from vision.frames import load_image
 
 BOARDS = ("ludo52", "mensch40", "dga56")
 DRAW_BGR = {"red": (0, 0, 255), "green": (0, 170, 0), "yellow": (0, 215, 255), "blue": (255, 120, 0)}
@@ -154,29 +153,17 @@ def _cell_pixels(hom: np.ndarray, n: int) -> float:
 def run_read(args: argparse.Namespace) -> int:
     geometry = board_by_name(parse_variant(args.variant).get("board", "ludo52"))
     cv2.setNumThreads(1)
-    debug_dir = Path(args.debug_out) if args.debug_out else None
-    if debug_dir:
-        debug_dir.mkdir(parents=True, exist_ok=True)
-    failed = 0
-    for name in args.images:
-        frame = load_image(name, "companion board read")
-        if frame is None:
-            failed += 1
-            continue
-        obs = read_board(frame, geometry)
-        if args.json:
-            print(json.dumps(observation_json(name, obs)), flush=True)
-        elif not obs.found:
-            print(f"{name}: board not found ({obs.problem})  [{obs.ms:.1f} ms]", flush=True)
-        else:
-            squares = " ".join(f"{i}:{'+'.join(c)}" for i, c in sorted(obs.squares.items())) or "-"
-            yards = " ".join(f"{c}={'?' if c in obs.covered_yards else n}" for c, n in obs.yards.items())
-            homes = " ".join(f"{c}={list(v)}" for c, v in obs.homes.items() if v) or "-"
-            print(f"{name}: squares {squares} | yards {yards} | homes {homes}  "
-                  f"[conf {obs.confidence:.2f}, {obs.ms:.1f} ms]", flush=True)
-        if debug_dir:
-            cv2.imwrite(str(debug_dir / f"{Path(name).stem}.png"), draw_overlay(frame, obs, geometry))
-    return 1 if failed else 0
+    return read_each_image(args, "companion board read", lambda frame: read_board(frame, geometry), _line,
+                           observation_json, lambda frame, obs: draw_overlay(frame, obs, geometry))
+
+
+def _line(name: str, obs: BoardObservation) -> str:
+    if not obs.found:
+        return f"{name}: board not found ({obs.problem})  [{obs.ms:.1f} ms]"
+    squares = " ".join(f"{i}:{'+'.join(c)}" for i, c in sorted(obs.squares.items())) or "-"
+    yards = " ".join(f"{c}={'?' if c in obs.covered_yards else n}" for c, n in obs.yards.items())
+    homes = " ".join(f"{c}={list(v)}" for c, v in obs.homes.items() if v) or "-"
+    return f"{name}: squares {squares} | yards {yards} | homes {homes}  [conf {obs.confidence:.2f}, {obs.ms:.1f} ms]"
 
 
 def run_eval(args: argparse.Namespace) -> int:

@@ -22,16 +22,14 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import sys
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.cli.common import add_reader_commands
+from companion.cli.images import read_each_image
 from companion.paths import resolve
 from vision.dice import evaluate, load_calibration, load_errata, read_dice, warm_up
-from vision.frames import load_image
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
@@ -113,30 +111,14 @@ def run_read(args: argparse.Namespace) -> int:
     if calibration is not None:
         height, width = calibration.frame_shape
         log.info("the dice calibration of the state directory is used for images of %dx%d", width, height)
-    debug_dir = Path(args.debug_out) if args.debug_out else None
-    if debug_dir:
-        try:
-            debug_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as error:  # a file of that name, no permission: say so before reading anything
-            print(f"companion dice read: --debug-out {debug_dir}: cannot make that folder "
-                  f"({error.strerror or error})", file=sys.stderr)
-            return 2
-    failed = 0
-    for name in args.images:
-        frame = load_image(name, "companion dice read")
-        if frame is None:
-            failed += 1
-            continue
-        obs = read_dice(frame, calibration=calibration)
-        if args.json:
-            print(json.dumps(observation_json(name, obs)), flush=True)
-        else:
-            values = " ".join(f"{d.value}{'?' if d.flagged else ''}" for d in obs.dice) or "no dice"
-            extra = f" ({obs.problem})" if obs.problem else ""
-            print(f"{name}: {values}{extra}  [{obs.ms:.1f} ms]", flush=True)
-        if debug_dir:
-            cv2.imwrite(str(debug_dir / f"{Path(name).stem}.png"), draw_overlay(frame, obs))
-    return 1 if failed else 0
+    return read_each_image(args, "companion dice read", lambda frame: read_dice(frame, calibration=calibration),
+                           _line, observation_json, draw_overlay)
+
+
+def _line(name: str, obs: DiceObservation) -> str:
+    values = " ".join(f"{d.value}{'?' if d.flagged else ''}" for d in obs.dice) or "no dice"
+    extra = f" ({obs.problem})" if obs.problem else ""
+    return f"{name}: {values}{extra}  [{obs.ms:.1f} ms]"
 
 
 def run_eval(args: argparse.Namespace) -> int:

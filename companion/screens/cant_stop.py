@@ -14,7 +14,7 @@ import numpy as np
 from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
 from companion.i18n import N_, _
-from companion.screens.keys import Keys, key_legend, start_prompt
+from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
 from companion.session.cant_stop import CantStopSession, Mode, RollCheck
 
 
@@ -158,7 +158,7 @@ def _option_view(session: CantStopSession, option: Choose, selected: bool) -> Op
 
 def _prompt(session: CantStopSession) -> str:
     mode = session.mode
-    name = session.players[session.state.active] if session.state.active >= 0 else ""
+    name = name_to_act(session)
     if mode is Mode.START:
         return start_prompt(session.players, session.start_seat)
     if mode is Mode.WATCH:

@@ -16,7 +16,7 @@ from companion.commands import Button
 from companion.games.donkey_race import Phase, set_value
 from companion.hints.donkey_race import advise
 from companion.i18n import N_, _, ngettext
-from companion.screens.keys import Keys, key_legend
+from companion.screens.common import Keys, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES
 from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from companion.games.ludo import YARD
 from companion.i18n import _
-from companion.screens.keys import start_prompt
+from companion.screens.common import name_to_act, start_prompt
 from companion.session.ludo import LudoSession, Mode
 
 
@@ -112,7 +112,7 @@ def _option_text(n: int, info) -> str:
 
 def _prompt(session: LudoSession) -> str:
     mode = session.mode
-    name = session.players[session.state.active] if session.state.active >= 0 else ""
+    name = name_to_act(session)
     if mode is Mode.START:
         return start_prompt(session.players, session.start_seat)
     if mode is Mode.ROLL:

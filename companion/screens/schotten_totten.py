@@ -12,7 +12,7 @@ from companion.commands import Button
 from companion.games.schotten_totten import Phase, formation_key
 from companion.hints.schotten_totten import formation_label, public_alerts, verdict_text
 from companion.i18n import N_, _
-from companion.screens.keys import Keys, key_legend
+from companion.screens.common import Keys, key_legend, name_to_act
 from companion.session.schotten_totten import Mode, SchottenTottenSession
 
 
@@ -103,7 +103,7 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
 
 def _prompt(session: SchottenTottenSession) -> str:
     mode, state = session.mode, session.state
-    name = session.players[state.active] if state.active >= 0 else ""
+    name = name_to_act(session)
     if mode is Mode.START:
         return _("{name} starts? CONFIRM to deal, NEXT for the other player").format(
             name=session.players[session.start_seat])

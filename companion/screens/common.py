@@ -1,4 +1,5 @@
-"""What each button does now, as the screens show it: the key legend every game's screen shares.
+"""What every game's screen shares: the key legend (what each button does now), the prompt while the
+table chooses who starts, and the name of the player to act.
 
 A game's screen module keeps a table ``{mode: ((Button, label), ...)}`` with its labels marked by
 :func:`companion.i18n.N_`; :func:`key_legend` translates one row into the (button name, what it does)
@@ -12,7 +13,7 @@ from collections.abc import Iterable
 from companion.commands import Button
 from companion.i18n import N_, _
 
-__all__ = ["BUTTON_NAMES", "Keys", "key_legend", "start_prompt"]
+__all__ = ["BUTTON_NAMES", "Keys", "key_legend", "start_prompt", "name_to_act"]
 
 BUTTON_NAMES: dict[Button, str] = {Button.CONFIRM: N_("CONFIRM"), Button.BANK: N_("BANK"), Button.PASS: N_("PASS"),
                                    Button.NEXT: N_("NEXT"), Button.UNDO: N_("UNDO")}
@@ -32,3 +33,10 @@ def start_prompt(players, seat: int) -> str:
     """The prompt while the table chooses who starts: ``players[seat]`` is proposed (every game, A.3 /
     B.3 / C.3: the players decide, the box only records it)."""
     return _("{name} starts? CONFIRM to begin, NEXT for another player").format(name=players[seat])
+
+
+def name_to_act(session) -> str:
+    """The name of the player whose turn it is (``session.players[session.active_seat]``; during START the
+    proposed first player), or "" when no one is to act (the game is over)."""
+    seat = session.active_seat
+    return session.players[seat] if seat is not None else ""
