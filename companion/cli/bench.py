@@ -29,8 +29,7 @@ def add_commands(subparsers) -> None:
             default: int = 0) -> argparse.ArgumentParser:
         parser = sub.add_parser(name, help=help)
         if game:
-            parser.add_argument("--game", required=True, choices=names(), metavar="GAME",
-                                help=f"one of {', '.join(names())}")
+            parser.add_argument("--game", required=True, metavar="GAME", help=f"one of {', '.join(names())}")
         if count:
             parser.add_argument(f"--{count}", type=int, default=default)
             parser.add_argument("--seed", type=int, default=1)
