@@ -13,11 +13,13 @@ What each layer's module of a game provides (``tests/test_registry.py`` checks e
 layer       names
 ==========  ===================================================================================
 games       ``VARIANTS`` (its :class:`~companion.games.variants.VariantKey` table), ``CONFIG`` (the
-            config class, ``CONFIG.from_variant(settings)``), ``new_state(players, config)``
+            config class, ``CONFIG.from_variant(settings)``), ``GAME`` (the static rules, OpenSpiel's
+            shape: ``GAME(num_players, config).new_initial_state()``)
 hints       ``advise(state, seat) -> Hint``
-agents      ``AGENTS`` (name -> agent), ``simulate(agents, games, seed, variant) -> dict``
+agents      ``AGENTS`` (name -> agent, ``advisor`` among them), ``BENCH_OPPONENTS``,
+            ``simulate(agents, games, seed, variant, table=None) -> dict``
 session     ``SESSION`` (the session class: ``SESSION(store, game_id, players, config, *,
-            stable_frames, rng)``)
+            stable_frames, rng)``), ``replay_state(events, players, config)``
 readers     ``make_reader(camera, session, settings) -> reader`` (camera frame -> the session's reading)
 screens     ``build_view(session, wins) -> view``, ``final_line(session) -> str``
 display     ``draw(surface, view)``

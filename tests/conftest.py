@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from tests.paths import SHARED_DATA
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 @pytest.fixture

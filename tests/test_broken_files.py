@@ -16,8 +16,9 @@ from companion.config import Config
 from companion.errors import StoreError
 from companion.paths import AppPaths
 from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, move_aside, open_or_move_aside
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO
 NOW = datetime(2026, 11, 30, 1, 2, 3, tzinfo=timezone.utc)
 
 

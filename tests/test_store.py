@@ -14,8 +14,9 @@ from companion import store as store_module
 from companion.errors import StoreError
 from companion.paths import AppPaths
 from companion.store import SCHEMA_VERSION, Event, ScoreRow, Store, open_store
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -11,8 +10,9 @@ from companion.errors import IllegalMove, VariantError
 from companion.games import CHANCE, TERMINAL
 from companion.games.ludo import (YARD, LudoConfig, LudoState, Move, Phase, Roll, StartWith, action_from_dict,
     action_to_dict, position_moves, state_from_position)
+from tests.paths import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "ludo"
+FIXTURES = FIXTURES / "ludo"
 
 
 def pos(pawns, roll=None, to_move="red", sixes=0, board="ludo52", **variant):

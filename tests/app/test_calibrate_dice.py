@@ -27,7 +27,7 @@ def test_calibrate_dice_without_frames_is_a_clear_error(app_env, capsys, tmp_pat
 
 
 def test_calibrate_dice_says_when_frames_are_missing_or_a_die_was_left_on_the_play_area(app_env, capsys):
-    from test_dice_calibration import cloth, draw_die
+    from tests.vision.dice.test_calibration import cloth, draw_die
 
     folder = app_env / "table"
     folder.mkdir()
@@ -43,7 +43,7 @@ def test_calibrate_dice_says_when_frames_are_missing_or_a_die_was_left_on_the_pl
 
 
 def test_dice_read_says_when_it_uses_the_calibration(app_env, caplog):
-    from test_dice_calibration import H, W, cloth, draw_die
+    from tests.vision.dice.test_calibration import H, W, cloth, draw_die
 
     image = app_env / "roll.png"
     cv2.imwrite(str(image), draw_die(cloth(3), 300, 200, 6))

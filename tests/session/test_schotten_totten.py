@@ -1,7 +1,6 @@
 """Schotten Totten session, card-reading adapter, display and a scripted game through ``companion play``."""
 
 import random
-from pathlib import Path
 from types import SimpleNamespace
 
 import pygame
@@ -21,10 +20,11 @@ from companion.session import SchottenTottenReading as TableReading
 from companion.session import SeenCard
 from companion.session.schotten_totten import Mode, SchottenTottenSession, card_from_number, new_card
 from companion.store import Store
+from tests.paths import FIXTURES
 
 GAME = "schotten-totten"
 
-FIXTURES = Path(__file__).parent / "fixtures" / "schotten_totten"
+FIXTURES = FIXTURES / "schotten_totten"
 
 
 def cmd(text: str) -> Command:

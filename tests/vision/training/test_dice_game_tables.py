@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from test_dice_clusters import COLOURS, drawn_cuts
 
+from tests.vision.training.test_dice_clusters import COLOURS, drawn_cuts
 from vision.dice.eval import load_set
 from vision.training.dice_clusters import CANVAS, make_image, write_set
 from vision.training.dice_game_tables import game_table, make_game_set

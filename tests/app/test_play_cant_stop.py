@@ -17,8 +17,9 @@ from companion.cli import main
 from companion.games.cant_stop import Phase
 from companion.session.cant_stop import CantStopSession, replay_state
 from companion.store import Store
+from tests.paths import REPO
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = REPO
 
 
 def write_script(path: Path, lines: list[str]) -> Path:

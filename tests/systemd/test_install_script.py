@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import REPO
+
+ROOT = REPO
 SCRIPT = ROOT / "systemd" / "install.sh"
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")

@@ -109,9 +109,8 @@ def test_a_sure_detection_the_classifier_is_sure_is_no_die_is_dropped_unless_its
 
 
 def test_a_lone_spot_the_classifier_rejects_is_dropped_only_among_a_set_of_dice(monkeypatch):
-    from test_dice_reader import synthetic_table
-
     import vision.dice.learned as learned
+    from tests.vision.dice.test_reader import synthetic_table
     from vision.dice import pips
 
     frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
@@ -219,7 +218,7 @@ def test_a_group_box_is_one_close_up_die_when_nothing_in_it_reads_as_a_die():
 
 
 def test_a_close_up_die_whose_pips_confirm_it_stays_one_die_whatever_its_pips_read_as_alone():
-    from test_dice_reader import draw_die
+    from tests.vision.dice.test_reader import draw_die
 
     work = np.full((480, 640, 3), (60, 110, 40), np.uint8)
     draw_die(work, (320, 240), 4, 220, 0, (235, 240, 240), (20, 20, 20))
@@ -266,7 +265,7 @@ def _on_boxes(dice, boxes) -> int:
 
 
 def test_hybrid_reader_on_drawn_dice():
-    from test_dice_reader import synthetic_table
+    from tests.vision.dice.test_reader import synthetic_table
 
     frame, boxes = synthetic_table([1, 2, 3, 4, 5, 6])
     dice = read_work_hybrid(frame)
@@ -280,7 +279,7 @@ def test_learned_reader_on_drawn_dice():
     # Drawn dice (flat faces, perfect discs) are unlike any photo. The models before the seventh round
     # read all 6 right but flagged, and the 4 twice; since the detector and the classifier have seen drawn
     # dice of any colour (vision.training.dice_render), each is found once, read right and not flagged.
-    from test_dice_reader import synthetic_table
+    from tests.vision.dice.test_reader import synthetic_table
 
     frame, boxes = synthetic_table([1, 2, 3, 4, 5, 6])  # boxes[k] holds the die showing k + 1
     dice = read_work_learned(frame)
@@ -294,9 +293,8 @@ def test_learned_reader_on_drawn_dice():
 
 
 def test_sure_dice_are_read_without_counting_their_pips(monkeypatch):
-    from test_dice_reader import synthetic_table
-
     import vision.dice.learned as learned
+    from tests.vision.dice.test_reader import synthetic_table
 
     frame, _ = synthetic_table([1, 2, 3, 4, 5, 6])
     counted = []
@@ -341,9 +339,8 @@ def test_a_second_opinion_is_averaged_in_only_where_the_first_classifier_is_unsu
 
 
 def test_the_reader_asks_the_shipped_second_classifier_about_unsure_dice_only(monkeypatch):
-    from test_dice_reader import synthetic_table
-
     import vision.dice.learned as learned
+    from tests.vision.dice.test_reader import synthetic_table
     from vision.dice.model import shipped_box_classifier, shipped_second_classifier
 
     assert shipped_second_classifier() is not None  # shipped in assets/dice_model

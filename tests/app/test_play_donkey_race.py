@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.cli import main
 from companion.store import Store
+from tests.paths import FIXTURES
 
-SCRIPT = Path(__file__).parent / "fixtures" / "donkey_race" / "short_game.script"
+SCRIPT = FIXTURES / "donkey_race" / "short_game.script"
 
 
 def test_scripted_game_runs_to_its_end(app_env, tmp_path, capsys):

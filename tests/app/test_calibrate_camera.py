@@ -11,11 +11,9 @@ from companion.app.calibrate import calibrate_camera_command
 from companion.cli import main
 from companion.errors import UserError
 from companion.files import write_json_atomic
+from tests.fakes import FakePicamera2
 from vision.camera import Picamera2Source
 from vision.camera.pi import load_settings
-
-sys.path.insert(0, os.path.dirname(__file__))
-from test_camera_picamera2 import FakePicamera2  # noqa: E402
 
 
 def test_off_the_pi_the_message_says_picamera2_is_absent(monkeypatch, tmp_path, capsys):

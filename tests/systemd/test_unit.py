@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-SYSTEMD = Path(__file__).resolve().parent.parent / "systemd"
+from tests.paths import REPO
+
+SYSTEMD = REPO / "systemd"
 UNIT = SYSTEMD / "tabletop-companion.service"
 
 

@@ -202,7 +202,7 @@ def test_the_dice_calibration_is_reported_and_never_fails_the_selftest(env):
     assert fits["dice_seen"] == []
     other = check_dice_calibration(paths, [1280, 960])  # the camera now gives other frames
     assert (other["ok"], other["fits"]) == (False, False)
-    from test_dice_calibration import draw_die
+    from tests.vision.dice.test_calibration import draw_die
 
     calibrate_dice([draw_die(table, 300, 200, 4)], paths.state_dir)  # a die was left on the play area
     left = check_dice_calibration(paths, [640, 480])

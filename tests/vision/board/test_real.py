@@ -6,15 +6,15 @@ fails while an honest small change does not.
 """
 
 import json
-from pathlib import Path
 
 import cv2
 import pytest
 
+from tests.paths import FIXTURES
 from vision.board import dga56, read_board
 from vision.board.eval import compare
 
-LABELS = json.loads((Path(__file__).parent / "fixtures" / "ludo_board" / "labels.json").read_text())
+LABELS = json.loads((FIXTURES / "ludo_board" / "labels.json").read_text())
 FRAMES = sorted(LABELS["frames"])
 
 

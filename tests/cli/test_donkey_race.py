@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from companion.cli import main
+from tests.paths import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "donkey_race"
+FIXTURES = FIXTURES / "donkey_race"
 
 
 def test_check_reports_a_legal_game_and_the_first_illegal_play(capsys):

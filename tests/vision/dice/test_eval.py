@@ -12,11 +12,12 @@ import pytest
 import vision.dice.eval as dice_eval
 from companion.cli import dice as cli_dice
 from companion.cli import main
+from tests.paths import REPO, SHARED_DATA
 from vision.camera import bundled_photos_dir
 from vision.observation import DiceObservation, DieReading
 
-SHARED_DICE = Path(__file__).parents[2] / "shared" / "data" / "dice"
-ERRATA = Path(__file__).resolve().parents[1] / "assets" / "dice_model" / "byler_d6_label_errata.csv"
+SHARED_DICE = SHARED_DATA / "dice"
+ERRATA = REPO / "assets" / "dice_model" / "byler_d6_label_errata.csv"
 
 
 def write_set(folder: Path, labels: list[tuple[str, str]], boxes: list[str] | None, box_file="boxes.csv"):
