@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion.cli.common import each_json_file
+from companion.cli.common import each_json_file, positive
 from companion.errors import UserError
 from companion.games.ludo import BOARD_NAMES, position_moves
+from companion.registry import game
 from vision.board.game_frames import generate
 
 
@@ -57,8 +58,15 @@ def _frames(args) -> int:
     except ValueError:
         raise UserError(f"--size is WIDTHxHEIGHT and --wrong a list of whole numbers, "
                         f"not {args.size!r} / {args.wrong!r}") from None
-    frames = generate(args.directory, board=args.board, players=args.players, moves=args.moves, seed=args.seed,
-                      size=(w, h), wrong=wrong, hand_rate=args.hand_rate, prefer_captures=args.prefer_captures)
+    game("ludo").check_players(args.players)
+    if not 0.0 <= args.hand_rate <= 1.0:
+        raise UserError(f"--hand-rate is a share of the moves, 0 to 1, not {args.hand_rate}")
+    try:
+        frames = generate(args.directory, board=args.board, players=args.players, moves=positive(args.moves, "--moves"),
+                          seed=args.seed, size=(w, h), wrong=wrong, hand_rate=args.hand_rate,
+                          prefer_captures=args.prefer_captures)
+    except ValueError as error:  # generate's own checks of its arguments (a frame too small for the die)
+        raise UserError(f"companion ludo frames: {error}") from None
     summary = frames.summary()
     if args.json:
         print(json.dumps(summary))
