@@ -106,6 +106,8 @@ def _play(args) -> int:
     entry = game(args.game)
     players = parse_players(args.players)
     variant = parse_variant(args.variant) if args.variant else None
+    if variant is not None:
+        entry.config(variant)  # a bad --variant is named first, before the inputs are looked at
     check_something_can_be_pressed(args.input, args.headless)
     paths = resolve(os.environ)
     config = load_config(paths.config_file)

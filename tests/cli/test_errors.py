@@ -39,3 +39,16 @@ def test_debug_shows_the_full_traceback(app_env, monkeypatch):
     monkeypatch.setattr(cli_play, "_play", lambda args: (_ for _ in ()).throw(VariantError("x")))
     with pytest.raises(VariantError):
         main(["--debug", "play", "cant-stop"])
+
+
+def test_a_bad_board_labels_file_is_named(tmp_path, capsys):
+    labels = tmp_path / "labels.json"
+    labels.write_text('{"frames": {}}', encoding="utf-8")
+    assert main(["board", "eval", "--renders", "0", "--real", str(tmp_path), "--labels", str(labels)]) == 2
+    err = capsys.readouterr().err
+    assert f"{labels}: not a board labels file" in err and "internal error" not in err
+
+
+def test_a_bad_variant_is_named_before_the_inputs(capsys):
+    assert main(["play", "donkey-race", "--variant", "nope=1", "--headless"]) == 2
+    assert "unknown donkey-race variant key 'nope'" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import MissingFileError
+from companion.errors import FileFormatError, MissingFileError
 from companion.games.ludo import BoardGeometry
 from vision.board.layouts import board_by_name
 from vision.board.reader import read_board
@@ -149,11 +149,18 @@ def evaluate_renders(geometry: BoardGeometry, count: int, seed: int) -> dict:
 
 def evaluate_labelled(folder: str | Path, labels_file: str | Path) -> dict:
     """Read every labelled frame in ``folder`` (labels file format: ``tests/fixtures/ludo_board/labels.json``);
-    :func:`summarise` plus per-frame results and timing. Raises OSError for a missing file."""
-    labels = json.loads(Path(labels_file).read_text(encoding="utf-8"))
-    geometry = board_by_name(labels["board"])
+    :func:`summarise` plus per-frame results and timing. Raises OSError for a missing labels file,
+    :class:`FileFormatError` for one that is not such a file, MissingFileError for a missing frame."""
+    path = Path(labels_file)
+    try:
+        labels = json.loads(path.read_text(encoding="utf-8"))
+        geometry = board_by_name(labels["board"])
+        items = list(labels["frames"].items())
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise FileFormatError(f"{path}: not a board labels file ({type(error).__name__}: {error}); its format is "
+                              f"that of tests/fixtures/ludo_board/labels.json") from None
     results, frames, times = [], {}, []
-    for name, label in labels["frames"].items():
+    for name, label in items:
         frame = cv2.imread(str(Path(folder) / name), cv2.IMREAD_COLOR)
         if frame is None:
             raise MissingFileError(f"{Path(folder) / name}: missing or not an image")
