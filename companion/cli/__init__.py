@@ -36,7 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("play", "play a game at the table"),
     "demo": ("play", "a whole scripted game on the bundled real photos"),
     "games": ("play", "the games of the box, their players and variants"),
-    "simulate": ("play", "agents play each other through the engine"),
+    "simulate": ("simulate", "agents play each other through the engine"),
     "odds": ("cant_stop", "exact odds"),
     "dice": ("dice", "read dice in photos, measure the reader"),
     "cards": ("cards", "read the cards lying face up in photos"),

@@ -1,4 +1,4 @@
-"""The commands of every game: ``play``, ``demo``, ``games`` and ``simulate`` (docs/CLI.md).
+"""The commands of every game: ``play``, ``demo`` and ``games`` (docs/CLI.md).
 
 Their game choices come from the registry (``companion.registry``); the JSON of each follows the
 command-line contract of ARCHITECTURE.md.
@@ -13,7 +13,6 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.agents import run_simulation
 from companion.app import display_available
 from companion.app.demo import run_demo
 from companion.app.play import play
@@ -27,7 +26,7 @@ from hardware import make_pin_factory
 
 
 def add_commands(subparsers) -> None:
-    """Register ``play``, ``demo``, ``games`` and ``simulate``."""
+    """Register ``play``, ``demo`` and ``games``."""
     play_parser = subparsers.add_parser("play", help="play a game at the table")
     play_parser.add_argument("game", choices=names())
     play_parser.add_argument("--players", help="comma-separated names in seating order (default: resume, or two players)")
@@ -52,15 +51,6 @@ def add_commands(subparsers) -> None:
     games.add_argument("--json", action="store_true", help="one JSON array")
     games.set_defaults(handler=_games)
 
-    simulate = subparsers.add_parser("simulate", help="agents play each other through the engine")
-    simulate.add_argument("game", choices=names())
-    simulate.add_argument("--agents", required=True, help="comma-separated agent names in seating order")
-    simulate.add_argument("--games", type=int, default=1000)
-    simulate.add_argument("--seed", type=int, default=1)
-    simulate.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE")
-    simulate.add_argument("--json", action="store_true")
-    simulate.set_defaults(handler=_simulate)
-
 
 def _games(args) -> int:
     entries = [entry.to_dict() for entry in GAMES]
@@ -71,17 +61,6 @@ def _games(args) -> int:
         low, high = entry["players"]["min"], entry["players"]["max"]
         print(f"{entry['name']}: {entry['title']}, {low}-{high} players, reads {', '.join(entry['reads'])}; "
               f"variants {', '.join(entry['variants'])}")
-    return 0
-
-
-def _simulate(args) -> int:
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    result = run_simulation(args.game, agents, args.games, args.seed, parse_variant(args.variant))
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key}: {value}")
     return 0
 
 
