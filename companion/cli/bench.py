@@ -31,8 +31,8 @@ def add_commands(subparsers) -> None:
         if game:
             parser.add_argument("--game", required=True, metavar="GAME", help=f"one of {', '.join(names())}")
         if count:
-            parser.add_argument(f"--{count}", type=int, default=default)
-            parser.add_argument("--seed", type=int, default=1)
+            parser.add_argument(f"--{count}", type=int, default=default, metavar="N", help=f"default {default}")
+            parser.add_argument("--seed", type=int, default=1, metavar="S", help="seeds every random choice (default 1)")
         parser.add_argument("--json", action="store_true", help="one JSON object")
         parser.set_defaults(handler=handler)
         return parser

@@ -59,7 +59,7 @@ def _games(args) -> int:
         return 0
     for entry in entries:
         low, high = entry["players"]["min"], entry["players"]["max"]
-        print(f"{entry['name']}: {entry['title']}, {low}-{high} players, reads {', '.join(entry['reads'])}; "
+        print(f"{entry['name']}: {entry['title']}, {low if low == high else f'{low}-{high}'} players, reads {', '.join(entry['reads'])}; "
               f"variants {', '.join(entry['variants'])}")
     return 0
 

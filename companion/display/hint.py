@@ -9,7 +9,7 @@ without options). Otherwise it moves to a band across the whole width above the 
 lines as it can (one, else two; ``layout.normal`` type, else ``layout.small``; more lines only past about
 150 characters); the board and the side panel give up the band's height. (A band is only made when it is lower than
 the hint would be in the panel; see :func:`hint_band_height`.)
-(:func:`companion.display.screen.screen_layout` makes that layout.)
+(:func:`companion.display.cant_stop.screen_layout` makes that layout.)
 
 :func:`hint_placement` says where the lines go (pure geometry, tested without drawing); :func:`draw_hint`
 draws them; :func:`hint_band_height` is the band a view needs (0: none).

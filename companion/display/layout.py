@@ -5,7 +5,7 @@ of about 60 px (scores row, key legend row), and between them the board on the l
 and the side panel (photo, bust chance, options, hint) on the right. Everything scales with the surface;
 at 1920 x 1080 type is 2.25 times larger.
 
-Two things a view may need more room for (``companion.display.screen.screen_layout`` decides): the
+Two things a view may need more room for (``companion.display.cant_stop.screen_layout`` decides): the
 scores on two rows (three or four players whose names do not fit one row), which makes the bottom bar
 about half a row taller, and a hint too long for the side panel, which gets a band across the whole width above the
 bottom bar; the board and the side panel give up that height.

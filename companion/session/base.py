@@ -26,9 +26,9 @@ class Waiting(enum.Enum):
 class GameSession(Protocol):
     """What the loop (``companion.app.loop.run_loop``) needs of a game's session.
 
-    ``mode.value`` names the screen (used in screenshot file names); ``view(wins=...)`` returns a
-    frame-ready view (Can't Stop's ``ScreenView`` or a type registered with
-    ``companion.display.screen.register_renderer``); ``winner_name`` is None until someone has won.
+    ``mode.value`` names the screen (used in screenshot file names); the game's screen module
+    (``companion.screens.<game>.build_view(session, wins)``) makes the view the loop draws, which has a
+    ``prompt`` and a ``message``; ``winner_name`` is None until someone has won.
     """
 
     game_id: int
