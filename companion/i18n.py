@@ -37,6 +37,12 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural pair for the catalogues without translating it (``N_`` for
+    :func:`ngettext`); show it with ``ngettext(*pair, n)``."""
+    return singular, plural
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Plural-aware translation of a message about ``n`` things."""
     return _translation.ngettext(singular, plural, n)

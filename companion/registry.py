@@ -20,6 +20,7 @@ agents      ``AGENTS`` (name -> agent, ``advisor`` among them), ``BENCH_OPPONENT
             ``simulate(agents, games, seed, variant, table=None) -> dict``
 session     ``SESSION`` (the session class: ``SESSION(store, game_id, players, config, *,
             stable_frames, rng)``), ``replay_state(events, players, config)``
+stats       ``summarise(events, players, config) -> GameSummary`` (after the game: its course and luck)
 readers     ``make_reader(camera, session, settings) -> reader`` (camera frame -> the session's reading)
 screens     ``build_view(session, wins) -> view``, ``final_line(session) -> str``
 display     ``draw(surface, view)``
@@ -43,7 +44,7 @@ from companion.i18n import _
 
 __all__ = ["GameEntry", "GAMES", "LAYERS", "READS", "game", "names", "game_title", "menu_switches"]
 
-LAYERS = ("games", "hints", "agents", "session", "readers", "screens", "display", "bench", "cli")
+LAYERS = ("games", "hints", "agents", "session", "stats", "readers", "screens", "display", "bench", "cli")
 """The layers with one module per game (see the module docstring)."""
 
 READS = ("dice", "board", "cards")

@@ -27,6 +27,7 @@ CONTRACT = {
     "hints": ("advise",),
     "agents": ("AGENTS", "BENCH_OPPONENTS", "simulate"),
     "session": ("SESSION", "replay_state"),
+    "stats": ("summarise",),
     "readers": ("make_reader",),
     "screens": ("build_view", "final_line"),
     "display": ("draw",),

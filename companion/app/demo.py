@@ -21,6 +21,7 @@ import random
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -73,10 +74,13 @@ def demo_camera(frames_per_photo: int = 4) -> PhotoListSource:
     return PhotoListSource(demo_playlist(), frames_per_photo=frames_per_photo, name="demo photos")
 
 
-def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None) -> int:
-    """``companion demo``: the bundled two-player game on real photos, with a fresh store in ``state_dir``;
-    prints "Demo over: NAME wins after N frames." and returns the exit status (0 once someone won)."""
+def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store_file: Path | None = None) -> int:
+    """``companion demo``: the bundled two-player game on real photos, with a fresh store in ``state_dir``
+    (or the store ``store_file``, made if missing, which then keeps the game); prints "Demo over: NAME
+    wins after N frames." and returns the exit status (0 once someone won)."""
     paths = AppPaths.from_dirs(state_dir, state_dir)
+    if store_file is not None:
+        paths = replace(paths, store_file=Path(store_file).expanduser().absolute())
     if not headless and not display_available():
         log.info("no display found: running headless")
         headless = True
@@ -217,12 +221,17 @@ def write_demo(seed: int = 1) -> tuple[int, str]:
             lines.append(str(command))
         winner = DEMO_PLAYERS[session.state.winner]
         store.close()
+    lines += SUMMARY_PRESSES
     used = camera.photos_used
     demo_dir = Path(__file__).resolve().parents[2] / "assets" / "demo"
     demo_dir.mkdir(parents=True, exist_ok=True)
     (demo_dir / PLAYLIST).write_text("\n".join(names[:used]) + "\n", encoding="utf-8")
     (demo_dir / SCRIPT).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return len(lines), winner
+
+
+SUMMARY_PRESSES = ["# the summary after the game: the course on the next page, then leave", "next", "confirm"]
+"""What the demo presses on the after-game summary (``companion.app.summary``)."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,7 +45,7 @@ class RunResult:
 def run_loop(session: GameSession, store: Store, camera: FrameSource | None, reader: Callable[[Any], Any],
              inputs, display: Display, *, screen: ModuleType, draw: Draw, game: str,
              screenshots: Path | None = None, headless: bool = False, fps: float = 10.0,
-             max_ticks: int | None = None, leds: LedPanel | None = None) -> RunResult:
+             max_ticks: int | None = None, leds: LedPanel | None = None, shots_before: int = 0) -> RunResult:
     """Run ``session`` until it is finished, the players quit, or ``max_ticks`` ticks have passed.
 
     Each tick: when ``session.wants_frame``, one frame from ``camera`` goes through ``reader`` (a
@@ -57,10 +57,11 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
     ``leds``: the seat LED of ``session.active_seat`` is lit; the status LED blinks slowly while the box
     waits for the camera, fast when ``session.attention`` asks the players to look, and is steady while
     it waits for a button. Headless runs do not wait between ticks; windowed runs tick at ``fps``.
+    ``shots_before``: screenshots already in ``screenshots`` (numbering goes on after them).
     Raises :class:`~companion.errors.ScriptEnded` when a headless script ends while the session still
     waits for the players.
     """
-    ticks = shots = 0
+    ticks, shots = 0, shots_before
     last_prompt = None
     trace = EventTrace.from_env(store, session)  # issue 9: None unless COMPANION_TRACE_EVENTS=1
     wins, scored = _wins(store, game), False

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from companion.app.devices import NO_CAMERA, PlayDevices
 from companion.app.loop import RunResult, run_loop
+from companion.app.summary import show_summary
 from companion.config import Config
 from companion.errors import UserError
 from companion.i18n import _
@@ -73,7 +75,8 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     replay), its reader on ``camera`` (None: everything is entered by hand) with the calibrations of
     ``state_dir`` loaded once, and runs the loop with the game's screen and drawing. ``notice``: a
     message shown on the first screen (a damaged store moved aside). ``seed`` seeds the box's draw of
-    who starts. The devices stay the caller's.
+    who starts. Once the game is over its summary is shown (:func:`companion.app.summary.show_summary`)
+    until the players leave it. The devices stay the caller's.
     """
     session = entry.module("session").SESSION(store, game_id, players, entry.config(variant),
                                               stable_frames=config.session.stable_frames, rng=random.Random(seed))
@@ -83,9 +86,14 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     reader = entry.module("readers").make_reader(camera, session, settings)
     if screenshots:
         screenshots.mkdir(parents=True, exist_ok=True)
-    return run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
-                    draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
-                    fps=config.session.fps, max_ticks=max_ticks, leds=leds)
+    result = run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
+                      draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
+                      fps=config.session.fps, max_ticks=max_ticks, leds=leds)
+    if session.finished and store.game(game_id).finished:
+        shots = show_summary(store, game_id, inputs, display, screenshots=screenshots, headless=headless,
+                             fps=config.session.fps, leds=leds, shots_before=result.screenshots)
+        result = replace(result, screenshots=shots)
+    return result
 
 
 def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, camera: str | FrameSource | None,

@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "menu": ("appliance", "the full-screen menus driven by the buttons (the appliance)"),
     "selftest": ("appliance", "check camera, pins, display, paths and store"),
     "calibrate": ("appliance", "calibrate a part of the box"),
+    "stats": ("stats", "the saved games' statistics: dice fairness, players, charts"),
     "bench": ("bench", "benchmarks: power cuts, fuzzed rules, long evenings, advisor speed"),
     **{entry.name: (entry.key, f"check {entry.title()} positions and records") for entry in GAMES},
 }

@@ -45,6 +45,8 @@ def add_commands(subparsers) -> None:
     demo = subparsers.add_parser("demo", help="a whole scripted Can't Stop game on the bundled real photos")
     demo.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     demo.add_argument("--screenshots", type=Path, metavar="DIR", help="write a PNG per prompt into DIR")
+    demo.add_argument("--store", type=Path, metavar="FILE",
+                      help="keep the demo's game in this store (made if missing) instead of a throwaway one")
     demo.set_defaults(handler=_demo)
 
     games = subparsers.add_parser("games", help="the games of the box, their players and variants")
@@ -100,4 +102,4 @@ def _play(args) -> int:
 
 def _demo(args) -> int:
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as state_dir:
-        return run_demo(Path(state_dir), headless=args.headless, screenshots=args.screenshots)
+        return run_demo(Path(state_dir), headless=args.headless, screenshots=args.screenshots, store_file=args.store)

@@ -26,6 +26,17 @@ def shape_points(shape: Shape, centre: tuple[float, float], size: float) -> list
     raise ValueError(shape)
 
 
+def draw_shape(surface: pygame.Surface, shape: Shape, centre: tuple[float, float], radius: float, colour) -> None:
+    """A filled ``shape`` ``2 * radius`` pixels across on ``centre``, outlined in ink (chart markers)."""
+    if shape is Shape.CIRCLE:
+        pygame.draw.circle(surface, colour, centre, radius)
+        pygame.draw.circle(surface, INK, centre, radius, 1)
+        return
+    points = shape_points(shape, centre, radius * 2)
+    pygame.draw.polygon(surface, colour, points)
+    pygame.draw.polygon(surface, INK, points, 1)
+
+
 def draw_token(
     surface: pygame.Surface,
     centre: tuple[float, float],

@@ -34,7 +34,7 @@ from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, Ca
 from companion.hints.cant_stop import advise
 from companion.i18n import _, ngettext
 from companion.session.base import SceneChange, Waiting, seat_to_act
-from companion.session.log import LoggedSession, replay_log
+from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.stable import Stable
 from vision.observation import DiceObservation
 
@@ -130,9 +130,11 @@ class ReadingStabilizer:
         return observation
 
 
-def replay_state(events, players: int, config: CantStopConfig) -> CantStopState:
-    """The state after the logged actions; raises :class:`CorruptLog` when one does not apply."""
-    return replay_log(CantStopState.new(players, config), events, lambda payload: [action_from_dict(payload)])
+def replay_state(events, players: int, config: CantStopConfig, step: Step | None = None) -> CantStopState:
+    """The state after the logged actions (``step``: see :data:`companion.session.log.Step`); raises
+    :class:`CorruptLog` when one does not apply."""
+    return replay_log(CantStopState.new(players, config), events, lambda payload: [action_from_dict(payload)],
+                      step=step)
 
 
 class CantStopSession(LoggedSession):

@@ -38,7 +38,7 @@ from companion.games.donkey_race import (UNKNOWN, Action, DonkeyRaceConfig, Donk
 from companion.games.donkey_race.record import codes_from_entry
 from companion.i18n import _
 from companion.session.base import Waiting
-from companion.session.log import LoggedSession, replay_log
+from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import DonkeyRaceReading
 from companion.session.stable import Stable
 
@@ -57,10 +57,11 @@ class Mode(enum.Enum):
     OVER = "over"
 
 
-def replay_state(events, players: int, config: DonkeyRaceConfig) -> DonkeyRaceState:
-    """The table-side state after the logged steps; :class:`CorruptLog` when one does not apply."""
+def replay_state(events, players: int, config: DonkeyRaceConfig, step: Step | None = None) -> DonkeyRaceState:
+    """The table-side state after the logged steps (``step``: see :data:`companion.session.log.Step`);
+    :class:`CorruptLog` when one does not apply."""
     return replay_log(DonkeyRaceState.new(players, config, hidden=True), events,
-                      lambda payload: [action_from_dict(action) for action in payload["actions"]])
+                      lambda payload: [action_from_dict(action) for action in payload["actions"]], step=step)
 
 
 def describe_set(cards: tuple[int, ...]) -> str:

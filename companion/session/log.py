@@ -14,23 +14,31 @@ from typing import Any
 from companion.errors import CorruptLog, IllegalMove
 from companion.i18n import _
 
+Step = Callable[[Any, Any, Any], None]
+"""``step(event, before, after)``: called by a replay for each replayed event with the states around it
+(the after-game statistics, ``companion.stats``, follow a game's course this way)."""
+
 
 def replay_log(state: Any, events: Iterable[Any], actions_of: Callable[[dict], Iterable[Any]],
-               kind: str | None = None) -> Any:
+               kind: str | None = None, step: Step | None = None) -> Any:
     """Apply the actions of each logged event (``event.payload`` -> ``actions_of`` -> actions) to ``state``.
 
     kind: replay only the events of that kind (others are notes, e.g. a wrong move shown); None: all.
-    Returns the state after the last event. Raises :class:`CorruptLog` naming the event (its ``seq``)
-    when an action does not decode or does not apply.
+    step: called after each replayed event (:data:`Step`). Returns the state after the last event.
+    Raises :class:`CorruptLog` naming the event (its ``seq``) when an action does not decode or does not
+    apply.
     """
     for event in events:
         if kind is not None and event.kind != kind:
             continue
+        before = state
         try:
             for action in actions_of(event.payload):
                 state = state.apply(action)
         except (IllegalMove, ValueError, KeyError, TypeError) as error:
             raise CorruptLog(f"event {event.seq} of the saved game does not apply: {error}") from None
+        if step is not None:
+            step(event, before, state)
     return state
 
 

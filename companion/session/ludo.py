@@ -41,7 +41,7 @@ from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action,
 from companion.hints.ludo import advise
 from companion.i18n import _
 from companion.session.base import SceneChange, Waiting, seat_to_act
-from companion.session.log import LoggedSession, replay_log
+from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import LudoReading
 from companion.session.stable import Stable
 
@@ -60,10 +60,11 @@ def colours_for(players: int) -> tuple[str, ...]:
     return LudoState.new(players).colours
 
 
-def replay_state(events, players: int, config: LudoConfig) -> LudoState:
-    """The state after the logged ``action`` events; raises :class:`CorruptLog` when one does not apply."""
-    return replay_log(LudoState.new(colours_for(players), config), events,
-                      lambda payload: [action_from_dict(payload)], kind="action")
+def replay_state(events, players: int, config: LudoConfig, step: Step | None = None) -> LudoState:
+    """The state after the logged ``action`` events (``step``: see :data:`companion.session.log.Step`);
+    raises :class:`CorruptLog` when one does not apply."""
+    return replay_log(LudoState.new(colours_for(players), config.resolved()), events,
+                      lambda payload: [action_from_dict(payload)], kind="action", step=step)
 
 
 class LudoSession(LoggedSession):

@@ -37,6 +37,7 @@ from companion.games.schotten_totten import (NUM_STONES, Action, Card, Claim, Dr
 from companion.hints.schotten_totten import verdict_text
 from companion.i18n import _
 from companion.session.base import Waiting, seat_to_act
+from companion.session.log import Step
 from companion.session.readings import SchottenTottenReading
 from companion.session.stable import Stable
 
@@ -60,12 +61,15 @@ class Match:
     state: SchottenTottenState
 
 
-def replay_match(events, config: SchottenTottenConfig) -> Match:
-    """Replay the logged events into a :class:`Match`; raises :class:`CorruptLog` when one does not apply."""
+def replay_match(events, config: SchottenTottenConfig, step: Step | None = None) -> Match:
+    """Replay the logged events into a :class:`Match` (``step``: see :data:`companion.session.log.Step`; at
+    a ``next_game`` event ``after`` is the next game's first state); raises :class:`CorruptLog` when one
+    does not apply."""
     state = SchottenTottenState.new(config)
     points = [0, 0]
     winners: list[int | None] = []
     for event in events:
+        before = state
         try:
             if event.payload.get("type") == "next_game":
                 outcome = state.outcome()
@@ -78,13 +82,15 @@ def replay_match(events, config: SchottenTottenConfig) -> Match:
                 state = state.apply(action_from_dict(event.payload, config.max_value))
         except (IllegalMove, ValueError) as error:
             raise CorruptLog(f"event {event.seq} of the saved match does not apply: {error}") from None
+        if step is not None:
+            step(event, before, state)
     return Match((points[0], points[1]), tuple(winners), state)
 
 
-def replay_state(events, players: int, config: SchottenTottenConfig) -> SchottenTottenState:
-    """The state of the match's running game after ``events`` (``players`` is always 2, C.1); raises
-    :class:`CorruptLog` when one does not apply."""
-    return replay_match(events, config).state
+def replay_state(events, players: int, config: SchottenTottenConfig, step: Step | None = None) -> SchottenTottenState:
+    """The state of the match's running game after ``events`` (``players`` is always 2, C.1; ``step`` as
+    :func:`replay_match`); raises :class:`CorruptLog` when one does not apply."""
+    return replay_match(events, config, step).state
 
 def new_card(state: SchottenTottenState, reading: SchottenTottenReading) -> tuple[Card, int] | None:
     """The play the reading shows: exactly one readable, unflagged card not yet on the table, at the

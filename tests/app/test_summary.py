@@ -1,0 +1,58 @@
+"""The after-game summary: its pages, its buttons and its words (companion.app.summary,
+companion.screens.summary, companion.display.summary)."""
+
+import pygame
+
+from companion.app.summary import SummarySession
+from companion.commands import Command
+from companion.display import summary as summary_display
+from companion.screens import summary as summary_screen
+from companion.stats import Course, GameSummary, Tally
+
+SUMMARY = GameSummary("cant-stop", ("Ada", "Ben"), (1, 0), (1, 3), ("column", "columns"),
+                      Course("columns climbed", "turn", ((0.0, 0.5, 1.0), (0.5, 2.0, 3.0))),
+                      (Tally(0, "busts", 4, 1.5, 20), Tally(1, "busts", 1, 1.2, 18)))
+
+
+def test_next_pages_undo_goes_back_confirm_leaves():
+    session = SummarySession(SUMMARY, 7)
+    assert (session.page, session.finished, session.wants_frame, session.active_seat) == (0, False, False, None)
+    session.on_command(Command.parse("next"))
+    assert session.page == 1
+    session.on_command(Command.parse("next"))
+    assert session.page == 0
+    session.on_command(Command.parse("undo"))
+    assert session.page == 1
+    session.on_command(Command.parse("confirm"))
+    assert session.finished and session.mode.value == "summary"
+
+
+def test_the_results_page_words_placings_scores_and_luck():
+    view = summary_screen.build_view(SummarySession(SUMMARY, 7))
+    assert view.title == "Can't Stop: after the game" and view.chart is None
+    assert view.lines == ("1. Ben: 3 columns", "2. Ada: 1 column",
+                          "Ada went bust 4 times where the odds expected 1.5: unlucky",
+                          "Ben went bust 1 time where the odds expected 1.2")
+    assert view.prompt == "Page 1 of 2: NEXT for the next page, CONFIRM to leave"
+    assert ("CONFIRM", "leave") in view.keys
+
+
+def test_sixes_and_captures_in_words():
+    assert summary_screen.tally_text("Cy", Tally(2, "sixes", 9, 4.0, 24)) == (
+        "Cy rolled 9 sixes in 24 rolls where a fair die gives 4.0: lucky")
+    assert summary_screen.tally_text("Cy", Tally(2, "sixes", 1, 4.0, 24)).endswith(": unlucky")
+    assert summary_screen.tally_text("Cy", Tally(2, "captures", 1)) == "Cy captured 1 pawn"
+
+
+def test_the_course_page_is_a_chart_drawn_at_both_sizes():
+    session = SummarySession(SUMMARY, 7)
+    session.on_command(Command.parse("next"))
+    view = summary_screen.build_view(session)
+    assert view.chart is not None and view.chart.series == SUMMARY.course.series
+    assert view.chart.names == ("Ada", "Ben") and view.chart.x_label == "turn"
+    for size in ((800, 480), (1280, 720)):
+        for page in (0, 1):
+            session.page = page
+            surface = pygame.Surface(size)
+            summary_display.draw(surface, summary_screen.build_view(session))
+            assert len({surface.get_at((x, y))[:3] for x in range(0, size[0], 40) for y in range(0, size[1], 40)}) > 3
