@@ -24,10 +24,12 @@ from typing import Any
 
 from companion.app.devices import PlayDevices, display_available
 from companion.app.inputs import open_input
-from companion.app.menu_model import MenuModel, Shutdown, StartGame
+from companion.app.menu_model import MenuModel, ReplayGame, ShowSummary, Shutdown, StartGame
 from companion.app.menu_store import StoreMenuData
 from companion.app.play import run_game
+from companion.app.replay import replay_game
 from companion.app.startup import load_box_config, open_box_store
+from companion.app.summary import show_summary
 from companion.commands import Button, Command
 from companion.config import Config
 from companion.display import Display
@@ -188,6 +190,8 @@ class MenuRunner:
                 if isinstance(action, StartGame):
                     if self._start(store, action, model):
                         return self.result  # the players quit the program from the game
+                if isinstance(action, (ReplayGame, ShowSummary)):
+                    self._look_back(store, action, model)
             if max_ticks is not None and self.result.ticks >= max_ticks:
                 return self.result
             if self.inputs.exhausted and not self.pending:
@@ -218,6 +222,20 @@ class MenuRunner:
             log.exception("the game could not be started")
             model.message = _("The game could not be started: {error}").format(error=error)
             return False
+
+    def _look_back(self, store: Store, action: ReplayGame | ShowSummary, model: MenuModel) -> None:
+        """Replay a finished game, or show its summary, on the menu's window, inputs and LEDs."""
+        game_input = GameInput(self.inputs, self.pending)
+        try:
+            if isinstance(action, ShowSummary):
+                show_summary(store, action.game_id, game_input, self.display, headless=self.headless,
+                             fps=self.config.session.fps, leds=self.leds)
+            else:
+                replay_game(store, game(store.game(action.game_id).game), action.game_id, game_input, self.display,
+                            headless=self.headless, fps=self.config.session.fps, leds=self.leds)
+        except Exception as error:  # a game that cannot be replayed must not take the box down
+            log.exception("the game could not be replayed")
+            model.message = _("The game could not be shown: {error}").format(error=error)
 
     def _play(self, store: Store, action: StartGame) -> bool:
         """Run the game in this process, on the menu's window, inputs and LEDs (``companion.app.play``);

@@ -10,10 +10,13 @@ Screens, from the main menu::
     main ── new game ── game ── players (count) ── name of seat 1..n ── variants ── start
         ├── saved games ── one game ── resume / delete (asks again) / back
         ├── scoreboard
+        ├── history ── one finished game ── replay / summary / back
+        ├── the dice (a bar chart of the faces the camera read, and the fairness verdict)
         └── shut down (asks again)
 
 :meth:`MenuModel.handle` returns an :class:`Action` when the menu is done with its part: start a new
-game or resume a saved one (:class:`StartGame`), or power off (:class:`Shutdown`). What the menu
+game or resume a saved one (:class:`StartGame`), replay a finished one or show its summary
+(:class:`ReplayGame`, :class:`ShowSummary`), or power off (:class:`Shutdown`). What the menu
 reads and changes in the store goes through a :class:`MenuData` (tests pass a fake).
 """
 
@@ -27,7 +30,7 @@ from typing import Any, Protocol
 from companion.commands import Button, Command
 from companion.i18n import _
 from companion.registry import GAMES, game_title, menu_switches
-from companion.screens.menu import MenuItem, MenuView
+from companion.screens.menu import BarsView, MenuItem, MenuView
 
 
 class Screen(enum.Enum):
@@ -42,6 +45,9 @@ class Screen(enum.Enum):
     SAVED_GAME = "saved_game"
     DELETE_CONFIRM = "delete_confirm"
     SCOREBOARD = "scoreboard"
+    HISTORY = "history"
+    HISTORY_GAME = "history_game"
+    DICE = "dice"
     SHUTDOWN_CONFIRM = "shutdown_confirm"
 
 
@@ -53,6 +59,18 @@ class SavedGame:
     game: str
     players: tuple[str, ...]
     created: str
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game in the store: id, game name, players in seat order, start time (ISO), winner's name
+    (None for a draw or a shared win)."""
+
+    id: int
+    game: str
+    players: tuple[str, ...]
+    created: str
+    winner: str | None
 
 
 class MenuData(Protocol):
@@ -69,6 +87,13 @@ class MenuData(Protocol):
 
     def delete_game(self, game_id: int) -> None:
         """Delete an unfinished game and its event log."""
+
+    def finished_games(self) -> list[FinishedGame]:
+        """Finished games, newest first."""
+
+    def dice(self) -> Mapping[str, Any]:
+        """The dice the camera read over every saved game: ``{"faces": [n1..n6], "verdict": str, ...}``
+        (``companion.stats.store_figures``'s ``dice``)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +112,21 @@ class Shutdown:
     """Power the Pi off (the players confirmed twice)."""
 
 
-Action = StartGame | Shutdown
+@dataclass(frozen=True)
+class ReplayGame:
+    """Step through the finished game ``game_id`` on its board, its summary at the end."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class ShowSummary:
+    """Show the after-game summary of the finished game ``game_id``."""
+
+    game_id: int
+
+
+Action = StartGame | Shutdown | ReplayGame | ShowSummary
 
 
 @dataclass
@@ -126,6 +165,9 @@ class MenuModel:
         self._draft = _Draft()
         self._saved: list[SavedGame] = []
         self._saved_choice: SavedGame | None = None
+        self._finished: list[FinishedGame] = []
+        self._finished_choice: FinishedGame | None = None
+        self._dice: dict[str, Any] = {"faces": [0] * 6, "verdict": ""}
 
     # --- navigation -------------------------------------------------------------------------------
 
@@ -185,8 +227,10 @@ class MenuModel:
         screen = self.screen
         if screen is Screen.MAIN:
             saved = len(self.data.saved_games())
+            finished = len(self.data.finished_games())
             return [MenuItem(_("New game")), MenuItem(_("Saved games ({n})").format(n=saved), saved > 0),
-                    MenuItem(_("Scoreboard")), MenuItem(_("Shut down"))]
+                    MenuItem(_("Scoreboard")), MenuItem(_("History ({n})").format(n=finished), finished > 0),
+                    MenuItem(_("The dice")), MenuItem(_("Shut down"))]
         if screen is Screen.GAME:
             return [MenuItem(game_title(g) if self.available.get(g) else
                              _("{game} (not available yet)").format(game=game_title(g)), bool(self.available.get(g)))
@@ -207,8 +251,12 @@ class MenuModel:
             return [MenuItem(_("Resume")), MenuItem(_("Delete")), MenuItem(_("Back"))]
         if screen is Screen.DELETE_CONFIRM:
             return [MenuItem(_("No, keep it")), MenuItem(_("Yes, delete it"))]
-        if screen is Screen.SCOREBOARD:
+        if screen in (Screen.SCOREBOARD, Screen.DICE):
             return [MenuItem(_("Back"))]
+        if screen is Screen.HISTORY:
+            return [MenuItem(_history_line(g)) for g in self._finished]
+        if screen is Screen.HISTORY_GAME:
+            return [MenuItem(_("Replay")), MenuItem(_("Summary")), MenuItem(_("Back"))]
         return [MenuItem(_("No, go back")), MenuItem(_("Yes, shut down"))]  # SHUTDOWN_CONFIRM
 
     def _pick(self, items: list[MenuItem]) -> Action | None:
@@ -227,6 +275,12 @@ class MenuModel:
                 self._go(Screen.SAVED)
             elif index == 2:
                 self._go(Screen.SCOREBOARD)
+            elif index == 3:
+                self._finished = self.data.finished_games()
+                self._go(Screen.HISTORY)
+            elif index == 4:
+                self._dice = dict(self.data.dice())
+                self._go(Screen.DICE)
             else:
                 self._go(Screen.SHUTDOWN_CONFIRM)
         elif screen is Screen.GAME:
@@ -268,8 +322,17 @@ class MenuModel:
                     self._go(Screen.SAVED)
             else:
                 self._back()
-        elif screen is Screen.SCOREBOARD:
+        elif screen in (Screen.SCOREBOARD, Screen.DICE):
             self._back()
+        elif screen is Screen.HISTORY:
+            self._finished_choice = self._finished[index]
+            self._go(Screen.HISTORY_GAME)
+        elif screen is Screen.HISTORY_GAME:
+            chosen = self._finished_choice
+            if index == 2 or chosen is None:
+                self._back()
+            else:  # a replay needs no camera: every game's can be watched
+                return ReplayGame(chosen.id) if index == 0 else ShowSummary(chosen.id)
         elif screen is Screen.SHUTDOWN_CONFIRM:
             if index == 1:
                 return Shutdown()
@@ -300,6 +363,7 @@ class MenuModel:
         selected = self.selected % len(items) if items else 0
         screen, draft = self.screen, self._draft
         lines: tuple[str, ...] = ()
+        chart = None
         if screen is Screen.MAIN:
             title = _("Tabletop companion")
         elif screen is Screen.GAME:
@@ -322,11 +386,34 @@ class MenuModel:
         elif screen is Screen.SCOREBOARD:
             title = _("Scoreboard")
             lines = tuple(self.data.scoreboard_lines()) or (_("No finished games yet"),)
+        elif screen is Screen.HISTORY:
+            title = _("History: finished games")
+        elif screen is Screen.HISTORY_GAME:
+            title = _("Finished game")
+            chosen = self._finished_choice
+            if chosen is not None:
+                lines = (_history_line(chosen),)
+        elif screen is Screen.DICE:
+            title = _("The dice")
+            dice = self._dice
+            lines = (str(dice["verdict"]),)
+            chart = BarsView(tuple(int(n) for n in dice["faces"]), tuple(str(f) for f in range(1, 7)),
+                             _("dice read by the camera"), sum(dice["faces"]) / 6 if sum(dice["faces"]) else None)
         else:
             title = _("Shut down the box?")
             lines = (_("Wait until the green light stops blinking before you unplug it."),)
         help_line = _("NEXT: move   CONFIRM: choose   UNDO or hold NEXT: back")
-        return MenuView(title, tuple(items), selected, lines, self.message, help_line)
+        return MenuView(title, tuple(items), selected, lines, self.message, help_line, chart)
+
+
+def _history_line(game: FinishedGame) -> str:
+    """``Can't Stop: Ada, Ben: Ada won (2026-12-01 21:40)``."""
+    when = game.created[:16].replace("T", " ")
+    if game.winner:
+        return _("{game}: {players}: {winner} won ({when})").format(game=game_title(game.game), when=when,
+                                                                   players=", ".join(game.players), winner=game.winner)
+    return _("{game}: {players}: no single winner ({when})").format(game=game_title(game.game), when=when,
+                                                                   players=", ".join(game.players))
 
 
 def _show(value: Any) -> str:

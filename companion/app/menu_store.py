@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from companion.app.menu_model import SavedGame
+from companion.app.menu_model import FinishedGame, SavedGame
 from companion.i18n import _
 from companion.registry import game_title
+from companion.stats import store_figures
 from companion.store import Store
 
 
@@ -62,3 +63,13 @@ class StoreMenuData:
     def delete_game(self, game_id: int) -> None:
         """Delete an unfinished game (see :func:`delete_saved_game`)."""
         delete_saved_game(self.store._db, game_id)  # the store has no delete method (see module docstring)
+
+    def finished_games(self) -> list[FinishedGame]:
+        """Finished games, newest first, with their winner's name."""
+        return [FinishedGame(g.id, g.game, g.players, g.created, (g.result or {}).get("winner")
+                             if isinstance((g.result or {}).get("winner"), str) else None)
+                for g in reversed(self.store.finished_games())]
+
+    def dice(self) -> dict:
+        """The dice the camera read over every saved game (``companion.stats.store_figures``)."""
+        return store_figures(self.store)["dice"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pygame
 
+from companion.display.charts import draw_bar_chart
 from companion.display.text import draw_text
 from companion.screens import palette
 from companion.screens.menu import MenuView
@@ -41,6 +42,12 @@ def draw(surface: pygame.Surface, view: MenuView) -> None:
         y += line_height
     if view.lines:
         y += unit // 4
+    if view.chart is not None:
+        chart_h = max(unit * 2, bottom - y - unit)
+        chart = view.chart
+        draw_bar_chart(surface, pygame.Rect(margin, y, width - 2 * margin, chart_h), chart.values, chart.labels,
+                       chart.what, chart.reference)
+        y += chart_h
     rows = max(1, (bottom - y) // unit)
     for index in visible_window(len(view.items), view.selected, rows):
         item = view.items[index]

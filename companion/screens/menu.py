@@ -15,10 +15,21 @@ class MenuItem:
 
 
 @dataclass(frozen=True)
+class BarsView:
+    """A bar chart on a menu screen: ``values`` labelled ``labels``, the value axis named ``what``, and a
+    ``reference`` level drawn across (e.g. what a fair die gives each face), or None."""
+
+    values: tuple[int, ...]
+    labels: tuple[str, ...]
+    what: str
+    reference: float | None = None
+
+
+@dataclass(frozen=True)
 class MenuView:
     """What the screen shows: ``title``, the ``items`` with the highlighted index ``selected``,
     ``lines`` of plain text above them (scoreboard, a saved game's players), a ``message`` (empty or a
-    short note) and the button ``help`` line."""
+    short note), the button ``help`` line, and a ``chart`` drawn between the lines and the items."""
 
     title: str
     items: tuple[MenuItem, ...]
@@ -26,3 +37,4 @@ class MenuView:
     lines: tuple[str, ...] = ()
     message: str = ""
     help: str = ""
+    chart: BarsView | None = None

@@ -76,11 +76,11 @@ def test_buttons_resume_a_saved_game(paths, factory):
 def test_shutdown_only_after_the_second_confirm(paths, factory):
     calls = []
     runner = runner_for(paths, factory, poweroff=lambda: calls.append("poweroff"))
-    tap(factory, N, N, N, C, C)  # Shut down, "No, go back"
+    tap(factory, N, N, N, N, N, C, C)  # Shut down (after the scoreboard, history, dice), "No, go back"
     runner.run(max_ticks=1)
     assert calls == []
     runner = runner_for(paths, factory, poweroff=lambda: calls.append("poweroff"))
-    tap(factory, N, N, N, C, N, C)  # Shut down, "Yes, shut down"
+    tap(factory, N, N, N, N, N, C, N, C)  # Shut down, "Yes, shut down"
     result = runner.run(max_ticks=5)
     assert calls == ["poweroff"] and result.shutdown and result.ticks == 1
 
@@ -90,7 +90,7 @@ def test_failed_poweroff_stays_in_the_menu_with_a_message(paths, factory):
         raise RuntimeError("systemctl poweroff failed (1): Access denied")
 
     runner = runner_for(paths, factory, poweroff=refuse)
-    tap(factory, N, N, N, C, N, C)
+    tap(factory, N, N, N, N, N, C, N, C)
     shown = []
     runner.display.show = lambda view, draw: shown.append(view)
     result = runner.run(max_ticks=2)
@@ -198,3 +198,49 @@ def test_holding_next_leaves_the_game_for_the_menu_with_the_game_saved(paths, fa
     assert type(shown[-1]).__name__ == "MenuView" and shown[-1].title == "Tabletop companion"
     with Store(paths.store_file) as store:
         assert [g.id for g in store.unfinished_games()] == result.games  # saved, to resume
+
+
+def _finished_cant_stop_game(store) -> int:
+    """A whole seeded two-player Can't Stop game stored as the box stores one."""
+    import random
+
+    from companion.agents.cant_stop import AGENTS, _chance
+    from companion.games import TERMINAL
+    from companion.games.cant_stop import CantStopConfig, CantStopState, action_to_dict
+
+    game_id = store.new_game("cant-stop", ["Ada", "Ben"], {"columns_to_win": 1})
+    state, rng = CantStopState.new(2, CantStopConfig(columns_to_win=1)), random.Random(2)
+    while state.current_player != TERMINAL:
+        action = _chance(state, rng) if state.current_player < 0 else AGENTS["advisor"](state, rng)
+        state = state.apply(action)
+        store.append_event(game_id, "action", {**action_to_dict(action), "source": "camera"})
+    store.finish_game(game_id, {"winner": ["Ada", "Ben"][state.winner]})
+    return game_id
+
+
+def test_history_replays_a_finished_game_step_by_step_then_its_summary(paths, tmp_path):
+    paths.state_dir.mkdir(parents=True)
+    with Store(paths.store_file) as store:
+        game_id = _finished_cant_stop_game(store)
+        steps = len(store.events(game_id))
+    script = tmp_path / "menu.script"
+    presses = ["next", "next", "next", "confirm", "confirm", "confirm"]  # History, the game, Replay
+    presses += ["next"] * steps + ["undo", "next", "next"]  # every step, one back, on past the last: the summary
+    presses += ["next", "confirm", "undo"]  # the summary's course page, leave, and a press in the menu
+    script.write_text("\n".join(presses) + "\n")
+    runner = MenuRunner(paths=paths, config=CONFIG, input_spec=f"script:{script}", headless=True, pin_factory=None,
+                        camera_spec="auto", poweroff=lambda: None, game_ticks=None)
+    runner.open_devices()
+    shown = []
+    runner.display.show = lambda view, draw: shown.append(view)
+    runner.run(max_ticks=200)
+    replay = [v for v in shown if isinstance(v, ScreenView)]
+    assert replay[0].prompt == f"Replay: step 0 of {steps}. NEXT: on, UNDO: back, CONFIRM: leave"
+    assert replay[-1].prompt.startswith(f"Replay: step {steps} of {steps}")
+    assert {v.prompt for v in replay} == {f"Replay: step {k} of {steps}. NEXT: on, UNDO: back, CONFIRM: leave"
+                                          for k in range(steps + 1)}
+    summaries = [v for v in shown if type(v).__name__ == "SummaryView"]
+    assert [v.page for v in summaries][:1] == [0] and summaries[-1].page == 1
+    assert type(shown[-1]).__name__ == "MenuView"
+    with Store(paths.store_file) as store:
+        assert len(store.events(game_id)) == steps  # a replay changes nothing

@@ -1,6 +1,7 @@
 """The menu state machine driven by button commands alone (no pygame, no pins)."""
 
-from companion.app.menu_model import MenuModel, SavedGame, Screen, Shutdown, StartGame, pick_sequence
+from companion.app.menu_model import (FinishedGame, MenuModel, ReplayGame, SavedGame, Screen, ShowSummary, Shutdown,
+    StartGame, pick_sequence)
 from companion.commands import Button, Command
 
 NEXT, CONFIRM, UNDO, MENU = (Command(b) for b in (Button.NEXT, Button.CONFIRM, Button.UNDO, Button.MENU))
@@ -8,11 +9,19 @@ ALL = {"cant-stop": True, "ludo": False, "schotten-totten": False, "donkey-race"
 
 
 class FakeData:
-    def __init__(self, saved=(), names=(), lines=()):
+    def __init__(self, saved=(), names=(), lines=(), finished=(), dice=None):
         self.saved = list(saved)
         self.names = list(names)
         self.lines = list(lines)
+        self.finished = list(finished)
+        self.dice_figures = dice or {"faces": [0] * 6, "verdict": "Too few dice to tell yet"}
         self.deleted = []
+
+    def finished_games(self):
+        return list(self.finished)
+
+    def dice(self):
+        return dict(self.dice_figures)
 
     def saved_games(self):
         return list(self.saved)
@@ -131,8 +140,8 @@ def test_scoreboard_and_shutdown_needs_a_second_confirm():
 
 def test_next_wraps_and_choose_picks_directly():
     model = MenuModel(FakeData(), ALL)
-    press(model, NEXT, NEXT, NEXT, NEXT)
-    assert model.selected == 0
+    press(model, *[NEXT] * len(labels(model)))  # once round the main menu's six items
+    assert model.selected == 0 and len(labels(model)) == 6
     press(model, Command(Button.CHOOSE, (2,)))
     assert model.screen is Screen.SCOREBOARD
     press(model, Command(Button.BANK), Command(Button.PASS))
@@ -164,3 +173,35 @@ def test_any_button_sequence_keeps_the_menu_consistent(presses):
             assert action.game_id is None or action.game_id in {1}
         elif action is not None:
             assert action == Shutdown()
+
+
+def test_history_lists_finished_games_and_offers_replay_and_summary():
+    done = [FinishedGame(9, "cant-stop", ("Ada", "Ben"), "2026-12-01T21:40:00", "Ada"),
+            FinishedGame(4, "donkey-race", ("Cy", "Di", "Ed"), "2026-11-30T20:00:00", None)]
+    model = MenuModel(FakeData(finished=done), ALL)
+    assert "History (2)" in labels(model)
+    press(model, *pick_sequence(model, "History (2)"))
+    assert model.screen is Screen.HISTORY and model.view().title == "History: finished games"
+    assert labels(model) == ["Can't Stop: Ada, Ben: Ada won (2026-12-01 21:40)",
+                             "Donkey race: Cy, Di, Ed: no single winner (2026-11-30 20:00)"]
+    press(model, CONFIRM)
+    assert model.screen is Screen.HISTORY_GAME and labels(model) == ["Replay", "Summary", "Back"]
+    assert press(model, CONFIRM) == [ReplayGame(9)]
+    assert press(model, NEXT, CONFIRM) == [ShowSummary(9)]
+    press(model, UNDO)
+    press(model, NEXT, CONFIRM)  # the donkey race: not playable here (ALL), but a replay needs no camera
+    assert press(model, CONFIRM) == [ReplayGame(4)]
+    assert press(model, NEXT, CONFIRM) == [ShowSummary(4)]
+
+
+def test_history_is_greyed_without_finished_games_and_the_dice_show_a_chart():
+    model = MenuModel(FakeData(dice={"faces": [3, 1, 4, 1, 5, 9], "verdict": "Too few dice to tell yet: 23 dice read"}),
+                      ALL)
+    assert not next(i for i in model.view().items if i.label == "History (0)").enabled
+    press(model, *pick_sequence(model, "The dice"))
+    view = model.view()
+    assert model.screen is Screen.DICE and view.lines == ("Too few dice to tell yet: 23 dice read",)
+    assert view.chart.values == (3, 1, 4, 1, 5, 9) and view.chart.labels == ("1", "2", "3", "4", "5", "6")
+    assert view.chart.reference == 23 / 6
+    press(model, CONFIRM)
+    assert model.screen is Screen.MAIN

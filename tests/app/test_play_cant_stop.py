@@ -83,7 +83,7 @@ def test_the_demo_plays_a_whole_game_on_the_bundled_photos(tmp_path, capsys):
     assert "Demo over: Ada wins" in out or "Demo over: Ben wins" in out
     names = sorted(p.name for p in shots.glob("*.png"))
     modes = {name.split("-", 1)[1].removesuffix(".png") for name in names}
-    assert modes == {"start", "watch", "check", "choose", "decide", "over"}
+    assert modes == {"start", "watch", "check", "choose", "decide", "over", "summary"}  # the summary after the game
     assert len(demo_playlist()) >= 20
 
 
