@@ -230,7 +230,8 @@ def write_demo(seed: int = 1) -> tuple[int, str]:
     return len(lines), winner
 
 
-SUMMARY_PRESSES = ["# the summary after the game: the course on the next page, then leave", "next", "confirm"]
+SUMMARY_PRESSES = ["# the summary after the game: the results, the players' luck, the course, then leave", "next",
+                   "next", "confirm"]
 """What the demo presses on the after-game summary (``companion.app.summary``)."""
 
 

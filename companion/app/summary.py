@@ -38,7 +38,7 @@ class SummarySession:
         self.summary = summary
         self.game_id = game_id
         self.page = 0
-        self.pages = summary_screen.PAGES
+        self.pages = len(summary_screen.pages(summary))
         self.finished = False
         self.message = ""
 

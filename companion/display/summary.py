@@ -31,7 +31,7 @@ def draw(surface: pygame.Surface, view: SummaryView) -> None:
         draw_line_chart(surface, pygame.Rect(body.x, body.y + unit, body.width, body.height - unit), chart.series,
                         chart.names, chart.x_label, chart.y_label, chart.high)
     else:
-        line_h = min(unit, max(12, body.height // max(1, len(view.lines))))
+        line_h = min(unit, max(12, body.height // (2 * max(1, len(view.lines)))) * 2)
         y = body.y
         for line in view.lines:
             used = draw_wrapped(surface, line, pygame.Rect(body.x, y, body.width, line_h * 2), line_h * 3 // 4,

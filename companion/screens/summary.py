@@ -2,8 +2,9 @@
 game's course as a chart (``companion.stats``), page by page. Pure: frozen views with translated text;
 ``companion.display.summary`` draws them.
 
-Pages: 0 the results (placings, scores, luck and captures), 1 the course. NEXT pages on, UNDO back,
-CONFIRM leaves (``companion.app.summary``).
+Pages: the results (placings and scores), each player's luck and captures (at most
+:data:`LINES_PER_PAGE` lines a page, a player's lines kept together), then the course. NEXT pages on,
+UNDO back, CONFIRM leaves (``companion.app.summary``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from companion.registry import game_title
 from companion.screens.common import key_legend
 from companion.stats import GameSummary, Tally
 
-PAGES = 2
+LINES_PER_PAGE = 5
+"""Lines on one page of text: each may wrap onto two at 800x480 and still fit."""
 
 
 @dataclass(frozen=True)
@@ -48,17 +50,34 @@ class SummaryView:
     keys: tuple[tuple[str, str], ...]
 
 
+def pages(summary: GameSummary) -> list[tuple[str, ...] | None]:
+    """The summary's pages in order: each a tuple of lines, the course chart's page as None (the last)."""
+    out: list[tuple[str, ...] | None] = [tuple(result_lines(summary))]
+    page: list[str] = []
+    for seat, name in enumerate(summary.players):
+        lines = [tally_text(name, tally) for tally in summary.tallies_of(seat)]
+        if page and len(page) + len(lines) > LINES_PER_PAGE:
+            out.append(tuple(page))
+            page = []
+        page += lines
+    if page:
+        out.append(tuple(page))
+    return out + [None]
+
+
 def build_view(session, wins: dict[str, int] | None = None) -> SummaryView:
     """The page ``session.page`` of ``session.summary`` (a :class:`companion.stats.GameSummary`)."""
     summary: GameSummary = session.summary
-    page = session.page
+    every = pages(summary)
+    page = min(session.page, len(every) - 1)
     title = _("{game}: after the game").format(game=game_title(summary.game))
     prompt = _("Page {page} of {pages}: NEXT for the next page, CONFIRM to leave").format(page=page + 1,
-                                                                                         pages=PAGES)
+                                                                                         pages=len(every))
     keys = key_legend(((Button.NEXT, N_("next page")), (Button.UNDO, N_("page back")), (Button.CONFIRM, N_("leave"))))
-    if page == 0:
-        return SummaryView(title, page, PAGES, result_lines(summary), None, prompt, "", keys)
-    return SummaryView(title, page, PAGES, (), course_chart(summary), prompt, "", keys)
+    lines = every[page]
+    if lines is None:
+        return SummaryView(title, page, len(every), (), course_chart(summary), prompt, "", keys)
+    return SummaryView(title, page, len(every), lines, None, prompt, "", keys)
 
 
 def final_line(session) -> str:
@@ -67,7 +86,7 @@ def final_line(session) -> str:
 
 
 def result_lines(summary: GameSummary) -> tuple[str, ...]:
-    """Placings with scores, then each player's tallies in plain words."""
+    """Placings with scores (or, while unfinished, each player's score)."""
     lines = []
 
     def score(seat: int) -> str:
@@ -81,8 +100,6 @@ def result_lines(summary: GameSummary) -> tuple[str, ...]:
         lines.append(_("The game is not over yet."))
         for seat, name in enumerate(summary.players):
             lines.append(_("{name}: {score}").format(name=name, score=score(seat)))
-    for tally in summary.tallies:
-        lines.append(tally_text(summary.players[tally.seat], tally))
     return tuple(lines)
 
 

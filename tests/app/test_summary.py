@@ -20,21 +20,34 @@ def test_next_pages_undo_goes_back_confirm_leaves():
     session.on_command(Command.parse("next"))
     assert session.page == 1
     session.on_command(Command.parse("next"))
-    assert session.page == 0
+    session.on_command(Command.parse("next"))
+    assert session.page == 0  # round again
     session.on_command(Command.parse("undo"))
-    assert session.page == 1
+    assert session.page == 2
     session.on_command(Command.parse("confirm"))
     assert session.finished and session.mode.value == "summary"
 
 
-def test_the_results_page_words_placings_scores_and_luck():
-    view = summary_screen.build_view(SummarySession(SUMMARY, 7))
-    assert view.title == "Can't Stop: after the game" and view.chart is None
-    assert view.lines == ("1. Ben: 3 columns", "2. Ada: 1 column",
-                          "Ada went bust 4 times where the odds expected 1.5: unlucky",
-                          "Ben went bust 1 time where the odds expected 1.2")
-    assert view.prompt == "Page 1 of 2: NEXT for the next page, CONFIRM to leave"
+def test_the_pages_word_placings_scores_and_luck():
+    session = SummarySession(SUMMARY, 7)
+    view = summary_screen.build_view(session)
+    assert session.pages == 3 and view.title == "Can't Stop: after the game" and view.chart is None
+    assert view.lines == ("1. Ben: 3 columns", "2. Ada: 1 column")
+    assert view.prompt == "Page 1 of 3: NEXT for the next page, CONFIRM to leave"
     assert ("CONFIRM", "leave") in view.keys
+    session.on_command(Command.parse("next"))
+    assert summary_screen.build_view(session).lines == ("Ada went bust 4 times where the odds expected 1.5: unlucky",
+                                                        "Ben went bust 1 time where the odds expected 1.2")
+
+
+def test_a_players_lines_stay_on_one_page():
+    four = GameSummary("ludo", ("Ada", "Ben", "Cy", "Di"), (0, 1, 2, 3), (4, 3, 1, 0), ("pawn home", "pawns home"),
+                       Course("pawns home", "turn", ((0.0,),) * 4, 4.0),
+                       tuple(t for s in range(4) for t in (Tally(s, "sixes", 5, 5.0, 30), Tally(s, "captures", s))))
+    every = summary_screen.pages(four)
+    assert len(every) == 4 and every[-1] is None  # results, two pages of luck, the course
+    assert all(len(page) <= summary_screen.LINES_PER_PAGE for page in every[:-1])
+    assert [line.split()[0] for line in every[1] + every[2]] == ["Ada", "Ada", "Ben", "Ben", "Cy", "Cy", "Di", "Di"]
 
 
 def test_sixes_and_captures_in_words():
@@ -46,12 +59,12 @@ def test_sixes_and_captures_in_words():
 
 def test_the_course_page_is_a_chart_drawn_at_both_sizes():
     session = SummarySession(SUMMARY, 7)
-    session.on_command(Command.parse("next"))
+    session.on_command(Command.parse("undo"))  # the last page: the course
     view = summary_screen.build_view(session)
     assert view.chart is not None and view.chart.series == SUMMARY.course.series
     assert view.chart.names == ("Ada", "Ben") and view.chart.x_label == "turn"
     for size in ((800, 480), (1280, 720)):
-        for page in (0, 1):
+        for page in (0, 1, 2):
             session.page = page
             surface = pygame.Surface(size)
             summary_display.draw(surface, summary_screen.build_view(session))
