@@ -24,7 +24,7 @@ from typing import Any
 
 from companion.app.devices import PlayDevices, display_available
 from companion.app.inputs import open_input
-from companion.app.menu_model import MenuModel, ReplayGame, ShowSummary, Shutdown, StartGame
+from companion.app.menu_model import LookBack, MenuModel, Shutdown, StartGame
 from companion.app.menu_store import StoreMenuData
 from companion.app.play import run_game
 from companion.app.replay import replay_game
@@ -190,7 +190,7 @@ class MenuRunner:
                 if isinstance(action, StartGame):
                     if self._start(store, action, model):
                         return self.result  # the players quit the program from the game
-                if isinstance(action, (ReplayGame, ShowSummary)):
+                if isinstance(action, LookBack):
                     self._look_back(store, action, model)
             if max_ticks is not None and self.result.ticks >= max_ticks:
                 return self.result
@@ -223,11 +223,11 @@ class MenuRunner:
             model.message = _("The game could not be started: {error}").format(error=error)
             return False
 
-    def _look_back(self, store: Store, action: ReplayGame | ShowSummary, model: MenuModel) -> None:
+    def _look_back(self, store: Store, action: LookBack, model: MenuModel) -> None:
         """Replay a finished game, or show its summary, on the menu's window, inputs and LEDs."""
         game_input = GameInput(self.inputs, self.pending)
         try:
-            if isinstance(action, ShowSummary):
+            if not action.replay:
                 show_summary(store, action.game_id, game_input, self.display, headless=self.headless,
                              fps=self.config.session.fps, leds=self.leds)
             else:

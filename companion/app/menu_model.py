@@ -16,7 +16,7 @@ Screens, from the main menu::
 
 :meth:`MenuModel.handle` returns an :class:`Action` when the menu is done with its part: start a new
 game or resume a saved one (:class:`StartGame`), replay a finished one or show its summary
-(:class:`ReplayGame`, :class:`ShowSummary`), or power off (:class:`Shutdown`). What the menu
+(:class:`LookBack`), or power off (:class:`Shutdown`). What the menu
 reads and changes in the store goes through a :class:`MenuData` (tests pass a fake).
 """
 
@@ -113,20 +113,15 @@ class Shutdown:
 
 
 @dataclass(frozen=True)
-class ReplayGame:
-    """Step through the finished game ``game_id`` on its board, its summary at the end."""
+class LookBack:
+    """Look at the finished game ``game_id`` again: step through it on its board, its summary at the end
+    (``replay``), or only its after-game summary."""
 
     game_id: int
+    replay: bool
 
 
-@dataclass(frozen=True)
-class ShowSummary:
-    """Show the after-game summary of the finished game ``game_id``."""
-
-    game_id: int
-
-
-Action = StartGame | Shutdown | ReplayGame | ShowSummary
+Action = StartGame | Shutdown | LookBack
 
 
 @dataclass
@@ -332,7 +327,7 @@ class MenuModel:
             if index == 2 or chosen is None:
                 self._back()
             else:  # a replay needs no camera: every game's can be watched
-                return ReplayGame(chosen.id) if index == 0 else ShowSummary(chosen.id)
+                return LookBack(chosen.id, replay=index == 0)
         elif screen is Screen.SHUTDOWN_CONFIRM:
             if index == 1:
                 return Shutdown()

@@ -15,13 +15,12 @@ from dataclasses import fields, replace
 from types import SimpleNamespace
 
 from companion.app.loop import run_loop
-from companion.app.summary import show_summary
+from companion.app.summary import LookingBack, show_summary
 from companion.commands import Button, Command
 from companion.errors import ScriptEnded, StoreError
 from companion.i18n import N_, _
 from companion.registry import GameEntry
 from companion.screens.common import key_legend
-from companion.session import Waiting
 
 
 class LogPrefix:
@@ -50,14 +49,10 @@ class Mode(enum.Enum):
     REPLAY = "replay"
 
 
-class ReplaySession:
+class ReplaySession(LookingBack):
     """The loop's session of a replay (module docstring). ``shown``: events replayed (0..``total``);
     ``to_summary``: the players stepped past the last event (the summary follows)."""
 
-    wants_frame = False
-    winner_name = None
-    attention = False
-    waiting = Waiting.PLAYERS
     mode = Mode.REPLAY
 
     def __init__(self, store, entry: GameEntry, game_id: int):
@@ -78,12 +73,6 @@ class ReplaySession:
     @property
     def active_seat(self):
         return self.inner.active_seat
-
-    def on_frame(self, frame_bgr, observation) -> None:
-        """A replay looks at no frame."""
-
-    def on_camera_problem(self, reason: str) -> None:
-        """A replay needs no camera."""
 
     def on_command(self, command: Command) -> None:
         if command.button is Button.CONFIRM:

@@ -23,16 +23,28 @@ class Mode(enum.Enum):
     SUMMARY = "summary"
 
 
-class SummarySession:
-    """The summary as a session of the loop: it waits for the players' buttons, reads no camera and
-    lights no seat. ``page`` 0..``pages``-1; ``finished`` once CONFIRM is pressed."""
+class LookingBack:
+    """What the loop's sessions of a finished game share (the summary, a replay): they wait for the
+    players' buttons and look at no camera."""
 
     wants_frame = False
     winner_name = None
-    active_seat = None
     attention = False
-    mode = Mode.SUMMARY
     waiting = Waiting.PLAYERS
+
+    def on_frame(self, frame_bgr, observation) -> None:
+        """Nothing to read on the table."""
+
+    def on_camera_problem(self, reason: str) -> None:
+        """No camera is needed: a camera problem changes nothing."""
+
+
+class SummarySession(LookingBack):
+    """The summary as a session of the loop; it lights no seat. ``page`` 0..``pages``-1; ``finished``
+    once CONFIRM is pressed."""
+
+    active_seat = None
+    mode = Mode.SUMMARY
 
     def __init__(self, summary: GameSummary, game_id: int):
         self.summary = summary
@@ -41,12 +53,6 @@ class SummarySession:
         self.pages = len(summary_screen.pages(summary))
         self.finished = False
         self.message = ""
-
-    def on_frame(self, frame_bgr, observation) -> None:
-        """The summary looks at no frame."""
-
-    def on_camera_problem(self, reason: str) -> None:
-        """Nothing to read: a camera problem changes nothing here."""
 
     def on_command(self, command: Command) -> None:
         if command.button is Button.CONFIRM:

@@ -1,7 +1,7 @@
 """The menu state machine driven by button commands alone (no pygame, no pins)."""
 
-from companion.app.menu_model import (FinishedGame, MenuModel, ReplayGame, SavedGame, Screen, ShowSummary, Shutdown,
-    StartGame, pick_sequence)
+from companion.app.menu_model import (FinishedGame, LookBack, MenuModel, SavedGame, Screen, Shutdown, StartGame,
+    pick_sequence)
 from companion.commands import Button, Command
 
 NEXT, CONFIRM, UNDO, MENU = (Command(b) for b in (Button.NEXT, Button.CONFIRM, Button.UNDO, Button.MENU))
@@ -186,12 +186,12 @@ def test_history_lists_finished_games_and_offers_replay_and_summary():
                              "Donkey race: Cy, Di, Ed: no single winner (2026-11-30 20:00)"]
     press(model, CONFIRM)
     assert model.screen is Screen.HISTORY_GAME and labels(model) == ["Replay", "Summary", "Back"]
-    assert press(model, CONFIRM) == [ReplayGame(9)]
-    assert press(model, NEXT, CONFIRM) == [ShowSummary(9)]
+    assert press(model, CONFIRM) == [LookBack(9, replay=True)]
+    assert press(model, NEXT, CONFIRM) == [LookBack(9, replay=False)]
     press(model, UNDO)
     press(model, NEXT, CONFIRM)  # the donkey race: not playable here (ALL), but a replay needs no camera
-    assert press(model, CONFIRM) == [ReplayGame(4)]
-    assert press(model, NEXT, CONFIRM) == [ShowSummary(4)]
+    assert press(model, CONFIRM) == [LookBack(4, replay=True)]
+    assert press(model, NEXT, CONFIRM) == [LookBack(4, replay=False)]
 
 
 def test_history_is_greyed_without_finished_games_and_the_dice_show_a_chart():
