@@ -32,7 +32,7 @@ def _axes(surface: pygame.Surface, rect: pygame.Rect, x_label: str, y_label: str
               palette.MUTED, align="center")
     pygame.draw.line(surface, palette.SLOT_EDGE, area.bottomleft, area.bottomright, 2)
     pygame.draw.line(surface, palette.SLOT_EDGE, area.bottomleft, area.topleft, 2)
-    for value in (0.0, high / 2, high):
+    for value in (0.0, high / 2, high) if high >= 2 else (0.0, high):
         y = area.bottom - int(area.height * value / high) if high else area.bottom
         draw_text(surface, tick_text(value), pygame.Rect(rect.x, y - label_h // 2, unit * 2 - 6, label_h), label_h,
                   palette.MUTED, align="right")
