@@ -19,6 +19,7 @@ class Button(enum.Enum):
     NEXT = "next"  # move the selection to the next option
     UNDO = "undo"  # step back one accepted event
     MENU = "menu"  # long press of next: back to the menu
+    RULES = "rules"  # long press of undo: how to play (then back to the game)
     # Keyboard and script only:
     DICE = "dice"  # payload: the four dice entered by hand, e.g. (3, 4, 3, 4)
     CHOOSE = "choose"  # payload: (index,) of the option to pick directly

@@ -17,7 +17,7 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
   (bool), ``language`` (``""`` follows ``LANGUAGE``/``LANG``; else a code such as ``"de"``, ``"pt_BR"``).
 - ``[buttons]`` ``confirm``, ``bank``, ``pass``, ``next``, ``undo`` (BCM pin numbers 0-27),
   ``bounce_time`` (float >= 0, seconds; 0 disables debouncing), ``hold_time`` (float > bounce_time,
-  seconds: how long ``next`` is held to mean ``menu``).
+  seconds: how long ``next`` or ``undo`` is held to mean ``menu`` or ``rules``).
 - ``[leds]`` ``seats`` (list of up to 4 BCM pins, seat order), ``status`` (BCM pin).
   All button and LED pins must be distinct.
 - ``[camera]`` ``spec`` (non-empty string: ``auto``, ``picamera``, ``device:N``, ``video:FILE``,
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from typing import Any
 
 from companion.commands import Button
 from companion.errors import ConfigError, VariantError
+from companion.i18n import LANGUAGES, language_code
 from companion.registry import GAMES
 
 logger = logging.getLogger(__name__)
@@ -162,12 +162,11 @@ def _bool(value: Any) -> bool:
     return value
 
 
-_LANGUAGE = re.compile(r"^([A-Za-z]{2,3}([_-][A-Za-z0-9]+)*)?$")
 
 
 def _language(value: Any) -> str:
-    if not isinstance(value, str) or not _LANGUAGE.match(value):
-        raise _Bad('"" (follow the environment) or a language code such as "de" or "pt_BR"')
+    if not isinstance(value, str) or (value and language_code(value) is None):
+        raise _Bad('"" (follow the environment) or a language the box speaks: ' + ", ".join(LANGUAGES))
     return value
 
 

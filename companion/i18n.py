@@ -1,29 +1,101 @@
-"""The one translation function for every text a player reads.
+"""The one translation function for every text a player reads, and numbers written the way each language
+writes them.
 
-All player-facing strings go through :func:`_` (gettext). English is the source language; catalogues
-for German, Portuguese, Dutch and Russian will live in ``assets/locale/<lang>/LC_MESSAGES/companion.mo``
-and are picked by the ``LANGUAGE``/``LANG`` environment, or by :func:`set_language`.
+All player-facing strings go through :func:`_` (gettext) or :func:`ngettext` for counts; tables of texts
+are marked with :func:`N_` / :func:`Nn_` and translated where they are shown. English is the source
+language; the catalogues are ``assets/locale/<code>/LC_MESSAGES/companion.po`` (compiled to ``.mo``
+beside them; docs/CLI.md, Translations, gives the commands). :data:`LANGUAGES` lists the languages the
+box speaks; :func:`language_code` maps what a flag, the config or the environment says onto one of them.
+Which one is used is decided in ``companion.app.language`` (flag, menu choice, config, environment).
+
+Numbers: :func:`percent`, :func:`decimal`, :func:`number` and :func:`ordinal` follow the current language
+(Babel's CLDR number formats; ordinals by the small rules of :data:`_ORDINALS`).
 """
 
 from __future__ import annotations
 
 import gettext
+import os
+from collections.abc import Mapping
 from importlib import resources
+
+from babel.numbers import format_decimal, format_percent
+
+from companion.errors import UserError
 
 DOMAIN = "companion"
 
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "nl": "Nederlands", "pt_BR": "Português (Brasil)",
+                             "ru": "Русский"}
+"""The languages the box speaks: code -> the language's name in itself (for the language screen)."""
+
+ENGLISH = "en"
+
 _translation: gettext.NullTranslations = gettext.NullTranslations()
+_current = ENGLISH
 
 
 def _locale_dir() -> str:
     return str(resources.files("assets") / "locale")
 
 
-def set_language(language: str | None = None) -> None:
-    """Switch the catalogue; ``None`` follows the environment, unknown languages fall back to English."""
-    global _translation
-    languages = [language] if language else None
-    _translation = gettext.translation(DOMAIN, _locale_dir(), languages=languages, fallback=True)
+def language_code(text: str) -> str | None:
+    """The code of :data:`LANGUAGES` that ``text`` names (``de``, ``de_DE.UTF-8``, ``pt``, ``pt-PT``,
+    ``ru_RU``, ``English``...), or None when it names none of them. ``pt`` and every Portuguese variant
+    give ``pt_BR``; ``C`` and ``POSIX`` give English."""
+    value = text.strip().split(".")[0].split("@")[0].replace("-", "_")
+    if not value:
+        return None
+    if value in ("C", "POSIX"):
+        return ENGLISH
+    for code, name in LANGUAGES.items():
+        if value.lower() in (code.lower(), name.lower()):
+            return code
+    base = value.split("_")[0].lower()
+    if base == "pt":
+        return "pt_BR"
+    return base if base in LANGUAGES else None
+
+
+def environment_language(env: Mapping[str, str] = os.environ) -> str:
+    """The language the environment asks for: the first known one of ``LANGUAGE`` (a ``:`` list), else
+    ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; English when none is known (quietly: a Pi's ``C.UTF-8`` or a
+    language we lack is no error)."""
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for part in (env.get(key) or "").split(":"):
+            code = language_code(part)
+            if code is not None:
+                return code
+        if env.get(key) and key != "LANGUAGE":
+            return ENGLISH  # the first set locale variable decides, as gettext does
+    return ENGLISH
+
+
+def checked_language(text: str, where: str) -> str:
+    """The code ``text`` names; :class:`UserError` naming ``where`` (a flag, a config key) and the
+    languages for one the box does not speak."""
+    code = language_code(text)
+    if code is None:
+        known = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+        raise UserError(f"{where}: the box does not speak {text!r}; choose one of {known}")
+    return code
+
+
+def set_language(language: str | None = None) -> str:
+    """Switch the catalogue to ``language`` (a code or name, see :func:`language_code`; None: the
+    environment's) and return the code used. An unknown language means English."""
+    global _translation, _current
+    code = (language_code(language) if language else None) or (environment_language() if language is None
+                                                                 else ENGLISH)
+    _current = code
+    _translation = (gettext.NullTranslations() if code == ENGLISH else
+                    gettext.translation(DOMAIN, _locale_dir(), languages=[code], fallback=True))
+    return code
+
+
+def current_language() -> str:
+    """The code of the language in use."""
+    return _current
 
 
 def _(message: str) -> str:
@@ -44,8 +116,42 @@ def Nn_(singular: str, plural: str) -> tuple[str, str]:
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """Plural-aware translation of a message about ``n`` things."""
+    """Plural-aware translation of a message about ``n`` things (Russian has three forms)."""
     return _translation.ngettext(singular, plural, n)
+
+
+def _locale() -> str:
+    return "pt_BR" if _current == "pt_BR" else _current
+
+
+def percent(fraction: float) -> str:
+    """``fraction`` (0.08) as a whole percentage the current language's way ("8%", "8 %")."""
+    return format_percent(fraction, locale=_locale())  # CLDR's own pattern: whole percent, the language's spacing
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals the current language's way ("1.4", "1,4")."""
+    pattern = "#,##0." + "0" * digits if digits else "#,##0"
+    return format_decimal(value, format=pattern, locale=_locale())
+
+
+def number(value: int) -> str:
+    """A whole number with the current language's grouping ("1,240", "1.240", "1 240")."""
+    return format_decimal(value, format="#,##0", locale=_locale())
+
+
+_ORDINALS = {"en": None, "de": "{n}.", "nl": "{n}e", "pt_BR": "{n}º", "ru": "{n}."}
+"""How each language writes a place in a list of placings: German "1.", Dutch "1e", Portuguese "1º",
+Russian "1." (a numbered list; "1-е место" would need the noun)."""
+
+
+def ordinal(n: int) -> str:
+    """The place ``n`` (1 = first) as the current language writes it ("1st", "1.", "1e", "1º", "1.")."""
+    pattern = _ORDINALS.get(_current)
+    if pattern is not None:
+        return pattern.format(n=n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 set_language()

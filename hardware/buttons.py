@@ -7,9 +7,11 @@ frame (STYLE.md 2a, 2.3), so no pygame or game state is touched off the main thr
 
 What each button sends:
 
-- ``confirm``, ``bank``, ``pass``, ``undo``: their command when pressed;
+- ``confirm``, ``bank``, ``pass``: their command when pressed;
 - ``next``: ``Command(Button.NEXT)`` when released after a short press, or ``Command(Button.MENU)``
   once it has been held for ``hold_time`` seconds (then nothing on release). One press never gives both.
+- ``undo``: the same way, ``Command(Button.UNDO)`` on release after a short press, or
+  ``Command(Button.RULES)`` (how to play) once held for ``hold_time``.
 
 Debouncing: gpiozero hands ``bounce_time`` to the pin driver (lgpio filters glitches shorter than it;
 the mock factory ignores it), and each button also ignores any edge that comes within ``bounce_time``
@@ -41,8 +43,8 @@ logger = logging.getLogger(__name__)
 PANEL_BUTTONS: tuple[Button, ...] = (Button.CONFIRM, Button.BANK, Button.PASS, Button.NEXT, Button.UNDO)
 """The buttons that can have a pin."""
 
-HOLD_FOR_MENU = Button.NEXT
-"""The button whose long press means :data:`Button.MENU`."""
+HOLDS: dict[Button, Button] = {Button.NEXT: Button.MENU, Button.UNDO: Button.RULES}
+"""What a long press of a button means (the others act when pressed)."""
 
 _FACTORIES = {
     "lgpio": "gpiozero.pins.lgpio:LGPIOFactory",
@@ -96,15 +98,16 @@ class EdgeFilter:
     """Debounce and hold logic for one button, driven by the caller's clock (seconds, monotonic).
 
     Each method returns the :class:`Command` to queue, or None. An edge within ``bounce_time`` seconds
-    of the last accepted edge is ignored. ``hold_for_menu``: queue the button's command on release
-    unless :meth:`held` came first, which queues ``MENU``; otherwise queue it on press.
+    of the last accepted edge is ignored. ``held``: the command of a long press; the button's own command
+    is then queued on release unless :meth:`held` came first, which queues ``held``. Without it the
+    command is queued on press.
     Not thread-safe by itself (:class:`ButtonPanel` holds a lock around it).
     """
 
-    def __init__(self, button: Button, bounce_time: float, *, hold_for_menu: bool = False):
+    def __init__(self, button: Button, bounce_time: float, *, held: Button | None = None):
         self.button = button
         self.bounce_time = bounce_time
-        self.hold_for_menu = hold_for_menu
+        self.held_command = held
         self._last_edge: float | None = None
         self._down = False
         self._held = False
@@ -120,30 +123,30 @@ class EdgeFilter:
         if not self._accept(now):
             return None
         self._down, self._held = True, False
-        return None if self.hold_for_menu else Command(self.button)
+        return None if self.held_command else Command(self.button)
 
     def released(self, now: float) -> Command | None:
         """The contact opened at ``now``."""
         if not self._down or not self._accept(now):
             return None
         self._down = False
-        if self.hold_for_menu and not self._held:
+        if self.held_command and not self._held:
             return Command(self.button)
         return None
 
     def held(self) -> Command | None:
         """gpiozero says the button has been down for ``hold_time``."""
-        if not self._down or self._held or not self.hold_for_menu:
+        if not self._down or self._held or not self.held_command:
             return None
         self._held = True
-        return Command(Button.MENU)
+        return Command(self.held_command)
 
 
 class ButtonPanel:
     """The physical buttons: one gpiozero ``Button`` per entry of ``pins`` (Button -> BCM pin 0-27).
 
-    bounce_time: seconds (>= 0; 0 turns debouncing off). hold_time: seconds ``next`` is held to mean
-    ``menu`` (> 0). pin_factory: a gpiozero pin factory (required; see :func:`make_pin_factory`).
+    bounce_time: seconds (>= 0; 0 turns debouncing off). hold_time: seconds ``next`` or ``undo`` is held to
+    mean ``menu`` or ``rules`` (> 0, :data:`HOLDS`). pin_factory: a gpiozero pin factory (required; see :func:`make_pin_factory`).
     command_queue: where commands go (a new ``queue.SimpleQueue`` by default), exposed as :attr:`queue`.
     clock: monotonic seconds for debouncing (injectable for tests).
 
@@ -190,10 +193,10 @@ class ButtonPanel:
     def _make(self, button: Button, pin: int, factory: Any, bounce_time: float, hold_time: float) -> GpioButton:
         device = GpioButton(pin, pull_up=True, bounce_time=bounce_time or None, hold_time=hold_time,
                             pin_factory=factory)
-        edges = EdgeFilter(button, bounce_time, hold_for_menu=button is HOLD_FOR_MENU)
+        edges = EdgeFilter(button, bounce_time, held=HOLDS.get(button))
         device.when_pressed = lambda: self._emit(edges.pressed, self._clock())
         device.when_released = lambda: self._emit(edges.released, self._clock())
-        if button is HOLD_FOR_MENU:
+        if button in HOLDS:
             device.when_held = lambda: self._emit(edges.held)
         return device
 

@@ -11,8 +11,8 @@
 #
 # Why this way (README.md (Build the box), STYLE.md part 2): picamera2 and libcamera come only from apt, so the venv
 # is made with --system-site-packages and sees apt's python3-picamera2, python3-numpy, python3-opencv,
-# python3-pygame, python3-gpiozero, python3-lgpio and python3-scipy (the dice statistics' chi-square
-# test, companion stats). The project itself is installed with
+# python3-pygame, python3-gpiozero, python3-lgpio, python3-scipy (the dice statistics' chi-square
+# test, companion stats) and python3-babel (numbers written each language's way). The project itself is installed with
 # `pip install --no-deps`, so pip never replaces apt's numpy (apt's simplejpeg, which picamera2
 # imports, is built against it; a pip numpy breaks it with "numpy.dtype size changed").
 # Supported: the apt versions of Raspberry Pi OS Bookworm (Python 3.11, numpy 1.24, OpenCV 4.6,
@@ -38,7 +38,7 @@ APT_PACKAGES=(
     python3-numpy python3-opencv python3-picamera2
     python3-gpiozero python3-lgpio
     python3-pygame libsdl2-2.0-0 libgbm1 libegl1 libgles2 libdrm2
-    python3-platformdirs python3-scipy
+    python3-platformdirs python3-scipy python3-babel
     polkitd git
 )
 

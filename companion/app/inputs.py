@@ -191,6 +191,7 @@ _KEY_TABLE: tuple[tuple[tuple[str, ...], Callable[[], str], Callable[[], str], B
     (("K_u", "K_BACKSPACE"), lambda: _("U / Backspace"), lambda: _("undo"), Button.UNDO),
     (("K_UP",), lambda: _("Up"), lambda: _("selected die: value up"), Button.UP),
     ((), lambda: _("1-9"), lambda: _("choose option 1-9"), Button.CHOOSE),
+    (("K_h",), lambda: _("H"), lambda: _("how to play"), Button.RULES),
     (("K_ESCAPE", "K_m"), lambda: _("Esc / M"), lambda: _("menu"), Button.MENU),
     (("K_q",), lambda: _("Q"), lambda: _("quit"), Button.QUIT),
 )

@@ -17,11 +17,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from companion.app.rules import RulesSession
 from companion.app.trace import EventTrace
 from companion.commands import Button
 from companion.display import Display, Draw
+from companion.display import rules as rules_display
 from companion.errors import ScriptEnded
 from companion.i18n import _
+from companion.screens import rules as rules_screen
 from companion.session import GameSession, Waiting
 from companion.store import Store
 from hardware import LedPanel, StatusPattern
@@ -58,8 +61,10 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
     waits for the camera, fast when ``session.attention`` asks the players to look, and is steady while
     it waits for a button. Headless runs do not wait between ticks; windowed runs tick at ``fps``.
     ``shots_before``: screenshots already in ``screenshots`` (numbering goes on after them).
-    Raises :class:`~companion.errors.ScriptEnded` when a headless script ends while the session still
-    waits for the players.
+    ``Button.RULES`` (a long press of UNDO) shows the game's rules (:class:`companion.app.rules.RulesSession`,
+    in this same loop) and comes back to the session where it was. Raises
+    :class:`~companion.errors.ScriptEnded` when a headless script ends while the session still waits for
+    the players.
     """
     ticks, shots = 0, shots_before
     last_prompt = None
@@ -91,6 +96,12 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
             if command.button is Button.QUIT:
                 log.info("quit: the game is saved and resumes at the next start")
                 return RunResult(session.game_id, None, ticks, shots)
+            if command.button is Button.RULES and not isinstance(session, RulesSession):
+                shots = run_loop(RulesSession(game, session.game_id, session.active_seat), store, None,
+                                 lambda frame: None, inputs, display, screen=rules_screen, draw=rules_display.draw,
+                                 game=game, screenshots=screenshots, headless=headless, fps=fps, leds=leds,
+                                 shots_before=shots).screenshots
+                continue
             session.on_command(command)
         if session.winner_name is not None and not scored:
             wins, scored = _wins(store, game), True

@@ -22,12 +22,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.app import rules
 from companion.app.devices import PlayDevices, display_available
 from companion.app.inputs import open_input
-from companion.app.menu_model import LookBack, MenuModel, Shutdown, StartGame
+from companion.app.language import choose_language, store_choice
+from companion.app.loop import run_loop
+from companion.app.menu_model import ChooseLanguage, LookBack, MenuModel, ShowRules, Shutdown, StartGame
 from companion.app.menu_store import StoreMenuData
 from companion.app.play import run_game
 from companion.app.replay import replay_game
+from companion.app.rules import RulesSession
 from companion.app.startup import load_box_config, open_box_store
 from companion.app.summary import show_summary
 from companion.commands import Button, Command
@@ -35,7 +39,7 @@ from companion.config import Config
 from companion.display import Display
 from companion.display import menu as menu_display
 from companion.errors import ScriptEnded
-from companion.i18n import _
+from companion.i18n import _, set_language
 from companion.paths import AppPaths, resolve
 from companion.registry import GAMES, game
 from companion.store import Store
@@ -192,6 +196,10 @@ class MenuRunner:
                         return self.result  # the players quit the program from the game
                 if isinstance(action, LookBack):
                     self._look_back(store, action, model)
+                if isinstance(action, ShowRules):
+                    self._show_rules(store, action.game)
+                if isinstance(action, ChooseLanguage):
+                    self._choose_language(action.code, model)
             if max_ticks is not None and self.result.ticks >= max_ticks:
                 return self.result
             if self.inputs.exhausted and not self.pending:
@@ -222,6 +230,25 @@ class MenuRunner:
             log.exception("the game could not be started")
             model.message = _("The game could not be started: {error}").format(error=error)
             return False
+
+    def _show_rules(self, store: Store, game_name: str) -> None:
+        """How to play ``game_name``, on the menu's window, inputs and LEDs, until the players go back."""
+        try:
+            run_loop(RulesSession(game_name), store, None, lambda frame: None, GameInput(self.inputs, self.pending),
+                     self.display, screen=rules.SCREEN, draw=rules.DRAW, game=game_name, headless=self.headless,
+                     fps=self.config.session.fps, leds=self.leds)
+        except ScriptEnded:
+            log.info("the script ended while the rules were shown")
+
+    def _choose_language(self, code: str, model: MenuModel) -> None:
+        """Speak ``code`` from now on and keep the choice in the state directory (the config file is
+        read-only to the service)."""
+        set_language(code)
+        try:
+            store_choice(self.paths.state_dir, code)
+        except OSError as error:
+            log.error("cannot keep the language chosen: %s", error)
+            model.message = _("The language is used now but could not be kept: {error}").format(error=error)
 
     def _look_back(self, store: Store, action: LookBack, model: MenuModel) -> None:
         """Replay a finished game, or show its summary, on the menu's window, inputs and LEDs."""
@@ -284,6 +311,7 @@ def menu_command(args: argparse.Namespace, env: Any = None) -> int:
     paths = resolve(os.environ if env is None else env)
     config, notice = load_box_config(paths.config_file)  # issue 9: a bad config never stops the box
     log.info("state in %s, config from %s", paths.state_dir, config.source or "defaults")
+    choose_language(getattr(args, "language", None), paths.state_dir, config)
     headless = args.headless
     if not headless and not display_available():
         log.info("no display found: running headless")

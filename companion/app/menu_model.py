@@ -12,11 +12,14 @@ Screens, from the main menu::
         ├── scoreboard
         ├── history ── one finished game ── replay / summary / back
         ├── the dice (a bar chart of the faces the camera read, and the fairness verdict)
+        ├── how to play ── game ── its rules, page by page
+        ├── language ── each language named in itself
         └── shut down (asks again)
 
 :meth:`MenuModel.handle` returns an :class:`Action` when the menu is done with its part: start a new
 game or resume a saved one (:class:`StartGame`), replay a finished one or show its summary
-(:class:`LookBack`), or power off (:class:`Shutdown`). What the menu
+(:class:`LookBack`), show a game's rules (:class:`ShowRules`), switch the language
+(:class:`ChooseLanguage`), or power off (:class:`Shutdown`). What the menu
 reads and changes in the store goes through a :class:`MenuData` (tests pass a fake).
 """
 
@@ -28,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.commands import Button, Command
-from companion.i18n import _
+from companion.i18n import LANGUAGES, _, current_language
 from companion.registry import GAMES, game_title, menu_switches
 from companion.screens.menu import BarsView, MenuItem, MenuView
 
@@ -48,6 +51,8 @@ class Screen(enum.Enum):
     HISTORY = "history"
     HISTORY_GAME = "history_game"
     DICE = "dice"
+    RULES = "rules"
+    LANGUAGE = "language"
     SHUTDOWN_CONFIRM = "shutdown_confirm"
 
 
@@ -121,7 +126,21 @@ class LookBack:
     replay: bool
 
 
-Action = StartGame | Shutdown | LookBack
+@dataclass(frozen=True)
+class ShowRules:
+    """Show how to play ``game`` (a registry name)."""
+
+    game: str
+
+
+@dataclass(frozen=True)
+class ChooseLanguage:
+    """Speak ``code`` (one of ``companion.i18n.LANGUAGES``) from now on, and keep the choice."""
+
+    code: str
+
+
+Action = StartGame | Shutdown | LookBack | ShowRules | ChooseLanguage
 
 
 @dataclass
@@ -225,7 +244,12 @@ class MenuModel:
             finished = len(self.data.finished_games())
             return [MenuItem(_("New game")), MenuItem(_("Saved games ({n})").format(n=saved), saved > 0),
                     MenuItem(_("Scoreboard")), MenuItem(_("History ({n})").format(n=finished), finished > 0),
-                    MenuItem(_("The dice")), MenuItem(_("Shut down"))]
+                    MenuItem(_("The dice")), MenuItem(_("How to play")),
+                    MenuItem(_("Language: {name}").format(name=LANGUAGES[current_language()])), MenuItem(_("Shut down"))]
+        if screen is Screen.RULES:
+            return [MenuItem(game_title(g)) for g in self._games()]
+        if screen is Screen.LANGUAGE:
+            return [MenuItem(name + ("  ✓" if code == current_language() else "")) for code, name in LANGUAGES.items()]
         if screen is Screen.GAME:
             return [MenuItem(game_title(g) if self.available.get(g) else
                              _("{game} (not available yet)").format(game=game_title(g)), bool(self.available.get(g)))
@@ -276,6 +300,10 @@ class MenuModel:
             elif index == 4:
                 self._dice = dict(self.data.dice())
                 self._go(Screen.DICE)
+            elif index == 5:
+                self._go(Screen.RULES)
+            elif index == 6:
+                self._go(Screen.LANGUAGE, list(LANGUAGES).index(current_language()))
             else:
                 self._go(Screen.SHUTDOWN_CONFIRM)
         elif screen is Screen.GAME:
@@ -319,6 +347,11 @@ class MenuModel:
                 self._back()
         elif screen in (Screen.SCOREBOARD, Screen.DICE):
             self._back()
+        elif screen is Screen.RULES:
+            return ShowRules(self._games()[index])
+        elif screen is Screen.LANGUAGE:
+            self._back()
+            return ChooseLanguage(list(LANGUAGES)[index])
         elif screen is Screen.HISTORY:
             self._finished_choice = self._finished[index]
             self._go(Screen.HISTORY_GAME)
@@ -388,6 +421,10 @@ class MenuModel:
             chosen = self._finished_choice
             if chosen is not None:
                 lines = (_history_line(chosen),)
+        elif screen is Screen.RULES:
+            title = _("How to play")
+        elif screen is Screen.LANGUAGE:
+            title = _("Language")
         elif screen is Screen.DICE:
             title = _("The dice")
             dice = self._dice

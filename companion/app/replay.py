@@ -15,12 +15,13 @@ from dataclasses import fields, replace
 from types import SimpleNamespace
 
 from companion.app.loop import run_loop
-from companion.app.summary import LookingBack, show_summary
+from companion.app.summary import show_summary
 from companion.commands import Button, Command
 from companion.errors import ScriptEnded, StoreError
 from companion.i18n import N_, _
 from companion.registry import GameEntry
 from companion.screens.common import key_legend
+from companion.session.base import ButtonsOnly
 
 
 class LogPrefix:
@@ -49,7 +50,7 @@ class Mode(enum.Enum):
     REPLAY = "replay"
 
 
-class ReplaySession(LookingBack):
+class ReplaySession(ButtonsOnly):
     """The loop's session of a replay (module docstring). ``shown``: events replayed (0..``total``);
     ``to_summary``: the players stepped past the last event (the summary follows)."""
 

@@ -13,7 +13,7 @@ from companion.commands import Button, Command
 from companion.display import summary as summary_display
 from companion.errors import CorruptLog, ScriptEnded
 from companion.screens import summary as summary_screen
-from companion.session import Waiting
+from companion.session.base import ButtonsOnly
 from companion.stats import GameSummary, game_summary
 
 log = logging.getLogger(__name__)
@@ -23,23 +23,7 @@ class Mode(enum.Enum):
     SUMMARY = "summary"
 
 
-class LookingBack:
-    """What the loop's sessions of a finished game share (the summary, a replay): they wait for the
-    players' buttons and look at no camera."""
-
-    wants_frame = False
-    winner_name = None
-    attention = False
-    waiting = Waiting.PLAYERS
-
-    def on_frame(self, frame_bgr, observation) -> None:
-        """Nothing to read on the table."""
-
-    def on_camera_problem(self, reason: str) -> None:
-        """No camera is needed: a camera problem changes nothing."""
-
-
-class SummarySession(LookingBack):
+class SummarySession(ButtonsOnly):
     """The summary as a session of the loop; it lights no seat. ``page`` 0..``pages``-1; ``finished``
     once CONFIRM is pressed."""
 

@@ -12,6 +12,7 @@ import argparse
 from companion.app.calibrate import calibrate_camera_command, calibrate_dice_command
 from companion.app.menu import menu_command
 from companion.app.selftest import selftest_command
+from companion.cli.common import LANGUAGE_HELP
 
 
 def add_commands(subparsers) -> None:
@@ -21,6 +22,7 @@ def add_commands(subparsers) -> None:
                       help="keys, gpio, script:FILE, several joined with + (default: keys+gpio)")
     menu.add_argument("--camera", default=None, metavar="SPEC", help="camera spec for the games (default: config)")
     menu.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
+    menu.add_argument("--language", metavar="LANG", help=LANGUAGE_HELP)
     menu.add_argument("--max-ticks", type=int, default=None, help=argparse.SUPPRESS)
     menu.set_defaults(handler=menu_command)
 

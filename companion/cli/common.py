@@ -11,6 +11,9 @@ from typing import Any
 
 from companion.errors import FileFormatError, UserError
 
+LANGUAGE_HELP = ("the screen's language: en, de, nl, pt_BR (pt), ru (default: the menu's choice, then the "
+                 "config's [display] language, then LANGUAGE/LANG)")
+
 
 def parse_variant(items: list[str]) -> dict[str, str]:
     """``["KEY=VALUE", ...]`` (repeated ``--variant``) -> dict; raises :class:`UserError` for an item

@@ -15,10 +15,11 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.app import display_available
 from companion.app.demo import run_demo
+from companion.app.language import choose_language
 from companion.app.play import play
-from companion.cli.common import parse_players, parse_variant
-from companion.config import load_config
-from companion.errors import UserError
+from companion.cli.common import LANGUAGE_HELP, parse_players, parse_variant
+from companion.config import Config, load_config
+from companion.errors import ConfigError, UserError
 from companion.i18n import _
 from companion.paths import resolve
 from companion.registry import GAMES, game, names
@@ -40,11 +41,13 @@ def add_commands(subparsers) -> None:
     play_parser.add_argument("--screenshots", type=Path, metavar="DIR", help="write a PNG per prompt into DIR")
     play_parser.add_argument("--new", action="store_true", help="start a new game even if one is saved")
     play_parser.add_argument("--seed", type=int, default=None, help="seed for the box's draw of who starts")
+    play_parser.add_argument("--language", metavar="LANG", help=LANGUAGE_HELP)
     play_parser.set_defaults(handler=_play)
 
     demo = subparsers.add_parser("demo", help="a whole scripted Can't Stop game on the bundled real photos")
     demo.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     demo.add_argument("--screenshots", type=Path, metavar="DIR", help="write a PNG per prompt into DIR")
+    demo.add_argument("--language", metavar="LANG", help=LANGUAGE_HELP)
     demo.add_argument("--store", type=Path, metavar="FILE",
                       help="keep the demo's game in this store (made if missing) instead of a throwaway one")
     demo.set_defaults(handler=_demo)
@@ -92,6 +95,7 @@ def _play(args) -> int:
     check_something_can_be_pressed(args.input, args.headless)
     paths = resolve(os.environ)
     config = load_config(paths.config_file)
+    choose_language(args.language, paths.state_dir, config)
     headless = args.headless or not display_available()
     result = play(entry, paths=paths, config=config, input_spec=args.input, camera=args.camera, players=players,
                   variant=variant, new=args.new, headless=headless, screenshots=args.screenshots, seed=args.seed)
@@ -101,5 +105,11 @@ def _play(args) -> int:
 
 
 def _demo(args) -> int:
+    paths = resolve(os.environ)
+    try:
+        config = load_config(paths.config_file)
+    except ConfigError:
+        config = Config()  # the demo runs on the defaults, as before; only its language is taken
+    choose_language(args.language, paths.state_dir, config)
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as state_dir:
         return run_demo(Path(state_dir), headless=args.headless, screenshots=args.screenshots, store_file=args.store)

@@ -13,12 +13,13 @@ import pygame
 
 from companion.display.text import draw_text
 from companion.display.tokens import draw_shape
+from companion.i18n import decimal, number
 from companion.screens import palette
 
 
 def tick_text(value: float) -> str:
     """An axis value as players read it: whole numbers without a point, others with one decimal."""
-    return str(int(round(value))) if abs(value - round(value)) < 0.05 else f"{value:.1f}"
+    return number(int(round(value))) if abs(value - round(value)) < 0.05 else decimal(value)
 
 
 def _axes(surface: pygame.Surface, rect: pygame.Rect, x_label: str, y_label: str, high: float,

@@ -13,7 +13,7 @@ import numpy as np
 
 from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
-from companion.i18n import N_, _
+from companion.i18n import N_, _, percent
 from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
 from companion.session.cant_stop import CantStopSession, Mode, RollCheck
 
@@ -152,7 +152,7 @@ def _option_view(session: CantStopSession, option: Choose, selected: bool) -> Op
     after = state.apply(option)
     effect = ", ".join(moves)
     if after.phase is Phase.DECIDE:  # the bust chance first, so a narrow screen cuts the heights
-        effect = _("bust {p:.0%}").format(p=session.bust(after)) + " · " + effect
+        effect = _("bust {p}").format(p=percent(session.bust(after))) + " · " + effect
     return OptionView(" + ".join(map(str, option.totals)), effect, selected)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.commands import Button
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_, _, decimal, ngettext, ordinal
 from companion.registry import game_title
 from companion.screens.common import key_legend
 from companion.stats import GameSummary, Tally
@@ -95,7 +95,8 @@ def result_lines(summary: GameSummary) -> tuple[str, ...]:
 
     if summary.placings:
         for place, seat in enumerate(summary.placings, start=1):
-            lines.append(_("{place}. {name}: {score}").format(place=place, name=summary.players[seat], score=score(seat)))
+            lines.append(_("{place} {name}: {score}").format(place=ordinal(place), name=summary.players[seat],
+                                                            score=score(seat)))
     else:
         lines.append(_("The game is not over yet."))
         for seat, name in enumerate(summary.players):
@@ -110,11 +111,11 @@ def tally_text(name: str, tally: Tally) -> str:
     if tally.kind == "busts":
         text = ngettext("{name} went bust {n} time where the odds expected {e}",
                         "{name} went bust {n} times where the odds expected {e}", n)
-        return text.format(name=name, n=n, e=f"{tally.expected:.1f}") + _luck(n, tally.expected, fewer_is_lucky=True)
+        return text.format(name=name, n=n, e=decimal(tally.expected)) + _luck(n, tally.expected, fewer_is_lucky=True)
     if tally.kind == "sixes":
         text = ngettext("{name} rolled {n} six in {rolls} rolls where a fair die gives {e}",
                         "{name} rolled {n} sixes in {rolls} rolls where a fair die gives {e}", n)
-        return (text.format(name=name, n=n, rolls=tally.out_of, e=f"{tally.expected:.1f}")
+        return (text.format(name=name, n=n, rolls=tally.out_of, e=decimal(tally.expected))
                 + _luck(n, tally.expected, fewer_is_lucky=False))
     if tally.kind == "captures":
         return ngettext("{name} captured {n} pawn", "{name} captured {n} pawns", n).format(name=name, n=n)

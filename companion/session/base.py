@@ -63,6 +63,24 @@ class GameSession(Protocol):
     def on_command(self, command: Any) -> None: ...
 
 
+class ButtonsOnly:
+    """What the loop's screens that are no game share (a summary, a replay, the rules): they wait for
+    the players' buttons and look at no camera. Subclasses give ``mode``, ``active_seat``, ``finished``
+    and ``on_command``."""
+
+    wants_frame = False
+    winner_name = None
+    attention = False
+    waiting = Waiting.PLAYERS
+    message = ""
+
+    def on_frame(self, frame_bgr, observation) -> None:
+        """Nothing to read on the table."""
+
+    def on_camera_problem(self, reason: str) -> None:
+        """No camera is needed: a camera problem changes nothing."""
+
+
 class SceneChange:
     """Tells whether the table changed since a reading was accepted, so the same dice are not read twice.
 

@@ -271,7 +271,7 @@ class SchottenTottenSession:
         elif button is Button.CHOOSE and args:
             verdict = self.state.claim_verdict(self._stone(args[0]), self.state.active)
             if verdict.claimable:
-                self.message = _("Stone {n} can be claimed after your play (C.4)").format(n=args[0])
+                self.message = _("Stone {n} can be claimed after your play").format(n=args[0])  # C.4
                 return
             raise IllegalMove(_("Stone {n}: {why}").format(n=args[0], why=verdict_text(verdict, self.config.game)),
                               verdict.rule)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from scipy.stats import chi2 as chi_square
 
-from companion.i18n import _, ngettext
+from companion.i18n import _, decimal, ngettext, number
 
 FACES = 6
 MIN_DICE = 5 * FACES
@@ -100,7 +100,7 @@ class Fairness:
                     _("{face} comes up less often than a fair die would: p = {p}"))
             return text.format(face=face, p=_p_text(self.p_value))
         return ngettext("No sign of a biased die after {n} roll", "No sign of a biased die after {n} rolls",
-                        n).format(n=f"{n:,}")
+                        n).format(n=number(n))
 
     def to_dict(self) -> dict:
         return {"faces": list(self.faces), "chi2": round(self.chi2, 4), "p_value": self.p_value,
@@ -122,4 +122,4 @@ def fairness(faces: Iterable[int]) -> Fairness:
 
 
 def _p_text(p: float) -> str:
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+    return "< " + decimal(0.001, 3) if p < 0.001 else decimal(p, 3)

@@ -76,11 +76,11 @@ def test_buttons_resume_a_saved_game(paths, factory):
 def test_shutdown_only_after_the_second_confirm(paths, factory):
     calls = []
     runner = runner_for(paths, factory, poweroff=lambda: calls.append("poweroff"))
-    tap(factory, N, N, N, N, N, C, C)  # Shut down (after the scoreboard, history, dice), "No, go back"
+    tap(factory, N, N, N, N, N, N, N, C, C)  # Shut down (the last of eight), "No, go back"
     runner.run(max_ticks=1)
     assert calls == []
     runner = runner_for(paths, factory, poweroff=lambda: calls.append("poweroff"))
-    tap(factory, N, N, N, N, N, C, N, C)  # Shut down, "Yes, shut down"
+    tap(factory, N, N, N, N, N, N, N, C, N, C)  # Shut down, "Yes, shut down"
     result = runner.run(max_ticks=5)
     assert calls == ["poweroff"] and result.shutdown and result.ticks == 1
 
@@ -90,7 +90,7 @@ def test_failed_poweroff_stays_in_the_menu_with_a_message(paths, factory):
         raise RuntimeError("systemctl poweroff failed (1): Access denied")
 
     runner = runner_for(paths, factory, poweroff=refuse)
-    tap(factory, N, N, N, N, N, C, N, C)
+    tap(factory, N, N, N, N, N, N, N, C, N, C)
     shown = []
     runner.display.show = lambda view, draw: shown.append(view)
     result = runner.run(max_ticks=2)

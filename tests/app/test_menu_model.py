@@ -1,8 +1,9 @@
 """The menu state machine driven by button commands alone (no pygame, no pins)."""
 
-from companion.app.menu_model import (FinishedGame, LookBack, MenuModel, SavedGame, Screen, Shutdown, StartGame,
-    pick_sequence)
+from companion.app.menu_model import (ChooseLanguage, FinishedGame, LookBack, MenuModel, SavedGame, Screen, ShowRules,
+    Shutdown, StartGame, pick_sequence)
 from companion.commands import Button, Command
+from companion.i18n import LANGUAGES
 
 NEXT, CONFIRM, UNDO, MENU = (Command(b) for b in (Button.NEXT, Button.CONFIRM, Button.UNDO, Button.MENU))
 ALL = {"cant-stop": True, "ludo": False, "schotten-totten": False, "donkey-race": False}
@@ -140,8 +141,8 @@ def test_scoreboard_and_shutdown_needs_a_second_confirm():
 
 def test_next_wraps_and_choose_picks_directly():
     model = MenuModel(FakeData(), ALL)
-    press(model, *[NEXT] * len(labels(model)))  # once round the main menu's six items
-    assert model.selected == 0 and len(labels(model)) == 6
+    press(model, *[NEXT] * len(labels(model)))  # once round the main menu's eight items
+    assert model.selected == 0 and len(labels(model)) == 8
     press(model, Command(Button.CHOOSE, (2,)))
     assert model.screen is Screen.SCOREBOARD
     press(model, Command(Button.BANK), Command(Button.PASS))
@@ -172,7 +173,8 @@ def test_any_button_sequence_keeps_the_menu_consistent(presses):
             assert ALL[action.game] and model.screen is Screen.MAIN
             assert action.game_id is None or action.game_id in {1}
         elif action is not None:
-            assert action == Shutdown()
+            assert (action == Shutdown() or (isinstance(action, ShowRules) and action.game in ALL)
+                    or (isinstance(action, ChooseLanguage) and action.code in LANGUAGES))
 
 
 def test_history_lists_finished_games_and_offers_replay_and_summary():
@@ -204,4 +206,18 @@ def test_history_is_greyed_without_finished_games_and_the_dice_show_a_chart():
     assert view.chart.values == (3, 1, 4, 1, 5, 9) and view.chart.labels == ("1", "2", "3", "4", "5", "6")
     assert view.chart.reference == 23 / 6
     press(model, CONFIRM)
+    assert model.screen is Screen.MAIN
+
+
+def test_how_to_play_and_the_language_screen():
+    model = MenuModel(FakeData(), ALL)
+    assert "Language: English" in labels(model)
+    press(model, *pick_sequence(model, "How to play"))
+    assert model.screen is Screen.RULES and labels(model) == ["Can't Stop", "Ludo", "Schotten Totten", "Donkey race"]
+    assert press(model, NEXT, CONFIRM) == [ShowRules("ludo")]
+    press(model, UNDO)
+    press(model, *pick_sequence(model, "Language: English"))
+    assert model.screen is Screen.LANGUAGE and model.view().title == "Language"
+    assert labels(model) == ["English  ✓", "Deutsch", "Nederlands", "Português (Brasil)", "Русский"]
+    assert press(model, NEXT, CONFIRM) == [ChooseLanguage("de")]
     assert model.screen is Screen.MAIN

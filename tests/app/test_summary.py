@@ -32,7 +32,7 @@ def test_the_pages_word_placings_scores_and_luck():
     session = SummarySession(SUMMARY, 7)
     view = summary_screen.build_view(session)
     assert session.pages == 3 and view.title == "Can't Stop: after the game" and view.chart is None
-    assert view.lines == ("1. Ben: 3 columns", "2. Ada: 1 column")
+    assert view.lines == ("1st Ben: 3 columns", "2nd Ada: 1 column")
     assert view.prompt == "Page 1 of 3: NEXT for the next page, CONFIRM to leave"
     assert ("CONFIRM", "leave") in view.keys
     session.on_command(Command.parse("next"))

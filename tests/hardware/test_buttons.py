@@ -122,7 +122,7 @@ def test_holding_next_gives_menu_and_no_next(factory):
 
 
 def test_edge_filter_never_gives_both_next_and_menu():
-    edges = EdgeFilter(Button.NEXT, 0.05, hold_for_menu=True)
+    edges = EdgeFilter(Button.NEXT, 0.05, held=Button.MENU)
     assert edges.pressed(0.0) is None
     assert edges.released(1.2) == Command(Button.NEXT)
     assert edges.held() is None  # a hold that fires after the release is ignored
@@ -133,7 +133,7 @@ def test_edge_filter_never_gives_both_next_and_menu():
 
 
 def test_edge_filter_press_shorter_than_bounce_is_noise():
-    edges = EdgeFilter(Button.NEXT, 0.05, hold_for_menu=True)
+    edges = EdgeFilter(Button.NEXT, 0.05, held=Button.MENU)
     edges.pressed(0.0)
     assert edges.released(0.01) is None
     assert edges.pressed(1.0) is None  # the next real press still works

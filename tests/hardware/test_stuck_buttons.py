@@ -94,7 +94,7 @@ def test_a_chattering_plain_button_gives_exactly_one_command_per_press(presses):
 def test_a_chattering_next_gives_one_next_or_one_menu_per_press(presses):
     hold = 1.0
     downs: list[float] = []
-    commands = _feed(EdgeFilter(Button.NEXT, BOUNCE, hold_for_menu=True), _edges(presses, downs), hold_time=hold)
+    commands = _feed(EdgeFilter(Button.NEXT, BOUNCE, held=Button.MENU), _edges(presses, downs), hold_time=hold)
     assert len(commands) == len(presses)
     for command, down in zip(commands, downs):  # the time the button was really down decides
         assert command.button in (Button.NEXT, Button.MENU)
@@ -113,7 +113,7 @@ def test_a_button_stuck_down_for_ten_minutes_gives_one_command():
 
 
 def test_held_repeats_give_one_menu_per_press():
-    edge_filter = EdgeFilter(Button.NEXT, BOUNCE, hold_for_menu=True)
+    edge_filter = EdgeFilter(Button.NEXT, BOUNCE, held=Button.MENU)
     edge_filter.pressed(0.0)
     assert [edge_filter.held() for _ in range(50)].count(Command(Button.MENU)) == 1
     assert edge_filter.released(300.0) is None

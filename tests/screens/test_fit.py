@@ -1,4 +1,5 @@
-"""At the product's 800 x 480 screen no hint and no player name is cut, on every game screen, 2-4 players.
+"""At the product's 800 x 480 screen no hint and no player name is cut, on every game screen, 2-4 players,
+in every language the box speaks.
 
 Real views: Can't Stop sessions on positions whose advisor hints are the longest met in random play
 (threat notes: "...; column 6 is nearly lost: the opponent claims it next turn with 58%") with up to six
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from companion.display import fonts, text
 from companion.games import CHANCE, TERMINAL
+from companion.i18n import LANGUAGES, _, percent, set_language
 from companion.screens.cant_stop import build_view as cant_stop_view
 from companion.screens.donkey_race import build_view as donkey_race_view
 from companion.screens.ludo import build_view as ludo_view
@@ -29,9 +31,30 @@ from companion.store import Store
 
 SIZE = (800, 480)
 NAMES = ("Player 1", "Player 2", "Player 3", "Player 4")
-WORST_CANT_STOP_HINT = ("Pair 10+12: win chance 100% (100% otherwise); next roll busts 100%; column 12 is nearly "
-                        "lost: the opponent claims it next turn with 100%")
-"""The longest line the Can't Stop advisor's templates make (every number at its widest)."""
+
+
+@pytest.fixture(params=list(LANGUAGES), autouse=True)
+def language(request):
+    """Every test of this module in every language."""
+    set_language(request.param)
+    yield request.param
+    set_language("en")
+
+
+def worst_cant_stop_hint() -> str:
+    """The longest line the Can't Stop advisor's templates make, in the current language (every number
+    at its widest): ``Pair 10+12: win chance 100% (100% otherwise); next roll busts 100%; column 12 is
+    nearly lost: the opponent claims it next turn with 100%``."""
+    whole = percent(1.0)
+    head = _("Pair {first}+{second}").format(first=10, second=12)
+    return (_("{choice}: win chance {win} ({other} otherwise); next roll busts {risk}").format(
+        choice=head, win=whole, other=whole, risk=whole)
+        + _("; column {column} is nearly lost: the opponent claims it next turn with {chance}").format(
+            column=12, chance=whole))
+
+
+def hint_line(hint: str) -> str:
+    return _("Hint: ") + hint
 
 POSITIONS = (  # `cant-stop moves` positions (CHOOSE) with long real hints, found by random play
     {"players": list(NAMES[:2]), "active": "Player 2", "dice": [2, 4, 5, 6],
@@ -128,7 +151,7 @@ def _cant_stop_views(tmp_path):
                 view = cant_stop_view(session)
                 yield f"position {k}, {n} players, choose", replace(view, frame_bgr=_photo())
                 yield f"position {k}, {n} players, longest hint", replace(view, frame_bgr=_photo(),
-                                                                          hint=WORST_CANT_STOP_HINT)
+                                                                          hint=worst_cant_stop_hint())
                 session.state = session.state.apply(session.hint().action)
                 if session.state.phase is Phase.DECIDE:
                     yield f"position {k}, {n} players, decide", replace(cant_stop_view(session), frame_bgr=_photo())
@@ -144,7 +167,7 @@ def test_cant_stop_hints_and_names_are_never_cut(tmp_path, monkeypatch, shots):
     for where, view in _cant_stop_views(tmp_path):
         lines = drawn_lines(monkeypatch, lambda view=view: save(render_to_surface(view, SIZE), shots,
                                                                   "cant-stop " + where))
-        assert_readable(lines, [p.name for p in view.players], f"Hint: {view.hint}" if view.hint else "", where)
+        assert_readable(lines, [p.name for p in view.players], hint_line(view.hint) if view.hint else "", where)
         layout = screen_layout(view, SIZE)
         placed = hint_placement(view, layout)
         assert placed is not None and not placed.cut, where
@@ -188,11 +211,11 @@ def test_a_short_hint_stays_in_the_panel_and_the_layout_is_unchanged():
 
     view = ScreenView("Can't Stop", (PlayerView("Ada", 0), PlayerView("Ben", 1)), 0,
                       CantStopBoardView({7: 13}, {}, {}, {}), "Roll again or bank?", bust_probability=0.1,
-                      hint="Bank: this wins the game")
+                      hint=_("Bank: this wins the game"))
     layout = screen_layout(view, SIZE)
     assert layout == ScreenLayout.for_size(SIZE)
     placed = hint_placement(view, layout)
-    assert not placed.in_band and " ".join(placed.lines) == "Hint: Bank: this wins the game"
+    assert not placed.in_band and " ".join(placed.lines) == hint_line(_("Bank: this wins the game"))
     assert placed.size == layout.normal and layout.side.contains(placed.region)
 
 
@@ -228,7 +251,7 @@ def test_ludo_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, shots):
     crowded = max(hinted, key=lambda v: (len(v.moves), len(v.hint)))
     for k, view in enumerate({id(v): v for v in [crowded, *hinted[:: max(1, len(hinted) // 6)]]}.values()):
         lines = drawn_lines(monkeypatch, lambda view=view: save(render(view, SIZE), shots, f"ludo {n}p {k}"))
-        assert_readable(lines, players, f"Hint: {view.hint}", f"ludo {n} players: {view.hint}")
+        assert_readable(lines, players, hint_line(view.hint), f"ludo {n} players: {view.hint}")
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -246,7 +269,7 @@ def test_donkey_race_hints_and_names_are_never_cut(n, tmp_path, monkeypatch, sho
     for k, view in enumerate((hinted[0], hinted[-1], longest)):
         lines = drawn_lines(monkeypatch, lambda view=view: save(render_donkey_race(view, SIZE), shots,
                                                                   f"donkey-race {n}p {k}"))
-        assert_readable(lines, players, f"Hint: {view.hint}", f"donkey race {n} players: {view.hint}")
+        assert_readable(lines, players, hint_line(view.hint), f"donkey race {n} players: {view.hint}")
 
 
 def test_schotten_totten_names_are_never_cut(tmp_path, monkeypatch, shots):
@@ -286,7 +309,7 @@ def test_any_hint_up_to_150_characters_and_any_short_names_fit(hint_words, n, op
                       bust_probability=None if options else 0.3, hint=hint)
     layout = screen_layout(view, SIZE)
     placed = hint_placement(view, layout)
-    assert not placed.cut and words(" ".join(placed.lines)) == words(f"Hint: {hint}")
+    assert not placed.cut and words(" ".join(placed.lines)) == words(hint_line(hint))
     assert placed.size >= layout.small
     assert all(fonts.font(placed.size).size(line)[0] <= placed.body.width for line in placed.lines)
     for cell in score_cells(view, layout):

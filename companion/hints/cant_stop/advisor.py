@@ -57,7 +57,7 @@ from companion.games.cant_stop import COLUMNS, Bank, CantStopState, Choose, Phas
 from companion.hints.base import Hint
 from companion.hints.cant_stop.search import Valuation, search_for
 from companion.hints.cant_stop.threats import claim_chances
-from companion.i18n import _, ngettext
+from companion.i18n import _, decimal, ngettext, percent
 
 
 def steps_at_risk(state: CantStopState, seat: int) -> dict[int, int]:
@@ -125,13 +125,13 @@ def _advise_decide(state: CantStopState, seat: int) -> Hint:
     numbers = _numbers(state, seat, valuation, bust, False)
     if valuation.roll > valuation.bank:
         if state.num_players == 1:
-            reason = _("Roll again: {risk:.0%} bust risk is worth it, {saved:.1f} turns saved on average").format(
-                risk=bust, saved=valuation.roll - valuation.bank)
+            reason = _("Roll again: {risk} bust risk is worth it, {saved} turns saved on average").format(
+                risk=percent(bust), saved=decimal(valuation.roll - valuation.bank))
         else:
-            reason = _("Roll again: {risk:.0%} bust risk; win chance {roll:.0%} against {bank:.0%} if you bank"
-                       ).format(risk=bust, roll=valuation.roll, bank=valuation.bank)
+            reason = _("Roll again: {risk} bust risk; win chance {roll} against {bank} if you bank"
+                       ).format(risk=percent(bust), roll=percent(valuation.roll), bank=percent(valuation.bank))
         return Hint(RollAgain(), reason, numbers)
-    reason = _("Bank: {risk:.0%} bust risk would cost {steps}").format(risk=bust, steps=_steps_text(steps))
+    reason = _("Bank: {risk} bust risk would cost {steps}").format(risk=percent(bust), steps=_steps_text(steps))
     return Hint(Bank(), reason, numbers)
 
 
@@ -160,22 +160,22 @@ def _advise_choose(state: CantStopState, seat: int) -> Hint:
     elif state.num_players == 1:
         turns = max(0.0, -valuation.value)
         if runner_up is None:
-            reason = _("{choice}: the only choice; next roll busts {risk:.0%}").format(choice=head, risk=bust)
+            reason = _("{choice}: the only choice; next roll busts {risk}").format(choice=head, risk=percent(bust))
         else:
-            reason = _("{choice}: {turns:.1f} turns to go after this one ({other:.1f} otherwise); "
-                       "next roll busts {risk:.0%}").format(
-                choice=head, turns=turns, other=max(0.0, -runner_up), risk=bust)
+            reason = _("{choice}: {turns} turns to go after this one ({other} otherwise); "
+                       "next roll busts {risk}").format(
+                choice=head, turns=decimal(turns), other=decimal(max(0.0, -runner_up)), risk=percent(bust))
     elif runner_up is None:
-        reason = _("{choice}: the only choice; next roll busts {risk:.0%}").format(choice=head, risk=bust)
+        reason = _("{choice}: the only choice; next roll busts {risk}").format(choice=head, risk=percent(bust))
     else:
-        reason = _("{choice}: win chance {win:.0%} ({other:.0%} otherwise); next roll busts {risk:.0%}").format(
-            choice=head, win=valuation.value, other=runner_up, risk=bust)
+        reason = _("{choice}: win chance {win} ({other} otherwise); next roll busts {risk}").format(
+            choice=head, win=percent(valuation.value), other=percent(runner_up), risk=percent(bust))
         avoided = _avoided_threat(state, seat, choice, options[ranked[1]][0])
         if avoided is not None:
             column, chance = avoided
             numbers["threat_column"], numbers["threat_chance"] = float(column), chance
-            reason += _("; column {column} is nearly lost: the opponent claims it next turn with {chance:.0%}"
-                        ).format(column=column, chance=chance)
+            reason += _("; column {column} is nearly lost: the opponent claims it next turn with {chance}"
+                        ).format(column=column, chance=percent(chance))
     return Hint(choice, reason, numbers)
 
 

@@ -1,0 +1,41 @@
+"""How to play (companion.screens.rules, companion.app.rules): every game's pages, from the menu and from
+within a game (a long press of UNDO, the key H, `rules` in a script), then back to the game."""
+
+import pygame
+import pytest
+
+from companion.app.rules import RulesSession
+from companion.cli import main
+from companion.commands import Button, Command
+from companion.display import rules as rules_display
+from companion.registry import names
+from companion.screens import rules as rules_screen
+
+
+@pytest.mark.parametrize("game", names())
+def test_every_game_has_pages_that_fit(game):
+    session = RulesSession(game)
+    assert session.pages == len(rules_screen.RULES[game]) >= 3
+    for page in range(session.pages):
+        session.page = page
+        view = rules_screen.build_view(session)
+        assert view.heading and len(view.text) <= 260 and view.prompt.startswith("How to play, page")
+        for size in ((800, 480), (1280, 720)):
+            rules_display.draw(pygame.Surface(size), view)
+    session.page = 0
+    session.on_command(Command(Button.NEXT))
+    session.on_command(Command(Button.UNDO))
+    session.on_command(Command(Button.UNDO))  # back from the first page: the last
+    assert session.page == session.pages - 1
+    session.on_command(Command(Button.CONFIRM))
+    assert session.finished
+
+
+def test_rules_from_within_a_game_then_back_to_it(app_env, tmp_path):
+    script = tmp_path / "s.script"
+    script.write_text("rules\nnext\nconfirm\nconfirm\nquit\n", encoding="utf-8")  # start the game after the rules
+    shots = tmp_path / "shots"
+    assert main(["play", "cant-stop", "--headless", "--camera", "none", "--input", f"script:{script}",
+                 "--players", "Ada,Ben", "--screenshots", str(shots), "--seed", "1"]) == 0
+    modes = [p.name.split("-", 1)[1].removesuffix(".png") for p in sorted(shots.glob("*.png"))]
+    assert modes[:3] == ["start", "rules", "rules"] and "watch" in modes[3:]

@@ -1,0 +1,106 @@
+"""The translation catalogues (assets/locale/LANG/LC_MESSAGES/companion.po and .mo): every message the code
+marks is translated in every language, none fuzzy, placeholders and plural forms kept, the compiled .mo
+up to date, and every glyph in the shipped fonts. The extraction uses Babel with the keywords of
+docs/CLI.md (Translations)."""
+
+from __future__ import annotations
+
+import gettext
+import re
+
+import pygame
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from companion.display import fonts
+from companion.i18n import DOMAIN, LANGUAGES
+from tests.paths import REPO
+
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Nn_": (1, 2)}
+LOCALE = REPO / "assets" / "locale"
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+PLACEHOLDER = re.compile(r"{[^{}]*}")
+
+
+def _marked() -> set[str | tuple[str, str]]:
+    """Every message the code marks: msgid, or (singular, plural)."""
+    found: set = set()
+    for package in ("companion", "vision", "hardware"):
+        for _file, _line, message, _comments, _context in extract_from_dir(
+                str(REPO / package), method_map=[("**.py", "python")], keywords=KEYWORDS):
+            found.add(message if isinstance(message, str) else tuple(message))
+    return found
+
+
+MARKED = _marked()
+
+
+def _catalogue(code: str):
+    with (LOCALE / code / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as handle:
+        return read_po(handle, locale=code)
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_marked_message_is_translated_and_none_is_fuzzy(code):
+    catalogue = _catalogue(code)
+    entries = {(m.id if isinstance(m.id, str) else tuple(m.id)): m for m in catalogue if m.id}
+    missing = sorted(str(m) for m in MARKED - set(entries))
+    assert not missing, f"{code} lacks {len(missing)} message(s), e.g. {missing[:5]}; run the update of docs/CLI.md"
+    untranslated = [m.id for m in entries.values() if not all(m.string if isinstance(m.string, tuple) else (m.string,))]
+    assert not untranslated, f"{code}: untranslated {untranslated[:5]}"
+    assert not [m.id for m in entries.values() if m.fuzzy], f"{code}: fuzzy entries"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_placeholders_and_plural_forms_are_kept(code):
+    catalogue = _catalogue(code)
+    for message in catalogue:
+        if not message.id:
+            continue
+        ids = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+        strings = (message.string,) if isinstance(message.string, str) else tuple(message.string)
+        allowed = set(PLACEHOLDER.findall(" ".join(ids)))
+        for text in strings:
+            assert set(PLACEHOLDER.findall(text)) <= allowed, f"{code}: {message.id!r} -> {text!r}"
+        if len(ids) == 1:
+            assert set(PLACEHOLDER.findall(strings[0])) == allowed, f"{code}: {message.id!r} -> {strings[0]!r}"
+        else:
+            assert len(strings) == catalogue.num_plurals, f"{code}: {message.id!r} needs {catalogue.num_plurals} forms"
+            assert set(PLACEHOLDER.findall(strings[-1])) == set(PLACEHOLDER.findall(ids[1])), f"{code}: {message.id!r}"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_compiled_catalogue_is_the_po_file(code):
+    mo = LOCALE / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    assert mo.is_file(), f"{mo} is missing: compile the catalogues (docs/CLI.md, Translations)"
+    with mo.open("rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
+    for message in _catalogue(code):
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            assert compiled.gettext(message.id) == message.string, f"{code}: {mo} is older than the .po file"
+        else:
+            assert compiled.ngettext(message.id[0], message.id[1], 1) in message.string, f"{code}: {mo} is stale"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_glyph_is_in_the_shipped_fonts(code):
+    pygame.font.init()
+    missing = set()
+    for bold in (False, True):
+        font = fonts.font(20, bold)
+        for message in _catalogue(code):
+            strings = (message.string,) if isinstance(message.string, str) else tuple(message.string)
+            for text in strings:
+                for char, metrics in zip(text, font.metrics(text) or []):
+                    if metrics is None and not char.isspace():
+                        missing.add(char)
+    assert not missing, f"{code}: glyphs missing from the fonts: {sorted(missing)}"
+
+
+def test_the_template_holds_every_marked_message():
+    with (LOCALE / f"{DOMAIN}.pot").open("rb") as handle:
+        template = {(m.id if isinstance(m.id, str) else tuple(m.id)) for m in read_po(handle) if m.id}
+    assert MARKED <= template, f"the template lacks {sorted(map(str, MARKED - template))[:5]}: extract it again"
