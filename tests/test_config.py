@@ -80,7 +80,7 @@ def test_variant_table_kept_as_given(tmp_path):
         ("[session]\nstill_seconds = -1.0\n", r"still_seconds = -1.0: expected a number >= 0"),
         ("[session]\nfps = nan\n", r"fps = nan"),
         ("[display]\nfullscreen = 1\n", r"\[display\] fullscreen = 1: expected true or false"),
-        ("[display]\nlanguage = \"de DE\"\n", r"language = \"de DE\": expected .*language code"),
+        ("[display]\nlanguage = \"de DE\"\n", r"language = \"de DE\": expected .*a language the box speaks: en, de, nl, pt_BR, ru"),
         ("[buttons]\nconfirm = 28\n", r"\[buttons\] confirm = 28: expected a whole number 0-27"),
         ("[buttons]\nbank = 17\n", r"\[buttons\] bank = 17: BCM pin 17 is already used by \[buttons\] confirm"),
         ("[leds]\nstatus = 17\n", r"\[leds\] status = 17: BCM pin 17 is already used by \[buttons\] confirm"),

@@ -260,7 +260,7 @@ class MenuModel:
             return [MenuItem(name) for name in self._name_choices()]
         if screen is Screen.VARIANTS:
             items = [MenuItem(_("Start the game"))]
-            items += [MenuItem(f"{_(key.label)}: {_show(self._draft.variant.get(key.name, key.menu[0]))}")
+            items += [MenuItem(f"{_(key.label)}: {_show(key, self._draft.variant.get(key.name, key.menu[0]))}")
                       for key in menu_switches(self._draft.game)]
             return items
         if screen is Screen.SAVED:
@@ -448,8 +448,11 @@ def _history_line(game: FinishedGame) -> str:
                                                                    players=", ".join(game.players))
 
 
-def _show(value: Any) -> str:
-    """A switch value as shown on the screen (``must_maximize_runners`` -> ``must maximize runners``)."""
+def _show(key, value: Any) -> str:
+    """A switch's value as shown on the screen: its menu label (translated), on/off, or the value."""
+    label = key.menu_label(value)
+    if label is not None:
+        return _(label)
     if isinstance(value, bool):
         return _("on") if value else _("off")
     return str(value).replace("_", " ")

@@ -61,7 +61,7 @@ class HintPlacement:
 
 def hint_text(hint: str) -> str:
     """The hint as shown: "Hint: " and the advisor's line."""
-    return f"{_('Hint')}: {hint}"
+    return _("Hint: ") + hint
 
 
 def _bar(layout: ScreenLayout) -> int:

@@ -64,6 +64,8 @@ class VariantKey:
     ``deck`` key (text or JSON value -> value; raises ``ValueError``). menu: the values the menu's
     switch steps through, the default first (empty: not offered in the menu). label: the switch's
     name on the screen, in English, marked with :func:`N_` and translated where it is shown.
+    menu_labels: how the menu names each of ``menu``'s values (same order; marked with :func:`N_`);
+    empty: the value itself (numbers; ``bool`` keys say on/off).
     """
 
     name: str
@@ -75,12 +77,19 @@ class VariantKey:
     parse: Callable[[Any], Any] | None = None
     menu: tuple[Any, ...] = ()
     label: str = ""
+    menu_labels: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.type not in TYPES:
             raise ValueError(f"variant key {self.name}: type {self.type!r} is not one of {', '.join(TYPES)}")
         if self.type == "bool" and self.choices is None:
             object.__setattr__(self, "choices", (False, True))
+        if self.menu_labels and len(self.menu_labels) != len(self.menu):
+            raise ValueError(f"variant key {self.name}: one menu label a menu value")
+
+    def menu_label(self, value: Any) -> str | None:
+        """The untranslated menu name of ``value``, or None when the value names itself."""
+        return self.menu_labels[self.menu.index(value)] if self.menu_labels and value in self.menu else None
 
     def convert(self, raw: object) -> Any:
         """``raw`` (a command-line string or a JSON/TOML value) as this key's type; ``ValueError`` when

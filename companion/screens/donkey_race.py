@@ -17,7 +17,7 @@ from companion.games.donkey_race import Phase, set_value
 from companion.hints.donkey_race import advise
 from companion.i18n import N_, _, ngettext
 from companion.screens.common import Keys, key_legend
-from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES
+from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
 from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
 
 
@@ -125,7 +125,7 @@ def _moves(session: DonkeyRaceSession) -> tuple[str, ...]:
         return ()
     lines = []
     for seat, gain in enumerate(summary["gains"]):
-        token = _("{colour} {shape}").format(colour=_(PLAYER_COLOUR_NAMES[seat]), shape=_(PLAYER_SHAPES[seat].value))
+        token = _("{colour} {shape}").format(colour=_(PLAYER_COLOUR_NAMES[seat]), shape=_(SHAPE_NAMES[PLAYER_SHAPES[seat]]))
         if gain:
             lines.append(ngettext("{name} +{n}: move the {token} {n} space (to {pos})",
                                   "{name} +{n}: move the {token} {n} spaces (to {pos})", gain).format(

@@ -12,7 +12,7 @@ Colour is never the only cue: each seat also has a shape (circle, square, triang
 token carries the player's badge: the initial, made distinct when two players share it (see
 :func:`badges`, :func:`player_styles`).
 
-This module is plain data; it needs no pygame.
+This module is plain data; it needs no pygame (names are marked for translation with ``N_``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+
+from companion.i18n import N_
 
 RGB = tuple[int, int, int]
 
@@ -40,7 +42,11 @@ YELLOW: RGB = (0xF0, 0xE4, 0x42)
 REDDISH_PURPLE: RGB = (0xCC, 0x79, 0xA7)
 
 PLAYER_COLOURS: tuple[RGB, ...] = (VERMILLION, SKY_BLUE, YELLOW, REDDISH_PURPLE)
-PLAYER_COLOUR_NAMES: tuple[str, ...] = ("vermillion", "sky blue", "yellow", "reddish purple")
+PLAYER_COLOUR_NAMES: tuple[str, ...] = (N_("vermillion"), N_("sky blue"), N_("yellow"), N_("reddish purple"))
+"""The seats' colour names, untranslated (marked for the catalogues)."""
+SHAPE_NAMES: dict[Shape, str] = {Shape.CIRCLE: N_("circle"), Shape.SQUARE: N_("square"),
+                                 Shape.TRIANGLE: N_("triangle"), Shape.DIAMOND: N_("diamond")}
+"""The shapes' names, untranslated (marked for the catalogues)."""
 PLAYER_SHAPES: tuple[Shape, ...] = (Shape.CIRCLE, Shape.SQUARE, Shape.TRIANGLE, Shape.DIAMOND)
 
 # Theme: light text on a near-black background (contrast ratio about 16:1).

@@ -24,9 +24,10 @@ VARIANTS = (
     VariantKey("column_heights", "ints", STANDARD_HEIGHTS, range=(1, 20), rule="cant-stop.md A.2"),
     VariantKey("num_runners", "int", 3, range=(1, 11), rule="cant-stop.md A.2"),
     VariantKey("pairing_rule", "str", "free", choices=PAIRING_RULES, rule="cant-stop.md A.6", menu=PAIRING_RULES,
-               label=N_("Pairing")),
+               label=N_("Pairing"), menu_labels=(N_("free"), N_("use as many runners as you can"))),
     VariantKey("first_player", "str", "highest_roll", choices=FIRST_PLAYER_RULES, rule="cant-stop.md A.3",
-               menu=FIRST_PLAYER_RULES, label=N_("First player")),
+               menu=FIRST_PLAYER_RULES, label=N_("First player"),
+               menu_labels=(N_("highest roll"), N_("youngest"), N_("chosen by the players"))),
     VariantKey("auto_stop_on_win", "bool", False, rule="cant-stop.md A.8", menu=(False, True),
                label=N_("Bank on a win by itself")),
 )

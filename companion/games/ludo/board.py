@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-COLOURS: tuple[str, ...] = ("red", "green", "yellow", "blue")
+from companion.i18n import N_
+
+COLOURS: tuple[str, ...] = (N_("red"), N_("green"), N_("yellow"), N_("blue"))
 """The four colours in clockwise seating order (B.2, B.7 seating); seat ``i`` plays ``COLOURS[i]``."""
 
 BOARD_NAMES: tuple[str, ...] = ("ludo52", "mensch40")
