@@ -89,7 +89,7 @@ class GameEntry:
         """Raise :class:`UserError` unless ``count`` players can play this game."""
         low, high = self.players
         if not low <= count <= high:
-            takes = str(low) if low == high else f"{low} to {high}"
+            takes = str(low) if low == high else _("{low} to {high}").format(low=low, high=high)
             raise UserError(_("{game} takes {n} players, not {count}").format(game=self.title(), n=takes,
                                                                               count=count))
 

@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
+from companion.i18n import N_
+
 COLOURS = ("R", "O", "Y", "G", "B", "P")
 """Colour letters in deck order (C.2: six colours): red, orange, yellow, green, blue, purple."""
 
@@ -29,8 +31,9 @@ RANK_RUN = 2
 RANK_SUM = 1
 
 FORMATION_NAMES = {
-    "schotten-totten": {5: "colour run", 4: "three of a kind", 3: "colour", 2: "run", 1: "sum"},
-    "battle-line": {5: "wedge", 4: "phalanx", 3: "battalion order", 2: "skirmish line", 1: "host"},
+    "schotten-totten": {5: N_("colour run"), 4: N_("three of a kind"), 3: N_("colour"), 2: N_("run"), 1: N_("sum")},
+    "battle-line": {5: N_("wedge"), 4: N_("phalanx"), 3: N_("battalion order"), 2: N_("skirmish line"),
+                    1: N_("host")},
 }
 """Formation names by rank per game (C.5 table); translate with ``companion.i18n._`` for display."""
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.schotten_totten import Card, ClaimVerdict, formation_key, formation_name
-from companion.i18n import _
+from companion.i18n import N_, _
 
-SHORT_NAMES = {"three of a kind": "3 of a kind", "battalion order": "battalion", "skirmish line": "skirmish"}
+SHORT_NAMES = {"three of a kind": N_("3 of a kind"), "battalion order": N_("battalion"), "skirmish line": N_("skirmish")}
 """Shorter forms of the longer formation names, for the narrow stone columns of the screen."""
 
 
