@@ -6,6 +6,8 @@ narrowed to the rectangle while drawing).
 
 from __future__ import annotations
 
+import re
+
 import pygame
 
 from companion.display import fonts
@@ -33,10 +35,12 @@ def ellipsize(text: str, font: pygame.font.Font, max_width: int) -> str:
 def wrap(text: str, font: pygame.font.Font, max_width: int, max_lines: int) -> list[str]:
     """Break ``text`` into at most ``max_lines`` lines of at most ``max_width`` pixels.
 
-    Breaks at spaces; a word longer than a line is broken inside. The last line ends in "…" when text
-    was left over.
+    Breaks at spaces, never at a no-break space (``8\xa0%`` stays whole, as German and Russian write a
+    percentage); a word longer than a line is broken inside. The last line ends in "…" when text was
+    left over.
     """
-    words = text.split()
+    words = re.split(r"[ \t\n\r]+", text.strip(" \t\n\r"))
+    words = [w for w in words if w]
     lines: list[str] = []
     current = ""
     i = 0

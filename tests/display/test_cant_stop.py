@@ -590,3 +590,12 @@ def test_a_die_tag_keeps_clear_of_the_other_dice_and_their_outlines():
     assert photo.contains(placed) and not any(placed.colliderect(r) for r in avoid)
     assert placed.bottom == box.top + 20 // 3 and placed.left == box.right - 30 // 3  # on the top right corner
     assert _place_tag(tag, box, photo, [], gap=3).midleft == (box.right + 3, box.centery)  # free: right of it
+
+
+def test_wrapping_keeps_a_no_break_space_whole():
+    from companion.display import fonts
+    from companion.display.text import wrap
+
+    lines = wrap("Siegchance 88\xa0% (sonst 83\xa0%); Pech im nächsten Wurf: 0\xa0%", fonts.font(20), 150, 6)
+    assert len(lines) > 2 and not [line for line in lines if line.startswith("%")]
+    assert all(number + "\xa0%" in " ".join(lines) for number in ("88", "83", "0"))
