@@ -8,8 +8,8 @@ beside them; docs/CLI.md, Translations, gives the commands). :data:`LANGUAGES` l
 box speaks; :func:`language_code` maps what a flag, the config or the environment says onto one of them.
 Which one is used is decided in ``companion.app.language`` (flag, menu choice, config, environment).
 
-Numbers: :func:`percent`, :func:`decimal`, :func:`number` and :func:`ordinal` follow the current language
-(Babel's CLDR number formats; ordinals by the small rules of :data:`_ORDINALS`).
+Numbers and times: :func:`percent`, :func:`decimal`, :func:`number`, :func:`moment` and :func:`ordinal`
+follow the current language (Babel's CLDR formats; ordinals by the small rules of :data:`_ORDINALS`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from __future__ import annotations
 import gettext
 import os
 from collections.abc import Mapping
+from datetime import datetime, timezone
 from importlib import resources
 
+from babel.dates import format_datetime
 from babel.numbers import format_decimal, format_percent
 
 from companion.errors import UserError
@@ -138,6 +140,18 @@ def decimal(value: float, digits: int = 1) -> str:
 def number(value: int) -> str:
     """A whole number with the current language's grouping ("1,240", "1.240", "1 240")."""
     return format_decimal(value, format="#,##0", locale=_locale())
+
+
+def moment(iso: str) -> str:
+    """A stored time (ISO 8601, UTC as the store keeps it) in the local time zone, written short the current
+    language's way ("12/1/26, 9:40 PM", "01.12.26, 21:40"); the text itself when it is no time."""
+    try:
+        when = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return format_datetime(when.astimezone(), "short", locale=_locale())
 
 
 _ORDINALS = {"en": None, "de": "{n}.", "nl": "{n}e", "pt_BR": "{n}º", "ru": "{n}."}

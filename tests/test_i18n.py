@@ -49,3 +49,19 @@ def test_english_ordinals():
     i18n.set_language("en")
     assert [i18n.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+
+
+def test_stored_times_are_written_the_languages_short_way(monkeypatch):
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        i18n.set_language("en")
+        assert i18n.moment("2026-12-01T21:40:00+00:00") == "12/1/26, 9:40\u202fPM"
+        i18n.set_language("de")
+        assert i18n.moment("2026-12-01T21:40:00+00:00") == "01.12.26, 21:40"
+        assert i18n.moment("not a time") == "not a time"
+    finally:
+        monkeypatch.undo()
+        time.tzset()

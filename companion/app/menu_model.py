@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.commands import Button, Command
-from companion.i18n import LANGUAGES, _, current_language
+from companion.i18n import LANGUAGES, _, current_language, moment
 from companion.registry import GAMES, game_title, menu_switches
 from companion.screens.menu import BarsView, MenuItem, MenuView
 
@@ -265,7 +265,7 @@ class MenuModel:
             return items
         if screen is Screen.SAVED:
             return [MenuItem(f"{game_title(g.game)}: {', '.join(g.players)} "
-                             f"({g.created[:16].replace('T', ' ')})") for g in self._saved]
+                             f"({moment(g.created)})") for g in self._saved]
         if screen is Screen.SAVED_GAME:
             return [MenuItem(_("Resume")), MenuItem(_("Delete")), MenuItem(_("Back"))]
         if screen is Screen.DELETE_CONFIRM:
@@ -440,7 +440,7 @@ class MenuModel:
 
 def _history_line(game: FinishedGame) -> str:
     """``Can't Stop: Ada, Ben: Ada won (2026-12-01 21:40)``."""
-    when = game.created[:16].replace("T", " ")
+    when = moment(game.created)
     if game.winner:
         return _("{game}: {players}: {winner} won ({when})").format(game=game_title(game.game), when=when,
                                                                    players=", ".join(game.players), winner=game.winner)

@@ -58,7 +58,7 @@ def draw(surface: pygame.Surface, view: MenuView) -> None:
         else:
             colour = palette.FOREGROUND if item.enabled else palette.MUTED
         draw_text(surface, item.label, rect.inflate(-2 * margin, 0), unit * 3 // 4, colour,
-                  bold=index == view.selected)
+                  bold=index == view.selected, min_size=max(12, unit * 3 // 8))  # long saved-game lines shrink
         y += unit
     if view.message:
         draw_text(surface, view.message, pygame.Rect(margin, height - unit * 2, width - 2 * margin, unit),

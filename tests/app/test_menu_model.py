@@ -3,7 +3,7 @@
 from companion.app.menu_model import (ChooseLanguage, FinishedGame, LookBack, MenuModel, SavedGame, Screen, ShowRules,
     Shutdown, StartGame, pick_sequence)
 from companion.commands import Button, Command
-from companion.i18n import LANGUAGES
+from companion.i18n import LANGUAGES, moment
 
 NEXT, CONFIRM, UNDO, MENU = (Command(b) for b in (Button.NEXT, Button.CONFIRM, Button.UNDO, Button.MENU))
 ALL = {"cant-stop": True, "ludo": False, "schotten-totten": False, "donkey-race": False}
@@ -71,7 +71,7 @@ def test_player_count_names_from_the_scoreboard_and_variants():
     assert labels(model)[1] == "Columns to win: 3"
     press(model, NEXT, CONFIRM, CONFIRM)  # 3 -> 2 -> 4
     press(model, NEXT, CONFIRM)  # pairing: free -> must maximize runners
-    assert labels(model)[1:3] == ["Columns to win: 4", "Pairing: must maximize runners"]
+    assert labels(model)[1:3] == ["Columns to win: 4", "Pairing: use as many runners as you can"]
     actions = press(model, *pick_sequence(model, "Start the game"))
     assert actions == [StartGame("cant-stop", ("Ada", "Ben", "Player 3"),
                                  {"num_runners": 3, "columns_to_win": 4, "pairing_rule": "must_maximize_runners"})]
@@ -107,7 +107,8 @@ def test_saved_games_resume_and_delete_with_confirmation():
     model = MenuModel(data, ALL)
     assert labels(model)[1] == "Saved games (2)"
     press(model, NEXT, CONFIRM)
-    assert labels(model) == ["Can't Stop: Ada, Ben (2026-01-02 10:11)", "Can't Stop: Cy, Di (2026-01-03 09:00)"]
+    assert labels(model) == [f"Can't Stop: Ada, Ben ({moment(saved[0].created)})",
+                             f"Can't Stop: Cy, Di ({moment(saved[1].created)})"]
     press(model, NEXT, CONFIRM, NEXT, CONFIRM)  # Cy/Di, Delete
     assert model.screen is Screen.DELETE_CONFIRM and data.deleted == []
     press(model, CONFIRM)  # "No, keep it"
@@ -115,7 +116,7 @@ def test_saved_games_resume_and_delete_with_confirmation():
     assert model.selected == 1  # back on "Delete"
     press(model, CONFIRM, NEXT, CONFIRM)  # Delete, Yes
     assert data.deleted == [7]
-    assert model.screen is Screen.SAVED and labels(model) == ["Can't Stop: Ada, Ben (2026-01-02 10:11)"]
+    assert model.screen is Screen.SAVED and labels(model) == [f"Can't Stop: Ada, Ben ({moment(saved[0].created)})"]
     actions = press(model, CONFIRM, CONFIRM)  # Ada/Ben, Resume
     assert actions == [StartGame("cant-stop", ("Ada", "Ben"), {}, game_id=4)]
 
@@ -184,8 +185,8 @@ def test_history_lists_finished_games_and_offers_replay_and_summary():
     assert "History (2)" in labels(model)
     press(model, *pick_sequence(model, "History (2)"))
     assert model.screen is Screen.HISTORY and model.view().title == "History: finished games"
-    assert labels(model) == ["Can't Stop: Ada, Ben: Ada won (2026-12-01 21:40)",
-                             "Donkey race: Cy, Di, Ed: no single winner (2026-11-30 20:00)"]
+    assert labels(model) == [f"Can't Stop: Ada, Ben: Ada won ({moment(done[0].created)})",
+                             f"Donkey race: Cy, Di, Ed: no single winner ({moment(done[1].created)})"]
     press(model, CONFIRM)
     assert model.screen is Screen.HISTORY_GAME and labels(model) == ["Replay", "Summary", "Back"]
     assert press(model, CONFIRM) == [LookBack(9, replay=True)]

@@ -315,3 +315,84 @@ def test_any_hint_up_to_150_characters_and_any_short_names_fit(hint_words, n, op
     for cell in score_cells(view, layout):
         assert fonts.font(cell.name_size, bold=True).size(names[cell.seat])[0] <= cell.name_rect.width
         assert cell.name_size >= layout.small
+
+
+# --- the menus, the summary and the rules pages, at both sizes ----------------------------------------------
+
+
+def _menu_views():
+    """(where, view) of every menu screen the buttons reach, with the longest names and content."""
+    from companion.app.menu_model import FinishedGame, MenuModel, SavedGame, pick_sequence
+    from companion.commands import Button, Command
+    from companion.registry import GAMES
+
+    class Data:
+        def saved_games(self):
+            return [SavedGame(3, "donkey-race", tuple(NAMES), "2026-12-01T21:40:00")]
+
+        def known_names(self):
+            return list(NAMES)
+
+        def scoreboard_lines(self):
+            return [_("{game}: {name}, {wins} of {games} won").format(game=_("Schotten Totten"), name=NAMES[3], wins=12,
+                                                                     games=30)]
+
+        def delete_game(self, game_id):
+            pass
+
+        def finished_games(self):
+            return [FinishedGame(9, "schotten-totten", tuple(NAMES[:2]), "2026-12-01T21:40:00", NAMES[1])]
+
+        def dice(self):
+            return {"faces": [40, 41, 39, 44, 38, 42], "verdict": _("No sign of a biased die after {n} rolls").format(n=244)}
+
+    available = {entry.name: True for entry in GAMES}
+    model = MenuModel(Data(), available)
+    yield "main", model.view()
+    main_labels = [item.label for item in model.view().items]
+    for label in main_labels[:-1]:
+        model = MenuModel(Data(), available)
+        for command in pick_sequence(model, label):
+            model.handle(command)
+        yield f"main > {label}", model.view()
+        model.handle(Command(Button.CONFIRM))  # one screen deeper where there is one
+        yield f"main > {label} > first", model.view()
+    model = MenuModel(Data(), available)
+    for command in pick_sequence(model, main_labels[-1]):
+        model.handle(command)
+    yield "shut down", model.view()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_menus_summary_and_rules_are_never_cut(size, monkeypatch, shots, language):
+    from companion.app.rules import RulesSession
+    from companion.app.summary import SummarySession
+    from companion.display import menu as menu_display
+    from companion.display import rules as rules_display
+    from companion.display import summary as summary_display
+    from companion.registry import names
+    from companion.screens import rules as rules_screen
+    from companion.screens import summary as summary_screen
+    from companion.stats import Course, GameSummary, Tally
+
+    def check(where, draw, view):
+        surface = pygame.Surface(size)
+        lines = drawn_lines(monkeypatch, lambda: draw(surface, view))
+        cut = [line for line in lines if line.endswith(text.ELLIPSIS)]
+        assert not cut, f"{language} {size} {where}: {cut}"
+        save(surface, shots, f"{language} {size[0]} {where}".replace(">", "-").replace("/", "-"))
+
+    for where, view in _menu_views():
+        check(f"menu {where}", menu_display.draw, view)
+    for game in names():
+        session = RulesSession(game)
+        for page in range(session.pages):
+            session.page = page
+            check(f"rules {game} {page}", rules_display.draw, rules_screen.build_view(session))
+    summary = GameSummary("ludo", tuple(NAMES), (2, 0, 3, 1), (4, 3, 2, 0), ("pawn home", "pawns home"),
+                          Course("pawns home", "turn", ((0.0, 1.0, 2.0, 4.0),) * 4, 4.0),
+                          tuple(t for s in range(4) for t in (Tally(s, "sixes", 18, 16.5, 99), Tally(s, "captures", 11))))
+    session = SummarySession(summary, 1)
+    for page in range(session.pages):
+        session.page = page
+        check(f"summary {page}", summary_display.draw, summary_screen.build_view(session))
