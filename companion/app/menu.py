@@ -25,9 +25,9 @@ from typing import Any
 from companion.app import rules
 from companion.app.devices import PlayDevices, display_available
 from companion.app.inputs import open_input
-from companion.app.language import choose_language, store_choice
+from companion.app.language import choose_language
 from companion.app.loop import run_loop
-from companion.app.menu_model import ChooseLanguage, LookBack, MenuModel, ShowRules, Shutdown, StartGame
+from companion.app.menu_model import LookBack, MenuModel, ShowRules, Shutdown, StartGame
 from companion.app.menu_store import StoreMenuData
 from companion.app.play import run_game
 from companion.app.replay import replay_game
@@ -39,7 +39,7 @@ from companion.config import Config
 from companion.display import Display
 from companion.display import menu as menu_display
 from companion.errors import ScriptEnded
-from companion.i18n import _, set_language
+from companion.i18n import _
 from companion.paths import AppPaths, resolve
 from companion.registry import GAMES, game
 from companion.store import Store
@@ -164,7 +164,7 @@ class MenuRunner:
         the devices; see :func:`run_menu`."""
         store, problem = open_box_store(self.paths)  # issue 9: damaged store moved aside, never fatal
         with store:
-            model = MenuModel(StoreMenuData(store), available_games(), self.config.variants)
+            model = MenuModel(StoreMenuData(store, self.paths.state_dir), available_games(), self.config.variants)
             model.message = " ".join(m for m in (self.notice, problem) if m)
             if self.display is None:
                 self.open_devices()
@@ -198,8 +198,6 @@ class MenuRunner:
                     self._look_back(store, action, model)
                 if isinstance(action, ShowRules):
                     self._show_rules(store, action.game)
-                if isinstance(action, ChooseLanguage):
-                    self._choose_language(action.code, model)
             if max_ticks is not None and self.result.ticks >= max_ticks:
                 return self.result
             if self.inputs.exhausted and not self.pending:
@@ -239,16 +237,6 @@ class MenuRunner:
                      fps=self.config.session.fps, leds=self.leds)
         except ScriptEnded:
             log.info("the script ended while the rules were shown")
-
-    def _choose_language(self, code: str, model: MenuModel) -> None:
-        """Speak ``code`` from now on and keep the choice in the state directory (the config file is
-        read-only to the service)."""
-        set_language(code)
-        try:
-            store_choice(self.paths.state_dir, code)
-        except OSError as error:
-            log.error("cannot keep the language chosen: %s", error)
-            model.message = _("The language is used now but could not be kept: {error}").format(error=error)
 
     def _look_back(self, store: Store, action: LookBack, model: MenuModel) -> None:
         """Replay a finished game, or show its summary, on the menu's window, inputs and LEDs."""

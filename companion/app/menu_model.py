@@ -18,8 +18,8 @@ Screens, from the main menu::
 
 :meth:`MenuModel.handle` returns an :class:`Action` when the menu is done with its part: start a new
 game or resume a saved one (:class:`StartGame`), replay a finished one or show its summary
-(:class:`LookBack`), show a game's rules (:class:`ShowRules`), switch the language
-(:class:`ChooseLanguage`), or power off (:class:`Shutdown`). What the menu
+(:class:`LookBack`), show a game's rules (:class:`ShowRules`), or power off (:class:`Shutdown`). The
+language screen switches the language through :meth:`MenuData.choose_language`. What the menu
 reads and changes in the store goes through a :class:`MenuData` (tests pass a fake).
 """
 
@@ -96,6 +96,10 @@ class MenuData(Protocol):
     def finished_games(self) -> list[FinishedGame]:
         """Finished games, newest first."""
 
+    def choose_language(self, code: str) -> str:
+        """Speak ``code`` (one of ``companion.i18n.LANGUAGES``) from now on and keep the choice; returns a
+        message for the screen ("" when all went well)."""
+
     def dice(self) -> Mapping[str, Any]:
         """The dice the camera read over every saved game: ``{"faces": [n1..n6], "verdict": str, ...}``
         (``companion.stats.store_figures``'s ``dice``)."""
@@ -133,14 +137,7 @@ class ShowRules:
     game: str
 
 
-@dataclass(frozen=True)
-class ChooseLanguage:
-    """Speak ``code`` (one of ``companion.i18n.LANGUAGES``) from now on, and keep the choice."""
-
-    code: str
-
-
-Action = StartGame | Shutdown | LookBack | ShowRules | ChooseLanguage
+Action = StartGame | Shutdown | LookBack | ShowRules
 
 
 @dataclass
@@ -351,7 +348,7 @@ class MenuModel:
             return ShowRules(self._games()[index])
         elif screen is Screen.LANGUAGE:
             self._back()
-            return ChooseLanguage(list(LANGUAGES)[index])
+            self.message = self.data.choose_language(list(LANGUAGES)[index])
         elif screen is Screen.HISTORY:
             self._finished_choice = self._finished[index]
             self._go(Screen.HISTORY_GAME)

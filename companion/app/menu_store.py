@@ -8,13 +8,18 @@ scoreboard, which counts finished games, never changes.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+from pathlib import Path
 
+from companion.app.language import store_choice
 from companion.app.menu_model import FinishedGame, SavedGame
-from companion.i18n import _
+from companion.i18n import _, set_language
 from companion.registry import game_title
 from companion.stats import store_figures
 from companion.store import Store
+
+logger = logging.getLogger(__name__)
 
 
 def delete_saved_game(connection: sqlite3.Connection, game_id: int) -> bool:
@@ -38,10 +43,12 @@ def delete_saved_game(connection: sqlite3.Connection, game_id: int) -> bool:
 
 
 class StoreMenuData:
-    """:class:`companion.app.menu_model.MenuData` over an open :class:`Store`."""
+    """:class:`companion.app.menu_model.MenuData` over an open :class:`Store`; the language chosen on the
+    menu is kept in ``state_dir`` (None: not kept)."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, state_dir: Path | None = None):
         self.store = store
+        self.state_dir = state_dir
 
     def saved_games(self) -> list[SavedGame]:
         """Unfinished games, oldest first."""
@@ -73,3 +80,16 @@ class StoreMenuData:
     def dice(self) -> dict:
         """The dice the camera read over every saved game (``companion.stats.store_figures``)."""
         return store_figures(self.store)["dice"]
+
+    def choose_language(self, code: str) -> str:
+        """Speak ``code`` from now on and keep the choice in the state directory (the config file is
+        read-only to the service); returns "" or what went wrong, for the screen."""
+        set_language(code)
+        if self.state_dir is None:
+            return ""
+        try:
+            store_choice(self.state_dir, code)
+        except OSError as error:
+            logger.error("cannot keep the language chosen: %s", error)
+            return _("The language is used now but could not be kept: {error}").format(error=error)
+        return ""

@@ -13,7 +13,7 @@ from companion.commands import Button, Command
 from companion.display import summary as summary_display
 from companion.errors import CorruptLog, ScriptEnded
 from companion.screens import summary as summary_screen
-from companion.session.base import ButtonsOnly
+from companion.session.base import Paged
 from companion.stats import GameSummary, game_summary
 
 log = logging.getLogger(__name__)
@@ -23,29 +23,21 @@ class Mode(enum.Enum):
     SUMMARY = "summary"
 
 
-class SummarySession(ButtonsOnly):
-    """The summary as a session of the loop; it lights no seat. ``page`` 0..``pages``-1; ``finished``
-    once CONFIRM is pressed."""
+class SummarySession(Paged):
+    """The summary as a session of the loop, page by page (:class:`companion.session.base.Paged`); it
+    lights no seat. The key of a page's number (``choose N``) goes straight to it."""
 
     active_seat = None
     mode = Mode.SUMMARY
 
     def __init__(self, summary: GameSummary, game_id: int):
+        super().__init__()
         self.summary = summary
         self.game_id = game_id
-        self.page = 0
         self.pages = len(summary_screen.pages(summary))
-        self.finished = False
-        self.message = ""
 
-    def on_command(self, command: Command) -> None:
-        if command.button is Button.CONFIRM:
-            self.finished = True
-        elif command.button is Button.NEXT:
-            self.page = (self.page + 1) % self.pages
-        elif command.button is Button.UNDO:
-            self.page = (self.page - 1) % self.pages
-        elif command.button is Button.CHOOSE and command.args:
+    def on_other(self, command: Command) -> None:
+        if command.button is Button.CHOOSE and command.args:
             self.page = min(self.pages, max(1, int(command.args[0]))) - 1
 
 

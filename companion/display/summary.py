@@ -7,6 +7,7 @@ from __future__ import annotations
 import pygame
 
 from companion.display.charts import draw_line_chart
+from companion.display.pages import draw_page
 from companion.display.text import draw_text, draw_wrapped
 from companion.screens import palette
 from companion.screens.summary import SummaryView
@@ -14,30 +15,17 @@ from companion.screens.summary import SummaryView
 
 def draw(surface: pygame.Surface, view: SummaryView) -> None:
     """Draw ``view`` over the whole of ``surface``."""
-    width, height = surface.get_size()
-    unit = max(8, height // 12)
-    margin = max(4, width // 40)
-    surface.fill(palette.BACKGROUND)
-    pygame.draw.rect(surface, palette.PANEL, pygame.Rect(0, 0, width, unit * 2))
-    draw_text(surface, view.title, pygame.Rect(margin, 0, width - 2 * margin, unit), unit * 4 // 5,
-              palette.FOREGROUND, bold=True)
-    draw_text(surface, view.prompt, pygame.Rect(margin, unit, width - 2 * margin, unit), unit * 2 // 3,
-              palette.MUTED)
-    body = pygame.Rect(margin, unit * 2 + unit // 3, width - 2 * margin, height - unit * 3 - unit // 2)
+    body, unit = draw_page(surface, view.title, view.prompt, view.keys)
     if view.chart is not None:
         chart = view.chart
         draw_text(surface, chart.title, pygame.Rect(body.x, body.y, body.width, unit), unit * 3 // 4,
                   palette.FOREGROUND, bold=True)
         draw_line_chart(surface, pygame.Rect(body.x, body.y + unit, body.width, body.height - unit), chart.series,
                         chart.names, chart.x_label, chart.y_label, chart.high)
-    else:
-        line_h = min(unit, max(12, body.height // (2 * max(1, len(view.lines)))) * 2)
-        y = body.y
-        for line in view.lines:
-            used = draw_wrapped(surface, line, pygame.Rect(body.x, y, body.width, line_h * 2), line_h * 3 // 4,
-                                palette.FOREGROUND, max_lines=2)
-            y += max(line_h, used.height) + line_h // 4
-    legend = "   ".join(f"{button}: {what}" for button, what in view.keys)
-    pygame.draw.rect(surface, palette.PANEL, pygame.Rect(0, height - unit, width, unit))
-    draw_text(surface, legend, pygame.Rect(margin, height - unit, width - 2 * margin, unit), unit * 2 // 3,
-              palette.MUTED)
+        return
+    line_h = min(unit, max(12, body.height // (2 * max(1, len(view.lines)))) * 2)
+    y = body.y
+    for line in view.lines:
+        used = draw_wrapped(surface, line, pygame.Rect(body.x, y, body.width, line_h * 2), line_h * 3 // 4,
+                            palette.FOREGROUND, max_lines=2)
+        y += max(line_h, used.height) + line_h // 4

@@ -14,6 +14,8 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from companion.commands import Button, Command
+
 
 class Waiting(enum.Enum):
     """What the box waits for; drives the status LED (slow blink: camera; steady: players)."""
@@ -79,6 +81,30 @@ class ButtonsOnly:
 
     def on_camera_problem(self, reason: str) -> None:
         """No camera is needed: a camera problem changes nothing."""
+
+
+class Paged(ButtonsOnly):
+    """A :class:`ButtonsOnly` screen of ``pages`` pages: NEXT pages on, UNDO back (both wrap round),
+    CONFIRM leaves (``finished``). Subclasses set ``pages`` and may handle more in :meth:`on_other`."""
+
+    pages = 1
+
+    def __init__(self) -> None:
+        self.page = 0
+        self.finished = False
+
+    def on_command(self, command: Command) -> None:
+        if command.button is Button.CONFIRM:
+            self.finished = True
+        elif command.button is Button.NEXT:
+            self.page = (self.page + 1) % self.pages
+        elif command.button is Button.UNDO:
+            self.page = (self.page - 1) % self.pages
+        else:
+            self.on_other(command)
+
+    def on_other(self, command: Command) -> None:
+        """Any other button: nothing by default."""
 
 
 class SceneChange:

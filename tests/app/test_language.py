@@ -36,3 +36,15 @@ def test_a_bad_flag_or_config_is_named_a_bad_choice_file_is_ignored(tmp_path, ca
     (tmp_path / CHOICE_FILE).write_text('{"language": "fr"}', encoding="utf-8")
     assert stored_choice(tmp_path) is None
     assert choose_language(None, tmp_path, config_from_dict({}), {"LANG": "C.UTF-8"}) == "en"
+
+
+def test_the_menus_choice_switches_now_and_is_kept(tmp_path):
+    from companion.app.menu_store import StoreMenuData
+    from companion.store import Store
+
+    with Store(tmp_path / "s.sqlite3") as store:
+        assert StoreMenuData(store, tmp_path).choose_language("ru") == ""
+    assert i18n.current_language() == "ru" and stored_choice(tmp_path) == "ru"
+    assert i18n._("Scoreboard") != "Scoreboard"  # the Russian catalogue is in use
+    i18n.set_language("en")
+    assert choose_language(None, tmp_path, config_from_dict({}), {"LANG": "de_DE.UTF-8"}) == "ru"
