@@ -16,7 +16,8 @@ __all__ = ["run_simulation", "Agent", "Played", "Tally", "play_through"]
 
 
 def run_simulation(name: str, agents: list[str], games: int, seed: int,
-                   variant: Mapping[str, str] | None = None) -> dict:
-    """Simulate ``games`` games of the game ``name``; raises ``UserError`` for an unknown game or agent or
-    a wrong number of agents, and ``VariantError`` for a bad variant."""
-    return game(name).module("agents").simulate(agents, games, seed, variant)
+                   variant: Mapping[str, str] | None = None, jobs: int = 1) -> dict:
+    """Simulate ``games`` games of the game ``name`` (``jobs`` worker processes, 0: one per CPU; the
+    figures do not depend on it); raises ``UserError`` for an unknown game or agent, a wrong number of
+    agents or a negative ``jobs``, and ``VariantError`` for a bad variant."""
+    return game(name).module("agents").simulate(agents, games, seed, variant, jobs=jobs)

@@ -9,6 +9,8 @@ module (``companion.agents.<game>``) has its ``AGENTS``, its chance outcomes and
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -95,23 +97,58 @@ def check_run(game: str, agents: list[str], low: int, high: int, games: int) -> 
         raise UserError(f"simulate: games must be at least 1, not {games}")
 
 
+def game_rng(seed: int, index: int) -> random.Random:
+    """The random source of game ``index`` (0-based) of a run seeded ``seed``: every game has its own, so
+    a run's figures do not depend on how its games are shared out among worker processes."""
+    return random.Random(f"{seed}:{index}")
+
+
+_run: tuple | None = None
+"""The run the worker processes play (set before they fork: the agents are closures, which do not
+pickle)."""
+
+
+def _play_range(bounds: tuple[int, int]) -> list[tuple[list[int], int | None, int]]:
+    """Play games ``bounds[0]`` to ``bounds[1] - 1`` of :data:`_run`: (seating order, winning seat, length)."""
+    names, seed, players, one_game, seating = _run
+    out = []
+    for index in range(*bounds):
+        order = seating(index) if seating else list(range(len(names)))
+        seat, length = one_game([players[i] for i in order], game_rng(seed, index))
+        out.append((order, seat, length))
+    return out
+
+
 def simulate_games(names: list[str], games: int, seed: int, table: Mapping[str, Agent],
                    one_game: Callable[[list[Agent], random.Random], tuple[int | None, int]],
-                   seating: Callable[[int], list[int]] | None = None) -> dict:
+                   seating: Callable[[int], list[int]] | None = None, jobs: int = 1) -> dict:
     """Play ``games`` games between the agents ``names`` (of ``table``) and count who wins.
 
     ``one_game(agents, rng)`` plays one game with ``agents[seat]`` in each seat and returns (the winning
     seat or None for a draw or a capped game, the game's length in the game's own unit). ``seating(g)``:
-    the agents' order in game ``g`` (``order[seat]`` indexes ``names``; default: as given). One
-    ``random.Random(seed)`` serves every game in turn, so equal arguments give equal results. Returns
-    :meth:`Tally.result`. Raises :class:`UserError` for an unknown agent.
+    the agents' order in game ``g`` (``order[seat]`` indexes ``names``; default: as given). Game ``g``
+    draws from :func:`game_rng` ``(seed, g)``, so equal arguments give equal results whatever ``jobs``
+    (worker processes, forked; 0: one per CPU; 1: this process). Returns :meth:`Tally.result`. Raises
+    :class:`UserError` for an unknown agent or a negative ``jobs``.
     """
+    global _run
     players = [lookup_agent(table, name) for name in names]
-    rng = random.Random(seed)
+    if jobs < 0:
+        raise UserError(f"--jobs must be 0 (one per CPU) or more, not {jobs}")
+    jobs = min(jobs or os.cpu_count() or 1, games) or 1
+    _run = (names, seed, players, one_game, seating)
+    try:
+        if jobs == 1:
+            played = _play_range((0, games))
+        else:
+            bounds = [games * part // jobs for part in range(jobs + 1)]
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                parts = pool.map(_play_range, [(bounds[k], bounds[k + 1]) for k in range(jobs)])
+            played = [game for part in parts for game in part]
+    finally:
+        _run = None
     tally = Tally(names)
-    for index in range(games):
-        order = seating(index) if seating else list(range(len(names)))
-        seat, length = one_game([players[i] for i in order], rng)
+    for order, seat, length in played:
         if seat is not None:
             tally.add(seat, names[order[seat]], length)
     return tally.result(games)

@@ -59,7 +59,7 @@ def _clock(state: CantStopState) -> int:
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1) -> dict:
     """Play ``games`` games of Can't Stop between ``agents`` and count who wins.
 
     agents: 1-4 names from :data:`AGENTS`, in seating order (seat 0 first); one name is solo play.
@@ -79,6 +79,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     Raises ``UserError`` for an unknown agent, 0 or more than 4 agents, ``games`` < 1, or a
     bad variant (:class:`companion.errors.VariantError`).
     ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
+    ``jobs``: worker processes (0: one per CPU); the figures do not depend on it.
     """
     check_run("Can't Stop", agents, 1, MAX_PLAYERS, games)
     config = CantStopConfig.from_variant(variant or {})
@@ -87,4 +88,4 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner, turns = play_game(CantStopState.new(len(players), config), players, rng)
         return winner, (0 if winner is None else turns[winner])
 
-    return simulate_games(agents, games, seed, table or AGENTS, one_game)
+    return simulate_games(agents, games, seed, table or AGENTS, one_game, jobs=jobs)

@@ -57,7 +57,7 @@ def play_game(state: DonkeyRaceState, agents: list[Agent], rng: random.Random,
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1) -> dict:
     """Play ``games`` games of the donkey card race between ``agents`` and count who wins.
 
     agents: 2-4 names from :data:`AGENTS` in seating order. games: >= 1. seed: seeds the one
@@ -70,6 +70,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     when none had. Raises ``UserError`` for an unknown agent, a count outside 2-4, ``games`` < 1 or
     a bad variant (:class:`companion.games.base.VariantError`).
     ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
+    ``jobs``: worker processes (0: one per CPU); the figures do not depend on it.
     """
     check_run("the donkey card race", agents, 2, 4, games)
     config = DonkeyRaceConfig.from_variant(variant or {})
@@ -79,4 +80,4 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         single = finished and len(final.winners) == 1
         return (final.winners[0] if single else None), final.round_no
 
-    return simulate_games(agents, games, seed, table or AGENTS, one_game)
+    return simulate_games(agents, games, seed, table or AGENTS, one_game, jobs=jobs)

@@ -54,7 +54,7 @@ def play_game(state: LudoState, agents: list[Agent], rng: random.Random,
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1) -> dict:
     """Play ``games`` games of Ludo between ``agents`` (2-4 names of :data:`AGENTS`, seating order).
 
     Seats take the colours clockwise (2 players: red and yellow, opposite, B.3; 3: red, green, yellow).
@@ -64,6 +64,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     Raises ``UserError`` for an unknown agent, fewer than 2 or more than 4 agents, ``games`` < 1, or a
     bad variant.
     ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
+    ``jobs``: worker processes (0: one per CPU); the figures do not depend on it.
     """
     check_run("Ludo", agents, 2, 4, games)
     config = LudoConfig.from_variant(variant or {})
@@ -72,4 +73,4 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner, turns = play_game(LudoState.new(len(players), config), players, rng)
         return winner, (0 if winner is None else turns[winner])
 
-    return simulate_games(agents, games, seed, table or AGENTS, one_game)
+    return simulate_games(agents, games, seed, table or AGENTS, one_game, jobs=jobs)

@@ -89,7 +89,7 @@ def play_game(state: SchottenTottenState, agents: list[Agent], rng: random.Rando
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1) -> dict:
     """Play ``games`` games between two agents; seats alternate over games (game 0: ``agents[0]`` in
     seat 0, game 1: in seat 1, ...), and the starting player is drawn from the seed (C.3).
 
@@ -99,6 +99,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     winner took; draws (stalls, C.11) count for nobody. Raises ``UserError`` for an unknown agent, not
     two agents, ``games`` < 1 or a bad variant.
     ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
+    ``jobs``: worker processes (0: one per CPU); the figures do not depend on it.
     """
     check_run("Schotten Totten", agents, 2, 2, games)
     config = SchottenTottenConfig.from_variant(variant or {})
@@ -107,4 +108,4 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner, turns = play_game(SchottenTottenState.new(config), players, rng)
         return winner, (0 if winner is None else turns[winner])
 
-    return simulate_games(agents, games, seed, table or AGENTS, one_game, seating=lambda g: [0, 1] if g % 2 == 0 else [1, 0])
+    return simulate_games(agents, games, seed, table or AGENTS, one_game, seating=lambda g: [0, 1] if g % 2 == 0 else [1, 0], jobs=jobs)

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from companion.agents import run_simulation
+from companion.agents.base import game_rng
 from companion.agents.cant_stop import AGENTS, MAX_TURNS, _chance, play_game, random_agent
 from companion.errors import UserError, VariantError
 from companion.games.cant_stop import CantStopState, Phase, StartWith
@@ -39,7 +40,7 @@ def test_solo_counts_turns_to_claim_the_columns():
 
 
 def test_mean_turns_is_the_winners_own_turns():
-    rng = random.Random(9)
+    rng = game_rng(9, 0)  # the first game's own random source
     winner, turns = play_game(CantStopState.new(2), [AGENTS["random"], AGENTS["advisor"]], rng)
     result = run_simulation("cant-stop", ["random", "advisor"], 1, seed=9)
     assert result["mean_turns"] == turns[winner] and result["wins_by_seat"][winner] == 1
@@ -95,3 +96,13 @@ def test_rule28_agent_is_listed_and_plays_solo():
     assert "rule28" in AGENTS
     result = run_simulation("cant-stop", ["rule28"], 20, seed=4)
     assert result["wins"] == {"rule28": 20} and 7.0 <= result["mean_turns"] <= 16.0
+
+
+def test_the_figures_do_not_depend_on_the_worker_processes():
+    from companion.agents import run_simulation
+
+    for name, agents in (("cant-stop", ["advisor", "rule28"]), ("ludo", ["advisor", "random", "random"]),
+                         ("schotten-totten", ["greedy", "random"]), ("donkey-race", ["advisor", "random"])):
+        one = run_simulation(name, agents, 6, 5, jobs=1)
+        assert run_simulation(name, agents, 6, 5, jobs=3) == one, name
+        assert sum(one["wins_by_seat"]) <= 6
