@@ -229,14 +229,14 @@ def _key_map(pygame: Any) -> dict[int, Command]:
         for name in names:
             mapping[getattr(pygame, name)] = Command(button)
     for digit in range(1, 10):
-        mapping[getattr(pygame, f"K_{digit}")] = Command(Button.CHOOSE, (digit - 1,))
-        mapping[getattr(pygame, f"K_KP{digit}")] = Command(Button.CHOOSE, (digit - 1,))
+        mapping[getattr(pygame, f"K_{digit}")] = Command(Button.CHOOSE, (digit,))  # option N, as `choose N`
+        mapping[getattr(pygame, f"K_KP{digit}")] = Command(Button.CHOOSE, (digit,))
     return mapping
 
 
 class KeyboardInput:
     """Commands from pygame key presses (mapping in :data:`KEY_LEGEND`; digit d gives
-    ``Command(CHOOSE, (d - 1,))``); closing the window gives ``QUIT``.
+    ``Command(CHOOSE, (d,))``, option d counted from 1 as scripts count); closing the window gives ``QUIT``.
 
     The display owns pygame's event queue. ``events``: a callable returning the pending pygame events
     (the display's ``events`` method); each poll calls it once. Events can also be handed over with

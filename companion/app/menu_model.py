@@ -206,8 +206,8 @@ class MenuModel:
             self.selected = (self.selected + 1) % max(1, len(items))
         elif command.button in (Button.UNDO, Button.MENU):
             self._back()
-        elif command.button is Button.CHOOSE and command.args and 0 <= command.args[0] < len(items):
-            self.selected = command.args[0]
+        elif command.button is Button.CHOOSE and command.args and 1 <= command.args[0] <= len(items):
+            self.selected = command.args[0] - 1  # item N, counted from 1 as scripts and the digit keys count
             return self._pick(items)
         elif command.button is Button.CONFIRM and items:
             return self._pick(items)

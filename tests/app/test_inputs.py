@@ -121,7 +121,7 @@ def test_keyboard_mapping():
         C(Button.CONFIRM), C(Button.CONFIRM), C(Button.CONFIRM), C(Button.BANK), C(Button.PASS),
         C(Button.NEXT), C(Button.NEXT), C(Button.NEXT), C(Button.UNDO), C(Button.UNDO),
         C(Button.MENU), C(Button.MENU), C(Button.QUIT), C(Button.UP),
-        C(Button.CHOOSE, (0,)), C(Button.CHOOSE, (5,)), C(Button.CHOOSE, (2,)),
+        C(Button.CHOOSE, (1,)), C(Button.CHOOSE, (6,)), C(Button.CHOOSE, (3,)),  # key N: option N, as scripts
         C(Button.QUIT),
     ]
     assert keyboard.poll() == []
@@ -131,7 +131,7 @@ def test_keyboard_mapping():
 def test_keyboard_pulls_events_from_the_display_callable():
     pending = [[key(pygame.K_b), key(pygame.K_2)], [], [pygame.event.Event(pygame.QUIT)]]
     keyboard = KeyboardInput(lambda: pending.pop(0))
-    assert keyboard.poll() == [Command(Button.BANK), Command(Button.CHOOSE, (1,))]
+    assert keyboard.poll() == [Command(Button.BANK), Command(Button.CHOOSE, (2,))]
     assert keyboard.poll() == []
     assert keyboard.poll() == [Command(Button.QUIT)]
 
@@ -232,3 +232,9 @@ def test_open_input_specs(tmp_path):
         open_input("keys+keys")
     with pytest.raises(ScriptError, match="nope.script"):
         open_input(f"keys+script:{tmp_path / 'nope.script'}")
+
+
+def test_a_digit_key_is_the_scripts_choose_command():
+    keyboard = KeyboardInput()
+    keyboard.feed([key(getattr(pygame, f"K_{d}")) for d in range(1, 10)])
+    assert keyboard.poll() == [Command.parse(f"choose {d}") for d in range(1, 10)]

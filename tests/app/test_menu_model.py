@@ -148,7 +148,7 @@ def test_next_wraps_and_choose_picks_directly():
     model = MenuModel(FakeData(), ALL)
     press(model, *[NEXT] * len(labels(model)))  # once round the main menu's eight items
     assert model.selected == 0 and len(labels(model)) == 8
-    press(model, Command(Button.CHOOSE, (2,)))
+    press(model, Command(Button.CHOOSE, (3,)))  # the third item
     assert model.screen is Screen.SCOREBOARD
     press(model, Command(Button.BANK), Command(Button.PASS))
     assert model.screen is Screen.SCOREBOARD
