@@ -91,6 +91,11 @@ class CameraError(CompanionError, RuntimeError):
     """A camera spec that cannot be opened (missing folder, no device, picamera2 not installed)."""
 
 
+class NoCameraFound(CameraError):
+    """``auto`` found no camera (no Pi camera, no OpenCV device giving frames): the box then takes the
+    players' entries by hand and says so on the screen."""
+
+
 class FrameError(CompanionError, ValueError):
     """The input is not a frame a reader can use (None, empty, wrong dtype or shape)."""
 

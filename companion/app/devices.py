@@ -25,6 +25,8 @@ from typing import Any
 from companion.app.inputs import InputSource, open_input
 from companion.config import Config
 from companion.display import Display
+from companion.errors import NoCameraFound
+from companion.i18n import _
 from companion.store import Store, open_or_move_aside
 from hardware import LedPanel, make_pin_factory
 from vision.camera import FrameSource, open_camera
@@ -73,6 +75,7 @@ class PlayDevices:
         self.store: Store | None = None
         self.store_problem = ""
         self.camera: FrameSource | None = None
+        self.camera_notice = ""
         self.display: Display | None = None
         self.inputs: InputSource | None = None
         self.leds: LedPanel | None = None
@@ -107,12 +110,18 @@ class PlayDevices:
     def open_camera(self, spec: str) -> FrameSource | None:
         """Open the camera that ``spec`` names (``auto``, ``picamera``, ``device:N``, ``video:FILE``,
         ``folder:DIR``), each photo held for ``[session] frames_per_photo`` reads, and log its name;
-        ``none`` (NO_CAMERA) opens nothing and gives None: the players enter what a camera would read.
-        Raises ``companion.errors.CameraError`` with the reason (an unplugged camera, a missing folder)."""
+        ``none`` (NO_CAMERA) opens nothing and gives None: the players enter what a camera would read; so
+        does ``auto`` finding no camera, which also sets :attr:`camera_notice` for the screen. Raises
+        ``companion.errors.CameraError`` with the reason (an unplugged camera, a missing folder)."""
         if spec == NO_CAMERA:
             log.info("camera: none (entered by hand)")
             return None
-        camera = open_camera(spec, frames_per_photo=self.config.session.frames_per_photo, state_dir=self.state_dir)
+        try:
+            camera = open_camera(spec, frames_per_photo=self.config.session.frames_per_photo, state_dir=self.state_dir)
+        except NoCameraFound as error:  # auto: the players enter everything with the buttons, and are told so
+            log.warning("camera: %s; the players enter everything by hand", error)
+            self.camera_notice = _("No camera found: enter with the buttons")
+            return None
         log.info("camera: %s", camera.name)
         self.camera = camera
         self._remember("camera", camera.close)

@@ -77,9 +77,9 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
         if session.wants_frame:
             frame = camera.read() if camera is not None else None
             if camera is None:
-                session.on_camera_problem(_("none in use"))
+                session.on_camera_problem(_("No camera"))
             elif frame is None:
-                session.on_camera_problem(_("no picture from {name}").format(name=camera.name))
+                session.on_camera_problem(_("No picture from {name}").format(name=camera.name))
             else:
                 session.on_frame(frame, reader(frame))
         if leds is not None:

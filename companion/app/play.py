@@ -123,6 +123,9 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     ensure_state_dir(paths)
     with PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
         source = camera if spec is None else devices.open_camera(spec)
+        if source is None and entry.needs_camera:
+            raise UserError(_("{game} needs a camera: the box reads it at the table, and none was found")
+                            .format(game=entry.title()))
         display = devices.open_display()
         inputs = devices.open_inputs(input_spec, leds=True)
         store = devices.open_store(paths.store_file, move_aside=True)  # a damaged file is moved aside, kept
@@ -133,4 +136,5 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
             game_id = store.new_game(entry.name, players, variant)
         return run_game(entry, store, game_id, players, variant, config=config, state_dir=paths.state_dir,
                         camera=source, inputs=inputs, display=display, leds=devices.leds, headless=headless,
-                        screenshots=screenshots, seed=seed, max_ticks=max_ticks, notice=devices.store_problem)
+                        screenshots=screenshots, seed=seed, max_ticks=max_ticks,
+                        notice=" ".join(m for m in (devices.store_problem, devices.camera_notice) if m))

@@ -6,9 +6,9 @@ fallbacks in use are named (``fallback``). The exit status is 0 only when every 
 
 What counts as *required*:
 
-- camera: always (every game reads the table). With the spec ``auto`` any working source passes,
-  the bundled photos included (then ``fallback`` says so); a named spec (``picamera``, ``device:0``)
-  must open that source.
+- camera: with the spec ``auto`` the Pi camera or an OpenCV device passes, and so does finding
+  none (``fallback`` says so, ``source`` is None: the box takes the entries by hand and says so on the
+  screen); a named spec (``picamera``, ``device:0``, ``folder:DIR``) must open that source.
 - GPIO: when ``GPIOZERO_PIN_FACTORY`` is set (the systemd unit sets ``lgpio``), that factory and
   every configured pin must work; unset, the mock-pin fallback is reported and passes.
 - display: when ``SDL_VIDEODRIVER`` is set or ``[display] fullscreen = true``, SDL must start a video
@@ -33,7 +33,8 @@ from typing import Any
 
 from companion.app.devices import HEADLESS_DRIVERS
 from companion.config import Config, load_config
-from companion.errors import CameraError, ConfigError, PinFactoryError, StateDirError, StoreError, UserError
+from companion.errors import (CameraError, ConfigError, NoCameraFound, PinFactoryError, StateDirError, StoreError,
+    UserError)
 from companion.paths import AppPaths, ensure_state_dir, resolve
 from companion.store import Store
 from hardware import make_pin_factory
@@ -55,19 +56,23 @@ def check_camera(spec: str, frames: int = DEFAULT_FRAMES, frames_per_photo: int 
 
     Returns ``{"ok", "required", "spec", "source", "fallback", "frame_size": [w, h], "frames", "fps",
     "error"}``; ``fps`` is frames per second measured from the second frame to the last (None when
-    fewer than two frames came). ``fallback`` is true when ``auto`` ended on the bundled photos.
+    fewer than two frames came). With ``auto`` and no camera at all, ``source`` is None, ``fallback``
+    true and the check passes (the box then takes entries by hand, and says so); a named spec that
+    does not open fails.
     """
     opener = opener or open_camera
     result: dict[str, Any] = {"ok": False, "required": True, "spec": spec, "source": None, "fallback": False,
                               "frame_size": None, "frames": 0, "fps": None, "error": None}
     try:
         camera = opener(spec, frames_per_photo=frames_per_photo)
+    except NoCameraFound as error:
+        result.update(ok=True, required=False, fallback=True, error=_error_text(error))
+        return result
     except (CameraError, OSError, ValueError) as error:
         result["error"] = _error_text(error)
         return result
     with camera:
         result["source"] = camera.name
-        result["fallback"] = spec.strip() == "auto" and str(camera.name).startswith("folder:")
         first = camera.read()
         if first is None:
             result["error"] = "the source gave no frame"
@@ -346,10 +351,10 @@ def _summary(report: dict[str, Any]) -> list[str]:
         return "ok  " if part["ok"] else ("FAIL" if part["required"] else "warn")
 
     lines = [
-        f"{mark(camera)} camera: {camera['source'] or camera['spec']}"
+        f"{mark(camera)} camera: {camera['source'] or ('none found, entries by hand' if camera['fallback'] else camera['spec'])}"
         + (f", {camera['frame_size'][0]}x{camera['frame_size'][1]}" if camera["frame_size"] else "")
         + (f", {camera['fps']} fps" if camera["fps"] else "")
-        + (" (fallback: bundled photos)" if camera["fallback"] else "")
+
         + (f" - {camera['error']}" if camera["error"] else ""),
         f"{mark(gpio)} gpio: {gpio['pin_factory'] or gpio['env']}" + (" (fallback: mock pins)" if gpio["fallback"] else "")
         + (f" - {gpio['error']}" if gpio["error"] else ""),

@@ -163,7 +163,7 @@ def _prompt(session: CantStopSession) -> str:
         return start_prompt(session.players, session.start_seat)
     if mode is Mode.WATCH:
         if session.camera_problem:
-            return _("Camera: {problem}. NEXT to enter the roll by hand").format(problem=session.camera_problem)
+            return _("{problem}: NEXT to enter the roll with the buttons").format(problem=session.camera_problem)
         if session.stabilizer.stable_wrong_count:
             return _("{name}: {status}. NEXT to correct the reading").format(
                 name=name, status=session.stabilizer.status)

@@ -117,7 +117,7 @@ def _prompt(session: LudoSession) -> str:
         return start_prompt(session.players, session.start_seat)
     if mode is Mode.ROLL:
         if session.camera_problem:
-            return _("{name}: roll the die (camera: {problem})").format(name=name, problem=session.camera_problem)
+            return _("{name}: roll the die ({problem})").format(name=name, problem=session.camera_problem)
         return _("{name}: roll the die").format(name=name)
     if mode is Mode.MOVE:
         prompt = _("{name}: move a pawn {die} (CONFIRM plays the selected move)").format(

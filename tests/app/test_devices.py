@@ -231,3 +231,30 @@ def test_open_camera_none_opens_nothing(tmp_path, caplog):
         assert devices.open_camera(NO_CAMERA) is None and devices.camera is None
         assert devices.opened == ()
     assert any(r.getMessage() == "camera: none (entered by hand)" for r in caplog.records)
+
+
+def test_auto_without_a_camera_plays_by_hand_and_says_so(app_env, tmp_path, monkeypatch):
+    from companion.app import devices as devices_module
+    from companion.app.play import play
+    from companion.config import Config
+    from companion.errors import NoCameraFound, UserError
+    from companion.paths import AppPaths
+    from companion.registry import game
+
+    def no_camera(spec, **kwargs):
+        raise NoCameraFound("no camera found (Pi camera: picamera2 is not installed; no device 0)")
+
+    monkeypatch.setattr(devices_module, "open_camera", no_camera)
+    script = tmp_path / "s.script"
+    script.write_text("confirm\nquit\n", encoding="utf-8")
+    shown = []
+    monkeypatch.setattr("companion.app.loop.Display.show", lambda self, view, draw: shown.append(view), raising=False)
+    paths = AppPaths.from_dirs(tmp_path / "state", tmp_path / "config")
+    result = play(game("cant-stop"), paths=paths, config=Config(), input_spec=f"script:{script}", camera="auto",
+                  players=["Ada", "Ben"], headless=True, seed=1)
+    assert result.winner is None
+    assert shown[0].message == "No camera found: enter with the buttons"
+    assert any(v.prompt == "No camera: NEXT to enter the roll with the buttons" for v in shown)
+    with pytest.raises(UserError, match="needs a camera"):
+        play(game("ludo"), paths=paths, config=Config(), input_spec=f"script:{script}", camera="auto",
+             players=["Ada", "Ben"], headless=True, seed=1)

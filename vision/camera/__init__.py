@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from companion.errors import CameraError
+from companion.errors import CameraError, NoCameraFound
 from vision.camera.pi import SETTINGS_FILE, Picamera2Source
 from vision.camera.sources import (DEFAULT_FRAMES_PER_PHOTO, PHOTO_SUFFIXES, DeviceSource, FirstFrameSource,
     FrameSource, PhotoFolderSource, PhotoListSource, VideoSource, bundled_photos_dir)
@@ -32,7 +32,9 @@ def open_camera(spec: str, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO, sta
 
     ``picamera``: the Pi camera (picamera2). ``device:N``: OpenCV device N. ``video:FILE``: a video file.
     ``folder:DIR``: the photos of DIR, each held for ``frames_per_photo`` reads. ``auto``: picamera2 if
-    it works, else device 0 if it actually delivers a frame, else the bundled photos. ``state_dir``: where
+    it works, else device 0 if it actually delivers a frame; with neither it raises
+    :class:`~companion.errors.NoCameraFound` (never someone else's photos: the bundled ones are used only
+    when asked for, ``folder:``). ``state_dir``: where
     ``companion calibrate camera`` stored the Pi camera's settings (``vision.camera.pi.SETTINGS_FILE``),
     None for none. Raises CameraError (the reason in its message) when the source cannot be opened or the spec is
     not one of these.
@@ -64,10 +66,12 @@ def _open_auto(frames_per_photo: int, settings_file: Path | None) -> FrameSource
         log.info("camera auto: using %s", source.name)
         return source
     except CameraError as error:
+        pi_camera = str(error)
         log.info("camera auto: no Pi camera (%s)", error)
     try:
         device = DeviceSource(0)
     except CameraError as error:
+        device_0 = str(error)
         log.info("camera auto: %s", error)
     else:
         first = device.read()
@@ -75,7 +79,6 @@ def _open_auto(frames_per_photo: int, settings_file: Path | None) -> FrameSource
             log.info("camera auto: using %s", device.name)
             return FirstFrameSource(device, first)
         device.close()
-        log.info("camera auto: device 0 opened but gave no frame")
-    source = PhotoFolderSource(bundled_photos_dir(), frames_per_photo)
-    log.info("camera auto: using the bundled photos (%s)", source.name)
-    return source
+        device_0 = "device 0 opened but gave no frame"
+        log.info("camera auto: %s", device_0)
+    raise NoCameraFound(f"no camera found (Pi camera: {pi_camera}; {device_0})")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import vision.camera as camera
-from companion.errors import CameraError
+from companion.errors import CameraError, NoCameraFound
 from vision.camera import FrameSource, PhotoFolderSource, Picamera2Source, VideoSource, bundled_photos_dir, open_camera
 from vision.camera.pi import to_bgr
 
@@ -142,14 +142,15 @@ class FakeDevice(FrameSource):
         self.closed = True
 
 
-def test_auto_falls_back_to_bundled_photos(no_picamera, monkeypatch):
+def test_auto_never_falls_back_to_someone_elses_photos(no_picamera, monkeypatch):
     def no_device(index):
         raise CameraError(f"camera device {index} cannot be opened")
 
     monkeypatch.setattr(camera, "DeviceSource", no_device)
-    with open_camera("auto", frames_per_photo=2) as source:
+    with pytest.raises(NoCameraFound, match="no camera found .*camera device 0 cannot be opened"):
+        open_camera("auto", frames_per_photo=2)
+    with open_camera(f"folder:{bundled_photos_dir()}", frames_per_photo=2) as source:  # only when asked for
         assert isinstance(source, PhotoFolderSource)
-        assert source.directory == bundled_photos_dir()
         first, second = source.read(), source.read()
         assert first.shape == (640, 640, 3) and np.array_equal(first, second)
 
@@ -157,8 +158,9 @@ def test_auto_falls_back_to_bundled_photos(no_picamera, monkeypatch):
 def test_auto_skips_a_device_that_gives_no_frame(no_picamera, monkeypatch):
     silent = FakeDevice([])
     monkeypatch.setattr(camera, "DeviceSource", lambda index: silent)
-    source = open_camera("auto")
-    assert isinstance(source, PhotoFolderSource) and silent.closed
+    with pytest.raises(NoCameraFound, match="device 0 opened but gave no frame"):
+        open_camera("auto")
+    assert silent.closed
 
 
 def test_auto_uses_a_working_device_and_keeps_its_first_frame(no_picamera, monkeypatch):
