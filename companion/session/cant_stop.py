@@ -22,6 +22,7 @@ state is the replay of the log (so a restart resumes exactly), and ``undo`` drop
 from __future__ import annotations
 
 import enum
+import logging
 import random
 from dataclasses import dataclass
 
@@ -37,6 +38,8 @@ from companion.session.base import SceneChange, Waiting, seat_to_act
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.stable import Stable
 from vision.observation import DiceObservation
+
+log = logging.getLogger(__name__)
 
 DICE = 4  # cant-stop.md A.2
 
@@ -242,7 +245,8 @@ class CantStopSession(LoggedSession):
         try:
             handler(command)
         except IllegalMove as error:
-            self.message = str(error)
+            self.message = _(error.reason)  # the rule's section stays in the log
+            log.info("refused: %s", error)
             self._refused = True
 
     # -- mode handlers -----------------------------------------------------------------------------------
@@ -335,7 +339,8 @@ class CantStopSession(LoggedSession):
         try:
             dice = [self._die_value(v) for v in values]
         except IllegalMove as error:
-            self.message = str(error)
+            self.message = _(error.reason)  # the rule's section stays in the log
+            log.info("refused: %s", error)
             return
         if self.check is not None:  # a correction of the whole reading: keep what the camera read
             self.check.values, self.check.selected = _onto_boxes(dice, self.check.read or ()), None

@@ -165,7 +165,8 @@ class DonkeyRaceSession(LoggedSession):
             elif self.mode is Mode.OVER and button in (Button.CONFIRM, Button.MENU):
                 self.finished = True
         except IllegalMove as error:
-            self.message = str(error)
+            self.message = _(error.reason)  # the rule's section stays in the log
+            log.info("refused: %s", error)
             self._refused = True
 
     def _on_first(self, command: Command) -> None:

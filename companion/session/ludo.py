@@ -30,6 +30,7 @@ state is the replay of the log (a restart resumes exactly), and ``undo`` drops t
 from __future__ import annotations
 
 import enum
+import logging
 import random
 
 import numpy as np
@@ -44,6 +45,8 @@ from companion.session.base import SceneChange, Waiting, seat_to_act
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import LudoReading
 from companion.session.stable import Stable
+
+log = logging.getLogger(__name__)
 
 
 class Mode(enum.Enum):
@@ -176,7 +179,8 @@ class LudoSession(LoggedSession):
             self._command(command)
         except IllegalMove as error:
             self._refused = True
-            self.message = str(error)
+            self.message = _(error.reason)  # the rule's section stays in the log
+            log.info("refused: %s", error)
 
     def _command(self, command: Command) -> None:
         button, mode = command.button, self.mode
@@ -188,7 +192,7 @@ class LudoSession(LoggedSession):
                 self.start_seat = (self.start_seat + 1) % len(self.players)
             elif button is Button.CONFIRM:
                 self._accept(StartWith(self.start_seat))
-            elif button is Button.CHOOSE:
+            elif button is Button.CHOOSE and command.args:
                 k = command.args[0]
                 if not 1 <= k <= len(self.players):
                     raise IllegalMove(_("choose 1 to {n}, not {k}").format(n=len(self.players), k=k), "input")
@@ -209,7 +213,7 @@ class LudoSession(LoggedSession):
                 self.option = (self.option + 1) % len(options)
             elif button is Button.CONFIRM:
                 self._accept(options[self.option], source="hand")
-            elif button is Button.CHOOSE:
+            elif button is Button.CHOOSE and command.args:
                 k = command.args[0]
                 if not 1 <= k <= len(options):
                     raise IllegalMove(_("choose 1 to {n}, not {k}").format(n=len(options), k=k), "input")

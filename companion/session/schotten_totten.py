@@ -27,6 +27,7 @@ drops the last player action (with the automatic draws that followed it).
 from __future__ import annotations
 
 import enum
+import logging
 import random
 from dataclasses import dataclass
 
@@ -40,6 +41,8 @@ from companion.session.base import Waiting, seat_to_act
 from companion.session.log import Step
 from companion.session.readings import SchottenTottenReading
 from companion.session.stable import Stable
+
+log = logging.getLogger(__name__)
 
 
 class Mode(enum.Enum):
@@ -245,7 +248,8 @@ class SchottenTottenSession:
             else:
                 self._on_over(command)
         except IllegalMove as error:
-            self.message = str(error)
+            self.message = _(error.reason)  # the rule's section stays in the log
+            log.info("refused: %s", error)
             self._refused = True
 
     def _on_start(self, command: Command) -> None:

@@ -84,7 +84,7 @@ def test_plays_from_the_camera_are_the_new_cards_in_the_active_sector(store):
 def test_a_play_that_cannot_be_in_the_hand_is_refused(store):
     s = session(store, deck=((1, 8), (13, 1)))
     press(s, "confirm", "choose 1", "confirm", "dice 13", "confirm", "dice 13", "confirm")
-    assert s.attention and "hidden information" in s.message and s.state.active == 1
+    assert s.attention and "cannot be in this hand" in s.message and ".md" not in s.message and s.state.active == 1
     press(s, "dice 1", "confirm")
     assert "higher than 13" in s.message and s.state.active == 1
 
@@ -181,7 +181,7 @@ def test_start_marker_only_the_shown_donkey_is_set_aside(store):
     press(s, "confirm")
     assert s.mode is Mode.PLAY and s.state.removed == (DONKEY,) and len(s.state.hands[1]) == 3
     press(s, "dice 0", "confirm")
-    assert "hidden information" in s.message  # the donkey is out of the game
+    assert "cannot be in this hand" in s.message and ".md" not in s.message  # the donkey is out of the game
 
 
 def test_start_marker_only_nobody_holds_the_donkey(store):

@@ -31,6 +31,7 @@ from companion.errors import IllegalMove, VariantError
 from companion.games.base import CHANCE, TERMINAL, Outcome, decode_action, encode_action
 from companion.games.cant_stop.config import COLUMNS, CantStopConfig
 from companion.games.cant_stop.config import column_index as _index
+from companion.i18n import N_
 
 MAX_PLAYERS = 4  # A.1: four colours in the box
 
@@ -352,16 +353,16 @@ class CantStopState:
     def apply(self, action: Action) -> "CantStopState":
         """The state after ``action``. Raises :class:`IllegalMove` naming the rule when it is not legal."""
         if self.phase is Phase.OVER:
-            raise IllegalMove("the game is over", "cant-stop.md A.4")
+            raise IllegalMove(N_("the game is over"), "cant-stop.md A.4")
         if isinstance(action, StartWith):
             if self.phase is not Phase.FIRST_PLAYER:
-                raise IllegalMove("the first player is already decided", "cant-stop.md A.3")
+                raise IllegalMove(N_("the first player is already decided"), "cant-stop.md A.3")
             if not isinstance(action.seat, int) or not 0 <= action.seat < self.num_players:
                 raise IllegalMove(f"no seat {action.seat}", "cant-stop.md A.3")
             return replace(self, phase=Phase.ROLL, active=action.seat, turn=1)
         if isinstance(action, Roll):
             if self.phase is not Phase.ROLL:
-                raise IllegalMove("the dice are not to be rolled now", "cant-stop.md A.5")
+                raise IllegalMove(N_("the dice are not to be rolled now"), "cant-stop.md A.5")
             if len(action.dice) != 4 or not all(isinstance(d, int) and 1 <= d <= 6 for d in action.dice):
                 raise IllegalMove(f"a roll is four dice of 1-6, not {action.dice}", "cant-stop.md A.2")
             if not self.choices_for(action.dice):
@@ -369,7 +370,7 @@ class CantStopState:
             return replace(self, phase=Phase.CHOOSE, dice=tuple(action.dice), last_bust=False)
         if isinstance(action, Choose):
             if self.phase is not Phase.CHOOSE:
-                raise IllegalMove("there is no roll to pair now", "cant-stop.md A.5")
+                raise IllegalMove(N_("there is no roll to pair now"), "cant-stop.md A.5")
             legal = {tuple(sorted(o.totals)): o for o in self.choices_for(self.dice)}
             if tuple(sorted(action.totals)) not in legal:
                 raise IllegalMove(f"totals {action.totals} are not a legal use of the roll {self.dice}",
@@ -381,7 +382,7 @@ class CantStopState:
             return after
         if isinstance(action, (RollAgain, Bank)):
             if self.phase is not Phase.DECIDE:
-                raise IllegalMove("roll again or bank only after a successful roll", "cant-stop.md A.5.4")
+                raise IllegalMove(N_("roll again or bank only after a successful roll"), "cant-stop.md A.5.4")
             return replace(self, phase=Phase.ROLL) if isinstance(action, RollAgain) else self._bank()
         raise IllegalMove(f"not a Can't Stop action: {action!r}", "cant-stop.md A.5")
 

@@ -23,6 +23,7 @@ from companion.errors import IllegalMove
 from companion.games.donkey_race.actions import Draw, FirstLeader, Pass, Play, Reshuffle
 from companion.games.donkey_race.config import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig
 from companion.games.donkey_race.rules import DonkeyRaceState, Phase
+from companion.i18n import N_
 
 JOKER_ENTRY = 100
 """The number that stands for a joker in a hand-entered play (``dice 100 9``) or a record."""
@@ -73,7 +74,7 @@ def check_record(record: dict) -> dict:
             played_rounds += 1
             for name, cards in round_actions:
                 if state.phase is Phase.OVER:
-                    raise IllegalMove("the game is already over", "donkey-race.md D.6")
+                    raise IllegalMove(N_("the game is already over"), "donkey-race.md D.6")
                 if seat[name] != state.active:
                     raise IllegalMove(f"{name} acts out of turn; {players[state.active]} is to act",
                                       "donkey-race.md D.4.2")

@@ -39,6 +39,7 @@ from companion.games.donkey_race.actions import (Action, Draw, FirstLeader, Pass
     action_to_dict, add_cards, remove_cards, set_value)
 from companion.games.donkey_race.config import (DONKEY, JOKER, MAX_PLAYERS, MIN_PLAYERS, UNKNOWN, DonkeyRaceConfig,
     card_name)
+from companion.i18n import N_
 
 __all__ = ["DONKEY", "JOKER", "UNKNOWN", "Draw", "Reshuffle", "FirstLeader", "Play", "Pass", "Action",
            "Phase", "DonkeyRaceState", "DonkeyRaceGame", "DonkeyRaceConfig", "action_to_dict",
@@ -268,31 +269,31 @@ class DonkeyRaceState:
         """Why ``play`` is illegal for the active seat now, or None (D.4, D.5)."""
         cards, seat = play.cards, self.active
         if not cards:
-            return IllegalMove("a play needs at least one card", "donkey-race.md D.4.1")
+            return IllegalMove(N_("a play needs at least one card"), "donkey-race.md D.4.1")
         if UNKNOWN in cards:
-            return IllegalMove("every played card must be read", "donkey-race.md D.4")
+            return IllegalMove(N_("every played card must be read"), "donkey-race.md D.4")
         if not self.can_hold(seat, cards):
             names = " ".join(map(card_name, cards))
             return IllegalMove(f"{names} cannot be in this hand: those cards are seen elsewhere or the hand "
                                f"holds fewer", "ARCHITECTURE.md hidden information; donkey-race.md D.2")
         if self.donkey_round:
             if len(cards) != 1:
-                return IllegalMove("in a donkey round each player plays exactly one card", "donkey-race.md D.5")
+                return IllegalMove(N_("in a donkey round each player plays exactly one card"), "donkey-race.md D.5")
             return None
         if DONKEY in cards and self.config.donkey_mode == "start_marker_only":
-            return IllegalMove("the donkey card only decides the first leader", "donkey-race.md D.5")
+            return IllegalMove(N_("the donkey card only decides the first leader"), "donkey-race.md D.5")
         try:
             value = set_value(cards, self.config)
         except ValueError:
-            return IllegalMove("a set is cards of one value", "donkey-race.md D.5")
+            return IllegalMove(N_("a set is cards of one value"), "donkey-race.md D.5")
         if self.count == 0:
             if len(cards) > self.config.hand_size:
                 return IllegalMove(f"a lead is at most {self.config.hand_size} cards", "donkey-race.md D.4.1")
             if DONKEY in cards and self.config.donkey_mode == "kramer_round":
                 if len(cards) != 1:
-                    return IllegalMove("the donkey is led alone", "donkey-race.md D.5")
+                    return IllegalMove(N_("the donkey is led alone"), "donkey-race.md D.5")
                 if self.donkey_blocked:
-                    return IllegalMove("the donkey cannot be led again at once", "donkey-race.md D.2 (Kramer)")
+                    return IllegalMove(N_("the donkey cannot be led again at once"), "donkey-race.md D.2 (Kramer)")
             return None
         if len(cards) != self.count:
             return IllegalMove(f"this round is played with {self.count} cards", "donkey-race.md D.4.2")
@@ -306,11 +307,11 @@ class DonkeyRaceState:
         if not can_play:
             return None
         if self.donkey_round:
-            return IllegalMove("nobody may pass in a donkey round", "donkey-race.md D.5")
+            return IllegalMove(N_("nobody may pass in a donkey round"), "donkey-race.md D.5")
         if self.count == 0 and not self.config.leader_may_pass:
-            return IllegalMove("the leader must lead", "donkey-race.md D.4.1")
+            return IllegalMove(N_("the leader must lead"), "donkey-race.md D.4.1")
         if self.count and self.config.must_raise_if_able:
-            return IllegalMove("a player who can raise must raise (must_raise_if_able)", "donkey-race.md D.4.2")
+            return IllegalMove(N_("a player who can raise must raise (must_raise_if_able)"), "donkey-race.md D.4.2")
         return None
 
     # -- transitions ----------------------------------------------------------------------------------
@@ -318,12 +319,12 @@ class DonkeyRaceState:
     def apply(self, action: Action) -> "DonkeyRaceState":
         """The state after ``action``. Raises :class:`IllegalMove` naming the rule when it is not legal."""
         if self.phase is Phase.OVER:
-            raise IllegalMove("the game is over", "donkey-race.md D.6")
+            raise IllegalMove(N_("the game is over"), "donkey-race.md D.6")
         if isinstance(action, Draw):
             return self._draw(action)
         if isinstance(action, Reshuffle):
             if self.phase is not Phase.RESHUFFLE:
-                raise IllegalMove("the discards are reshuffled only when the draw pile is empty", "donkey-race.md D.4.7")
+                raise IllegalMove(N_("the discards are reshuffled only when the draw pile is empty"), "donkey-race.md D.4.7")
             cards = self.discard
             deck, pool = ((UNKNOWN,) * len(cards), add_cards(self.pool, cards)) if self.hidden else (cards, self.pool)
             after = replace(self, deck=deck, pool=pool, discard=(), reshuffles=self.reshuffles + 1,
@@ -332,7 +333,7 @@ class DonkeyRaceState:
         if isinstance(action, FirstLeader):
             return self._first_leader(action)
         if self.phase is not Phase.PLAY:
-            raise IllegalMove("no player is to act now", "donkey-race.md D.4")
+            raise IllegalMove(N_("no player is to act now"), "donkey-race.md D.4")
         if isinstance(action, Play):
             problem = self._play_problem(action)
             if problem is not None:
@@ -347,7 +348,7 @@ class DonkeyRaceState:
 
     def _draw(self, action: Draw) -> "DonkeyRaceState":
         if self.phase is not Phase.DRAW:
-            raise IllegalMove("no card is to be drawn now", "donkey-race.md D.4.6")
+            raise IllegalMove(N_("no card is to be drawn now"), "donkey-race.md D.4.6")
         if action.card not in self.deck:
             raise IllegalMove(f"the draw pile holds no {card_name(action.card)}", "donkey-race.md D.3.2")
         seat = self.draw_queue[0]
@@ -376,16 +377,16 @@ class DonkeyRaceState:
     def _first_leader(self, action: FirstLeader, checked: bool = False) -> "DonkeyRaceState":
         """D.3.3: the donkey holder leads the first round, else whom the players choose (D.7.4)."""
         if self.phase is not Phase.FIRST_LEADER and not checked:
-            raise IllegalMove("the first leader is decided once, after the deal", "donkey-race.md D.3.3")
+            raise IllegalMove(N_("the first leader is decided once, after the deal"), "donkey-race.md D.3.3")
         if not 0 <= action.seat < self.num_players:
             raise IllegalMove(f"no seat {action.seat}", "donkey-race.md D.3.3")
         hands = list(self.hands)
         pool, removed, queue = self.pool, self.removed, ()
         if action.donkey:
             if not self.config.donkey:
-                raise IllegalMove("this deck has no donkey card", "donkey-race.md D.2")
+                raise IllegalMove(N_("this deck has no donkey card"), "donkey-race.md D.2")
             if not self.can_hold(action.seat, (DONKEY,)):
-                raise IllegalMove("that player cannot hold the donkey card", "donkey-race.md D.3.3")
+                raise IllegalMove(N_("that player cannot hold the donkey card"), "donkey-race.md D.3.3")
             if DONKEY not in hands[action.seat]:  # table: the shown card becomes known
                 hands[action.seat] = add_cards(remove_cards(hands[action.seat], (UNKNOWN,)), (DONKEY,))
                 pool = remove_cards(pool, (DONKEY,))
@@ -393,7 +394,7 @@ class DonkeyRaceState:
                 hands[action.seat] = remove_cards(hands[action.seat], (DONKEY,))
                 removed, queue = (DONKEY,), (action.seat,)
         elif not self.hidden and any(DONKEY in hand for hand in self.hands):
-            raise IllegalMove("the player holding the donkey card leads", "donkey-race.md D.3.3")
+            raise IllegalMove(N_("the player holding the donkey card leads"), "donkey-race.md D.3.3")
         deck = self.deck
         if self.config.donkey_mode == "start_marker_only" and not removed and self.config.donkey:
             # D.5: nobody holds it, so it lies in the draw pile: it is taken out before the first round.

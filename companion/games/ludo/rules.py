@@ -43,6 +43,7 @@ from companion.games.ludo.actions import YARD, Action, Move, MoveInfo, Roll, Sta
 from companion.games.ludo.board import COLOURS, BoardGeometry, load_board
 from companion.games.ludo.config import LudoConfig
 from companion.games.ludo.moves import try_move
+from companion.i18n import N_
 
 __all__ = ["YARD", "PAWNS", "Action", "Move", "MoveInfo", "Roll", "StartWith", "action_from_dict", "action_to_dict",
            "Phase", "LudoState", "LudoGame"]
@@ -258,19 +259,19 @@ class LudoState:
         """The state after ``action``; raises :class:`IllegalMove` naming the rule broken."""
         if isinstance(action, StartWith):
             if self.phase is not Phase.FIRST_PLAYER:
-                raise IllegalMove("the first player is already decided", "ludo.md B.3")
+                raise IllegalMove(N_("the first player is already decided"), "ludo.md B.3")
             if not 0 <= action.seat < self.num_players:
                 raise IllegalMove(f"no seat {action.seat}", "ludo.md B.3")
             return self._begin_turn(action.seat, turn=1)
         if isinstance(action, Roll):
             if self.phase is not Phase.ROLL:
-                raise IllegalMove("the die is not to be rolled now", "ludo.md B.4.1")
+                raise IllegalMove(N_("the die is not to be rolled now"), "ludo.md B.4.1")
             if not 1 <= action.value <= 6:
                 raise IllegalMove(f"a die shows 1 to 6, not {action.value}", "ludo.md B.4.1")
             return self._roll(action.value)
         if isinstance(action, Move):
             if self.phase is not Phase.MOVE:
-                raise IllegalMove("no move is due now", "ludo.md B.4.3")
+                raise IllegalMove(N_("no move is due now"), "ludo.md B.4.3")
             for info in self.move_infos():
                 if info.move == action:
                     return self._move(info)

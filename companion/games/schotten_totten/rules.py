@@ -36,6 +36,7 @@ from companion.games.schotten_totten.actions import Action, Claim, Draw, EndClai
 from companion.games.schotten_totten.cards import Card, parse_card
 from companion.games.schotten_totten.claims import SIDE_SIZE, ClaimVerdict, claim_tables
 from companion.games.schotten_totten.config import SchottenTottenConfig
+from companion.i18n import N_
 
 NUM_STONES = 9  # C.2 / C.9: nine stones (flags)
 NUM_SEATS = 2  # C.1: two players only
@@ -315,10 +316,10 @@ class SchottenTottenState:
     def apply(self, action: Action) -> "SchottenTottenState":
         """The state after ``action``; raises :class:`IllegalMove` citing the rule broken."""
         if self.phase is Phase.OVER:
-            raise IllegalMove("the game is over", "schotten-totten.md C.7")
+            raise IllegalMove(N_("the game is over"), "schotten-totten.md C.7")
         if isinstance(action, StartWith):
             if self.phase is not Phase.START or action.seat not in (0, 1):
-                raise IllegalMove("the starting player is chosen once, seat 0 or 1", "schotten-totten.md C.3")
+                raise IllegalMove(N_("the starting player is chosen once, seat 0 or 1"), "schotten-totten.md C.3")
             return replace(self, active=action.seat, phase=Phase.DEAL)
         if isinstance(action, Draw):
             return self._draw(action.card)
@@ -326,23 +327,23 @@ class SchottenTottenState:
             return self._play(action)
         if isinstance(action, Pass):
             if self.phase is not Phase.PLAY:
-                raise IllegalMove("pass only instead of playing a card", "schotten-totten.md C.4")
+                raise IllegalMove(N_("pass only instead of playing a card"), "schotten-totten.md C.4")
             if self.can_play(self.active):
-                raise IllegalMove("you can play a card, so you may not pass", "schotten-totten.md C.4")
+                raise IllegalMove(N_("you can play a card, so you may not pass"), "schotten-totten.md C.4")
             return self._after_play()
         if isinstance(action, Claim):
             return self._claim(action.stone)
         if isinstance(action, EndClaims):
             if self.phase is not Phase.CLAIM:
-                raise IllegalMove("not claiming now", "schotten-totten.md C.4")
+                raise IllegalMove(N_("not claiming now"), "schotten-totten.md C.4")
             return self._after_claims()
         raise TypeError(f"not a Schotten Totten action: {action!r}")
 
     def _draw(self, card: Card | None) -> "SchottenTottenState":
         if self.phase not in (Phase.DEAL, Phase.DRAW):
-            raise IllegalMove("cards are drawn in the deal and after a turn's play", "schotten-totten.md C.4")
+            raise IllegalMove(N_("cards are drawn in the deal and after a turn's play"), "schotten-totten.md C.4")
         if self.pile <= 0:
-            raise IllegalMove("the draw pile is empty", "schotten-totten.md C.4")
+            raise IllegalMove(N_("the draw pile is empty"), "schotten-totten.md C.4")
         if card is not None and card not in self.unknown_cards():
             raise IllegalMove(f"{card} is already on the table or in a hand", "schotten-totten.md C.2")
         seat = self.deal_seat() if self.phase is Phase.DEAL else self.active
@@ -357,15 +358,15 @@ class SchottenTottenState:
 
     def _play(self, action: Play) -> "SchottenTottenState":
         if self.phase is not Phase.PLAY:
-            raise IllegalMove("cards are played in the play step", "schotten-totten.md C.4")
+            raise IllegalMove(N_("cards are played in the play step"), "schotten-totten.md C.4")
         if not 0 <= action.stone < NUM_STONES:
             raise IllegalMove(f"no stone {action.stone}: stones are 0-8", "schotten-totten.md C.2")
         stone = self.stones[action.stone]
         seat = self.active
         if stone.owner is not None:
-            raise IllegalMove("that stone is claimed: nobody may add cards", "schotten-totten.md C.6")
+            raise IllegalMove(N_("that stone is claimed: nobody may add cards"), "schotten-totten.md C.6")
         if len(stone.cards[seat]) >= stone.side_size():
-            raise IllegalMove("you already have 3 cards at that stone", "schotten-totten.md C.4")
+            raise IllegalMove(N_("you already have 3 cards at that stone"), "schotten-totten.md C.4")
         hand = self.hands[seat]
         if action.card in hand:
             i = hand.index(action.card)
@@ -387,7 +388,7 @@ class SchottenTottenState:
 
     def _claim(self, stone: int) -> "SchottenTottenState":
         if self.phase is not Phase.CLAIM:
-            raise IllegalMove("claims are made in the claim step", "schotten-totten.md C.4")
+            raise IllegalMove(N_("claims are made in the claim step"), "schotten-totten.md C.4")
         if not 0 <= stone < NUM_STONES:
             raise IllegalMove(f"no stone {stone}: stones are 0-8", "schotten-totten.md C.2")
         verdict = self.claim_verdict(stone, self.active)
