@@ -101,7 +101,7 @@ class GameEntry:
 
 GAMES: tuple[GameEntry, ...] = (
     GameEntry("cant-stop", "cant_stop", lambda: _("Can't Stop"), (1, 4), ("dice",), "cant-stop.md"),
-    GameEntry("ludo", "ludo", lambda: _("Ludo"), (2, 4), ("dice", "board"), "ludo.md", needs_camera=True),
+    GameEntry("ludo", "ludo", lambda: _("Ludo"), (2, 4), ("dice", "board"), "ludo.md"),
     GameEntry("schotten-totten", "schotten_totten", lambda: _("Schotten Totten"), (2, 2), ("cards",),
               "schotten-totten.md"),
     GameEntry("donkey-race", "donkey_race", lambda: _("Donkey race"), (2, 4), ("cards",), "donkey-race.md"),

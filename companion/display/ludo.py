@@ -187,10 +187,14 @@ def draw(surface: pygame.Surface, view: LudoView) -> None:
         hint_h = 3 * fonts.font(16).get_linesize()  # up to three lines before the type shrinks
         y = draw_wrapped(surface, _("Hint: ") + view.hint, pygame.Rect(x, y, pw, hint_h), 16, palette.FOREGROUND,
                          max_lines=3).bottom + 4
+    legend_h = 2 * fonts.font(15).get_linesize() if view.keys else 0
     notes = list(view.problems) or ([view.message] if view.message else [])
     if notes:
         colour = (255, 120, 255) if view.problems else palette.MUTED
-        draw_wrapped(surface, " ".join(notes), pygame.Rect(x, y, pw, max(20, h - y - 4)), 16, colour)
+        draw_wrapped(surface, " ".join(notes), pygame.Rect(x, y, pw, max(20, h - y - 4 - legend_h)), 16, colour)
+    if view.keys:
+        legend = "   ".join(f"{button}: {what}" for button, what in view.keys)
+        draw_wrapped(surface, legend, pygame.Rect(x, h - legend_h - 2, pw, legend_h), 15, palette.MUTED, max_lines=2)
     if view.winner is not None:
         banner = pygame.Rect(board.x + 20, board.bottom - 100, board.width - 40, 80)
         pygame.draw.rect(surface, palette.PANEL, banner, border_radius=10)

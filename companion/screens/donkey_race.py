@@ -190,6 +190,8 @@ def _prompt(session: DonkeyRaceSession) -> str:
         return _("{name} leads? CONFIRM, NEXT for another player").format(name=name)
     if mode is Mode.PLAY:
         name = session.players[state.active]
+        if session._camera_problem:
+            return _("{name}: BANK to enter your cards, then CONFIRM; or PASS").format(name=name)
         return _("{name}: lay your cards and CONFIRM, or PASS").format(name=name)
     if mode is Mode.REFILL and not state.last_round:  # D.5 start_marker_only: before round 1
         return _("Set the donkey card aside, draw a card for it, then CONFIRM")
@@ -205,14 +207,20 @@ def _prompt(session: DonkeyRaceSession) -> str:
 _KEYS: dict[Mode, Keys] = {
     Mode.FIRST: ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("other player")), (Button.BANK, N_("donkey")),
                  (Button.UNDO, N_("undo"))),
-    Mode.PLAY: ((Button.CONFIRM, N_("play")), (Button.PASS, N_("pass")), (Button.UNDO, N_("undo"))),
+    Mode.PLAY: ((Button.CONFIRM, N_("play")), (Button.PASS, N_("pass")), (Button.BANK, N_("by hand"))),
     Mode.OVER: ((Button.CONFIRM, N_("end")),),
 }
 _OTHER_KEYS: Keys = ((Button.CONFIRM, N_("done")), (Button.UNDO, N_("undo")))
 """Dealing, refilling and reshuffling: the players do it, then confirm."""
 
 
+_ENTRY_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("value +1")), (Button.UNDO, N_("cancel")))
+"""While a play is entered by hand (NEXT: one card more, when leading; the session's message says so)."""
+
+
 def _keys(session: DonkeyRaceSession) -> tuple[tuple[str, str], ...]:
+    if session.mode is Mode.PLAY and session.proposed_play()[1] == "hand" and session.proposed_play()[0]:
+        return key_legend(_ENTRY_KEYS)
     return key_legend(_KEYS.get(session.mode, _OTHER_KEYS))
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.commands import Button
 from companion.games.ludo import YARD
-from companion.i18n import _
-from companion.screens.common import name_to_act, start_prompt
+from companion.i18n import N_, _
+from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
 from companion.session.ludo import LudoSession, Mode
 
 
@@ -68,6 +69,7 @@ class LudoView:
     misplaced: tuple[tuple[str, int | None, int | None], ...]
     winner: str | None
     mode: str
+    keys: tuple[tuple[str, str], ...] = ()
 
 
 def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> LudoView:
@@ -89,10 +91,19 @@ def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> Ludo
     active = session.start_seat if mode is Mode.START else (None if state.active < 0 else state.active)
     return LudoView(
         title=_("Ludo"), board=state.config.board, players=players, active=active, pawns=pawns, moves=moves,
-        die=state.last_roll, pool=state.pool, sixes_in_row=state.sixes_in_row, bonus_rolls=state.extra_rolls,
+        die=session.die_entry if session.die_entry is not None else state.last_roll, pool=state.pool, sixes_in_row=state.sixes_in_row, bonus_rolls=state.extra_rolls,
         prompt=_prompt(session), message=session.message, hint=hint.reason if hint else "",
         problems=session.problems, misplaced=tuple((m.colour, m.seen, m.should) for m in session.misplaced),
-        winner=None if session.winner_name is None else session.winner_name, mode=mode.value)
+        winner=None if session.winner_name is None else session.winner_name, mode=mode.value,
+        keys=key_legend(_KEYS[mode]))
+
+
+_KEYS: dict[Mode, Keys] = {
+    Mode.START: ((Button.CONFIRM, N_("start")), (Button.NEXT, N_("other player"))),
+    Mode.ROLL: ((Button.BANK, N_("enter the die")), (Button.CONFIRM, N_("enter")), (Button.UNDO, N_("undo"))),
+    Mode.MOVE: ((Button.CONFIRM, N_("move")), (Button.NEXT, N_("next move")), (Button.UNDO, N_("undo"))),
+    Mode.OVER: ((Button.CONFIRM, N_("finish")),),
+}
 
 
 def _selected_info(session: LudoSession):
@@ -117,7 +128,8 @@ def _prompt(session: LudoSession) -> str:
         return start_prompt(session.players, session.start_seat)
     if mode is Mode.ROLL:
         if session.camera_problem:
-            return _("{name}: roll the die ({problem})").format(name=name, problem=session.camera_problem)
+            return _("{name}: BANK to enter the die you rolled ({problem})").format(name=name,
+                                                                                  problem=session.camera_problem)
         return _("{name}: roll the die").format(name=name)
     if mode is Mode.MOVE:
         prompt = _("{name}: move a pawn {die} (CONFIRM plays the selected move)").format(

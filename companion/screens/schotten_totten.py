@@ -110,11 +110,14 @@ def _prompt(session: SchottenTottenSession) -> str:
     if mode is Mode.WATCH:
         if not state.can_play(state.active):
             return _("{name} cannot play a card: PASS").format(name=name)
-        return _("{name}: play a card on your side of a stone").format(name=name)
+        if session.camera_problem:
+            return _("{name}: BANK to enter the card you play").format(name=name)
+        return _("{name}: play a card on your side of a stone (or BANK to enter it)").format(name=name)
     if mode is Mode.CHECK:
         assert session.proposal is not None
         card, stone = session.proposal
-        return _("{name} plays {card} at stone {n}? CONFIRM").format(name=name, card=card.code, n=stone + 1)
+        return _("{name} plays {card} at stone {n}? CONFIRM, or correct it").format(name=name, card=card.code,
+                                                                                   n=stone + 1)
     if mode is Mode.CLAIM:
         return _("{name}: claim stone {n}? CONFIRM, NEXT stone, PASS when done").format(
             name=name, n=session.selected + 1)
@@ -133,8 +136,9 @@ def _prompt(session: SchottenTottenSession) -> str:
 
 _KEYS: dict[Mode, Keys] = {
     Mode.START: ((Button.CONFIRM, N_("deal")), (Button.NEXT, N_("other player"))),
-    Mode.WATCH: ((Button.PASS, N_("pass")), (Button.UNDO, N_("undo"))),
-    Mode.CHECK: ((Button.CONFIRM, N_("play")), (Button.NEXT, N_("read again"))),
+    Mode.WATCH: ((Button.BANK, N_("enter a card")), (Button.PASS, N_("pass")), (Button.UNDO, N_("undo"))),
+    Mode.CHECK: ((Button.CONFIRM, N_("play")), (Button.BANK, N_("value +1")), (Button.PASS, N_("colour")),
+                 (Button.NEXT, N_("stone")), (Button.UNDO, N_("cancel"))),
     Mode.CLAIM: ((Button.CONFIRM, N_("claim")), (Button.NEXT, N_("next stone")), (Button.PASS, N_("done")),
                  (Button.UNDO, N_("undo"))),
 }

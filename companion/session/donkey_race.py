@@ -9,16 +9,18 @@ the cards that can still be in that hand. Flow, one :class:`Mode` at a time:
   donkey card; else ``next`` / ``choose K`` pick the player (the youngest, D.7.4); ``bank`` toggles
   "shows the donkey card"; ``confirm`` accepts.
 - ``PLAY``: the seat to act lays its set in its sector and presses ``confirm`` (the camera's new
-  cards in that sector are the play), or ``pass`` (the PASS button). ``dice V [V ...]`` enters a
-  play by hand instead (card values; the donkey is its value, 0 by default; a joker is
-  :data:`companion.games.donkey_race.record.JOKER_ENTRY`); ``next`` drops a hand entry.
+  cards in that sector are the play), or ``pass`` (the PASS button). With the buttons alone: ``bank``
+  enters a play by hand (the lowest value that may be played now, as many cards as the round asks) and
+  steps its value up; ``next`` steps the number of cards (1-3) when leading; ``undo`` drops the entry.
+  Scripts may also ``dice V [V ...]`` (card values; the donkey is its value, 0 by default; a joker is
+  :data:`companion.games.donkey_race.record.JOKER_ENTRY`).
 - ``REFILL``: the round's result: points, which token moves how far; "clear the sectors onto the
   discard pile, everyone draws back to 3 cards" (D.4.4-6); ``confirm``.
 - ``RESHUFFLE``: "the draw pile is empty: shuffle the discards into a new draw pile" (D.4.7);
   ``confirm``.
 - ``OVER``: the winner (D.6); ``confirm`` ends the session.
 
-``undo`` drops the last accepted step in every mode but OVER. Every accepted step is appended to the
+``undo`` drops a play entered by hand, else the last accepted step, in every mode but OVER. Every accepted step is appended to the
 store's event log (``{"actions": [...]}``) before the state changes; the state is the replay of the log.
 """
 
@@ -148,6 +150,10 @@ class DonkeyRaceSession(LoggedSession):
         """Apply one command; a refused one only sets :attr:`message` and changes nothing."""
         self._refused = False
         button = command.button
+        if button is Button.UNDO and self._entry is not None:
+            self._entry = None
+            self.message = ""
+            return
         if button is Button.UNDO:
             self.undo()
             return
@@ -188,8 +194,10 @@ class DonkeyRaceSession(LoggedSession):
         elif command.button is Button.DICE:
             self._entry = codes_from_entry(command.args, self.config)
             self.message = _("Entered by hand: {cards}. CONFIRM to play them").format(cards=describe_set(self._entry))
-        elif command.button is Button.NEXT:
-            self._entry = None
+        elif command.button is Button.BANK:
+            self._step_entry(value=True)
+        elif command.button is Button.NEXT and self._entry is not None:
+            self._step_entry(value=False)
         elif command.button is Button.CONFIRM:
             cards, source = self.proposed_play()
             if not cards:
@@ -197,6 +205,35 @@ class DonkeyRaceSession(LoggedSession):
             if UNKNOWN in cards:
                 raise IllegalMove(_("A card could not be read: enter the play by hand"), "donkey-race.md D.4")
             self._accept([Play(cards)], source=source)
+
+    def entry_values(self) -> list[int]:
+        """The card values a play entered with the buttons can have, lowest first (the donkey's value
+        when it is a card of its own; jokers are entered from scripts only)."""
+        values = {v for v, _count in self.config.deck}
+        if self.config.donkey:
+            values.add(self.config.donkey_value)
+        return sorted(values)
+
+    def _step_entry(self, value: bool) -> None:
+        """Start a play entered by hand (the lowest value that may be played now), or step its value
+        (``value``) or its number of cards (1-3, only when leading the round)."""
+        state = self.state
+        leading = not state.plays
+        count = (len(self._entry) if self._entry else 1) if leading else max(1, state.count)
+        values = self.entry_values()
+        if self._entry is None:
+            floor = -1 if leading else state.high_value
+            number = next((v for v in values if v > floor), values[-1])
+        elif value:
+            current = self.config.value_of(self._entry[0])
+            number = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+        else:
+            number = self.config.value_of(self._entry[0])
+            count = count % min(3, self.config.hand_size) + 1 if leading else count
+        self._entry = codes_from_entry([number] * count, self.config)
+        text = (_("By hand: {cards}. BANK: value, NEXT: number of cards, CONFIRM: play") if leading
+                else _("By hand: {cards}. BANK: value, CONFIRM: play"))
+        self.message = text.format(cards=describe_set(self._entry))
 
     def proposed_play(self) -> tuple[tuple[int, ...], str]:
         """The play CONFIRM would make: the hand entry, else the new cards in the active sector."""

@@ -5,8 +5,9 @@ Flow (ludo.md B.3-B.6), one :class:`Mode` at a time:
 - ``START``: the box proposes who starts (drawn at random, as fair as the roll-off of B.3); ``next``
   picks another player, ``confirm`` accepts, ``choose K`` starts with player K (1-based, seating order).
 - ``ROLL``: waiting for the die. A reading of exactly one die, the same over ``stable_frames`` frames
-  and from a scene that changed since the last accepted roll, is taken as the roll. By hand (keys or
-  script): ``dice V`` (1-6). A roll without a legal move is lost at once (B.4.3) and the screen says so.
+  and from a scene that changed since the last accepted roll, is taken as the roll. With the buttons:
+  ``bank`` enters a die by hand and steps it 1-6, ``confirm`` enters it, ``undo`` drops it (scripts may
+  also ``dice V``). A roll without a legal move is lost at once (B.4.3) and the screen says so.
   The scene compared is the die reader's view (the board blanked out) when the reader gives one, so a
   pawn moved next to a die still lying there does not make that die a new roll.
 - ``MOVE``: the legal moves are listed (arrows on the board), the advisor's one selected. The player
@@ -88,6 +89,8 @@ class LudoSession(LoggedSession):
         self.problems: tuple[str, ...] = ()
         self.misplaced: tuple = ()
         self.option = 0
+        self.die_entry: int | None = None
+        """A die entered with the buttons (BANK steps it 1-6), not yet confirmed."""
         self.start_seat = self.rng.randrange(len(self.players))
         self.camera_problem = ""
         self._die_seen = 0
@@ -184,6 +187,9 @@ class LudoSession(LoggedSession):
 
     def _command(self, command: Command) -> None:
         button, mode = command.button, self.mode
+        if button is Button.UNDO and self.die_entry is not None:
+            self.die_entry, self.message = None, ""
+            return
         if button is Button.UNDO:
             self.undo()
             return
@@ -204,8 +210,14 @@ class LudoSession(LoggedSession):
                 if len(command.args) != 1 or not 1 <= command.args[0] <= 6:
                     raise IllegalMove(_("enter one die, 1 to 6"), "ludo.md B.4.1")
                 self._accept(Roll(command.args[0]), source="hand")
+            elif button is Button.BANK:
+                self.die_entry = 1 if self.die_entry is None else self.die_entry % 6 + 1
+                self.message = _("By hand: {value}. CONFIRM to enter it").format(value=self.die_entry)
+            elif button is Button.CONFIRM and self.die_entry is not None:
+                value, self.die_entry = self.die_entry, None
+                self._accept(Roll(value), source="hand")
             elif button is Button.CONFIRM or button is Button.NEXT:
-                self.message = _("Roll the die, or enter it by hand")
+                self.message = _("Roll the die, or BANK to enter it by hand")
             return
         if mode is Mode.MOVE:
             options = self.state.legal_actions()

@@ -9,10 +9,13 @@ played card must be one not yet seen. Modes:
   winner, the Battle Line rule of C.8); ``next`` another player, ``confirm`` accepts (the deal follows).
 - ``WATCH``: waiting for the active player's card. From the camera, a reading with exactly one card
   not yet on the table, at the active side of an open stone, stable over ``stable_frames`` frames,
-  is proposed (``CHECK``). By hand: ``set STONE CARD`` (STONE 1-9; CARD the colour digit 1-6 for
-  R O Y G B P followed by the value: ``15`` is R5, ``69`` is P9, ``410`` is G10). ``pass`` when no
-  card can be played (C.4); ``choose N`` asks whether stone N can be claimed now and shows why not.
-- ``CHECK``: ``confirm`` plays the proposed card; ``undo``/``next`` drops it (read again).
+  is proposed (``CHECK``). With the buttons: ``bank`` proposes a card to enter by hand (the first
+  card not yet seen, at the first stone with room). Scripts may also ``set STONE CARD`` (STONE 1-9;
+  CARD the colour digit 1-6 for R O Y G B P followed by the value: ``15`` is R5, ``410`` is G10).
+  ``pass`` when no card can be played (C.4); ``choose N`` asks whether stone N can be claimed now.
+- ``CHECK``: the proposed card, read or entered, corrected with the buttons: ``bank`` its value up,
+  ``pass`` its colour on, ``next`` the next stone with room (only cards not yet on the table are
+  offered); ``confirm`` plays it, ``undo`` drops it (read again).
 - ``CLAIM``: stones the player may claim (C.6); ``next`` selects a stone with 3 of the player's
   cards, ``confirm`` claims it (refused with the reason: for a proof, a completion of the opponent's
   side that would beat it), ``choose N`` claims stone N, ``pass`` ends the claims.
@@ -33,8 +36,8 @@ from dataclasses import dataclass
 
 from companion.commands import Button, Command
 from companion.errors import CorruptLog, IllegalMove
-from companion.games.schotten_totten import (NUM_STONES, Action, Card, Claim, Draw, EndClaims, Pass, Phase, Play,
-    SchottenTottenConfig, SchottenTottenState, StartWith, action_from_dict, action_to_dict)
+from companion.games.schotten_totten import (COLOURS, NUM_STONES, Action, Card, Claim, Draw, EndClaims, Pass, Phase,
+    Play, SchottenTottenConfig, SchottenTottenState, StartWith, action_from_dict, action_to_dict)
 from companion.hints.schotten_totten import verdict_text
 from companion.i18n import _
 from companion.session.base import Waiting, seat_to_act
@@ -267,9 +270,15 @@ class SchottenTottenSession:
             card, stone = self.proposal
             self.proposal = None
             self._accept(Play(card, stone))
-        elif button in (Button.UNDO, Button.NEXT) and self.proposal is not None:
+        elif button is Button.UNDO and self.proposal is not None:
             self.proposal = None
             self._stable.reset()
+        elif button is Button.BANK:
+            self.proposal = self._stepped(value=True) if self.proposal else self._first_draft()
+        elif button is Button.PASS and self.proposal is not None:
+            self.proposal = self._stepped(value=False)
+        elif button is Button.NEXT and self.proposal is not None:
+            self.proposal = (self.proposal[0], self._next_stone(self.proposal[1]))
         elif button is Button.PASS:
             self._accept(Pass())
         elif button is Button.CHOOSE and args:
@@ -279,6 +288,42 @@ class SchottenTottenSession:
                 return
             raise IllegalMove(_("Stone {n}: {why}").format(n=args[0], why=verdict_text(verdict, self.config.game)),
                               verdict.rule)
+
+    def _open_stones(self) -> list[int]:
+        seat = self.state.active
+        return [i for i, stone in enumerate(self.state.stones) if stone.has_room(seat)]
+
+    def _next_stone(self, stone: int) -> int:
+        """The next stone with room for the active player after ``stone`` (round the nine)."""
+        stones = self._open_stones()
+        later = [i for i in stones if i > stone]
+        return (later or stones or [stone])[0]
+
+    def _first_draft(self) -> tuple[Card, int] | None:
+        """A card to correct into the one played: the first not yet seen, at the first stone with room."""
+        stones = self._open_stones()
+        if not stones:
+            raise IllegalMove(_("No stone has room for your card: PASS"), "schotten-totten.md C.4")
+        seen = set(self.state.table_cards())
+        card = next(c for c in self.config.deck if c not in seen)
+        return card, stones[0]
+
+    def _stepped(self, value: bool) -> tuple[Card, int]:
+        """The proposal with its value one up (``value``) or its colour one on, skipping cards on the table."""
+        assert self.proposal is not None
+        card, stone = self.proposal
+        seen = set(self.state.table_cards())
+        colours, top = len(COLOURS), self.config.max_value
+        colour, number = card.colour, card.value
+        for _ in range(colours * top):
+            if value:
+                number = number % top + 1
+            else:
+                colour = (colour + 1) % colours
+            candidate = Card(colour, number)
+            if candidate not in seen:
+                return candidate, stone
+        return card, stone
 
     def _claim_options(self) -> list[int]:
         seat = self.state.active

@@ -8,7 +8,7 @@ import numpy as np
 import pygame
 import pytest
 
-from companion.commands import Command
+from companion.commands import Button, Command
 from companion.display.donkey_race import render as render_donkey_race
 from companion.games.donkey_race import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase
 from companion.games.donkey_race.record import codes_from_entry
@@ -198,3 +198,31 @@ def test_kramer_donkey_round_the_taker_is_told_to_take_the_cards(store):
     press(s, "dice 4", "confirm", "dice 9", "confirm")
     assert s.mode is Mode.REFILL and "Cleo takes the round's cards into hand" in build_view(s).reminders[3]
     assert sorted(s.state.hands[2]) == sorted((UNKNOWN, UNKNOWN, DONKEY, 4, 9))
+
+
+def test_a_play_is_entered_with_the_buttons_alone(tmp_path):
+    with Store(tmp_path / "d.sqlite3") as store:
+        s = DonkeyRaceSession(store, store.new_game("donkey-race", ["Ada", "Ben"], {}), ["Ada", "Ben"])
+        s.on_command(Command(Button.CONFIRM))  # dealt
+        s.on_command(Command(Button.CONFIRM))  # Ada leads the first round
+        assert s.mode is Mode.PLAY and s.state.active == 0
+        s.on_command(Command(Button.BANK))  # the lowest value, one card
+        assert s.proposed_play() == ((DONKEY,), "hand")  # the donkey (value 0) is the lowest
+        for button in (Button.BANK, Button.BANK, Button.NEXT):
+            s.on_command(Command(button))  # 0 -> 1 -> 2, one card -> two
+        assert s.proposed_play() == ((2, 2), "hand")
+        s.on_command(Command(Button.UNDO))  # drops the entry, nothing undone
+        assert s.proposed_play() == ((), "camera") and s.state.active == 0
+        s.on_command(Command(Button.BANK))
+        s.on_command(Command(Button.NEXT))
+        s.on_command(Command(Button.CONFIRM))  # Ada leads two 0s? the donkey is one card: refused
+        assert s.attention and s.state.active == 0
+        s.on_command(Command(Button.NEXT))  # three cards
+        s.on_command(Command(Button.NEXT))  # back to one
+        s.on_command(Command(Button.BANK))  # one 1
+        s.on_command(Command(Button.CONFIRM))
+        assert s.state.active == 1 and s.state.plays == ((0, (1,)),)
+        s.on_command(Command(Button.BANK))  # Ben: the lowest value above 1, as many cards as the lead
+        assert s.proposed_play() == ((2,), "hand")
+        s.on_command(Command(Button.NEXT))  # the count is the lead's: stays one
+        assert s.proposed_play() == ((2,), "hand")

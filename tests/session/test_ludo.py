@@ -258,3 +258,28 @@ def test_ludo52_pawns_seen_nowhere_count_as_finished():
     assert problem == "" and pawns[0] == (YARD, 5, 55, 56)
     pawns, _ = pawns_from_board(Obs(), load_board("mensch40"), ("red", "yellow"))
     assert pawns[0] == (YARD, 5, 44)  # no finish on mensch40: three pawns, one missing (home 4 = relative 44)
+
+
+def test_a_game_is_played_with_the_buttons_alone(tmp_path):
+    from companion.commands import Button, Command
+    from companion.screens.ludo import build_view
+
+    with Store(tmp_path / "l.sqlite3") as store:
+        session = LudoSession(store, store.new_game("ludo", ["Ada", "Ben"], {}), ["Ada", "Ben"],
+                              rng=random.Random(2))
+        session.on_camera_problem("No camera")
+        session.on_command(Command(Button.CONFIRM))  # the proposed player starts
+        assert session.mode is Mode.ROLL and "BANK" in build_view(session).prompt
+        for _ in range(6):
+            session.on_command(Command(Button.BANK))  # 1 .. 6
+        assert session.die_entry == 6 and build_view(session).die == 6
+        session.on_command(Command(Button.CONFIRM))
+        assert session.mode is Mode.MOVE and session.state.pool == (6,)
+        view = build_view(session)
+        assert view.moves and ("CONFIRM", "move") in view.keys
+        session.on_command(Command(Button.CONFIRM))  # the selected move: out of the yard
+        assert session.mode is Mode.ROLL and session.state.pawns[session.state.active].count(-1) == 3
+        session.on_command(Command(Button.BANK))
+        session.on_command(Command(Button.UNDO))  # drops the entry, the move stays
+        assert session.die_entry is None and session.mode is Mode.ROLL
+        assert session.state.pawns[session.state.active].count(-1) == 3

@@ -232,3 +232,33 @@ def test_cards_read_by_the_camera_from_a_photo_folder(app_env, tmp_path):
     played = [e.payload for e in store.events(game_id) if e.payload["type"] == "play"]
     assert played == [{"type": "play", "card": "R5", "stone": 2}, {"type": "play", "card": "B7", "stone": 6},
                       {"type": "play", "card": "R6", "stone": 2}]
+
+
+def test_a_card_is_entered_and_corrected_with_the_buttons_alone(tmp_path):
+    from companion.games.schotten_totten import Card
+
+    with Store(tmp_path / "st.sqlite3") as store:
+        session = SchottenTottenSession(store, store.new_game(GAME, ["Ada", "Ben"], {}), ["Ada", "Ben"],
+                                        rng=random.Random(1))
+        session.on_command(Command(Button.CONFIRM))  # the proposed player starts; the deal follows
+        assert session.mode is Mode.WATCH
+        seat = session.state.active
+        session.on_command(Command(Button.BANK))  # a card to enter: the first not seen, at stone 1
+        assert session.mode is Mode.CHECK and session.proposal == (Card(0, 1), 0)
+        for button in (Button.BANK, Button.BANK, Button.PASS, Button.NEXT, Button.NEXT):
+            session.on_command(Command(button))  # R1 -> R2 -> R3 -> O3; stone 1 -> 2 -> 3
+        assert session.proposal == (Card(1, 3), 2)
+        session.on_command(Command(Button.CONFIRM))
+        assert session.state.stones[2].cards[seat] == (Card(1, 3),)
+        session.on_command(Command(Button.PASS))  # no claim: end the claim step; then Ben plays
+        while session.mode is not Mode.WATCH:
+            session.on_command(Command(Button.PASS))
+        session.on_command(Command(Button.BANK))
+        session.on_command(Command(Button.PASS))
+        session.on_command(Command(Button.PASS))  # O1 ... the card on the table (O3) is never offered
+        taken = set(session.state.table_cards())
+        for _ in range(60):
+            session.on_command(Command(Button.BANK))
+            assert session.proposal[0] not in taken
+        session.on_command(Command(Button.UNDO))
+        assert session.mode is Mode.WATCH and session.proposal is None
