@@ -192,11 +192,13 @@ class DonkeyRaceSession(LoggedSession):
         if command.button is Button.PASS:
             self._accept([Pass()])
         elif command.button is Button.DICE:
+            if not command.args:
+                raise IllegalMove(_("No card entered"), "input")
             self._entry = codes_from_entry(command.args, self.config)
             self.message = _("Entered by hand: {cards}. CONFIRM to play them").format(cards=describe_set(self._entry))
         elif command.button is Button.BANK:
             self._step_entry(value=True)
-        elif command.button is Button.NEXT and self._entry is not None:
+        elif command.button is Button.NEXT and self._entry:
             self._step_entry(value=False)
         elif command.button is Button.CONFIRM:
             cards, source = self.proposed_play()
@@ -221,7 +223,7 @@ class DonkeyRaceSession(LoggedSession):
         leading = not state.plays
         count = (len(self._entry) if self._entry else 1) if leading else max(1, state.count)
         values = self.entry_values()
-        if self._entry is None:
+        if not self._entry:
             floor = -1 if leading else state.high_value
             number = next((v for v in values if v > floor), values[-1])
         elif value:
