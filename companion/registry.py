@@ -59,7 +59,6 @@ class GameEntry:
     name in every layer and the config file's section (``cant_stop``, ``[cant_stop]``). title: the
     game's name on the screen, translated when called. players: (fewest, most) players. reads: what the
     camera reads in this game, of :data:`READS`. rules: the rules file in ``../shared/rules/``.
-    needs_camera: the game cannot yet be entered with the buttons alone (``--camera none`` is refused).
     """
 
     name: str
@@ -68,7 +67,6 @@ class GameEntry:
     players: tuple[int, int]
     reads: tuple[str, ...]
     rules: str
-    needs_camera: bool = False
 
     def module(self, layer: str) -> ModuleType:
         """This game's module of ``layer`` (one of :data:`LAYERS`), imported on first use."""

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.app.devices import NO_CAMERA, PlayDevices
+from companion.app.devices import PlayDevices
 from companion.app.loop import RunResult, run_loop
 from companion.app.summary import show_summary
 from companion.config import Config
@@ -117,15 +117,9 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     if players is not None:
         entry.check_players(len(players))
     spec = None if isinstance(camera, FrameSource) else (camera or config.camera.spec)
-    if spec == NO_CAMERA and entry.needs_camera:
-        raise UserError(_("{game} needs a camera: the box reads it at the table (--camera {none} is for "
-                          "the other games)").format(game=entry.title(), none=NO_CAMERA))
     ensure_state_dir(paths)
     with PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
         source = camera if spec is None else devices.open_camera(spec)
-        if source is None and entry.needs_camera:
-            raise UserError(_("{game} needs a camera: the box reads it at the table, and none was found")
-                            .format(game=entry.title()))
         display = devices.open_display()
         inputs = devices.open_inputs(input_spec, leds=True)
         store = devices.open_store(paths.store_file, move_aside=True)  # a damaged file is moved aside, kept

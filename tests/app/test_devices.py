@@ -17,6 +17,7 @@ from companion.app.demo import photos_dir
 from companion.cli import main
 from companion.config import Config
 from companion.errors import CameraError
+from companion.store import Store
 
 GAMES = ("cant-stop", "ludo", "schotten-totten", "donkey-race")
 
@@ -206,11 +207,16 @@ def test_camera_error_from_open_camera_is_not_wrapped(tmp_path):
     assert devices.opened == ()
 
 
-def test_ludo_without_a_camera_is_refused_before_anything_is_stored(app_env, capsys):
-    # Ludo's board is read by the camera: `--camera none` (fine for the other games) is a clear error.
-    assert main(["play", "ludo", "--headless", "--camera", "none", "--input", "script:/dev/null"]) == 2
-    assert "Ludo needs a camera" in capsys.readouterr().err
-    assert not (app_env / "state" / "companion.sqlite3").exists()
+def test_ludo_without_a_camera_is_played_by_hand(app_env, tmp_path):
+    # Ludo's die is entered with BANK (1-6) and CONFIRM when no camera reads it.
+    script = tmp_path / "ludo.script"
+    script.write_text("confirm\n" + "bank\n" * 6 + "confirm\nquit\n", encoding="utf-8")
+    assert main(["play", "ludo", "--headless", "--camera", "none", "--players", "Ada,Ben",
+                 "--input", f"script:{script}"]) == 0
+    with Store(app_env / "state" / "companion.sqlite3") as store:
+        (record,) = store.unfinished_games("ludo")
+        actions = [event.payload for event in store.events(record.id)]
+    assert len(actions) == 2 and "6" in str(actions[1])
 
 
 def test_donkey_race_without_a_camera_says_so_without_a_warning(app_env, caplog):
@@ -237,7 +243,7 @@ def test_auto_without_a_camera_plays_by_hand_and_says_so(app_env, tmp_path, monk
     from companion.app import devices as devices_module
     from companion.app.play import play
     from companion.config import Config
-    from companion.errors import NoCameraFound, UserError
+    from companion.errors import NoCameraFound
     from companion.paths import AppPaths
     from companion.registry import game
 
@@ -255,6 +261,3 @@ def test_auto_without_a_camera_plays_by_hand_and_says_so(app_env, tmp_path, monk
     assert result.winner is None
     assert shown[0].message == "No camera found: enter with the buttons"
     assert any(v.prompt == "No camera: NEXT to enter the roll with the buttons" for v in shown)
-    with pytest.raises(UserError, match="needs a camera"):
-        play(game("ludo"), paths=paths, config=Config(), input_spec=f"script:{script}", camera="auto",
-             players=["Ada", "Ben"], headless=True, seed=1)

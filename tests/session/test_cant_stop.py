@@ -315,3 +315,20 @@ def test_confirmed_dice_lose_their_question_mark_and_options_lead_with_the_bust_
     press(session, "confirm")
     assert not any(d.flagged for d in build_view(session).dice)
     assert all(o.effect.startswith("bust ") for o in build_view(session).options)
+
+
+def test_a_refusal_does_not_outlive_the_correction(tmp_path):
+    from companion.commands import Button
+
+    with Store(tmp_path / "s.sqlite3") as store:
+        session = CantStopSession(store, store.new_game("cant-stop", ["Ada", "Ben"], {}), ["Ada", "Ben"],
+                                  rng=random.Random(1))
+        session.on_command(Command(Button.CONFIRM))
+        session.on_command(Command(Button.NEXT))  # enter a roll by hand
+        session.on_command(Command(Button.BANK))  # one die
+        session.on_command(Command(Button.CONFIRM))
+        assert session.message == "A roll needs 4 dice, not 1"
+        for _ in range(3):
+            session.on_command(Command(Button.NEXT))
+            session.on_command(Command(Button.BANK))
+        assert session.check.values == [1, 1, 1, 1] and session.message == ""
