@@ -42,6 +42,10 @@ def _chance(state: CantStopState, rng: random.Random) -> Any:
     return base.draw_chance(state, rng)
 
 
+chance = _chance
+"""The chance outcomes of a simulated game (the name every game's agents module gives them)."""
+
+
 def play_game(state: CantStopState, agents: list[Agent], rng: random.Random,
               max_turns: int = MAX_TURNS) -> tuple[int | None, list[int]]:
     """Play one game from ``state`` (normally the initial one) to its end or the turn cap.

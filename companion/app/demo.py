@@ -1,4 +1,5 @@
-"""The bundled demo: a whole two-player Can't Stop game on real photos of four dice.
+"""The bundled demos: a whole two-player Can't Stop game on real photos of four dice, and a whole game
+of every game entered with the buttons alone (``--camera none``: :mod:`companion.app.by_hand`).
 
 The photos are the BSD-licensed ``byler_d6`` pictures in ``assets/dice_photos/`` (see the LICENSE
 there). ``assets/demo/cant_stop_playlist.txt`` orders them as the rolls of the game (a photo stands for
@@ -25,12 +26,14 @@ from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
-from companion.app.devices import display_available
+from companion.app.by_hand import DEMO_PLAYERS, DEMO_SEED, VARIANTS, script_path
+from companion.app.devices import NO_CAMERA, display_available
 from companion.app.play import play
 from companion.commands import Button, Command
 from companion.config import Config
+from companion.errors import UserError
 from companion.games.cant_stop import Bank
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.paths import AppPaths
 from companion.registry import game
 from companion.session import Waiting
@@ -41,8 +44,6 @@ from vision.dice import read_dice
 
 log = logging.getLogger(__name__)
 
-DEMO_PLAYERS = ("Ada", "Ben")
-DEMO_SEED = 1
 
 PLAYLIST = "cant_stop_playlist.txt"
 SCRIPT = "cant_stop.script"
@@ -74,21 +75,39 @@ def demo_camera(frames_per_photo: int = 4) -> PhotoListSource:
     return PhotoListSource(demo_playlist(), frames_per_photo=frames_per_photo, name="demo photos")
 
 
-def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store_file: Path | None = None) -> int:
-    """``companion demo``: the bundled two-player game on real photos, with a fresh store in ``state_dir``
-    (or the store ``store_file``, made if missing, which then keeps the game); prints "Demo over: NAME
-    wins after N frames." and returns the exit status (0 once someone won)."""
+def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store_file: Path | None = None,
+             game_name: str = "cant-stop", by_hand: bool = False) -> int:
+    """``companion demo``: a bundled two-player game of ``game_name`` with a fresh store in ``state_dir``
+    (or the store ``store_file``, made if missing, which then keeps the game): on the real dice photos
+    (Can't Stop), or with every entry made with the buttons (``by_hand``: no camera, the presses of
+    ``assets/demo/GAME-by-hand.script``). Prints "Demo over: NAME wins after N frames." (by hand: "... N
+    button presses.") and returns the exit status (0 once someone won). Raises ``UserError`` for a game
+    whose photo demo is not bundled (Ludo and the card games: ``by_hand`` only)."""
     paths = AppPaths.from_dirs(state_dir, state_dir)
     if store_file is not None:
         paths = replace(paths, store_file=Path(store_file).expanduser().absolute())
+    entry = game(game_name)
+    if not by_hand and entry.name != "cant-stop":
+        raise UserError(_("{game} has no photo demo yet: add --camera {none} for its demo with the buttons")
+                        .format(game=entry.title(), none=NO_CAMERA))
     if not headless and not display_available():
         log.info("no display found: running headless")
         headless = True
-    with demo_camera() as camera:
-        result = play(game("cant-stop"), paths=paths, config=Config(), camera=camera,
-                      input_spec=f"script:{demo_script_path()}", players=list(DEMO_PLAYERS), headless=headless,
+    if by_hand:
+        script = script_path(entry.name)
+        result = play(entry, paths=paths, config=Config(), camera=NO_CAMERA, input_spec=f"script:{script}",
+                      players=list(DEMO_PLAYERS), variant=dict(VARIANTS.get(entry.name, {})), headless=headless,
                       screenshots=screenshots, seed=DEMO_SEED, new=True)
-    print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
+        presses = sum(1 for line in script.read_text(encoding="utf-8").splitlines()
+                      if line.strip() and not line.startswith("#"))
+        print(ngettext("Demo over: {name} wins after {n} button press.", "Demo over: {name} wins after {n} button "
+                       "presses.", presses).format(name=result.winner, n=presses))
+    else:
+        with demo_camera() as camera:
+            result = play(entry, paths=paths, config=Config(), camera=camera,
+                          input_spec=f"script:{demo_script_path()}", players=list(DEMO_PLAYERS),
+                          headless=headless, screenshots=screenshots, seed=DEMO_SEED, new=True)
+        print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
     if screenshots:
         print(_("{n} screenshots in {dir}").format(n=result.screenshots, dir=screenshots))
     return 0 if result.winner else 1

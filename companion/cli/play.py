@@ -13,7 +13,7 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.app import display_available
+from companion.app import NO_CAMERA, display_available
 from companion.app.demo import run_demo
 from companion.app.language import choose_language
 from companion.app.play import play
@@ -44,7 +44,11 @@ def add_commands(subparsers) -> None:
     play_parser.add_argument("--language", metavar="LANG", help=LANGUAGE_HELP)
     play_parser.set_defaults(handler=_play)
 
-    demo = subparsers.add_parser("demo", help="a whole scripted Can't Stop game on the bundled real photos")
+    demo = subparsers.add_parser("demo", help="a whole scripted game: Can't Stop on the bundled real photos, "
+                                              "or any game with the buttons alone (--camera none)")
+    demo.add_argument("--game", choices=names(), default="cant-stop", help="the game (default: cant-stop)")
+    demo.add_argument("--camera", choices=[NO_CAMERA],
+                      help="none: every entry made with the buttons (assets/demo/GAME-by-hand.script)")
     demo.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     demo.add_argument("--screenshots", type=Path, metavar="DIR", help="write a PNG per prompt into DIR")
     demo.add_argument("--language", metavar="LANG", help=LANGUAGE_HELP)
@@ -112,4 +116,5 @@ def _demo(args) -> int:
         config = Config()  # the demo runs on the defaults, as before; only its language is taken
     choose_language(args.language, paths.state_dir, config)
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as state_dir:
-        return run_demo(Path(state_dir), headless=args.headless, screenshots=args.screenshots, store_file=args.store)
+        return run_demo(Path(state_dir), headless=args.headless, screenshots=args.screenshots, store_file=args.store,
+                        game_name=args.game, by_hand=args.camera == NO_CAMERA)

@@ -274,6 +274,7 @@ class CantStopSession(LoggedSession):
         check = self.check
         assert check is not None
         button, args = command.button, command.args
+        self.message = ""  # a refusal ("A roll needs 4 dice") is about the reading as it was
         slots = len(check.values) + (1 if len(check.values) < DICE + 2 else 0)
         if button is Button.CONFIRM:
             if len(check.values) != DICE:
@@ -428,3 +429,39 @@ class CantStopSession(LoggedSession):
 
 SESSION = CantStopSession
 """The session class of this game (``companion.registry``)."""
+
+
+def press_for(session: CantStopSession, action: Action) -> list[Command]:
+    """The button presses (CONFIRM, BANK, PASS, NEXT, UNDO only) that make ``session`` take ``action``,
+    applied to it as they are made; for a by-hand demo script and the count of presses a turn takes.
+    A roll is entered by hand: NEXT opens an empty roll, BANK adds a die at 1 and steps it up, NEXT moves
+    to the next slot. Raises ``ValueError`` when the presses do not get there."""
+    presses: list[Command] = []
+
+    def press(button: Button) -> None:
+        command = Command(button)
+        presses.append(command)
+        session.on_command(command)
+
+    if isinstance(action, StartWith):
+        while session.start_seat != action.seat and len(presses) < len(session.players):
+            press(Button.NEXT)
+        press(Button.CONFIRM)
+    elif isinstance(action, Roll):
+        press(Button.NEXT)
+        for k, value in enumerate(action.dice):
+            if k:
+                press(Button.NEXT)
+            for _ in range(value):
+                press(Button.BANK)
+        press(Button.CONFIRM)
+    elif isinstance(action, Choose):
+        options = session.state.legal_actions()
+        while options[session.option] != action and len(presses) < len(options):
+            press(Button.NEXT)
+        press(Button.CONFIRM)
+    else:
+        press(Button.BANK if isinstance(action, Bank) else Button.CONFIRM)
+    if session.refused:
+        raise ValueError(f"the presses for {action!r} were refused: {session.message}")
+    return presses

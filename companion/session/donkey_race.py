@@ -305,3 +305,42 @@ class DonkeyRaceSession(LoggedSession):
 
 SESSION = DonkeyRaceSession
 """The session class of this game (``companion.registry``)."""
+
+
+def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
+    """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
+    to it as they are made (by-hand demo scripts): the deal, a refill and a reshuffle with CONFIRM (the
+    session records every draw of it at once); the first leader with NEXT (BANK: shows the donkey card);
+    a play entered with BANK (value) and NEXT (number of cards), then CONFIRM; PASS passes. Raises
+    ``ValueError`` when the presses do not get there."""
+    presses: list[Command] = []
+
+    def press(button: Button) -> None:
+        command = Command(button)
+        presses.append(command)
+        session.on_command(command)
+
+    if isinstance(action, (Draw, Reshuffle)):
+        press(Button.CONFIRM)
+    elif isinstance(action, FirstLeader):
+        while session._first_seat != action.seat and len(presses) < len(session.players):
+            press(Button.NEXT)
+        if action.donkey:
+            press(Button.BANK)
+        press(Button.CONFIRM)
+    elif isinstance(action, Play):
+        press(Button.BANK)
+        want = tuple(sorted(action.cards))
+        for _ in range(60):
+            entry = session.proposed_play()[0]
+            if entry == want:
+                break
+            press(Button.NEXT if entry and len(entry) != len(want) and entry[0] == want[0] else Button.BANK)
+        press(Button.CONFIRM)
+    elif isinstance(action, Pass):
+        press(Button.PASS)
+    else:
+        raise ValueError(f"no presses make {action!r}")
+    if session.refused:
+        raise ValueError(f"the presses for {action!r} were refused: {session.message}")
+    return presses

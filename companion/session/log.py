@@ -60,6 +60,11 @@ class LoggedSession:
         self.finished = False
         self._refused = False
 
+    @property
+    def refused(self) -> bool:
+        """True when the last command was refused (its reason is the message)."""
+        return self._refused
+
     def replay(self, events: Iterable[Any]) -> Any:
         """The state after ``events`` (the store's event rows of this game)."""
         raise NotImplementedError

@@ -303,3 +303,32 @@ class LudoSession(LoggedSession):
 
 SESSION = LudoSession
 """The session class of this game (``companion.registry``)."""
+
+
+def press_for(session: LudoSession, action: Action) -> list[Command]:
+    """The button presses (CONFIRM, BANK, NEXT only) that make ``session`` take ``action``, applied to it
+    as they are made (by-hand demo scripts): the die entered with BANK (1-6) and CONFIRM, a move picked
+    with NEXT among the legal ones and CONFIRM. Raises ``ValueError`` when the presses do not get there."""
+    presses: list[Command] = []
+
+    def press(button: Button) -> None:
+        command = Command(button)
+        presses.append(command)
+        session.on_command(command)
+
+    if isinstance(action, StartWith):
+        while session.start_seat != action.seat and len(presses) < len(session.players):
+            press(Button.NEXT)
+        press(Button.CONFIRM)
+    elif isinstance(action, Roll):
+        for _ in range(action.value):
+            press(Button.BANK)
+        press(Button.CONFIRM)
+    else:
+        options = session.state.legal_actions()
+        while options[session.option] != action and len(presses) < len(options):
+            press(Button.NEXT)
+        press(Button.CONFIRM)
+    if session.refused:
+        raise ValueError(f"the presses for {action!r} were refused: {session.message}")
+    return presses

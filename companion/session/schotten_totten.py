@@ -312,18 +312,7 @@ class SchottenTottenSession:
         """The proposal with its value one up (``value``) or its colour one on, skipping cards on the table."""
         assert self.proposal is not None
         card, stone = self.proposal
-        seen = set(self.state.table_cards())
-        colours, top = len(COLOURS), self.config.max_value
-        colour, number = card.colour, card.value
-        for _ in range(colours * top):
-            if value:
-                number = number % top + 1
-            else:
-                colour = (colour + 1) % colours
-            candidate = Card(colour, number)
-            if candidate not in seen:
-                return candidate, stone
-        return card, stone
+        return stepped_card(card, set(self.state.table_cards()), value, self.config.max_value), stone
 
     def _claim_options(self) -> list[int]:
         seat = self.state.active
@@ -441,5 +430,76 @@ class SchottenTottenSession:
     # -- view --------------------------------------------------------------------------------------------
 
 
+def stepped_card(card: Card, seen: set[Card], value: bool, top: int) -> Card:
+    """``card`` with its value one up (BANK, 1 after ``top``) or its colour one on (PASS), skipping the
+    cards in ``seen`` (those on the table); ``card`` itself when every step is seen."""
+    colour, number = card.colour, card.value
+    for _ in range(len(COLOURS) * top):
+        if value:
+            number = number % top + 1
+        else:
+            colour = (colour + 1) % len(COLOURS)
+        candidate = Card(colour, number)
+        if candidate not in seen:
+            return candidate
+    return card
+
+
+def _card_presses(start: Card, target: Card, seen: set[Card], top: int) -> list[Button]:
+    """The fewest BANK/PASS presses that step ``start`` to ``target`` (breadth first over the cards)."""
+    paths: dict[Card, list[Button]] = {start: []}
+    frontier = [start]
+    while frontier and target not in paths:
+        following = []
+        for card in frontier:
+            for button in (Button.PASS, Button.BANK):
+                step = stepped_card(card, seen, button is Button.BANK, top)
+                if step not in paths:
+                    paths[step] = paths[card] + [button]
+                    following.append(step)
+        frontier = following
+    if target not in paths:
+        raise ValueError(f"no presses step {start} to {target}")
+    return paths[target]
+
+
 SESSION = SchottenTottenSession
 """The session class of this game (``companion.registry``)."""
+
+
+def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
+    """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
+    to it as they are made (by-hand demo scripts): a card drafted with BANK, its colour with PASS, its
+    value with BANK, its stone with NEXT, then CONFIRM twice (propose, play); a claim's stone picked with
+    NEXT and CONFIRM; PASS ends the claims or passes. Draws need no press. Raises ``ValueError`` when the
+    presses do not get there."""
+    presses: list[Command] = []
+
+    def press(button: Button) -> None:
+        command = Command(button)
+        presses.append(command)
+        session.on_command(command)
+
+    if isinstance(action, StartWith):
+        if session.start_seat != action.seat:
+            press(Button.NEXT)
+        press(Button.CONFIRM)
+    elif isinstance(action, Play):
+        press(Button.BANK)
+        seen = set(session.state.table_cards())
+        for button in _card_presses(session.proposal[0], action.card, seen, session.config.max_value):
+            press(button)
+        while session.proposal[1] != action.stone and len(presses) < 260:
+            press(Button.NEXT)
+        press(Button.CONFIRM)
+    elif isinstance(action, Claim):
+        while session.selected != action.stone and len(presses) < NUM_STONES:
+            press(Button.NEXT)
+        press(Button.CONFIRM)
+    elif isinstance(action, (EndClaims, Pass)):
+        press(Button.PASS)
+    elif not isinstance(action, Draw):
+        raise ValueError(f"no presses make {action!r}")
+    if session.refused:
+        raise ValueError(f"the presses for {action!r} were refused: {session.message}")
+    return presses
