@@ -231,6 +231,8 @@ def load_config(path: Path | None, *, must_exist: bool = False) -> Config:
         return Config(source=None)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a config file (not UTF-8 text); see assets/config.example.toml") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot read the config file: {error.strerror or error}") from None
     return config_from_dict(data, source=path)

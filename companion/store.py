@@ -49,7 +49,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from companion.errors import StoreError
+from companion.errors import CorruptLog, StoreError
 from companion.paths import AppPaths, ensure_state_dir
 
 logger = logging.getLogger(__name__)
@@ -87,6 +87,9 @@ MIGRATIONS: list[list[str]] = [
 """``MIGRATIONS[v]`` takes the schema from version ``v`` to ``v + 1``."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+SET_ASIDE = "unreadable:"
+"""The prefix of the kind of an event row set aside by :meth:`Store.set_aside_unreadable`."""
 
 
 @dataclass(frozen=True)
@@ -325,13 +328,44 @@ class Store:
         return int(seq)
 
     def events(self, game_id: int) -> list[Event]:
-        """The game's events in ``seq`` order (empty for a game without events)."""
+        """The game's events in ``seq`` order (empty for a game without events), without those set aside
+        (:meth:`set_aside_unreadable`). Raises :class:`CorruptLog` naming the store, the game and the
+        event when a row's payload is not JSON (run :meth:`set_aside_unreadable` to go on)."""
+        events = []
+        for g, s, k, p, c in self._event_rows(game_id):
+            try:
+                events.append(Event(g, s, k, json.loads(p), c))
+            except (TypeError, ValueError):
+                raise CorruptLog(f"{self.path}: game {game_id}, event {s} cannot be read (not JSON)") from None
+        return events
+
+    def _event_rows(self, game_id: int) -> list[tuple]:
         with self._errors("cannot read"):
-            rows = self._db.execute(
-                "SELECT game_id, seq, kind, payload, created FROM events WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            ).fetchall()
-        return [Event(g, s, k, json.loads(p), c) for g, s, k, p, c in rows]
+            return self._db.execute(
+                "SELECT game_id, seq, kind, payload, created FROM events WHERE game_id = ? AND kind NOT LIKE ? "
+                "ORDER BY seq", (game_id, SET_ASIDE + "%")).fetchall()
+
+    def set_aside_unreadable(self, game_id: int) -> str:
+        """End the game's log at its last readable event: the first event whose payload cannot be read
+        and every event after it (they were accepted after it and replay through it) are set aside, kept
+        in the file with their kind prefixed by :data:`SET_ASIDE`, so nothing is deleted. Returns "" when
+        every event reads, else the message naming the store, the game and what was kept."""
+        rows = self._event_rows(game_id)
+        bad = None
+        for _g, seq, _k, payload, _c in rows:
+            try:
+                json.loads(payload)
+            except (TypeError, ValueError):
+                bad = seq
+                break
+        if bad is None:
+            return ""
+        with self._transaction() as db:
+            db.execute("UPDATE events SET kind = ? || kind WHERE game_id = ? AND seq >= ? AND kind NOT LIKE ?",
+                       (SET_ASIDE, game_id, bad, SET_ASIDE + "%"))
+        kept = sum(1 for row in rows if row[1] < bad)
+        return (f"{self.path}: game {game_id}: event {bad} could not be read; the game goes on after event "
+                f"{kept} ({len(rows) - kept} set aside in the file, not deleted)")
 
     def drop_last_event(self, game_id: int) -> Event | None:
         """Undo: delete the game's last event and return it (None when the log is empty).
@@ -341,8 +375,8 @@ class Store:
         with self._errors("cannot write to"), self._transaction() as db:
             self._check_open(game_id)
             row = db.execute(
-                "SELECT game_id, seq, kind, payload, created FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-                (game_id,),
+                "SELECT game_id, seq, kind, payload, created FROM events WHERE game_id = ? AND kind NOT LIKE ? "
+                "ORDER BY seq DESC LIMIT 1", (game_id, SET_ASIDE + "%"),
             ).fetchone()
             if row is None:
                 return None

@@ -249,3 +249,33 @@ def test_event_survives_sigkill_right_after_append(tmp_path):
             (2, "choose", {"option": 2}),
         ]
         assert s.integrity_check() == "ok"
+
+
+def _corrupt(path, game_id, seq):
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE events SET payload = '{torn' WHERE game_id = ? AND seq = ?", (game_id, seq))
+
+
+def test_an_unreadable_event_is_named_and_set_aside_with_those_after_it(tmp_path):
+    from companion.errors import CorruptLog
+
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as store:
+        game_id = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        for k in range(5):
+            store.append_event(game_id, "action", {"k": k})
+    _corrupt(path, game_id, 3)
+    with Store(path) as store:
+        with pytest.raises(CorruptLog, match=f"game {game_id}, event 3 cannot be read"):
+            store.events(game_id)
+        message = store.set_aside_unreadable(game_id)
+        assert message == (f"{path}: game {game_id}: event 3 could not be read; the game goes on after event 2 "
+                           "(3 set aside in the file, not deleted)")
+        assert [e.payload for e in store.events(game_id)] == [{"k": 0}, {"k": 1}]
+        assert store.append_event(game_id, "action", {"k": "new"}) == 6  # the set-aside rows keep their seq
+        assert [e.payload for e in store.events(game_id)][-1] == {"k": "new"}
+        assert store.drop_last_event(game_id).payload == {"k": "new"}
+        assert store.drop_last_event(game_id).payload == {"k": 1}  # undo never reaches a set-aside row
+        assert store.set_aside_unreadable(game_id) == ""
+    with sqlite3.connect(path) as db:  # nothing was deleted
+        assert db.execute("SELECT count(*) FROM events WHERE kind LIKE 'unreadable:%'").fetchone() == (3,)

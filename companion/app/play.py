@@ -21,6 +21,7 @@ from companion.app.loop import RunResult, run_loop
 from companion.app.summary import show_summary
 from companion.config import Config
 from companion.errors import UserError
+from companion.files import writable_folder
 from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
 from companion.readers import ReaderSettings
@@ -74,10 +75,17 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     Builds the game's session (``SESSION``, replaying the stored log; ``CorruptLog`` when it does not
     replay), its reader on ``camera`` (None: everything is entered by hand) with the calibrations of
     ``state_dir`` loaded once, and runs the loop with the game's screen and drawing. ``notice``: a
-    message shown on the first screen (a damaged store moved aside). ``seed`` seeds the box's draw of
+    message shown on the first screen (a damaged store moved aside). An event row that cannot be read is
+    set aside with those after it (:meth:`Store.set_aside_unreadable`, logged) and the screen says so.
+    ``seed`` seeds the box's draw of
     who starts. Once the game is over its summary is shown (:func:`companion.app.summary.show_summary`)
     until the players leave it. The devices stay the caller's.
     """
+    damage = store.set_aside_unreadable(game_id)  # an unreadable event ends the log where it was good
+    if damage:
+        log.error("%s", damage)
+        notice = " ".join(m for m in (_("Part of the saved game could not be read: it goes on from the last "
+                                        "good move"), notice) if m)
     session = entry.module("session").SESSION(store, game_id, players, entry.config(variant),
                                               stable_frames=config.session.stable_frames, rng=random.Random(seed))
     if notice:
@@ -85,7 +93,7 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     settings = ReaderSettings(state_dir=state_dir, still_seconds=config.session.still_seconds)
     reader = entry.module("readers").make_reader(camera, session, settings)
     if screenshots:
-        screenshots.mkdir(parents=True, exist_ok=True)
+        writable_folder(screenshots, "--screenshots")
     result = run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
                       draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
                       fps=config.session.fps, max_ticks=max_ticks, leds=leds)

@@ -20,10 +20,12 @@ from companion.app.play import play
 from companion.cli.common import LANGUAGE_HELP, parse_players, parse_variant
 from companion.config import Config, load_config
 from companion.errors import ConfigError, UserError
+from companion.files import writable_folder
 from companion.i18n import _
 from companion.paths import resolve
 from companion.registry import GAMES, game, names
 from hardware import make_pin_factory
+from vision.camera import check_camera_spec
 
 
 def add_commands(subparsers) -> None:
@@ -96,6 +98,12 @@ def _play(args) -> int:
     variant = parse_variant(args.variant) if args.variant else None
     if variant is not None:
         entry.config(variant)  # a bad --variant is named first, before the inputs are looked at
+    if players is not None:
+        entry.check_players(len(players))
+    if args.camera and args.camera != NO_CAMERA:
+        check_camera_spec(args.camera)
+    if args.screenshots is not None:
+        writable_folder(args.screenshots, "--screenshots")
     check_something_can_be_pressed(args.input, args.headless)
     paths = resolve(os.environ)
     config = load_config(paths.config_file)
@@ -109,6 +117,8 @@ def _play(args) -> int:
 
 
 def _demo(args) -> int:
+    if args.screenshots is not None:
+        writable_folder(args.screenshots, "--screenshots")
     paths = resolve(os.environ)
     try:
         config = load_config(paths.config_file)

@@ -56,3 +56,23 @@ def test_a_failed_play_leaves_no_game_behind_and_the_next_play_starts(app_env, g
     assert main(common) == 0  # the same play without the bad argument starts a game
     with Store(app_env / "state" / "companion.sqlite3") as store:
         assert [g.game for g in store.unfinished_games()] == [game]
+
+
+def test_a_saved_game_with_an_unreadable_event_resumes_from_the_last_good_one(app_env, tmp_path, caplog):
+    import sqlite3
+
+    script = tmp_path / "s.script"
+    script.write_text("confirm\ndice 1 2 3 4\nconfirm\nquit\n", encoding="utf-8")
+    args = ["play", "cant-stop", "--headless", "--camera", "none", "--players", "Ada,Ben", "--input", f"script:{script}"]
+    assert main(args) == 0
+    path = app_env / "state" / "companion.sqlite3"
+    with sqlite3.connect(path) as db:
+        (count,) = db.execute("SELECT count(*) FROM events").fetchone()
+        db.execute("UPDATE events SET payload = '{torn' WHERE seq = 2")
+    assert count >= 2
+    script.write_text("quit\n", encoding="utf-8")
+    assert main(args) == 0  # resumed, not "Expecting property name enclosed in double quotes"
+    assert any("event 2 could not be read; the game goes on after event 1" in r.getMessage() for r in caplog.records)
+    with Store(path) as store:
+        (record,) = store.unfinished_games("cant-stop")
+        assert len(store.events(record.id)) == 1

@@ -52,3 +52,40 @@ def test_a_bad_board_labels_file_is_named(tmp_path, capsys):
 def test_a_bad_variant_is_named_before_the_inputs(capsys):
     assert main(["play", "donkey-race", "--variant", "nope=1", "--headless"]) == 2
     assert "unknown donkey-race variant key 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--players", "Ada"], "Donkey race takes 2 to 4 players, not 1"),
+    (["--camera", "bogus"], "camera spec 'bogus' not understood"),
+    (["--camera", "device:x"], "device number must be an integer"),
+    (["--screenshots", "/proc/forbidden"], "--screenshots /proc/forbidden: cannot make this folder"),
+])
+def test_each_bad_argument_is_named_before_the_inputs_and_nothing_is_stored(app_env, capsys, args, said):
+    assert main(["play", "donkey-race", "--headless", *args]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "nothing can be pressed" not in err
+    assert not (app_env / "state" / "companion.sqlite3").exists()
+
+
+def test_a_demo_screenshot_folder_that_cannot_be_made_is_named(app_env, capsys):
+    assert main(["demo", "--headless", "--screenshots", "/proc/forbidden"]) == 2
+    assert "--screenshots /proc/forbidden: cannot make this folder" in capsys.readouterr().err
+
+
+def test_a_config_file_that_is_not_text_is_named(app_env, capsys, tmp_path):
+    config = app_env / "config" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_bytes(b"\x7fELF\x02\x01\x01\x00\xd0\xff\xfe")
+    script = tmp_path / "quit.script"
+    script.write_text("quit\n", encoding="utf-8")
+    assert main(["play", "cant-stop", "--headless", "--input", f"script:{script}"]) == 2
+    err = capsys.readouterr().err
+    assert f"{config}: not a config file (not UTF-8 text)" in err and "internal error" not in err
+
+
+def test_an_errata_file_that_is_not_text_is_named(app_env, capsys, tmp_path):
+    errata = tmp_path / "errata.csv"
+    errata.write_bytes(b"\xd0\xff\xfe\x00binary")
+    assert main(["dice", "eval", str(tmp_path), "--errata", str(errata)]) == 2
+    err = capsys.readouterr().err
+    assert f"{errata}: not an errata CSV file (not UTF-8 text" in err and "internal error" not in err

@@ -27,6 +27,23 @@ __all__ = ["open_camera", "CameraError", "FrameSource", "PhotoListSource", "Phot
 log = logging.getLogger(__name__)
 
 
+SPEC_KINDS = ("device", "video", "folder")
+"""The camera specs that take an argument (``KIND:ARG``); ``auto`` and ``picamera`` take none."""
+
+
+def check_camera_spec(spec: str) -> str:
+    """``spec`` stripped when it is one :func:`open_camera` understands (nothing is opened); raises
+    CameraError naming it and the forms it may take otherwise."""
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    if spec in ("auto", "picamera") or (kind in SPEC_KINDS and arg):
+        if kind == "device" and not arg.lstrip("-").isdigit():
+            raise CameraError(f"camera spec {spec!r}: device number must be an integer")
+        return spec
+    raise CameraError(f"camera spec {spec!r} not understood: use auto, picamera, device:N, video:FILE "
+                      "or folder:DIR")
+
+
 def open_camera(spec: str, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO, state_dir: Path | None = None) -> FrameSource:
     """Open the source a camera spec names.
 
@@ -39,25 +56,18 @@ def open_camera(spec: str, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO, sta
     None for none. Raises CameraError (the reason in its message) when the source cannot be opened or the spec is
     not one of these.
     """
-    spec = spec.strip()
+    spec = check_camera_spec(spec)
     kind, _, arg = spec.partition(":")
     settings_file = None if state_dir is None else Path(state_dir) / SETTINGS_FILE
     if spec == "auto":
         return _open_auto(frames_per_photo, settings_file)
     if spec == "picamera":
         return Picamera2Source(settings_file=settings_file)
-    if kind == "device" and arg:
-        try:
-            index = int(arg)
-        except ValueError:
-            raise CameraError(f"camera spec {spec!r}: device number must be an integer") from None
-        return DeviceSource(index)
-    if kind == "video" and arg:
+    if kind == "device":
+        return DeviceSource(int(arg))
+    if kind == "video":
         return VideoSource(arg)
-    if kind == "folder" and arg:
-        return PhotoFolderSource(arg, frames_per_photo)
-    raise CameraError(f"camera spec {spec!r} not understood: use auto, picamera, device:N, video:FILE "
-                      "or folder:DIR")
+    return PhotoFolderSource(arg, frames_per_photo)
 
 
 def _open_auto(frames_per_photo: int, settings_file: Path | None) -> FrameSource:

@@ -149,6 +149,9 @@ def load_settings(path: Path) -> CameraSettings | None:
         return None
     except OSError as error:
         raise CameraError(f"{path}: cannot read the camera settings: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise CameraError(f"{path}: not camera settings (not UTF-8 text); run `companion calibrate camera` "
+                          "again") from None
     try:
         return CameraSettings.from_dict(json.loads(text))
     except (json.JSONDecodeError, ValueError, AttributeError) as error:

@@ -102,19 +102,24 @@ def load_errata(path: str | Path) -> list[dict]:
     shows; byler_d6's are in ``assets/dice_model/byler_d6_label_errata.csv``), as csv.DictReader dicts.
 
     Raises FileNotFoundError when the file is missing and ValueError naming the file (and the row) when it
-    is a folder, a column is missing, a box is not four numbers or a value is not 1-6. A UTF-8 byte-order
+    is a folder or not UTF-8 text, a column is missing, a box is not four numbers or a value is not 1-6. A UTF-8 byte-order
     mark (a spreadsheet's "CSV UTF-8") is allowed."""
     path = Path(path)
     if path.is_dir():
         raise FileFormatError(f"{path} is a folder, not an errata CSV file")
     if not path.is_file():
         raise MissingFileError(f"no such errata file: {path}")
-    with open(path, newline="", encoding="utf-8-sig") as handle:  # utf-8-sig: a spreadsheet's byte-order mark
-        reader = csv.DictReader(handle)
-        missing = [c for c in ERRATA_COLUMNS if c not in (reader.fieldnames or [])]
-        if missing:
-            raise FileFormatError(f"{path}: missing column(s) {', '.join(missing)} (needs {','.join(ERRATA_COLUMNS)})")
-        rows = list(reader)
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:  # utf-8-sig: a spreadsheet's byte-order mark
+            reader = csv.DictReader(handle)
+            missing = [c for c in ERRATA_COLUMNS if c not in (reader.fieldnames or [])]
+            if missing:
+                raise FileFormatError(f"{path}: missing column(s) {', '.join(missing)} "
+                                      f"(needs {','.join(ERRATA_COLUMNS)})")
+            rows = list(reader)
+    except UnicodeDecodeError:
+        raise FileFormatError(f"{path}: not an errata CSV file (not UTF-8 text; needs "
+                              f"{','.join(ERRATA_COLUMNS)})") from None
     faces = {"1", "2", "3", "4", "5", "6"}
     for line, row in enumerate(rows, start=2):
         try:

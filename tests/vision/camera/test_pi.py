@@ -89,3 +89,13 @@ def test_calibrate_refuses_metadata_without_exposure():
 
     with pytest.raises(CameraError, match="lacks AnalogueGain, ColourGains"):
         calibrate(settle_frames=1, picamera2_class=NoMetadata)
+
+
+def test_camera_settings_that_are_not_text_are_named(tmp_path):
+    from vision.camera.pi import load_settings
+
+    path = tmp_path / "camera.json"
+    path.write_bytes(b"\xd0\xff\xfe\x00")
+    with pytest.raises(CameraError, match="not camera settings \\(not UTF-8 text\\)") as caught:
+        load_settings(path)
+    assert str(path) in str(caught.value)
