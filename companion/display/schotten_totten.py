@@ -16,7 +16,7 @@ import pygame
 from companion.display import fonts, text
 from companion.display.tokens import draw_token
 from companion.display.window import render_surface
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.screens import palette
 from companion.screens.schotten_totten import StoneView, StView
 
@@ -28,6 +28,15 @@ DARK_TEXT = {"O", "Y", "G"}
 """Card colours written in black (the others in white), for contrast."""
 
 ALERT: palette.RGB = (0xF0, 0xE4, 0x42)
+
+
+def seat_label(name: str, seat: int, points: int, stones: int) -> str:
+    """The bottom bar's line for ``seat`` (0: side a, 1: side b): "Ada (a): 1 point, 2 stones" (match
+    points and stones held, counted with ``ngettext``)."""
+    return _("{name} ({side}): {points}, {stones}").format(
+        name=name, side="a" if seat == 0 else "b",
+        points=ngettext("{n} point", "{n} points", points).format(n=points),
+        stones=ngettext("{n} stone", "{n} stones", stones).format(n=stones))
 
 
 def _style(view: StView, seat: int) -> palette.PlayerStyle:
@@ -160,8 +169,7 @@ def draw(surface: pygame.Surface, view: StView) -> None:
         style = _style(view, seat)
         draw_token(surface, (x + bar.height * 0.3, bar.centery), bar.height * 0.55, style)
         x += round(bar.height * 0.65)
-        label = _("{name} ({side}): {points} pts, {stones} stones").format(
-            name=name, side="a" if seat == 0 else "b", points=view.points[seat], stones=view.stones_held[seat])
+        label = seat_label(name, seat, view.points[seat], view.stones_held[seat])
         drawn = text.draw_text(surface, label, pygame.Rect(x, bar.y, w // 4, bar.height), small, palette.FOREGROUND)
         x = drawn.right + pad * 4
     game_text = _("game {n}/{total}").format(n=view.game_number, total=view.match_length)

@@ -132,7 +132,7 @@ def _prompt(session: LudoSession) -> str:
                                                                                   problem=session.camera_problem)
         return _("{name}: roll the die").format(name=name)
     if mode is Mode.MOVE:
-        prompt = _("{name}: move a pawn {die} (CONFIRM plays the selected move)").format(
+        prompt = _("{name} rolled {die}: pick a pawn to move (CONFIRM plays the selected move)").format(
             name=name, die="/".join(map(str, session.state.pool)))
         if session.camera_problem:
             prompt += " " + _("(board: {problem})").format(problem=session.camera_problem)
