@@ -82,7 +82,7 @@ def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> Ludo
     hint = session.hint()
     if mode is Mode.MOVE:
         moves = tuple(MoveView(state.colours[state.active], i.move.frm, i.to, i.move.die, i == _selected_info(session),
-                               _option_text(n, i))
+                               _option_text(n, i, state))
                       for n, i in enumerate(state.move_infos(), start=1))
     placings = {s: k + 1 for k, s in enumerate(state.placings)}
     players = tuple(PlayerLine(name, state.colours[s], placings.get(s), wins.get(name, 0),
@@ -111,13 +111,29 @@ def _selected_info(session: LudoSession):
     return infos[session.option] if 0 <= session.option < len(infos) else None
 
 
-def _option_text(n: int, info) -> str:
-    frm = _("yard") if info.move.frm == YARD else str(info.move.frm)
-    text = f"{n}. {frm} → {info.to}"
+PAWN_RANKS = (N_("the leading pawn"), N_("the second pawn"), N_("the third pawn"), N_("the last pawn"))
+"""How a move names the pawn it moves: by its place among the player's pawns out on the board (the
+board's arrows show which), never by the per-colour step numbers of the rules engine."""
+
+
+def pawn_phrase(state, frm: int) -> str:
+    """The pawn at relative position ``frm`` of the active seat, as a player says it: "out of the yard",
+    "the leading pawn", "the second pawn"... "the last pawn" (of those on the board, by progress)."""
+    if frm == YARD:
+        return _("a pawn out of the yard")
+    out = sorted({p for p in state.pawns[state.active] if p != YARD}, reverse=True)
+    rank = out.index(frm) if frm in out else 0
+    if len(out) > 1 and rank == len(out) - 1:
+        return _(PAWN_RANKS[-1])
+    return _(PAWN_RANKS[min(rank, len(PAWN_RANKS) - 2)])
+
+
+def _option_text(n: int, info, state) -> str:
+    text = f"{n}. {pawn_phrase(state, info.move.frm)}"
     if info.captures:
-        text += "  " + _("captures")
+        text += ": " + _("captures")
     elif info.finishes:
-        text += "  " + _("home")
+        text += ": " + _("home")
     return text
 
 

@@ -132,7 +132,7 @@ def test_hand_entry_choose_next_and_undo():
     s.on_command(Command(Button.DICE, (6,)))
     s.on_command(Command(Button.CONFIRM))
     s.on_command(Command(Button.DICE, (4,)))
-    assert s.mode is Mode.MOVE and build_view(s).moves[0].text.startswith("1. 0")
+    assert s.mode is Mode.MOVE and build_view(s).moves[0].text == "1. the leading pawn"
     s.on_command(Command(Button.CONFIRM))
     assert s.state.pawns[seat] == (YARD, YARD, YARD, 4)
     s.on_command(Command(Button.UNDO))
@@ -283,3 +283,17 @@ def test_a_game_is_played_with_the_buttons_alone(tmp_path):
         session.on_command(Command(Button.UNDO))  # drops the entry, the move stays
         assert session.die_entry is None and session.mode is Mode.ROLL
         assert session.state.pawns[session.state.active].count(-1) == 3
+
+
+def test_a_move_names_its_pawn_by_its_place_on_the_board_not_by_step_numbers():
+    from dataclasses import replace
+
+    from companion.screens.ludo import pawn_phrase
+
+    state = _session().state
+    state = replace(state, active=0, pawns=((YARD, 3, 10, 20),) + state.pawns[1:])
+    assert [pawn_phrase(state, p) for p in (20, 10, 3, YARD)] == [
+        "the leading pawn", "the second pawn", "the last pawn", "a pawn out of the yard"]
+    state = replace(state, pawns=((2, 3, 10, 20),) + state.pawns[1:])
+    assert [pawn_phrase(state, p) for p in (20, 10, 3, 2)] == [
+        "the leading pawn", "the second pawn", "the third pawn", "the last pawn"]
