@@ -22,6 +22,8 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
   All button and LED pins must be distinct.
 - ``[camera]`` ``spec`` (non-empty string: ``auto``, ``picamera``, ``device:N``, ``video:FILE``,
   ``folder:DIR``; parsed by ``vision.camera.open_camera``).
+- ``[players]`` ``names`` (list of names, each 1 to ``MAX_NAME_LENGTH`` characters, each once): the
+  names the menu offers first for each seat.
 - ``[cant_stop]``, ``[ludo]``, ``[schotten_totten]``, ``[donkey_race]`` (one per game of
   ``companion.registry``, named by its key): the game's variant switches, the keys of its
   ``VARIANTS`` table with values as ``--variant`` takes them (TOML strings, numbers, booleans, lists),
@@ -42,7 +44,7 @@ from typing import Any
 from companion.commands import Button
 from companion.errors import ConfigError, VariantError
 from companion.i18n import LANGUAGES, language_code
-from companion.registry import GAMES
+from companion.registry import GAMES, MAX_NAME_LENGTH
 
 logger = logging.getLogger(__name__)
 
@@ -105,6 +107,14 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class PlayersConfig:
+    """``[players]``: ``names``, the players' names the menu offers first (each 1 to
+    ``MAX_NAME_LENGTH`` characters, each once)."""
+
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Config:
     """All settings. ``source`` is the file they were read from (None: defaults only)."""
 
@@ -113,6 +123,7 @@ class Config:
     buttons: ButtonsConfig = ButtonsConfig()
     leds: LedsConfig = LedsConfig()
     camera: CameraConfig = CameraConfig()
+    players: PlayersConfig = PlayersConfig()
     variants: Mapping[str, Mapping[str, Scalar]] = field(default_factory=lambda: MappingProxyType({}))
     source: Path | None = field(default=None, compare=False)
 
@@ -179,6 +190,16 @@ def _nonempty_str(value: Any) -> str:
 _pin = _int(0, _MAX_BCM)
 
 
+def _names(value: Any) -> tuple[str, ...]:
+    allowed = f'a list of names, each 1 to {MAX_NAME_LENGTH} characters and given once, such as ["Ada", "Ben"]'
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Bad(allowed)
+    names = tuple(v.strip() for v in value)
+    if not all(0 < len(n) <= MAX_NAME_LENGTH for n in names) or len(set(names)) != len(names):
+        raise _Bad(allowed)
+    return names
+
+
 def _pin_list(value: Any) -> tuple[int, ...]:
     allowed = f"a list of at most {MAX_SEAT_LEDS} BCM pin numbers 0-{_MAX_BCM}"
     if not isinstance(value, list) or len(value) > MAX_SEAT_LEDS:
@@ -204,6 +225,7 @@ _SECTIONS: dict[str, dict[str, Callable[[Any], Any]]] = {
     },
     "leds": {"seats": _pin_list, "status": _pin},
     "camera": {"spec": _nonempty_str},
+    "players": {"names": _names},
 }
 
 
@@ -302,6 +324,7 @@ def config_from_dict(data: Mapping[str, Any], source: Path | None = None) -> Con
         buttons=buttons,
         leds=leds,
         camera=CameraConfig(**values["camera"]),
+        players=PlayersConfig(**values["players"]),
         variants=MappingProxyType(variants),
         source=source,
     )

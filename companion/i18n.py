@@ -83,6 +83,17 @@ def checked_language(text: str, where: str) -> str:
     return code
 
 
+_LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+ALPHABETS = {"en": _LATIN, "de": _LATIN + "ÄÖÜß", "nl": _LATIN + "ËÏ", "pt_BR": _LATIN + "ÁÂÃÀÇÉÊÍÓÔÕÚ",
+             "ru": "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"}
+"""The letters the menu's name picker offers per language (capitals; later letters go in small)."""
+
+
+def alphabet(code: str) -> str:
+    """The letters of language ``code`` (of :data:`LANGUAGES`) for spelling a name; Latin for others."""
+    return ALPHABETS.get(code, _LATIN)
+
+
 def set_language(language: str | None = None) -> str:
     """Switch the catalogue to ``language`` (a code or name, see :func:`language_code`; None: the
     environment's) and return the code used. An unknown language means English."""

@@ -51,6 +51,11 @@ READS = ("dice", "board", "cards")
 """What a camera can read in a game."""
 
 
+MAX_NAME_LENGTH = 12
+"""The longest player name, in characters: what every screen fits at 800x480 beside a score
+(``tests/screens/test_fit.py`` renders names this long)."""
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """One game.

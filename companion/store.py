@@ -345,6 +345,12 @@ class Store:
                 "SELECT game_id, seq, kind, payload, created FROM events WHERE game_id = ? AND kind NOT LIKE ? "
                 "ORDER BY seq", (game_id, SET_ASIDE + "%")).fetchall()
 
+    def event_count(self, game_id: int) -> int:
+        """How many events the game has (those set aside not counted); 0 for an unknown game."""
+        with self._errors("cannot read"):
+            return int(self._db.execute("SELECT count(*) FROM events WHERE game_id = ? AND kind NOT LIKE ?",
+                                        (game_id, SET_ASIDE + "%")).fetchone()[0])
+
     def set_aside_unreadable(self, game_id: int) -> str:
         """End the game's log at its last readable event: the first event whose payload cannot be read
         and every event after it (they were accepted after it and replay through it) are set aside, kept

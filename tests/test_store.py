@@ -272,6 +272,7 @@ def test_an_unreadable_event_is_named_and_set_aside_with_those_after_it(tmp_path
         assert message == (f"{path}: game {game_id}: event 3 could not be read; the game goes on after event 2 "
                            "(3 set aside in the file, not deleted)")
         assert [e.payload for e in store.events(game_id)] == [{"k": 0}, {"k": 1}]
+        assert store.event_count(game_id) == 2
         assert store.append_event(game_id, "action", {"k": "new"}) == 6  # the set-aside rows keep their seq
         assert [e.payload for e in store.events(game_id)][-1] == {"k": "new"}
         assert store.drop_last_event(game_id).payload == {"k": "new"}

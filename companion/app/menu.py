@@ -164,7 +164,8 @@ class MenuRunner:
         the devices; see :func:`run_menu`."""
         store, problem = open_box_store(self.paths)  # issue 9: damaged store moved aside, never fatal
         with store:
-            model = MenuModel(StoreMenuData(store, self.paths.state_dir), available_games(), self.config.variants)
+            model = MenuModel(StoreMenuData(store, self.paths.state_dir), available_games(), self.config.variants,
+                              self.config.players.names)
             model.message = " ".join(m for m in (self.notice, problem) if m)
             if self.display is None:
                 self.open_devices()

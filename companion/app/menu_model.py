@@ -7,7 +7,8 @@ is the runner's business. So every screen is reachable with NEXT, CONFIRM and UN
 
 Screens, from the main menu::
 
-    main ── new game ── game ── players (count) ── name of seat 1..n ── variants ── start
+    main ── new game ── game ── players (count; skipped when the game takes one) ── name of seat 1..n
+        │                                         (a listed name, or spelled letter by letter) ── variants ── start
         ├── saved games ── one game ── resume / delete (asks again) / back
         ├── scoreboard
         ├── history ── one finished game ── replay / summary / back
@@ -31,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.commands import Button, Command
-from companion.i18n import LANGUAGES, _, current_language, moment
-from companion.registry import GAMES, game_title, menu_switches
+from companion.i18n import LANGUAGES, _, alphabet, current_language, moment, ngettext
+from companion.registry import GAMES, MAX_NAME_LENGTH, game_title, menu_switches
 from companion.screens.menu import BarsView, MenuItem, MenuView
 
 
@@ -43,6 +44,7 @@ class Screen(enum.Enum):
     GAME = "game"
     PLAYER_COUNT = "player_count"
     PLAYER_NAME = "player_name"
+    SPELL = "spell"
     VARIANTS = "variants"
     SAVED = "saved"
     SAVED_GAME = "saved_game"
@@ -58,12 +60,14 @@ class Screen(enum.Enum):
 
 @dataclass(frozen=True)
 class SavedGame:
-    """An unfinished game in the store: its id, game name, players in seat order, start time (ISO)."""
+    """An unfinished game in the store: its id, game name, players in seat order, start time (ISO), and
+    the moves accepted so far (its stored events, the progress the menu shows)."""
 
     id: int
     game: str
     players: tuple[str, ...]
     created: str
+    moves: int = 0
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,7 @@ class _Draft:
     count: int = 2
     names: list[str] = field(default_factory=list)
     variant: dict[str, Any] = field(default_factory=dict)
+    spelled: str = ""
 
 
 def default_name(seat: int) -> str:
@@ -158,15 +163,17 @@ def default_name(seat: int) -> str:
 class MenuModel:
     """The menus' state. ``data``: the store behind the menu. ``available``: game name -> whether it
     can be played now (games missing from it are listed as not available). ``variants``: game ->
-    the config's variant settings, the starting values of the switches.
+    the config's variant settings, the starting values of the switches. ``names``: the config's
+    ``[players] names``, offered first for every seat (then the scoreboard's names, then "Spell a name").
 
     :meth:`handle` takes one :class:`Command` and returns an :class:`Action` or None; :meth:`view`
     says what to draw. The model never raises for a button press.
     """
 
     def __init__(self, data: MenuData, available: Mapping[str, bool],
-                 variants: Mapping[str, Mapping[str, Any]] | None = None):
+                 variants: Mapping[str, Mapping[str, Any]] | None = None, names: tuple[str, ...] = ()):
         self.data = data
+        self.names = tuple(names)
         self.available = dict(available)
         self.variants = {game: dict(v) for game, v in (variants or {}).items()}
         self.screen = Screen.MAIN
@@ -187,6 +194,9 @@ class MenuModel:
         self.screen, self.selected = screen, selected
 
     def _back(self) -> None:
+        if self.screen is Screen.SPELL and self._draft.spelled:
+            self._draft.spelled = self._draft.spelled[:-1]  # UNDO rubs out the last letter
+            return
         if self.screen is Screen.PLAYER_NAME and self._draft.names:
             self._draft.names.pop()  # back to the previous seat's name
             self.selected = 0
@@ -219,16 +229,18 @@ class MenuModel:
         return [entry.name for entry in GAMES]
 
     def _name_choices(self) -> list[str]:
+        """Seat N's names: "Player N", the config's names, the scoreboard's, never one already taken (so
+        seats keep their order: seat 2 is never offered "Player 1")."""
         seat = len(self._draft.names)
         taken = set(self._draft.names)
-        choices = [default_name(seat)]
-        choices += [n for n in self.data.known_names() if n not in choices]
-        choices += [default_name(s) for s in range(self._draft.count) if s != seat]
         unique: list[str] = []
-        for name in choices:
+        for name in [default_name(seat), *self.names, *self.data.known_names()]:
             if name not in taken and name not in unique:
                 unique.append(name)
         return unique
+
+    def _letters(self) -> list[str]:
+        return list(alphabet(current_language()))
 
     def _counts(self) -> list[int]:
         low, high = next(entry.players for entry in GAMES if entry.name == self._draft.game)
@@ -254,15 +266,21 @@ class MenuModel:
         if screen is Screen.PLAYER_COUNT:
             return [MenuItem(_("{n} players").format(n=n) if n > 1 else _("1 player (solo)")) for n in self._counts()]
         if screen is Screen.PLAYER_NAME:
-            return [MenuItem(name) for name in self._name_choices()]
+            return [MenuItem(name) for name in self._name_choices()] + [MenuItem(_("Spell a name"))]
+        if screen is Screen.SPELL:
+            spelled = self._draft.spelled.strip()
+            done = [MenuItem(_("Done: {name}").format(name=spelled), bool(spelled) and spelled not in self._draft.names)]
+            room = len(self._draft.spelled) < MAX_NAME_LENGTH
+            return done + [MenuItem(c, room) for c in self._letters()] + [MenuItem(_("space"), room)]
         if screen is Screen.VARIANTS:
             items = [MenuItem(_("Start the game"))]
             items += [MenuItem(f"{_(key.label)}: {_show(key, self._draft.variant.get(key.name, key.menu[0]))}")
                       for key in menu_switches(self._draft.game)]
             return items
         if screen is Screen.SAVED:
-            return [MenuItem(f"{game_title(g.game)}: {', '.join(g.players)} "
-                             f"({moment(g.created)})") for g in self._saved]
+            return [MenuItem(f"{game_title(g.game)}: {_short_players(g.players)}, "
+                             + ngettext("{n} move", "{n} moves", g.moves).format(n=g.moves)
+                             + f" ({moment(g.created)})") for g in self._saved]
         if screen is Screen.SAVED_GAME:
             return [MenuItem(_("Resume")), MenuItem(_("Delete")), MenuItem(_("Back"))]
         if screen is Screen.DELETE_CONFIRM:
@@ -307,16 +325,33 @@ class MenuModel:
             game = self._games()[index]
             self._draft = _Draft(game=game, variant=dict(self.variants.get(game, {})))
             counts = self._counts()
-            self._go(Screen.PLAYER_COUNT, counts.index(2) if 2 in counts else 0)
+            if len(counts) == 1:  # no question to ask (Schotten Totten: always two)
+                self._draft.count = counts[0]
+                self._go(Screen.PLAYER_NAME)
+            else:
+                self._go(Screen.PLAYER_COUNT, counts.index(2) if 2 in counts else 0)
         elif screen is Screen.PLAYER_COUNT:
             self._draft.count = self._counts()[index]
             self._draft.names = []
             self._go(Screen.PLAYER_NAME)
         elif screen is Screen.PLAYER_NAME:
-            self._draft.names.append(items[index].label)
-            self.selected = 0
-            if len(self._draft.names) == self._draft.count:
-                self._go(Screen.VARIANTS)
+            if index == len(items) - 1:
+                self._draft.spelled = ""
+                self._go(Screen.SPELL, 1)
+            else:
+                self._name_chosen(items[index].label)
+        elif screen is Screen.SPELL:
+            if index == 0:
+                self._stack.pop()  # back on the names screen's place in the stack
+                self.screen = Screen.PLAYER_NAME
+                self._name_chosen(self._draft.spelled.strip())
+            else:
+                letter = " " if index == len(items) - 1 else items[index].label
+                if not self._draft.spelled:
+                    letter = letter.strip().upper()
+                elif self._draft.spelled[-1] != " ":
+                    letter = letter.lower()  # "Ada": a capital, then small letters after it
+                self._draft.spelled += letter
         elif screen is Screen.VARIANTS:
             if index == 0:
                 draft = self._draft
@@ -364,6 +399,12 @@ class MenuModel:
             self._back()
         return None
 
+    def _name_chosen(self, name: str) -> None:
+        self._draft.names.append(name)
+        self.selected = 0
+        if len(self._draft.names) == self._draft.count:
+            self._go(Screen.VARIANTS)
+
     def _pick_saved(self, index: int) -> Action | None:
         chosen = self._saved_choice
         if chosen is None:
@@ -398,6 +439,9 @@ class MenuModel:
         elif screen is Screen.PLAYER_NAME:
             title = _("Name of player {n}").format(n=len(draft.names) + 1)
             lines = tuple(f"{seat + 1}. {name}" for seat, name in enumerate(draft.names))
+        elif screen is Screen.SPELL:
+            title = _("Name of player {n}").format(n=len(draft.names) + 1)
+            lines = (draft.spelled + "_", _("CONFIRM adds the letter, UNDO rubs one out"))
         elif screen is Screen.VARIANTS:
             title = _("{game}: rules").format(game=game_title(draft.game))
             lines = (", ".join(draft.names),)
@@ -407,7 +451,8 @@ class MenuModel:
             chosen = self._saved_choice
             title = _("Delete this game?") if screen is Screen.DELETE_CONFIRM else _("Saved game")
             if chosen is not None:
-                lines = (game_title(chosen.game), ", ".join(chosen.players))
+                lines = (game_title(chosen.game), ", ".join(chosen.players),
+                         ngettext("{n} move", "{n} moves", chosen.moves).format(n=chosen.moves))
         elif screen is Screen.SCOREBOARD:
             title = _("Scoreboard")
             lines = tuple(self.data.scoreboard_lines()) or (_("No finished games yet"),)
@@ -417,7 +462,7 @@ class MenuModel:
             title = _("Finished game")
             chosen = self._finished_choice
             if chosen is not None:
-                lines = (_history_line(chosen),)
+                lines = (_history_line(chosen), ", ".join(chosen.players))
         elif screen is Screen.RULES:
             title = _("How to play")
         elif screen is Screen.LANGUAGE:
@@ -435,14 +480,19 @@ class MenuModel:
         return MenuView(title, tuple(items), selected, lines, self.message, help_line, chart)
 
 
+def _short_players(players: tuple[str, ...]) -> str:
+    """"Ada, Ben" or, past two players, "Ada, Ben +2" (a saved game's line keeps room for its progress)."""
+    shown = ", ".join(players[:2])
+    return shown if len(players) <= 2 else f"{shown} +{len(players) - 2}"
+
+
 def _history_line(game: FinishedGame) -> str:
-    """``Can't Stop: Ada, Ben: Ada won (2026-12-01 21:40)``."""
+    """``Can't Stop: Ada won (2026-12-01 21:40)`` (the players are on the game's own screen: the list
+    must fit four of the longest names)."""
     when = moment(game.created)
     if game.winner:
-        return _("{game}: {players}: {winner} won ({when})").format(game=game_title(game.game), when=when,
-                                                                   players=", ".join(game.players), winner=game.winner)
-    return _("{game}: {players}: no single winner ({when})").format(game=game_title(game.game), when=when,
-                                                                   players=", ".join(game.players))
+        return _("{game}: {winner} won ({when})").format(game=game_title(game.game), when=when, winner=game.winner)
+    return _("{game}: no single winner ({when})").format(game=game_title(game.game), when=when)
 
 
 def _show(key, value: Any) -> str:

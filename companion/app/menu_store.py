@@ -51,8 +51,9 @@ class StoreMenuData:
         self.state_dir = state_dir
 
     def saved_games(self) -> list[SavedGame]:
-        """Unfinished games, oldest first."""
-        return [SavedGame(g.id, g.game, g.players, g.created) for g in self.store.unfinished_games()]
+        """Unfinished games, oldest first, with the moves stored so far."""
+        return [SavedGame(g.id, g.game, g.players, g.created, self.store.event_count(g.id))
+                for g in self.store.unfinished_games()]
 
     def known_names(self) -> list[str]:
         """Scoreboard names, most wins (over all games) first, then name."""

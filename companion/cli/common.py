@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import FileFormatError, UserError
+from companion.registry import MAX_NAME_LENGTH
 
 LANGUAGE_HELP = ("the screen's language: en, de, nl, pt_BR (pt), ru (default: the menu's choice, then the "
                  "config's [display] language, then LANGUAGE/LANG)")
@@ -37,6 +38,9 @@ def parse_players(text: str | None) -> list[str] | None:
         raise UserError(f"--players takes names joined by commas, not {text!r}")
     if len(set(names)) != len(names):
         raise UserError(f"--players names each player once, not {text!r}")
+    long = [name for name in names if len(name) > MAX_NAME_LENGTH]
+    if long:
+        raise UserError(f"--players: {long[0]!r} is longer than {MAX_NAME_LENGTH} characters; shorten it")
     return names
 
 

@@ -64,13 +64,14 @@ def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect
         if view.active == lane.seat:
             pygame.draw.rect(surface, palette.HIGHLIGHT, row, 2)
         label = pygame.Rect(area.x + 4, y + 2, name_w - 8, (lane_h - 4) // 2)
-        draw_text(surface, lane.name, label, round(lane_h * 0.32), palette.FOREGROUND, bold=True)
+        draw_text(surface, lane.name, label, round(lane_h * 0.32), palette.FOREGROUND, bold=True,
+                  min_size=round(lane_h * 0.2))  # the longest names (MAX_NAME_LENGTH) shrink rather than cut
         info = ngettext("{p} point", "{p} points", lane.points).format(p=lane.points) + " · " + ngettext(
             "{c} card", "{c} cards", lane.hand).format(c=lane.hand)
         draw_text(surface, info, label.move(0, label.height), round(lane_h * 0.26), palette.MUTED)
         cy = y + (lane_h - 4) / 2
         size = min(cell * 0.95, lane_h * 0.62)
-        token = min(cell * 1.5, lane_h * 0.6)
+        token = min(cell * 0.92, lane_h * 0.6)  # within its own space: it never covers the next one
         for space in range(spaces):
             box = pygame.Rect(round(track.x + space * cell) + 1, round(cy - size / 2), max(2, round(cell) - 2), round(size))
             colour = palette.TOP_SPACE if space in (0, spaces - 1) else palette.SLOT

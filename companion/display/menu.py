@@ -2,7 +2,7 @@
 
 Layout, top to bottom: the title bar, the plain-text lines (scoreboard, names chosen so far), the
 items (the highlighted one inverted, greyed ones in the muted colour; a window of items around the
-highlight when they do not all fit), the message, and the button help line at the bottom.
+highlight when they do not all fit, with a triangle in the right margin where more lie above or below), the message, and the button help line at the bottom.
 """
 
 from __future__ import annotations
@@ -49,7 +49,10 @@ def draw(surface: pygame.Surface, view: MenuView) -> None:
                        chart.what, chart.reference)
         y += chart_h
     rows = max(1, (bottom - y) // unit)
-    for index in visible_window(len(view.items), view.selected, rows):
+    shown = visible_window(len(view.items), view.selected, rows)
+    _scroll_marks(surface, pygame.Rect(width - margin, y, margin, rows * unit), shown.start > 0,
+                  shown.stop < len(view.items))
+    for index in shown:
         item = view.items[index]
         rect = pygame.Rect(margin, y, width - 2 * margin, unit - 4)
         if index == view.selected:
@@ -66,3 +69,15 @@ def draw(surface: pygame.Surface, view: MenuView) -> None:
     pygame.draw.rect(surface, palette.PANEL, pygame.Rect(0, height - unit, width, unit))
     draw_text(surface, view.help, pygame.Rect(margin, height - unit, width - 2 * margin, unit), unit // 2,
               palette.MUTED)
+
+
+def _scroll_marks(surface: pygame.Surface, column: pygame.Rect, above: bool, below: bool) -> None:
+    """Triangles in the right margin ``column`` saying that more items lie above or below the window."""
+    half = max(3, column.width // 3)
+    x = column.centerx
+    if above:
+        top = column.top + half
+        pygame.draw.polygon(surface, palette.FOREGROUND, [(x - half, top + half), (x + half, top + half), (x, top)])
+    if below:
+        low = column.bottom - half
+        pygame.draw.polygon(surface, palette.FOREGROUND, [(x - half, low - half), (x + half, low - half), (x, low)])

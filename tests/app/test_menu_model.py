@@ -65,11 +65,12 @@ def test_player_count_names_from_the_scoreboard_and_variants():
     assert model.screen is Screen.PLAYER_COUNT
     assert labels(model) == ["1 player (solo)", "2 players", "3 players", "4 players"]
     press(model, NEXT, CONFIRM)  # 3 players
-    assert labels(model) == ["Player 1", "Ada", "Ben", "Player 2", "Player 3"]
+    assert labels(model) == ["Player 1", "Ada", "Ben", "Spell a name"]
     press(model, NEXT, CONFIRM)  # Ada
-    assert labels(model) == ["Player 2", "Ben", "Player 1", "Player 3"]
+    assert labels(model) == ["Player 2", "Ben", "Spell a name"]  # never another seat's "Player N"
     press(model, NEXT, CONFIRM)  # Ben
     assert model.view().lines == ("1. Ada", "2. Ben")
+    assert labels(model) == ["Player 3", "Spell a name"]
     press(model, CONFIRM)  # Player 3
     assert model.screen is Screen.VARIANTS
     assert labels(model)[1] == "Columns to win: 3"
@@ -105,14 +106,14 @@ def test_unavailable_games_are_listed_but_cannot_be_picked():
 
 
 def test_saved_games_resume_and_delete_with_confirmation():
-    saved = [SavedGame(4, "cant-stop", ("Ada", "Ben"), "2026-01-02T10:11:12+00:00"),
-             SavedGame(7, "cant-stop", ("Cy", "Di"), "2026-01-03T09:00:00+00:00")]
+    saved = [SavedGame(4, "cant-stop", ("Ada", "Ben"), "2026-01-02T10:11:12+00:00", 1),
+             SavedGame(7, "cant-stop", ("Cy", "Di"), "2026-01-03T09:00:00+00:00", 12)]
     data = FakeData(saved=saved)
     model = MenuModel(data, ALL)
     assert labels(model)[1] == "Saved games (2)"
     press(model, NEXT, CONFIRM)
-    assert labels(model) == [f"Can't Stop: Ada, Ben ({moment(saved[0].created)})",
-                             f"Can't Stop: Cy, Di ({moment(saved[1].created)})"]
+    assert labels(model) == [f"Can't Stop: Ada, Ben, 1 move ({moment(saved[0].created)})",
+                             f"Can't Stop: Cy, Di, 12 moves ({moment(saved[1].created)})"]
     press(model, NEXT, CONFIRM, NEXT, CONFIRM)  # Cy/Di, Delete
     assert model.screen is Screen.DELETE_CONFIRM and data.deleted == []
     press(model, CONFIRM)  # "No, keep it"
@@ -120,7 +121,7 @@ def test_saved_games_resume_and_delete_with_confirmation():
     assert model.selected == 1  # back on "Delete"
     press(model, CONFIRM, NEXT, CONFIRM)  # Delete, Yes
     assert data.deleted == [7]
-    assert model.screen is Screen.SAVED and labels(model) == [f"Can't Stop: Ada, Ben ({moment(saved[0].created)})"]
+    assert model.screen is Screen.SAVED and labels(model) == [f"Can't Stop: Ada, Ben, 1 move ({moment(saved[0].created)})"]
     actions = press(model, CONFIRM, CONFIRM)  # Ada/Ben, Resume
     assert actions == [StartGame("cant-stop", ("Ada", "Ben"), {}, game_id=4)]
 
@@ -188,8 +189,8 @@ def test_history_lists_finished_games_and_offers_replay_and_summary():
     assert "History (2)" in labels(model)
     press(model, *pick_sequence(model, "History (2)"))
     assert model.screen is Screen.HISTORY and model.view().title == "History: finished games"
-    assert labels(model) == [f"Can't Stop: Ada, Ben: Ada won ({moment(done[0].created)})",
-                             f"Donkey race: Cy, Di, Ed: no single winner ({moment(done[1].created)})"]
+    assert labels(model) == [f"Can't Stop: Ada won ({moment(done[0].created)})",
+                             f"Donkey race: no single winner ({moment(done[1].created)})"]
     press(model, CONFIRM)
     assert model.screen is Screen.HISTORY_GAME and labels(model) == ["Replay", "Summary", "Back"]
     assert press(model, CONFIRM) == [LookBack(9, replay=True)]
@@ -226,3 +227,51 @@ def test_how_to_play_and_the_language_screen():
     data = model.data
     assert press(model, NEXT, CONFIRM) == [] and data.language == "de"
     assert model.screen is Screen.MAIN
+
+
+def test_the_configs_names_come_first_and_a_name_can_be_spelled_with_the_buttons():
+    from companion.registry import MAX_NAME_LENGTH
+
+    model = MenuModel(FakeData(names=["Zoe"]), ALL, names=("Ada", "Ben"))
+    press(model, CONFIRM, CONFIRM, CONFIRM)  # new game, Can't Stop, 2 players
+    assert labels(model) == ["Player 1", "Ada", "Ben", "Zoe", "Spell a name"]
+    press(model, *pick_sequence(model, "Spell a name"))
+    assert model.screen is Screen.SPELL and labels(model)[:3] == ["Done: ", "A", "B"]
+    assert not model.view().items[0].enabled  # nothing spelled yet
+    for letter in ("C", "Y", "R"):
+        press(model, *pick_sequence(model, letter))
+    press(model, UNDO)  # rubs out the R
+    assert model.view().lines[0] == "Cy_"
+    press(model, *pick_sequence(model, "Done: Cy"))
+    assert model.screen is Screen.PLAYER_NAME and model.view().lines == ("1. Cy",)
+    press(model, *pick_sequence(model, "Spell a name"))
+    for _ in range(MAX_NAME_LENGTH + 3):
+        press(model, *pick_sequence(model, "B"))
+    assert len(model.view().lines[0]) == MAX_NAME_LENGTH + 1  # the name and its cursor: no letter past the cap
+    assert model.view().lines[0] == "B" + "b" * (MAX_NAME_LENGTH - 1) + "_"
+
+
+def test_the_russian_picker_offers_cyrillic_letters():
+    from companion.i18n import set_language
+
+    set_language("ru")
+    try:
+        model = MenuModel(FakeData(), ALL)
+        press(model, CONFIRM, CONFIRM, CONFIRM)
+        press(model, *pick_sequence(model, labels(model)[-1]))
+        assert labels(model)[1:4] == ["А", "Б", "В"] and "Ё" in labels(model)
+    finally:
+        set_language("en")
+
+
+def test_a_game_with_one_player_count_asks_no_count():
+    model = MenuModel(FakeData(), {"schotten-totten": True})
+    press(model, CONFIRM)
+    press(model, *pick_sequence(model, "Schotten Totten"))
+    assert model.screen is Screen.PLAYER_NAME
+    press(model, CONFIRM, CONFIRM)
+    assert model.screen is Screen.VARIANTS
+    assert labels(model)[1:] == ["Cards: Schotten Totten, 1-9", "Claims: after your card", "Games in the match: 3"]
+    press(model, NEXT, CONFIRM, NEXT, NEXT, CONFIRM)  # Battle Line; 3 -> 1 game
+    actions = press(model, *pick_sequence(model, "Start the game"))
+    assert actions == [StartGame("schotten-totten", ("Player 1", "Player 2"), {"game": "battle-line", "match_length": 1})]

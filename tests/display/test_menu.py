@@ -33,3 +33,25 @@ def test_highlight_is_on_the_selected_row(size):
     left = max(4, width // 40) + 8  # past the rounded corner
     assert tuple(surface.get_at((left, row_top + 2)))[:3] == palette.HIGHLIGHT
     assert tuple(surface.get_at((left, row_top - unit + 2)))[:3] == palette.BACKGROUND
+
+
+def _margin_has_ink(surface, top, bottom):
+    width = surface.get_width()
+    margin = max(4, width // 40)
+    return any(tuple(surface.get_at((x, y)))[:3] == palette.FOREGROUND
+               for x in range(width - margin, width) for y in range(top, bottom))
+
+
+def test_a_long_list_shows_where_more_items_lie():
+    pygame.font.init()
+    items = tuple(MenuItem(f"Item {i}") for i in range(30))
+    height = 480
+    unit = height // 12
+    top, middle, bottom = unit * 2, height // 2, height - unit * 2
+    for selected, above, below in ((0, False, True), (15, True, True), (29, True, False)):
+        surface = pygame.Surface((800, height))
+        draw_menu(surface, MenuView("Spell", items, selected, (), "", "NEXT: move"))
+        assert _margin_has_ink(surface, top, middle) is above and _margin_has_ink(surface, middle, bottom) is below
+    surface = pygame.Surface((800, height))
+    draw_menu(surface, MenuView("Short", items[:3], 0, (), "", "NEXT: move"))
+    assert not _margin_has_ink(surface, top, bottom)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 
 from companion.errors import VariantError
 from companion.games.variants import VariantKey, check_variant, parse_variant
+from companion.i18n import N_
 
 DONKEY = -1
 """The donkey card («Осёл», D.2): a number card of value ``donkey_value`` under ``plain_value``."""
@@ -184,9 +185,13 @@ VARIANTS = (
     VariantKey("hand_size", "int", 3, range=(1, 6), rule="donkey-race.md D.3.2"),
     VariantKey("track_length", "int", 20, range=(1, 200), rule="donkey-race.md D.2"),
     VariantKey("special_spaces", "ints", (), rule="donkey-race.md D.2"),
-    VariantKey("donkey_mode", "str", "plain_value", choices=DONKEY_MODES, rule="donkey-race.md D.5"),
-    VariantKey("leader_may_pass", "bool", False, rule="donkey-race.md D.4.1"),
-    VariantKey("must_raise_if_able", "bool", False, rule="donkey-race.md D.4.2"),
+    VariantKey("donkey_mode", "str", "plain_value", choices=DONKEY_MODES, rule="donkey-race.md D.5", menu=DONKEY_MODES,
+               label=N_("Donkey card"), menu_labels=(N_("a card worth its value"), N_("starts a donkey round"),
+                                                   N_("only picks the first leader"))),
+    VariantKey("leader_may_pass", "bool", False, rule="donkey-race.md D.4.1", menu=(False, True),
+               label=N_("The leader may pass")),
+    VariantKey("must_raise_if_able", "bool", False, rule="donkey-race.md D.4.2", menu=(False, True),
+               label=N_("Raise when you can")),
     VariantKey("allow_equal_raise", "bool", False, rule="donkey-race.md D.5"),
     VariantKey("two_player_round_end", "str", "pass_or_max", choices=TWO_PLAYER_ENDS, rule="donkey-race.md D.4.3"),
     VariantKey("refill_mode", "str", "up_to_hand_size", choices=REFILL_MODES, rule="donkey-race.md D.4.6"),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from companion.errors import VariantError
 from companion.games.ludo.board import BOARD_NAMES
 from companion.games.variants import VariantKey, check_variant, parse_variant
+from companion.i18n import N_
 
 TRIPLE_SIX_PENALTIES = ("forfeit_roll", "undo_turn", "last_moved_to_yard")  # B.7
 SAFE_SQUARE_RULES = ("none", "starts", "starts_and_stars")  # B.7
@@ -27,16 +28,20 @@ _BOARD_DEFAULTS = {
                  "must_capture": False},
 }
 VARIANTS = (
-    VariantKey("board", "str", "ludo52", choices=BOARD_NAMES, rule="ludo.md B.2b"),
+    VariantKey("board", "str", "ludo52", choices=BOARD_NAMES, rule="ludo.md B.2b", menu=BOARD_NAMES,
+               label=N_("Board"), menu_labels=(N_("Ludo, 52 squares"), N_("Mensch ärgere Dich nicht, 40 squares"))),
     VariantKey("entry_rolls", "ints", (6,), range=(1, 6), rule="ludo.md B.7"),
     VariantKey("triple_six_penalty", "str", "forfeit_roll", choices=TRIPLE_SIX_PENALTIES, rule="ludo.md B.4.2"),
-    VariantKey("bonus_on_capture", "bool", False, rule="ludo.md B.7"),
+    VariantKey("bonus_on_capture", "bool", False, rule="ludo.md B.7", menu=(False, True),
+               label=N_("Roll again after a capture")),
     VariantKey("bonus_on_finish", "bool", False, rule="ludo.md B.7"),
     VariantKey("six_bonus_if_unused", "bool", True, rule="ludo.md B.4.4"),
-    VariantKey("safe_squares", "str", "none", choices=SAFE_SQUARE_RULES, rule="ludo.md B.2"),
+    VariantKey("safe_squares", "str", "none", choices=SAFE_SQUARE_RULES, rule="ludo.md B.2", menu=SAFE_SQUARE_RULES,
+               label=N_("Safe squares"), menu_labels=(N_("none"), N_("start squares"), N_("start and star squares"))),
     VariantKey("capture_on_opponent_start", "bool", True, rule="ludo.md B.7"),
     VariantKey("own_stacking", "str", "forbidden", choices=OWN_STACKING_RULES, rule="ludo.md B.5"),
-    VariantKey("overshoot", "str", "illegal", choices=OVERSHOOT_RULES, rule="ludo.md B.5"),
+    VariantKey("overshoot", "str", "illegal", choices=OVERSHOOT_RULES, rule="ludo.md B.5", menu=OVERSHOOT_RULES,
+               label=N_("Too high a roll home"), menu_labels=(N_("cannot move"), N_("bounces back"))),
     VariantKey("split_six_moves", "bool", False, rule="ludo.md B.7"),
     VariantKey("play_for_places", "bool", True, rule="ludo.md B.6"),
     VariantKey("entry_attempts_when_all_in_yard", "int", None, range=(1, 6), rule="ludo.md B.2b"),

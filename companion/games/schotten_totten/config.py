@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from companion.errors import VariantError
 from companion.games.schotten_totten.cards import Card, full_deck
 from companion.games.variants import VariantKey, check_variant, parse_variant
+from companion.i18n import N_
 
 GAMES = ("schotten-totten", "battle-line")
 GAME_VALUES = {"schotten-totten": 9, "battle-line": 10}  # C.9 values
@@ -16,11 +17,14 @@ CLAIM_TIMINGS = ("after_play", "start_of_turn")  # C.4 CONFIG claim_timing
 STALL_RESOLUTIONS = ("most_stones", "draw")  # C.11 CONFIG stall_resolution
 
 VARIANTS = (
-    VariantKey("game", "str", "schotten-totten", choices=GAMES, rule="schotten-totten.md C.9"),
+    VariantKey("game", "str", "schotten-totten", choices=GAMES, rule="schotten-totten.md C.9", menu=GAMES,
+               label=N_("Cards"), menu_labels=(N_("Schotten Totten, 1-9"), N_("Battle Line, 1-10"))),
     VariantKey("hand_size", "int", None, range=(1, 10), rule="schotten-totten.md C.3"),
-    VariantKey("claim_timing", "str", "after_play", choices=CLAIM_TIMINGS, rule="schotten-totten.md C.4"),
+    VariantKey("claim_timing", "str", "after_play", choices=CLAIM_TIMINGS, rule="schotten-totten.md C.4",
+               menu=CLAIM_TIMINGS, label=N_("Claims"), menu_labels=(N_("after your card"), N_("before your card"))),
     VariantKey("stall_resolution", "str", "most_stones", choices=STALL_RESOLUTIONS, rule="schotten-totten.md C.11"),
-    VariantKey("match_length", "int", 3, range=(1, 99), rule="schotten-totten.md C.8"),
+    VariantKey("match_length", "int", 3, range=(1, 99), rule="schotten-totten.md C.8", menu=(3, 1, 5),
+               label=N_("Games in the match")),
     VariantKey("tactics", "bool", False, choices=(False,), rule="schotten-totten.md C.10"),
 )
 """Every variant key of Schotten Totten / Battle Line; ``hand_size`` None is the game's (6 or 7, C.3/C.9)."""
