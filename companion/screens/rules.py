@@ -28,6 +28,10 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
         (N_("Claiming a column"),
          N_("A column is yours when you stop at its top. Everyone else's markers leave it, and no one may "
             "use it any more. The box shows each pairing, the chance to go bust and a hint.")),
+        (N_("The screen"),
+         N_("Beside each name: one box for each column you need, filled for each column you have claimed, "
+            "and ★ with your games won on this box. With no camera, NEXT starts a roll, BANK adds a die and "
+            "counts it up, NEXT goes on to the next die and CONFIRM enters the roll.")),
     ),
     "ludo": (
         (N_("The goal"),
@@ -42,6 +46,10 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
         (N_("Reaching home"),
          N_("A pawn needs the exact number to reach the end of its home column. The box reads the die and "
             "the board, checks every move and shows the legal moves and a hint.")),
+        (N_("The screen"),
+         N_("Arrows on the board show the legal moves: the white one is chosen, NEXT picks another and "
+            "CONFIRM plays it. Beside each name: the pawns home, or the place. With no camera, BANK counts "
+            "the die from 1 to 6 and CONFIRM enters it.")),
     ),
     "schotten-totten": (
         (N_("The goal"),
@@ -56,6 +64,10 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
         (N_("Claiming a stone"),
          N_("Claim a stone when your formation beats theirs, or when the cards on the table prove that "
             "theirs can no longer beat yours. The box checks every claim from the cards it sees.")),
+        (N_("The screen"),
+         N_("Under the stones: each player's match points and stones. With no camera, BANK shows a card and "
+            "counts its value up, PASS changes its colour, NEXT its stone; CONFIRM shows the play and "
+            "CONFIRM again makes it.")),
     ),
     "donkey-race": (
         (N_("The goal"),
@@ -70,6 +82,10 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
         (N_("The donkey card"),
          N_("The player holding the donkey card leads the first round. The highest player leads the next "
             "round. When the draw pile is empty, the played cards are shuffled into a new one.")),
+        (N_("The screen"),
+         N_("Each lane shows a player's token on the track, the points and the cards in hand; ★ marks the "
+            "highest play of the round. With no camera, BANK enters your cards and counts their value up, "
+            "NEXT changes how many, CONFIRM plays them and PASS passes.")),
     ),
 }
 """Each game's pages: (title, text), marked for translation."""
