@@ -23,7 +23,8 @@ def draw_top_bar(
     """Draw the top bar into ``layout.top_bar``.
 
     Title row: the title (muted, at most 30 % of the width), then the active player's token and name in
-    their colour, then the message (bold) and status (muted) right-aligned. Prompt row: the prompt in
+    their colour, then the message (bold) and status (muted) right-aligned (a message too long for what
+is left of the row goes whole into the upper half of the prompt row instead). Prompt row: the prompt in
     large bold type, shrunk and if need be wrapped onto two lines. A strip in the active player's colour
     runs along the bar's bottom edge.
     """
@@ -54,10 +55,19 @@ def draw_top_bar(
         status_w = min(fonts.font(status_size).size(view.status)[0], right.width // (2 if view.message else 1))
         text.draw_text(surface, view.status, pygame.Rect(right.right - status_w, right.y, status_w, right.height),
                        layout.small, palette.MUTED, align="right")
+    prompt_row = layout.prompt_row
     if view.message:
         msg = pygame.Rect(right.x, right.y, right.width - status_w - (layout.pad * 3 if status_w else 0), right.height)
-        text.draw_text(surface, view.message, msg, layout.normal, palette.FOREGROUND, bold=True, align="right")
-    text.draw_wrapped(surface, view.prompt, layout.prompt_row, layout.large, palette.FOREGROUND, bold=True,
+        least = max(6, layout.normal * 2 // 3)
+        if fonts.font(least, bold=True).size(view.message)[0] <= msg.width:
+            text.draw_text(surface, view.message, msg, layout.normal, palette.FOREGROUND, bold=True, align="right",
+                           min_size=least)
+        else:  # too long beside a long name: the message takes the prompt row's upper half, whole
+            upper = pygame.Rect(prompt_row.x, prompt_row.y, prompt_row.width, prompt_row.height // 2)
+            text.draw_text(surface, view.message, upper, layout.normal, palette.FOREGROUND, bold=True,
+                           min_size=fonts.MIN_SIZE)
+            prompt_row = pygame.Rect(prompt_row.x, upper.bottom, prompt_row.width, prompt_row.height - upper.height)
+    text.draw_wrapped(surface, view.prompt, prompt_row, layout.large, palette.FOREGROUND, bold=True,
                       max_lines=2, min_size=max(6, layout.small * 3 // 4))
 
 
@@ -235,7 +245,7 @@ def _draw_keys(surface: pygame.Surface, keys: tuple[tuple[str, str], ...], layou
         return [(font_key.size(k)[0] + 2 * pad, font_text.size(m)[0]) for k, m in keys]
 
     size = layout.small
-    low = max(6, layout.small * 3 // 4)
+    low = max(6, layout.small * 2 // 3)
     while size > low and sum(a + b + pad + gap for a, b in widths(size)) > row.width:
         size -= 1
     measured = widths(size)

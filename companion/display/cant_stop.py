@@ -98,7 +98,9 @@ class BoardLayout:
 
     def piece_size(self, count: int) -> float:
         """Diameter of each piece when ``count`` pieces share one space (smaller when they must overlap)."""
-        size = 0.9 * min(self.cell_height, self.slot_width)
+        # Up to a quarter taller than a space (pieces on neighbouring spaces then touch, never hide each
+        # other): larger pieces read from across the table.
+        size = min(1.25 * self.cell_height, 0.95 * self.slot_width)
         room = self.column_width * 0.98
         if count > 1 and size * (1 + 0.55 * (count - 1)) > room:
             size = room / (1 + 0.55 * (count - 1))

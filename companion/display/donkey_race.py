@@ -119,10 +119,12 @@ def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Re
 def _draw_bottom(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect) -> None:
     line = area.height // 7
     counts = _("Draw pile {d} · discards {x}").format(d=view.deck, x=view.discard)
-    draw_text(surface, counts, pygame.Rect(area.x, area.y, area.width // 2, line), round(line * 0.8), palette.MUTED)
-    keys = "   ".join(f"{k}: {v}" for k, v in view.keys)
-    draw_text(surface, keys, pygame.Rect(area.centerx, area.y, area.width // 2, line), round(line * 0.8),
-              palette.MUTED, align="right")
+    drawn = draw_text(surface, counts, pygame.Rect(area.x, area.y, area.width // 3, line), round(line * 0.8),
+                      palette.MUTED)
+    keys = "   ".join(f"{k}: {v}" for k, v in view.keys)  # the keys take what the counts leave
+    gap = max(4, line // 2)
+    draw_text(surface, keys, pygame.Rect(drawn.right + gap, area.y, area.right - drawn.right - gap, line),
+              round(line * 0.8), palette.MUTED, align="right", min_size=max(6, round(line * 0.5)))
     y = area.y + line
     for text in view.reminders[:5]:
         draw_text(surface, text, pygame.Rect(area.x, y, area.width, line), round(line * 0.8), palette.FOREGROUND)

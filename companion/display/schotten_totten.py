@@ -83,7 +83,7 @@ def _draw_side(surface: pygame.Surface, area: pygame.Rect, stone: StoneView, sea
     if label:
         y = area.top if toward_top else area.bottom - label_h
         text.draw_text(surface, label, pygame.Rect(area.x + 1, y, area.width - 2, label_h), label_h, palette.MUTED,
-                       align="center", min_size=max(6, label_h // 2))
+                       align="center", min_size=max(6, label_h * 2 // 5))
 
 
 def _draw_stone(surface: pygame.Surface, view: StView, rect: pygame.Rect, index: int, stone: StoneView) -> None:
@@ -112,7 +112,7 @@ def draw(surface: pygame.Surface, view: StView) -> None:
     normal = max(11, h // 26)
     large = max(13, h // 19)
     top_h = round(h * 0.15)
-    bottom_h = round(h * 0.09)
+    bottom_h = round(h * 0.14)  # two rows: the seats, then the keys
     info_h = round(h * 0.055)
     stone_h = round(h * 0.1)
     pad = max(2, w // 200)
@@ -161,23 +161,25 @@ def draw(surface: pygame.Surface, view: StView) -> None:
         text.draw_text(surface, reason, info, normal, palette.FOREGROUND, bold=True, min_size=max(7, small * 2 // 3))
     elif view.alert:
         text.draw_text(surface, view.alert, info, normal, ALERT, bold=True, min_size=max(7, small * 2 // 3))
-    # bottom bar: match points, stones, keys
+    # bottom bar: match points and stones on its first row, the keys on the second
     bar = pygame.Rect(0, h - bottom_h, w, bottom_h)
     pygame.draw.rect(surface, palette.PANEL, bar)
+    seats_row = pygame.Rect(0, bar.y, w, bottom_h * 11 // 20)
+    keys_row = pygame.Rect(pad * 2, seats_row.bottom, w - pad * 4, bar.bottom - seats_row.bottom)
     x = pad * 2
     for seat, name in enumerate(view.players[:2]):
         style = _style(view, seat)
-        draw_token(surface, (x + bar.height * 0.3, bar.centery), bar.height * 0.55, style)
-        x += round(bar.height * 0.65)
+        draw_token(surface, (x + seats_row.height * 0.3, seats_row.centery), seats_row.height * 0.55, style)
+        x += round(seats_row.height * 0.65)
         label = seat_label(name, seat, view.points[seat], view.stones_held[seat])
-        drawn = text.draw_text(surface, label, pygame.Rect(x, bar.y, w // 4, bar.height), small, palette.FOREGROUND)
+        drawn = text.draw_text(surface, label, pygame.Rect(x, seats_row.y, w * 3 // 8, seats_row.height), small,
+                               palette.FOREGROUND, min_size=max(6, small * 3 // 5))
         x = drawn.right + pad * 4
     game_text = _("game {n}/{total}").format(n=view.game_number, total=view.match_length)
-    drawn = text.draw_text(surface, game_text, pygame.Rect(x, bar.y, w // 10, bar.height), small, palette.MUTED)
-    x = drawn.right + pad * 4
-    keys = "  ".join(f"{k}: {v}" for k, v in view.keys)
-    text.draw_text(surface, keys, pygame.Rect(x, bar.y, w - x - pad * 2, bar.height), small, palette.MUTED,
-                   align="right", min_size=max(6, small * 2 // 3))
+    text.draw_text(surface, game_text, pygame.Rect(x, seats_row.y, w - x - pad * 2, seats_row.height), small,
+                   palette.MUTED, align="right")
+    keys = "   ".join(f"{k}: {v}" for k, v in view.keys)
+    text.draw_text(surface, keys, keys_row, small, palette.MUTED, min_size=max(6, small * 3 // 5))
     if view.winner is not None or view.match_winner is not None:
         _draw_banner(surface, view, pygame.Rect(w // 8, board_top + side_h - stone_h // 2, w * 3 // 4, stone_h * 2),
                      large)

@@ -197,7 +197,14 @@ _KEYS: dict[Mode, Keys] = {
 }
 
 
+_BY_HAND_CHECK: Keys = ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("next die")),
+                        (Button.BANK, N_("+1 / add")), (Button.PASS, N_("remove")), (Button.UNDO, N_("cancel")))
+"""The check screen's keys when the roll is entered by hand (no camera to read it again)."""
+
+
 def _keys(session: CantStopSession) -> tuple[tuple[str, str], ...]:
+    if session.mode is Mode.CHECK and session.camera_problem:
+        return key_legend(_BY_HAND_CHECK)
     return key_legend(_KEYS[session.mode])
 
 

@@ -428,3 +428,44 @@ def test_menus_summary_and_rules_are_never_cut(size, monkeypatch, shots, languag
     for page in range(session.pages):
         session.page = page
         check(f"summary {page}", summary_display.draw, summary_screen.build_view(session))
+
+
+# --- every prompt of a whole game entered with the buttons, with the longest names ---------------------------
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("name", ["cant-stop", "ludo", "schotten-totten", "donkey-race"])
+def test_every_prompt_of_a_game_by_hand_fits_with_the_longest_names(name, size, tmp_path, monkeypatch, shots):
+    # The by-hand demo's presses (assets/demo/GAME-by-hand.script) replayed into a session whose players
+    # have names MAX_NAME_LENGTH long: each new kind of screen (mode, keys) and each mode's longest
+    # prompt and message is drawn and checked.
+    from companion.app.by_hand import VARIANTS, script_path
+    from companion.commands import Button, Command
+    from companion.registry import game
+
+    entry = game(name)
+    players = list(NAMES[:2])
+    presses = [line.strip() for line in script_path(name).read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith("#")]
+    variant = VARIANTS.get(name, {})
+    screens, display = entry.module("screens"), entry.module("display")
+    chosen: dict[tuple, object] = {}
+    with Store(tmp_path / "s.sqlite3") as store:
+        session = entry.module("session").SESSION(store, store.new_game(name, players, variant), players,
+                                                  entry.config(variant), rng=random.Random(1))
+        session.on_camera_problem("")
+        for press in presses:
+            if session.finished:
+                break
+            view = screens.build_view(session)
+            mode = getattr(view, "mode", None)
+            chosen.setdefault((mode, tuple(view.keys)), view)
+            for field in ("prompt", "message"):
+                key = (mode, field)
+                if len(getattr(view, field, "") or "") > len(getattr(chosen.get(key), field, "") or ""):
+                    chosen[key] = view
+            session.on_command(Command(Button(press)))
+    assert len(chosen) >= 4
+    for k, view in enumerate(chosen.values()):
+        lines = drawn_lines(monkeypatch, lambda view=view: save(display.render(view, size), shots,
+                                                                  f"{name} by hand {size[0]} {k}"))
+        assert_readable(lines, [], "", f"{name} by hand at {size}: {view.prompt!r}")
