@@ -22,7 +22,10 @@ from pathlib import Path
 from companion.app.summary import SummarySession
 from companion.commands import Button, Command
 from companion.games import CHANCE, TERMINAL
+from companion.hints.cant_stop.search import forget_searches
+from companion.i18n import _
 from companion.registry import game, names
+from companion.session.base import NO_CAMERA
 from companion.stats import game_summary
 from companion.store import Store
 
@@ -52,13 +55,14 @@ def by_hand_lines(name: str, seed: int = DEMO_SEED) -> tuple[list[str], list[int
     sessions, agents = entry.module("session"), entry.module("agents")
     chance = getattr(agents, "chance")
     advisor = agents.AGENTS["advisor"]
+    forget_searches()  # the Can't Stop advisor's turn searches remember earlier questions: start afresh
     rng = random.Random(seed)
     presses: list[Command] = []
     per_turn: list[int] = []
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "demo.sqlite3") as store:
         game_id = store.new_game(name, list(DEMO_PLAYERS), variant)
         session = sessions.SESSION(store, game_id, list(DEMO_PLAYERS), config, rng=random.Random(DEMO_SEED))
-        session.on_camera_problem("")
+        session.on_camera_problem(_(NO_CAMERA))  # as the play loop says when there is no camera
         sim = entry.module("games").GAME(len(DEMO_PLAYERS), config).new_initial_state()
         turn, turn_presses = _turn_key(sim), 0
         reshuffled = False  # a reshuffle's CONFIRM records the draws after it too

@@ -26,6 +26,7 @@ from companion.errors import ScriptEnded
 from companion.i18n import _
 from companion.screens import rules as rules_screen
 from companion.session import GameSession, Waiting
+from companion.session.base import NO_CAMERA
 from companion.store import Store
 from hardware import LedPanel, StatusPattern
 from vision.camera import FrameSource
@@ -77,7 +78,7 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
         if session.wants_frame:
             frame = camera.read() if camera is not None else None
             if camera is None:
-                session.on_camera_problem(_("No camera"))
+                session.on_camera_problem(_(NO_CAMERA))
             elif frame is None:
                 session.on_camera_problem(_("No picture from {name}").format(name=camera.name))
             else:

@@ -94,7 +94,7 @@ def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Re
     pygame.draw.rect(surface, palette.PANEL, area)
     inner = area.inflate(-12, -8)
     line_h = inner.height // 9
-    draw_text(surface, _("Sectors this round"), pygame.Rect(inner.x, inner.y, inner.width, line_h), round(line_h * 0.7),
+    draw_text(surface, _("Plays this round"), pygame.Rect(inner.x, inner.y, inner.width, line_h), round(line_h * 0.7),
               palette.MUTED)
     y = inner.y + line_h
     for sector in view.sectors:

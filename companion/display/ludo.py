@@ -48,6 +48,27 @@ def _pawn_cell(geo: BoardGeometry, colour: str, rel: int, yard_index: int) -> tu
     return geo.cell_of(colour, rel)
 
 
+def pawn_cells(geo: BoardGeometry, view: LudoView) -> list[tuple[str, tuple[int, int]]]:
+    """(colour, grid cell) of each pawn of ``view`` as drawn: yard pawns fill their yard's places in order."""
+    used: dict[str, int] = {}
+    cells = []
+    for p in view.pawns:
+        k = used.get(p.colour, 0)
+        if p.rel < 0:
+            used[p.colour] = k + 1
+        cells.append((p.colour, _pawn_cell(geo, p.colour, p.rel, k)))
+    return cells
+
+
+def move_start_cell(geo: BoardGeometry, view: LudoView, move) -> tuple[int, int]:
+    """The grid cell a move's arrow starts from: its pawn's, and for a pawn leaving the yard the last yard
+    place taken (the one that is empty once the pawn has left)."""
+    if move.frm >= 0:
+        return _pawn_cell(geo, move.colour, move.frm, 0)
+    in_yard = sum(1 for p in view.pawns if p.colour == move.colour and p.rel < 0)
+    return _pawn_cell(geo, move.colour, move.frm, max(0, in_yard - 1))
+
+
 def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> None:
     """The board of ``view`` (square ``rect``) with pawns, move arrows and correction rings."""
     geo = load_board(view.board)
@@ -82,12 +103,8 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
             pygame.draw.polygon(surface, (180, 180, 180), pts)
     # pawns, grouped by cell
     groups: dict[tuple[int, int], list[str]] = {}
-    yard_used: dict[str, int] = {}
-    for p in view.pawns:
-        k = yard_used.get(p.colour, 0)
-        if p.rel < 0:
-            yard_used[p.colour] = k + 1
-        groups.setdefault(_pawn_cell(geo, p.colour, p.rel, k), []).append(p.colour)
+    for colour, cell in pawn_cells(geo, view):
+        groups.setdefault(cell, []).append(colour)
     radius = rect.width / n * 0.36
     for cell, colours in groups.items():
         cx, cy = cell_centre(rect, geo, cell)
@@ -100,7 +117,7 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
                       max(10, int(radius)), palette.INK, bold=True, align="center")
     # arrows: others first, the selected one last and thick
     for move in sorted(view.moves, key=lambda m: m.selected):
-        start = cell_centre(rect, geo, _pawn_cell(geo, move.colour, move.frm, 0))
+        start = cell_centre(rect, geo, move_start_cell(geo, view, move))
         end = cell_centre(rect, geo, geo.cell_of(move.colour, move.to))
         _arrow(surface, start, end, (255, 255, 255) if move.selected else (60, 60, 60), 5 if move.selected else 2,
                radius)

@@ -15,6 +15,7 @@ from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
 from companion.i18n import N_, _, percent
 from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
+from companion.session.base import NO_CAMERA
 from companion.session.cant_stop import CantStopSession, Mode, RollCheck
 
 
@@ -162,6 +163,8 @@ def _prompt(session: CantStopSession) -> str:
     if mode is Mode.START:
         return start_prompt(session.players, session.start_seat)
     if mode is Mode.WATCH:
+        if session.camera_problem == _(NO_CAMERA):
+            return _("{name}: enter your roll: BANK counts a die up, NEXT goes to the next die").format(name=name)
         if session.camera_problem:
             return _("{problem}: NEXT to enter the roll with the buttons").format(problem=session.camera_problem)
         if session.stabilizer.stable_wrong_count:
@@ -205,6 +208,9 @@ _BY_HAND_CHECK: Keys = ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("next d
 def _keys(session: CantStopSession) -> tuple[tuple[str, str], ...]:
     if session.mode is Mode.CHECK and session.camera_problem:
         return key_legend(_BY_HAND_CHECK)
+    if session.mode is Mode.WATCH and session.camera_problem:
+        return key_legend(((Button.BANK, N_("enter a die")), (Button.NEXT, N_("enter by hand")),
+                           (Button.UNDO, N_("undo"))))
     return key_legend(_KEYS[session.mode])
 
 

@@ -18,6 +18,7 @@ from companion.hints.donkey_race import advise
 from companion.i18n import N_, _, ngettext
 from companion.screens.common import Keys, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
+from companion.session.base import NO_CAMERA
 from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
 
 
@@ -96,6 +97,9 @@ def reminders(session: DonkeyRaceSession) -> tuple[str, ...]:
         return (_("Shuffle the deck and deal {n} cards to each player").format(n=size),
                 _("Put the rest face down in the centre"))
     if mode is Mode.FIRST:
+        if session.camera_problem == _(NO_CAMERA):
+            return (_("Whoever holds the donkey card leads: NEXT picks that player, BANK says the card was shown"),
+                    _("Nobody? The youngest leads (NEXT to choose)"))
         return (_("Whoever holds the donkey card shows it in their sector, then takes it back: they lead"),
                 _("Nobody? The youngest leads (NEXT to choose)"))
     if mode is Mode.REFILL and not state.last_round:  # D.5 start_marker_only
@@ -175,7 +179,7 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
         round_no=state.last_round.get("round", 1) if mode in (Mode.REFILL, Mode.RESHUFFLE, Mode.OVER)
         else max(1, state.round_no), deck=len(state.deck), discard=len(state.discard),
         reminders=reminders(session), hint=hint(session),
-        message=session.message or session.out_of_turn() or session._camera_problem,
+        message=session.message or session.out_of_turn() or session.camera_problem,
         keys=_keys(session), winners=winners)
 
 
@@ -190,7 +194,7 @@ def _prompt(session: DonkeyRaceSession) -> str:
         return _("{name} leads? CONFIRM, NEXT for another player").format(name=name)
     if mode is Mode.PLAY:
         name = session.players[state.active]
-        if session._camera_problem:
+        if session.camera_problem:
             return _("{name}: BANK to enter your cards, then CONFIRM; or PASS").format(name=name)
         return _("{name}: lay your cards and CONFIRM, or PASS").format(name=name)
     if mode is Mode.REFILL and not state.last_round:  # D.5 start_marker_only: before round 1

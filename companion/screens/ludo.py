@@ -9,6 +9,7 @@ from companion.commands import Button
 from companion.games.ludo import YARD
 from companion.i18n import N_, _
 from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
+from companion.session.base import NO_CAMERA
 from companion.session.ludo import LudoSession, Mode
 
 
@@ -142,7 +143,13 @@ def _prompt(session: LudoSession) -> str:
     name = name_to_act(session)
     if mode is Mode.START:
         return start_prompt(session.players, session.start_seat)
+    no_camera = session.camera_problem == _(NO_CAMERA)
     if mode is Mode.ROLL:
+        if session.die_entry is not None:
+            return _("{name}: the die shows {value}? BANK for one more, CONFIRM to enter it").format(
+                name=name, value=session.die_entry)
+        if no_camera:
+            return _("{name}: BANK to enter the die you rolled").format(name=name)
         if session.camera_problem:
             return _("{name}: BANK to enter the die you rolled ({problem})").format(name=name,
                                                                                   problem=session.camera_problem)
@@ -150,7 +157,7 @@ def _prompt(session: LudoSession) -> str:
     if mode is Mode.MOVE:
         prompt = _("{name} rolled {die}: pick a pawn to move (CONFIRM plays the selected move)").format(
             name=name, die="/".join(map(str, session.state.pool)))
-        if session.camera_problem:
+        if session.camera_problem and not no_camera:
             prompt += " " + _("(board: {problem})").format(problem=session.camera_problem)
         return prompt
     return _("Game over. CONFIRM to finish")

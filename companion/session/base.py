@@ -15,6 +15,11 @@ import cv2
 import numpy as np
 
 from companion.commands import Button, Command
+from companion.i18n import N_
+
+NO_CAMERA = N_("No camera")
+"""The camera problem the play loop reports when there is no camera at all (translated with ``_``):
+screens then ask for entries by hand without naming a camera problem."""
 
 
 class Waiting(enum.Enum):

@@ -260,6 +260,10 @@ class CantStopSession(LoggedSession):
             self._accept(StartWith(self.start_seat))
 
     def _on_watch(self, command: Command) -> None:
+        if command.button is Button.BANK and self.camera_problem:
+            self.check = RollCheck([], None, None, None, selected=0)  # by hand: BANK enters the first die at once
+            self._on_check(command)
+            return
         if command.button is not Button.NEXT:
             return
         seen = self.observation if self.observation is not None and not self.camera_problem else None
@@ -434,8 +438,8 @@ SESSION = CantStopSession
 def press_for(session: CantStopSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT, UNDO only) that make ``session`` take ``action``,
     applied to it as they are made; for a by-hand demo script and the count of presses a turn takes.
-    A roll is entered by hand: NEXT opens an empty roll, BANK adds a die at 1 and steps it up, NEXT moves
-    to the next slot. Raises ``ValueError`` when the presses do not get there."""
+    A roll is entered by hand: BANK adds a die at 1 (the first one opens the entry) and steps it up, NEXT
+    moves to the next slot. Raises ``ValueError`` when the presses do not get there."""
     presses: list[Command] = []
 
     def press(button: Button) -> None:
@@ -448,7 +452,6 @@ def press_for(session: CantStopSession, action: Action) -> list[Command]:
             press(Button.NEXT)
         press(Button.CONFIRM)
     elif isinstance(action, Roll):
-        press(Button.NEXT)
         for k, value in enumerate(action.dice):
             if k:
                 press(Button.NEXT)

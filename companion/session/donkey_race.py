@@ -89,7 +89,7 @@ class DonkeyRaceSession(LoggedSession):
         self._entry: tuple[int, ...] | None = None
         self._stable = Stable(stable_frames)
         self._reading: DonkeyRaceReading | None = None
-        self._camera_problem = ""
+        self.camera_problem = ""
         if self.state.phase is Phase.OVER:
             self._record_result()
 
@@ -135,7 +135,7 @@ class DonkeyRaceSession(LoggedSession):
 
     def on_frame(self, frame_bgr: np.ndarray, reading: DonkeyRaceReading) -> None:
         """One camera frame and what :func:`read_table` saw in it (held once stable)."""
-        self._camera_problem = reading.problem or ""
+        self.camera_problem = reading.problem or ""
         if self._stable.feed((reading.sectors, reading.donkey_seat)):
             changed = self._reading is None or self._reading.donkey_seat != reading.donkey_seat
             self._reading = reading
@@ -144,7 +144,7 @@ class DonkeyRaceSession(LoggedSession):
 
     def on_camera_problem(self, reason: str) -> None:
         """No frame came: plays are entered by hand."""
-        self._camera_problem = reason
+        self.camera_problem = reason
 
     def on_command(self, command: Command) -> None:
         """Apply one command; a refused one only sets :attr:`message` and changes nothing."""

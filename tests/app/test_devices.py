@@ -260,4 +260,4 @@ def test_auto_without_a_camera_plays_by_hand_and_says_so(app_env, tmp_path, monk
                   players=["Ada", "Ben"], headless=True, seed=1)
     assert result.winner is None
     assert shown[0].message == "No camera found: enter with the buttons"
-    assert any(v.prompt == "No camera: NEXT to enter the roll with the buttons" for v in shown)
+    assert any(v.prompt == "Ada: enter your roll: BANK counts a die up, NEXT goes to the next die" for v in shown)

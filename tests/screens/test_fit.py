@@ -441,6 +441,7 @@ def test_every_prompt_of_a_game_by_hand_fits_with_the_longest_names(name, size, 
     from companion.app.by_hand import VARIANTS, script_path
     from companion.commands import Button, Command
     from companion.registry import game
+    from companion.session.base import NO_CAMERA
 
     entry = game(name)
     players = list(NAMES[:2])
@@ -452,7 +453,7 @@ def test_every_prompt_of_a_game_by_hand_fits_with_the_longest_names(name, size, 
     with Store(tmp_path / "s.sqlite3") as store:
         session = entry.module("session").SESSION(store, store.new_game(name, players, variant), players,
                                                   entry.config(variant), rng=random.Random(1))
-        session.on_camera_problem("")
+        session.on_camera_problem(_(NO_CAMERA))
         for press in presses:
             if session.finished:
                 break

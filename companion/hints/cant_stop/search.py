@@ -335,6 +335,14 @@ def _roll_pairs() -> tuple[list[tuple[int, int]], np.ndarray]:
     return keys, np.asarray([[ids[(int(a), int(b))] for a, b in row] for row in pairs], dtype=np.intp)
 
 
+def forget_searches() -> None:
+    """Drop the cached turn searches. A turn's search keeps the grids its earlier decisions built, so a
+    decision can depend on which positions of the same turn were asked about before (hints drawn for
+    other positions included); callers that need a reproducible game (the by-hand demo's writer) start
+    from an empty cache."""
+    _CACHE.clear()
+
+
 def search_for(state: CantStopState) -> TurnSearch:
     """The :class:`TurnSearch` of ``state``'s turn, shared by the turn's decisions (small LRU cache)."""
     key = (state.config, state.num_players, state.active, state.markers, state.claimed, state.turn)
