@@ -271,7 +271,9 @@ class MenuModel:
             spelled = self._draft.spelled.strip()
             done = [MenuItem(_("Done: {name}").format(name=spelled), bool(spelled) and spelled not in self._draft.names)]
             room = len(self._draft.spelled) < MAX_NAME_LENGTH
-            return done + [MenuItem(c, room) for c in self._letters()] + [MenuItem(_("space"), room)]
+            capital = not self._draft.spelled or self._draft.spelled.endswith(" ")  # "Ada Lovelace"
+            letters = [MenuItem(c if capital else c.lower(), room) for c in self._letters()]
+            return done + letters + [MenuItem(_("space"), room and not capital)]
         if screen is Screen.VARIANTS:
             items = [MenuItem(_("Start the game"))]
             items += [MenuItem(f"{_(key.label)}: {_show(key, self._draft.variant.get(key.name, key.menu[0]))}")
@@ -346,12 +348,7 @@ class MenuModel:
                 self.screen = Screen.PLAYER_NAME
                 self._name_chosen(self._draft.spelled.strip())
             else:
-                letter = " " if index == len(items) - 1 else items[index].label
-                if not self._draft.spelled:
-                    letter = letter.strip().upper()
-                elif self._draft.spelled[-1] != " ":
-                    letter = letter.lower()  # "Ada": a capital, then small letters after it
-                self._draft.spelled += letter
+                self._draft.spelled += " " if index == len(items) - 1 else items[index].label
         elif screen is Screen.VARIANTS:
             if index == 0:
                 draft = self._draft
@@ -440,8 +437,8 @@ class MenuModel:
             title = _("Name of player {n}").format(n=len(draft.names) + 1)
             lines = tuple(f"{seat + 1}. {name}" for seat, name in enumerate(draft.names))
         elif screen is Screen.SPELL:
-            title = _("Name of player {n}").format(n=len(draft.names) + 1)
-            lines = (draft.spelled + "_", _("CONFIRM adds the letter, UNDO rubs one out"))
+            title = _("Name of player {n}").format(n=len(draft.names) + 1) + ": " + draft.spelled + "_"
+            lines = (_("CONFIRM adds the letter, UNDO rubs one out"),)
         elif screen is Screen.VARIANTS:
             title = _("{game}: rules").format(game=game_title(draft.game))
             lines = (", ".join(draft.names),)

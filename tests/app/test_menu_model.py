@@ -238,17 +238,19 @@ def test_the_configs_names_come_first_and_a_name_can_be_spelled_with_the_buttons
     press(model, *pick_sequence(model, "Spell a name"))
     assert model.screen is Screen.SPELL and labels(model)[:3] == ["Done: ", "A", "B"]
     assert not model.view().items[0].enabled  # nothing spelled yet
-    for letter in ("C", "Y", "R"):
+    press(model, *pick_sequence(model, "C"))
+    assert labels(model)[1:3] == ["a", "b"]  # small letters after the capital
+    for letter in ("y", "r"):
         press(model, *pick_sequence(model, letter))
-    press(model, UNDO)  # rubs out the R
-    assert model.view().lines[0] == "Cy_"
+    press(model, UNDO)  # rubs out the r
+    assert model.view().title == "Name of player 1: Cy_"
     press(model, *pick_sequence(model, "Done: Cy"))
     assert model.screen is Screen.PLAYER_NAME and model.view().lines == ("1. Cy",)
     press(model, *pick_sequence(model, "Spell a name"))
-    for _ in range(MAX_NAME_LENGTH + 3):
-        press(model, *pick_sequence(model, "B"))
-    assert len(model.view().lines[0]) == MAX_NAME_LENGTH + 1  # the name and its cursor: no letter past the cap
-    assert model.view().lines[0] == "B" + "b" * (MAX_NAME_LENGTH - 1) + "_"
+    press(model, *pick_sequence(model, "B"))
+    for _ in range(MAX_NAME_LENGTH + 2):
+        press(model, *pick_sequence(model, "b"))  # no letter past the cap
+    assert model.view().title == "Name of player 2: B" + "b" * (MAX_NAME_LENGTH - 1) + "_"
 
 
 def test_the_russian_picker_offers_cyrillic_letters():
