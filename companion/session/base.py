@@ -155,3 +155,30 @@ def seat_to_act(state: Any, start_seat: int, starting: bool) -> int | None:
     if starting:
         return start_seat
     return None if state.outcome() is not None or state.active < 0 else state.active
+
+
+class Presses(list):
+    """The button presses a by-hand demo makes on ``session`` (each game's ``press_for``), applied to it
+    as they are recorded: a list of :class:`Command`."""
+
+    def __init__(self, session: Any):
+        super().__init__()
+        self.session = session
+
+    def press(self, button: Button) -> None:
+        """Record ``button`` and apply it to the session."""
+        command = Command(button)
+        self.append(command)
+        self.session.on_command(command)
+
+    def start_with(self, seat: int) -> None:
+        """NEXT until the session proposes ``seat`` to start, then CONFIRM."""
+        while self.session.start_seat != seat and len(self) < len(self.session.players):
+            self.press(Button.NEXT)
+        self.press(Button.CONFIRM)
+
+    def made(self, action: Any) -> list[Command]:
+        """The presses, once the session took them; ``ValueError`` naming ``action`` when it refused one."""
+        if self.session.refused:
+            raise ValueError(f"the presses for {action!r} were refused: {self.session.message}")
+        return list(self)

@@ -34,7 +34,7 @@ from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, Ca
     RollAgain, StartWith, action_from_dict, action_to_dict, bust_probability)
 from companion.hints.cant_stop import advise
 from companion.i18n import _, ngettext
-from companion.session.base import SceneChange, Waiting, seat_to_act
+from companion.session.base import Presses, SceneChange, Waiting, seat_to_act
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.stable import Stable
 from vision.observation import DiceObservation
@@ -440,17 +440,11 @@ def press_for(session: CantStopSession, action: Action) -> list[Command]:
     applied to it as they are made; for a by-hand demo script and the count of presses a turn takes.
     A roll is entered by hand: BANK adds a die at 1 (the first one opens the entry) and steps it up, NEXT
     moves to the next slot. Raises ``ValueError`` when the presses do not get there."""
-    presses: list[Command] = []
-
-    def press(button: Button) -> None:
-        command = Command(button)
-        presses.append(command)
-        session.on_command(command)
+    presses = Presses(session)
+    press = presses.press
 
     if isinstance(action, StartWith):
-        while session.start_seat != action.seat and len(presses) < len(session.players):
-            press(Button.NEXT)
-        press(Button.CONFIRM)
+        presses.start_with(action.seat)
     elif isinstance(action, Roll):
         for k, value in enumerate(action.dice):
             if k:
@@ -465,6 +459,4 @@ def press_for(session: CantStopSession, action: Action) -> list[Command]:
         press(Button.CONFIRM)
     else:
         press(Button.BANK if isinstance(action, Bank) else Button.CONFIRM)
-    if session.refused:
-        raise ValueError(f"the presses for {action!r} were refused: {session.message}")
-    return presses
+    return presses.made(action)

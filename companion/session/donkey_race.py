@@ -39,7 +39,7 @@ from companion.games.donkey_race import (UNKNOWN, Action, DonkeyRaceConfig, Donk
     Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name)
 from companion.games.donkey_race.record import codes_from_entry
 from companion.i18n import _
-from companion.session.base import Waiting
+from companion.session.base import Presses, Waiting
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import DonkeyRaceReading
 from companion.session.stable import Stable
@@ -313,12 +313,8 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
     session records every draw of it at once); the first leader with NEXT (BANK: shows the donkey card);
     a play entered with BANK (value) and NEXT (number of cards), then CONFIRM; PASS passes. Raises
     ``ValueError`` when the presses do not get there."""
-    presses: list[Command] = []
-
-    def press(button: Button) -> None:
-        command = Command(button)
-        presses.append(command)
-        session.on_command(command)
+    presses = Presses(session)
+    press = presses.press
 
     if isinstance(action, (Draw, Reshuffle)):
         press(Button.CONFIRM)
@@ -341,6 +337,4 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
         press(Button.PASS)
     else:
         raise ValueError(f"no presses make {action!r}")
-    if session.refused:
-        raise ValueError(f"the presses for {action!r} were refused: {session.message}")
-    return presses
+    return presses.made(action)

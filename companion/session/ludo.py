@@ -42,7 +42,7 @@ from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action,
     Roll, StartWith, action_from_dict, action_to_dict, check_move)
 from companion.hints.ludo import advise
 from companion.i18n import _
-from companion.session.base import SceneChange, Waiting, seat_to_act
+from companion.session.base import Presses, SceneChange, Waiting, seat_to_act
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import LudoReading
 from companion.session.stable import Stable
@@ -309,17 +309,11 @@ def press_for(session: LudoSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, NEXT only) that make ``session`` take ``action``, applied to it
     as they are made (by-hand demo scripts): the die entered with BANK (1-6) and CONFIRM, a move picked
     with NEXT among the legal ones and CONFIRM. Raises ``ValueError`` when the presses do not get there."""
-    presses: list[Command] = []
-
-    def press(button: Button) -> None:
-        command = Command(button)
-        presses.append(command)
-        session.on_command(command)
+    presses = Presses(session)
+    press = presses.press
 
     if isinstance(action, StartWith):
-        while session.start_seat != action.seat and len(presses) < len(session.players):
-            press(Button.NEXT)
-        press(Button.CONFIRM)
+        presses.start_with(action.seat)
     elif isinstance(action, Roll):
         for _ in range(action.value):
             press(Button.BANK)
@@ -329,6 +323,4 @@ def press_for(session: LudoSession, action: Action) -> list[Command]:
         while options[session.option] != action and len(presses) < len(options):
             press(Button.NEXT)
         press(Button.CONFIRM)
-    if session.refused:
-        raise ValueError(f"the presses for {action!r} were refused: {session.message}")
-    return presses
+    return presses.made(action)

@@ -40,7 +40,7 @@ from companion.games.schotten_totten import (COLOURS, NUM_STONES, Action, Card, 
     Play, SchottenTottenConfig, SchottenTottenState, StartWith, action_from_dict, action_to_dict)
 from companion.hints.schotten_totten import verdict_text
 from companion.i18n import _
-from companion.session.base import Waiting, seat_to_act
+from companion.session.base import Presses, Waiting, seat_to_act
 from companion.session.log import Step
 from companion.session.readings import SchottenTottenReading
 from companion.session.stable import Stable
@@ -473,17 +473,11 @@ def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
     value with BANK, its stone with NEXT, then CONFIRM twice (propose, play); a claim's stone picked with
     NEXT and CONFIRM; PASS ends the claims or passes. Draws need no press. Raises ``ValueError`` when the
     presses do not get there."""
-    presses: list[Command] = []
-
-    def press(button: Button) -> None:
-        command = Command(button)
-        presses.append(command)
-        session.on_command(command)
+    presses = Presses(session)
+    press = presses.press
 
     if isinstance(action, StartWith):
-        if session.start_seat != action.seat:
-            press(Button.NEXT)
-        press(Button.CONFIRM)
+        presses.start_with(action.seat)
     elif isinstance(action, Play):
         press(Button.BANK)
         seen = set(session.state.table_cards())
@@ -500,6 +494,4 @@ def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
         press(Button.PASS)
     elif not isinstance(action, Draw):
         raise ValueError(f"no presses make {action!r}")
-    if session.refused:
-        raise ValueError(f"the presses for {action!r} were refused: {session.message}")
-    return presses
+    return presses.made(action)
