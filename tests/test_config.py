@@ -111,3 +111,13 @@ def test_values_are_immutable():
     with pytest.raises(TypeError):
         config.buttons.pins[Button.BANK] = 3  # type: ignore[index]
     assert isinstance(config.buttons, ButtonsConfig)
+
+
+def test_players_names_are_read_and_a_bad_list_names_the_file(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[players]\nnames = ["Ada", " Ben "]\n', encoding="utf-8")
+    assert load_config(path).players.names == ("Ada", "Ben")
+    for bad in ('["Ada", "Ada"]', '["Bartholomäus W"]', '[""]', '"Ada"'):
+        path.write_text(f"[players]\nnames = {bad}\n", encoding="utf-8")
+        with pytest.raises(ConfigError, match=f"{path}: \\[players\\] names = .*each 1 to 12 characters"):
+            load_config(path)

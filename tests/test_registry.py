@@ -25,8 +25,8 @@ NAMES = [entry.name for entry in GAMES]
 CONTRACT = {
     "games": ("GAME", "CONFIG", "VARIANTS"),
     "hints": ("advise",),
-    "agents": ("AGENTS", "BENCH_OPPONENTS", "simulate"),
-    "session": ("SESSION", "replay_state"),
+    "agents": ("AGENTS", "BENCH_OPPONENTS", "simulate", "chance"),
+    "session": ("SESSION", "replay_state", "press_for"),
     "stats": ("summarise",),
     "readers": ("make_reader",),
     "screens": ("build_view", "final_line"),

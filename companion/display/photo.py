@@ -37,7 +37,10 @@ def frame_to_surface(frame_bgr: np.ndarray, size: tuple[int, int]) -> pygame.Sur
 
 
 def die_label(die: DieView) -> str:
-    """What is written beside a die: its value, "5?" when flagged, "?" when the value is not known."""
+    """What is written beside a die: its value, "5?" when flagged, "?" when the value is not known, "+"
+    on the empty place where the next die entered by hand goes."""
+    if die.slot:
+        return "+"
     if die.value < 1:
         return "?"
     return f"{die.value}?" if die.flagged else str(die.value)
@@ -127,9 +130,9 @@ def draw_dice_faces(surface: pygame.Surface, area: pygame.Rect, dice: tuple[DieV
     for die in dice:
         face = pygame.Rect(x, area.y + (area.height - side) // 2, side, side)
         inner = face.inflate(-max(4, side // 6), -max(4, side // 6))
-        pygame.draw.rect(surface, palette.DIE_OK, inner, border_radius=max(2, side // 8))
+        pygame.draw.rect(surface, palette.SLOT if die.slot else palette.DIE_OK, inner, border_radius=max(2, side // 8))
         font = fonts.font(max(fonts.MIN_SIZE, int(inner.height * 0.6)), bold=True)
-        image = font.render(die_label(die), True, palette.INK)
+        image = font.render(die_label(die), True, palette.FOREGROUND if die.slot else palette.INK)
         surface.blit(image, image.get_rect(center=inner.center))
         _draw_die_box(surface, face, die, side // 3)
         used = used.union(face)

@@ -37,6 +37,7 @@ class DieView:
     box: tuple[int, int, int, int] | None  # None for a die entered by hand
     flagged: bool = False
     selected: bool = False
+    slot: bool = False  # not a die: the empty place where BANK adds the next one (selected)
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,8 @@ def _dice_views(check: RollCheck, confirmed: bool = False) -> tuple[DieView, ...
         views.append(DieView(value, None if reading is None else reading.box,
                              flagged=not confirmed and bool(reading and reading.flagged and not changed),
                              selected=not confirmed and check.selected == i))
+    if not confirmed and check.selected == len(check.values) and check.observation is None:
+        views.append(DieView(0, None, selected=True, slot=True))  # by hand: where BANK adds a die
     return tuple(views)
 
 
