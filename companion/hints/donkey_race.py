@@ -78,6 +78,10 @@ def advise(state: DonkeyRaceState, seat: int) -> Hint:
         return Hint(None, _("Wait for your turn."), {})
     to_beat = state.high_value if state.high_seat >= 0 else -1
     numbers: dict[str, float] = {"count": float(state.count), "to_beat": float(to_beat)}
+    if state.count > len(state.hands[seat]):  # D.4.2: a raise is exactly n cards; the count shows table-side
+        return Hint(Pass(), ngettext("You have no card left to play: pass.",
+                                     "You hold fewer cards than the {n} to match: pass.", state.count).format(
+            n=state.count), numbers)
     if UNKNOWN in state.hands[seat]:
         return Hint(None, _general_reason(state), numbers)
     actions = state.legal_actions()

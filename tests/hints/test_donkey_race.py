@@ -101,3 +101,21 @@ def test_endgame_deny_a_player_who_could_finish_ahead():
     state = replace(state, points=(10, 5, 18), positions=(10, 5, 18)).apply(Play((3,)))
     hint = advise(state, 1)  # seat 2 acts after and would win with 2 points
     assert hint.action == Play((12,)) and "raise as high" in hint.reason
+
+
+def test_a_player_holding_fewer_cards_than_the_lead_is_told_to_pass_even_table_side():
+    from dataclasses import replace
+
+    from companion.games.donkey_race import GAME, CONFIG, Pass
+    from companion.games.donkey_race.rules import UNKNOWN
+    from companion.hints.donkey_race import advise
+
+    state = GAME(3, CONFIG()).new_initial_state()
+    while state.phase.value != "play" or state.count == 0:
+        state = state.apply(state.legal_actions()[0]) if state.current_player >= 0 else state.apply(
+            state.chance_outcomes()[0][0])
+    seat = state.active
+    hands = list(state.hands)
+    hands[seat] = (UNKNOWN,) * (state.count - 1)
+    hint = advise(replace(state, hands=tuple(hands)), seat)
+    assert hint.action == Pass() and "pass" in hint.reason
