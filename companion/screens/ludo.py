@@ -92,7 +92,7 @@ def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> Ludo
     active = session.start_seat if mode is Mode.START else (None if state.active < 0 else state.active)
     return LudoView(
         title=_("Ludo"), board=state.config.board, players=players, active=active, pawns=pawns, moves=moves,
-        die=session.die_entry if session.die_entry is not None else state.last_roll, pool=state.pool, sixes_in_row=state.sixes_in_row, bonus_rolls=state.extra_rolls,
+        die=_die_shown(session), pool=state.pool, sixes_in_row=state.sixes_in_row, bonus_rolls=state.extra_rolls,
         prompt=_prompt(session), message=session.message, hint=hint.reason if hint else "",
         problems=session.problems, misplaced=tuple((m.colour, m.seen, m.should) for m in session.misplaced),
         winner=None if session.winner_name is None else session.winner_name, mode=mode.value,
@@ -105,6 +105,14 @@ _KEYS: dict[Mode, Keys] = {
     Mode.MOVE: ((Button.CONFIRM, N_("move")), (Button.NEXT, N_("next move")), (Button.UNDO, N_("undo"))),
     Mode.OVER: ((Button.CONFIRM, N_("finish")),),
 }
+
+
+def _die_shown(session: LudoSession) -> int | None:
+    """The die on the screen: the one being entered by hand, else the roll being moved; none while the
+    next player is to roll (the last player's roll is not theirs)."""
+    if session.die_entry is not None:
+        return session.die_entry
+    return None if session.mode is Mode.ROLL else session.state.last_roll
 
 
 def _selected_info(session: LudoSession):

@@ -106,7 +106,7 @@ def test_endgame_deny_a_player_who_could_finish_ahead():
 def test_a_player_holding_fewer_cards_than_the_lead_is_told_to_pass_even_table_side():
     from dataclasses import replace
 
-    from companion.games.donkey_race import GAME, CONFIG, Pass
+    from companion.games.donkey_race import CONFIG, GAME, Pass
     from companion.games.donkey_race.rules import UNKNOWN
     from companion.hints.donkey_race import advise
 

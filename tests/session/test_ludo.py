@@ -297,3 +297,11 @@ def test_a_move_names_its_pawn_by_its_place_on_the_board_not_by_step_numbers():
     state = replace(state, pawns=((2, 3, 10, 20),) + state.pawns[1:])
     assert [pawn_phrase(state, p) for p in (20, 10, 3, 2)] == [
         "the leading pawn", "the second pawn", "the third pawn", "the last pawn"]
+
+
+def test_the_next_player_is_not_shown_the_last_players_die():
+    s = _session()
+    s.on_command(Command(Button.DICE, (3,)))  # no pawn can move on a 3: the turn passes
+    assert s.mode is Mode.ROLL and build_view(s).die is None
+    s.on_command(Command(Button.BANK))
+    assert build_view(s).die == 1
