@@ -48,6 +48,20 @@ def _pawn_cell(geo: BoardGeometry, colour: str, rel: int, yard_index: int) -> tu
     return geo.cell_of(colour, rel)
 
 
+def legend_rows(entries: list[str], font: pygame.font.Font, width: int, rows: int = 2) -> list[str]:
+    """The key legend on at most ``rows`` lines, broken between entries ("CONFIRM: move"), never inside
+    one; the last line takes what is left (drawn shrunk if need be)."""
+    lines: list[str] = []
+    for entry in entries:
+        if lines and len(lines) < rows and font.size(lines[-1] + "   " + entry)[0] > width:
+            lines.append(entry)
+        elif lines:
+            lines[-1] += "   " + entry
+        else:
+            lines.append(entry)
+    return lines
+
+
 def pawn_cells(geo: BoardGeometry, view: LudoView) -> list[tuple[str, tuple[int, int]]]:
     """(colour, grid cell) of each pawn of ``view`` as drawn: yard pawns fill their yard's places in order."""
     used: dict[str, int] = {}
@@ -210,8 +224,11 @@ def draw(surface: pygame.Surface, view: LudoView) -> None:
         colour = (255, 120, 255) if view.problems else palette.MUTED
         draw_wrapped(surface, " ".join(notes), pygame.Rect(x, y, pw, max(20, h - y - 4 - legend_h)), 16, colour)
     if view.keys:
-        legend = "   ".join(f"{button}: {what}" for button, what in view.keys)
-        draw_wrapped(surface, legend, pygame.Rect(x, h - legend_h - 2, pw, legend_h), 15, palette.MUTED, max_lines=2)
+        rows = legend_rows([f"{button}: {what}" for button, what in view.keys], fonts.font(15), pw)
+        row_h = legend_h // 2
+        for k, row in enumerate(rows):
+            draw_text(surface, row, pygame.Rect(x, h - legend_h - 2 + k * row_h, pw, row_h), 15, palette.MUTED,
+                      min_size=9)
     if view.winner is not None:
         banner = pygame.Rect(board.x + 20, board.bottom - 100, board.width - 40, 80)
         pygame.draw.rect(surface, palette.PANEL, banner, border_radius=10)

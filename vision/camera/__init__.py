@@ -40,8 +40,8 @@ def check_camera_spec(spec: str) -> str:
         if kind == "device" and not arg.lstrip("-").isdigit():
             raise CameraError(f"camera spec {spec!r}: device number must be an integer")
         return spec
-    raise CameraError(f"camera spec {spec!r} not understood: use auto, picamera, device:N, video:FILE "
-                      "or folder:DIR")
+    raise CameraError(f"camera spec {spec!r} not understood: use auto, picamera, device:N, video:FILE, "
+                      "folder:DIR, or none to enter everything with the buttons")
 
 
 def open_camera(spec: str, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO, state_dir: Path | None = None) -> FrameSource:
