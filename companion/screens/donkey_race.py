@@ -219,12 +219,17 @@ _OTHER_KEYS: Keys = ((Button.CONFIRM, N_("done")), (Button.UNDO, N_("undo")))
 
 
 _ENTRY_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("value +1")), (Button.UNDO, N_("cancel")))
-"""While a play is entered by hand (NEXT: one card more, when leading; the session's message says so)."""
+"""While a follower's play is entered by hand (the number of cards is the lead's)."""
+
+
+_LEAD_ENTRY_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("value +1")),
+                          (Button.NEXT, N_("number of cards")), (Button.UNDO, N_("cancel")))
+"""While the leader's play is entered by hand: NEXT steps the number of cards (1-3)."""
 
 
 def _keys(session: DonkeyRaceSession) -> tuple[tuple[str, str], ...]:
     if session.mode is Mode.PLAY and session.proposed_play()[1] == "hand" and session.proposed_play()[0]:
-        return key_legend(_ENTRY_KEYS)
+        return key_legend(_ENTRY_KEYS if session.state.plays else _LEAD_ENTRY_KEYS)
     return key_legend(_KEYS.get(session.mode, _OTHER_KEYS))
 
 

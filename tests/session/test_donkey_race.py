@@ -226,3 +226,22 @@ def test_a_play_is_entered_with_the_buttons_alone(tmp_path):
         assert s.proposed_play() == ((2,), "hand")
         s.on_command(Command(Button.NEXT))  # the count is the lead's: stays one
         assert s.proposed_play() == ((2,), "hand")
+
+
+def test_the_leaders_entry_by_hand_names_next_for_the_number_of_cards(tmp_path):
+
+    from companion.commands import Button, Command
+    from companion.screens.donkey_race import build_view
+    from companion.session.donkey_race import DonkeyRaceSession, Mode
+    from companion.store import Store
+
+    with Store(tmp_path / "s.sqlite3") as store:
+        session = DonkeyRaceSession(store, store.new_game("donkey-race", ["Ada", "Ben"], {}), ["Ada", "Ben"])
+        session.on_camera_problem("No camera")
+        for _ in range(10):
+            if session.mode is Mode.PLAY:
+                break
+            session.on_command(Command(Button.CONFIRM))
+        assert session.mode is Mode.PLAY and not session.state.plays
+        session.on_command(Command(Button.BANK))
+        assert dict(build_view(session).keys)["NEXT"] == "number of cards"
