@@ -65,9 +65,9 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
          N_("Claim a stone when your formation beats theirs, or when the cards on the table prove that "
             "theirs can no longer beat yours. The box checks every claim from the cards it sees.")),
         (N_("The screen"),
-         N_("Under the stones: each player's match points and stones. With no camera, BANK shows a card and "
-            "counts its value up, PASS changes its colour, NEXT its stone; CONFIRM shows the play and "
-            "CONFIRM again makes it.")),
+         N_("Under the stones: each player's match points and stones. A yellow ! beside a stone: the other "
+            "player may claim it next turn. With no camera, BANK shows a card and counts its value up, PASS "
+            "changes its colour, NEXT its stone; CONFIRM shows the play and CONFIRM again makes it.")),
     ),
     "donkey-race": (
         (N_("The goal"),
