@@ -76,3 +76,19 @@ def test_a_saved_game_with_an_unreadable_event_resumes_from_the_last_good_one(ap
     with Store(path) as store:
         (record,) = store.unfinished_games("cant-stop")
         assert len(store.events(record.id)) == 1
+
+
+def test_a_missing_script_stores_no_game(app_env, capsys):
+    assert main(["play", "donkey-race", "--headless", "--camera", "none", "--input", "script:missing.script"]) == 2
+    assert "missing.script" in capsys.readouterr().err
+    store_file = app_env / "state" / "companion.sqlite3"
+    if store_file.exists():
+        with Store(store_file) as store:
+            assert store.unfinished_games() == []
+
+
+def test_an_unknown_variant_key_on_a_saved_game_is_named_not_sent_to_new(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as store:
+        store.new_game("cant-stop", ["A", "B"], {})
+        with pytest.raises(VariantError, match="unknown Can't Stop variant key 'nope'"):
+            open_game(store, CANT_STOP, None, {"nope": "1"}, variant_given=True)
