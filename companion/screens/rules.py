@@ -66,8 +66,10 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
             "theirs can no longer beat yours. The box checks every claim from the cards it sees.")),
         (N_("The screen"),
          N_("Under the stones: each player's match points and stones. A yellow ! beside a stone: the other "
-            "player may claim it next turn. With no camera, BANK shows a card and counts its value up, PASS "
-            "changes its colour, NEXT its stone; CONFIRM shows the play and CONFIRM again makes it.")),
+            "player may claim it next turn.")),
+        (N_("With no camera"),
+         N_("BANK shows a card and counts its value up, PASS changes its colour, NEXT its stone; CONFIRM "
+            "shows the play and CONFIRM again makes it.")),
     ),
     "donkey-race": (
         (N_("The goal"),
