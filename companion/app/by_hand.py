@@ -65,17 +65,13 @@ def by_hand_lines(name: str, seed: int = DEMO_SEED) -> tuple[list[str], list[int
         session.on_camera_problem(_(NO_CAMERA))  # as the play loop says when there is no camera
         sim = entry.module("games").GAME(len(DEMO_PLAYERS), config).new_initial_state()
         turn, turn_presses = _turn_key(sim), 0
-        reshuffled = False  # a reshuffle's CONFIRM records the draws after it too
         while sim.current_player != TERMINAL:
             if sim.current_player == CHANCE:
                 action = _table_chance(session, sim, chance, rng)
             else:
                 action = advisor(sim, rng)
             sim = sim.apply(action)
-            needed = _presses_needed(sim, action) and not (reshuffled and type(action).__name__ == "Draw")
-            reshuffled = type(action).__name__ == "Reshuffle" or (reshuffled and type(action).__name__ == "Draw"
-                                                                    and _phase(sim) == "draw")
-            made = sessions.press_for(session, action) if needed else []
+            made = sessions.press_for(session, action)
             presses += made
             turn_presses += len(made)
             if _turn_key(sim) != turn:
@@ -105,14 +101,6 @@ def _table_chance(session, sim, chance, rng):
 
 def _phase(state) -> str:
     return getattr(getattr(state, "phase", None), "value", "")
-
-
-def _presses_needed(sim, action) -> bool:
-    """Draws of a hidden card take no press while more draws follow (the donkey race's session records a
-    deal or a refill at once: its press comes with the last draw; Schotten Totten's draws take none)."""
-    if type(action).__name__ != "Draw":
-        return True
-    return _phase(sim) != "draw" and hasattr(sim, "deck")
 
 
 def write(name: str) -> Path:

@@ -92,8 +92,6 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
         session.message = notice
     settings = ReaderSettings(state_dir=state_dir, still_seconds=config.session.still_seconds)
     reader = entry.module("readers").make_reader(camera, session, settings)
-    if screenshots:
-        writable_folder(screenshots, "--screenshots")
     result = run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
                       draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
                       fps=config.session.fps, max_ticks=max_ticks, leds=leds)
@@ -113,7 +111,7 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     camera: a camera spec (``auto``, ``device:0``, ``folder:DIR``, ``none``...; None: the config's), or
     a source already open (the demo's photos; it stays the caller's). variant: the ``--variant``
     settings, None for the config's ``[game]`` section. Everything given is checked before the store is
-    opened (the variant, the players, the camera, the window and the inputs), so a bad argument stores
+    opened (the variant, the players, the screenshots folder, the camera, the window and the inputs), so a bad argument stores
     nothing; a saved game is resumed or a new one stored only then (:func:`open_game`). Raises the devices',
     store's and rules' errors as they come (``companion.errors``) and ``ScriptEnded`` when a headless
     script runs out before the game ends.
@@ -125,6 +123,8 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     if players is not None:
         entry.check_players(len(players))
     spec = None if isinstance(camera, FrameSource) else (camera or config.camera.spec)
+    if screenshots:
+        writable_folder(screenshots, "--screenshots")
     ensure_state_dir(paths)
     with PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
         source = camera if spec is None else devices.open_camera(spec)

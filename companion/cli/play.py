@@ -117,8 +117,6 @@ def _play(args) -> int:
 
 
 def _demo(args) -> int:
-    if args.screenshots is not None:
-        writable_folder(args.screenshots, "--screenshots")
     paths = resolve(os.environ)
     try:
         config = load_config(paths.config_file)

@@ -309,15 +309,16 @@ SESSION = DonkeyRaceSession
 
 def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
-    to it as they are made (by-hand demo scripts): the deal, a refill and a reshuffle with CONFIRM (the
-    session records every draw of it at once); the first leader with NEXT (BANK: shows the donkey card);
+    to it as they are made (by-hand demo scripts): the deal, a refill and a reshuffle with one CONFIRM
+    (the session records every draw of it at once, so the draws after it take none); the first leader with NEXT (BANK: shows the donkey card);
     a play entered with BANK (value) and NEXT (number of cards), then CONFIRM; PASS passes. Raises
     ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
     if isinstance(action, (Draw, Reshuffle)):
-        press(Button.CONFIRM)
+        if session.mode in (Mode.DEAL, Mode.REFILL, Mode.RESHUFFLE):  # one CONFIRM records the whole deal,
+            press(Button.CONFIRM)  # refill or reshuffle: the draws after it take no press
     elif isinstance(action, FirstLeader):
         while session._first_seat != action.seat and len(presses) < len(session.players):
             press(Button.NEXT)
