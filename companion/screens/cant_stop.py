@@ -15,7 +15,7 @@ from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
 from companion.i18n import N_, _, percent
 from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
-from companion.session.base import NO_CAMERA
+from companion.session.base import without_camera
 from companion.session.cant_stop import CantStopSession, Mode, RollCheck
 
 
@@ -166,7 +166,7 @@ def _prompt(session: CantStopSession) -> str:
     if mode is Mode.START:
         return start_prompt(session.players, session.start_seat)
     if mode is Mode.WATCH:
-        if session.camera_problem == _(NO_CAMERA):
+        if without_camera(session):
             return _("{name}: enter your roll: BANK counts a die up, NEXT goes to the next die").format(name=name)
         if session.camera_problem:
             return _("{problem}: NEXT to enter the roll with the buttons").format(problem=session.camera_problem)

@@ -18,7 +18,7 @@ from companion.hints.donkey_race import advise
 from companion.i18n import N_, _, ngettext
 from companion.screens.common import Keys, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
-from companion.session.base import NO_CAMERA
+from companion.session.base import without_camera
 from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
 
 
@@ -97,7 +97,7 @@ def reminders(session: DonkeyRaceSession) -> tuple[str, ...]:
         return (_("Shuffle the deck and deal {n} cards to each player").format(n=size),
                 _("Put the rest face down in the centre"))
     if mode is Mode.FIRST:
-        if session.camera_problem == _(NO_CAMERA):
+        if without_camera(session):
             return (_("Whoever holds the donkey card leads: NEXT picks that player, BANK says the card was shown"),
                     _("Nobody? The youngest leads (NEXT to choose)"))
         return (_("Whoever holds the donkey card shows it in their sector, then takes it back: they lead"),

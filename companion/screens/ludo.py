@@ -9,7 +9,7 @@ from companion.commands import Button
 from companion.games.ludo import YARD
 from companion.i18n import N_, _
 from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
-from companion.session.base import NO_CAMERA
+from companion.session.base import without_camera
 from companion.session.ludo import LudoSession, Mode
 
 
@@ -151,7 +151,7 @@ def _prompt(session: LudoSession) -> str:
     name = name_to_act(session)
     if mode is Mode.START:
         return start_prompt(session.players, session.start_seat)
-    no_camera = session.camera_problem == _(NO_CAMERA)
+    no_camera = without_camera(session)
     if mode is Mode.ROLL:
         if session.die_entry is not None:
             return _("{name}: the die shows {value}? BANK for one more, CONFIRM to enter it").format(

@@ -15,11 +15,17 @@ import cv2
 import numpy as np
 
 from companion.commands import Button, Command
-from companion.i18n import N_
+from companion.i18n import N_, _
 
 NO_CAMERA = N_("No camera")
 """The camera problem the play loop reports when there is no camera at all (translated with ``_``):
 screens then ask for entries by hand without naming a camera problem."""
+
+
+def without_camera(session: Any) -> bool:
+    """Whether ``session`` plays with no camera at all (the loop reported :data:`NO_CAMERA`), as opposed
+    to a camera that gave no usable picture this time."""
+    return getattr(session, "camera_problem", "") == _(NO_CAMERA)
 
 
 class Waiting(enum.Enum):
