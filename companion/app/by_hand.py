@@ -67,7 +67,7 @@ def by_hand_lines(name: str, seed: int = DEMO_SEED) -> tuple[list[str], list[int
         turn, turn_presses = _turn_key(sim), 0
         while sim.current_player != TERMINAL:
             if sim.current_player == CHANCE:
-                action = _table_chance(session, sim, chance, rng)
+                action = table_chance(session, sim, chance, rng)
             else:
                 action = advisor(sim, rng)
             sim = sim.apply(action)
@@ -89,7 +89,7 @@ def by_hand_lines(name: str, seed: int = DEMO_SEED) -> tuple[list[str], list[int
     return head + [command.button.value for command in presses], per_turn
 
 
-def _table_chance(session, sim, chance, rng):
+def table_chance(session, sim, chance, rng):
     """The next chance outcome of ``sim``, as the table decides it: who starts is the box's proposal
     (the session's), the rest is ``chance`` of the game's agents."""
     if _phase(sim) in ("first_player", "start") and hasattr(session, "start_seat"):

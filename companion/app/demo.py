@@ -1,5 +1,6 @@
-"""The bundled demos: a whole two-player Can't Stop game on real photos of four dice, and a whole game
-of every game entered with the buttons alone (``--camera none``: :mod:`companion.app.by_hand`).
+"""The bundled demos: a whole two-player Can't Stop game on real photos of four dice, a whole game of
+Ludo and of each card game on rendered frames of the table (:mod:`companion.app.table_demo`), and a
+whole game of every game entered with the buttons alone (``--camera none``: :mod:`companion.app.by_hand`).
 
 The photos are the BSD-licensed ``byler_d6`` pictures in ``assets/dice_photos/`` (see the LICENSE
 there). ``assets/demo/cant_stop_playlist.txt`` orders them as the rolls of the game (a photo stands for
@@ -29,9 +30,9 @@ from pathlib import Path
 from companion.app.by_hand import DEMO_PLAYERS, DEMO_SEED, VARIANTS, script_path
 from companion.app.devices import NO_CAMERA, display_available
 from companion.app.play import play
+from companion.app.table_demo import TABLES, NoStore, RenderedTable
 from companion.commands import Button, Command
 from companion.config import Config
-from companion.errors import UserError
 from companion.games.cant_stop import Bank
 from companion.i18n import _, ngettext
 from companion.paths import AppPaths
@@ -79,17 +80,15 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
              game_name: str = "cant-stop", by_hand: bool = False) -> int:
     """``companion demo``: a bundled two-player game of ``game_name`` with a fresh store in ``state_dir``
     (or the store ``store_file``, made if missing, which then keeps the game): on the real dice photos
-    (Can't Stop), or with every entry made with the buttons (``by_hand``: no camera, the presses of
-    ``assets/demo/GAME-by-hand.script``). Prints "Demo over: NAME wins after N frames." (by hand: "... N
-    button presses.") and returns the exit status (0 once someone won). Raises ``UserError`` for a game
-    whose photo demo is not bundled (Ludo and the card games: ``by_hand`` only)."""
+    (Can't Stop), on frames of the table rendered as the players play (Ludo and the card games,
+    :mod:`companion.app.table_demo`; then also prints how the readings were taken), or with every entry
+    made with the buttons (``by_hand``: no camera, the presses of ``assets/demo/GAME-by-hand.script``).
+    Prints "Demo over: NAME wins after N frames." (by hand: "... N button presses.") and returns the exit
+    status (0 once someone won)."""
     paths = AppPaths.from_dirs(state_dir, state_dir)
     if store_file is not None:
         paths = replace(paths, store_file=Path(store_file).expanduser().absolute())
     entry = game(game_name)
-    if not by_hand and entry.name != "cant-stop":
-        raise UserError(_("{game} has no photo demo yet: add --camera {none} for its demo with the buttons")
-                        .format(game=entry.title(), none=NO_CAMERA))
     if not headless and not display_available():
         log.info("no display found: running headless")
         headless = True
@@ -102,6 +101,18 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
                       if line.strip() and not line.startswith("#"))
         print(ngettext("Demo over: {name} wins after {n} button press.", "Demo over: {name} wins after {n} button "
                        "presses.", presses).format(name=result.winner, n=presses))
+    elif entry.name in TABLES:
+        variant = dict(VARIANTS.get(entry.name, {}))
+        with RenderedTable(entry, entry.config(variant), len(DEMO_PLAYERS), DEMO_SEED) as table:
+            result = play(entry, paths=paths, config=Config(), camera=table, input_spec="", inputs=table,
+                          players=list(DEMO_PLAYERS), variant=variant, headless=headless, screenshots=screenshots,
+                          seed=DEMO_SEED, new=True)
+        print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
+        counts = table.counts
+        print(_("Readings: {read} taken from the camera, {confirmed} confirmed with CONFIRM, {by_hand} entered "
+                "with the buttons, {corrected} undone and entered with the buttons").format(
+                    read=counts["read"], confirmed=counts["confirmed"], by_hand=counts["by_hand"],
+                    corrected=counts["corrected"]))
     else:
         with demo_camera() as camera:
             result = play(entry, paths=paths, config=Config(), camera=camera,
@@ -186,7 +197,7 @@ def _plan(session, truth: tuple[int, ...], lines: list[str], photo: str) -> list
         trial = copy.copy(session)
         trial.check = copy.deepcopy(session.check)
         trial.scene, trial.stabilizer = copy.deepcopy(session.scene), copy.deepcopy(session.stabilizer)
-        trial.store = _NoStore()
+        trial.store = NoStore()
         presses = correction_presses(trial, truth)
         if len(presses) > 1:
             read = " ".join(map(str, session.check.values))
@@ -196,16 +207,6 @@ def _plan(session, truth: tuple[int, ...], lines: list[str], photo: str) -> list
     if mode is Mode.DECIDE:
         return [Command(Button.BANK if isinstance(session.hint().action, Bank) else Button.CONFIRM)]
     return [Command(Button.CONFIRM)]  # START: the drawn player; CHOOSE: the hint; OVER: finish
-
-
-class _NoStore:
-    """Stands in for the store while corrections are tried on a copy of the session."""
-
-    def append_event(self, *args) -> int:
-        return 0
-
-    def finish_game(self, *args) -> None:
-        pass
 
 
 def write_demo(seed: int = 1) -> tuple[int, str]:

@@ -92,6 +92,8 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
         session.message = notice
     settings = ReaderSettings(state_dir=state_dir, still_seconds=config.session.still_seconds)
     reader = entry.module("readers").make_reader(camera, session, settings)
+    if hasattr(camera, "watch"):  # a rendered table (the demo) plays at the table: it follows the session
+        camera.watch(session)
     result = run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
                       draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
                       fps=config.session.fps, max_ticks=max_ticks, leds=leds)
@@ -105,7 +107,7 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
 def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, camera: str | FrameSource | None,
          players: list[str] | None = None, variant: dict | None = None, new: bool = False,
          headless: bool = False, screenshots: Path | None = None, seed: int | None = None,
-         max_ticks: int | None = None) -> RunResult:
+         max_ticks: int | None = None, inputs: Any = None) -> RunResult:
     """Play (or resume) one game of ``entry``: open the devices, choose the game, run it, close them.
 
     camera: a camera spec (``auto``, ``device:0``, ``folder:DIR``, ``none``...; None: the config's), or
@@ -114,7 +116,8 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     opened (the variant, the players, the screenshots folder, the camera, the window and the inputs), so a bad argument stores
     nothing; a saved game is resumed or a new one stored only then (:func:`open_game`). Raises the devices',
     store's and rules' errors as they come (``companion.errors``) and ``ScriptEnded`` when a headless
-    script runs out before the game ends.
+    script runs out before the game ends. ``inputs``: an input source already open, used instead of
+    ``input_spec`` (the players of the demo's rendered table, :mod:`companion.app.table_demo`).
     """
     variant_given = variant is not None
     variant = dict(config.variant(entry.name) if variant is None else variant)
@@ -129,7 +132,7 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     with PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
         source = camera if spec is None else devices.open_camera(spec)
         display = devices.open_display()
-        inputs = devices.open_inputs(input_spec, leds=True)
+        inputs = inputs if inputs is not None else devices.open_inputs(input_spec, leds=True)
         store = devices.open_store(paths.store_file, move_aside=True)  # a damaged file is moved aside, kept
         if devices.store_problem:
             log.error("%s", devices.store_problem)

@@ -7,7 +7,9 @@ Flow (ludo.md B.3-B.6), one :class:`Mode` at a time:
 - ``ROLL``: waiting for the die. A reading of exactly one die, the same over ``stable_frames`` frames
   and from a scene that changed since the last accepted roll, is taken as the roll. With the buttons:
   ``bank`` enters a die by hand and steps it 1-6, ``confirm`` enters it, ``undo`` drops it (scripts may
-  also ``dice V``). A roll without a legal move is lost at once (B.4.3) and the screen says so.
+  also ``dice V``); while a die is entered by hand the camera's die is not taken. A roll without a
+  legal move is lost at once (B.4.3) and the screen says so. After ``undo`` the die still lying there
+  is not read again (an undone misreading would only come back): roll again or enter it by hand.
   The scene compared is the die reader's view (the board blanked out) when the reader gives one, so a
   pawn moved next to a die still lying there does not make that die a new roll.
 - ``MOVE``: the legal moves are listed (arrows on the board), the advisor's one selected. The player
@@ -152,7 +154,7 @@ class LudoSession(LoggedSession):
         self.camera_problem = reading.problem if reading.problem and reading.pawns is None and reading.die is None else ""
         if self.mode is Mode.ROLL:
             self._die_seen = reading.dice_seen
-            if reading.die is None or reading.dice_seen != 1:
+            if reading.die is None or reading.dice_seen != 1 or self.die_entry is not None:
                 self._die_stable.reset()
                 return
             if self._last_frame is not None and not self.scene.changed(self._last_frame):
@@ -249,7 +251,8 @@ class LudoSession(LoggedSession):
         return replay_state(events, len(self.players), self.config)
 
     def after_undo(self) -> None:
-        self.scene.remember(None)
+        # the still scene on the table is not read again: an undone misread die would only come back
+        self.scene.remember(self._last_frame)
         self._enter_phase()
 
     def _enter_phase(self) -> None:

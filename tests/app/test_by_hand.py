@@ -39,11 +39,6 @@ def test_the_by_hand_demo_plays_to_a_winner_without_a_camera(name, tmp_path, cap
     assert "Demo over: None" not in out
 
 
-def test_a_game_without_a_photo_demo_says_how_to_see_its_demo(capsys):
-    assert main(["demo", "--game", "ludo", "--headless"]) == 2
-    assert "add --camera none" in capsys.readouterr().err
-
-
 def test_the_demo_camera_takes_only_none(capsys):
     with pytest.raises(SystemExit):
         main(["demo", "--camera", "auto"])

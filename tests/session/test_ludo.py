@@ -3,6 +3,7 @@ boards, board readings through the adapter (a legal move recorded, a wrong one r
 
 import random
 
+import numpy as np
 import pygame
 import pytest
 
@@ -305,3 +306,38 @@ def test_the_next_player_is_not_shown_the_last_players_die():
     assert s.mode is Mode.ROLL and build_view(s).die is None
     s.on_command(Command(Button.BANK))
     assert build_view(s).die == 1
+
+
+def _die_frame(x: int) -> np.ndarray:
+    """A table with one light square (the die) at column ``x``."""
+    frame = np.full((96, 96, 3), 90, np.uint8)
+    frame[40:56, x:x + 16] = 250
+    return frame
+
+
+def test_an_undone_camera_roll_is_not_read_again_off_the_same_still_die():
+    s = _session()
+    first = s.state
+    for _ in range(2):
+        s.on_frame(_die_frame(10), LudoReading(die=5, dice_seen=1))
+    assert s.state != first and s.store.log[-1].payload == {"type": "roll", "value": 5, "source": "camera"}
+    s.on_command(Command(Button.UNDO))  # the players saw a 3: the 5 was a misreading
+    assert s.state == first
+    for _ in range(3):
+        s.on_frame(_die_frame(10), LudoReading(die=5, dice_seen=1))
+    assert s.state == first  # the same die lying there is not taken again
+    for _ in range(2):
+        s.on_frame(_die_frame(60), LudoReading(die=3, dice_seen=1))  # rolled again
+    assert s.store.log[-1].payload["value"] == 3
+
+
+def test_while_a_die_is_entered_by_hand_the_camera_die_is_not_taken():
+    s = _session()
+    first = s.state
+    s.on_command(Command(Button.BANK))
+    s.on_command(Command(Button.BANK))  # 2 by hand
+    for _ in range(3):
+        s.on_frame(_die_frame(10), LudoReading(die=6, dice_seen=1))
+    assert s.state == first and s.die_entry == 2
+    s.on_command(Command(Button.CONFIRM))
+    assert s.store.log[-1].payload == {"type": "roll", "value": 2, "source": "hand"}

@@ -167,7 +167,7 @@ def draw_die(img: np.ndarray, centre: tuple[float, float], side: float, angle: f
                    cv2.LINE_AA, 4)
 
 
-def _die_place(rng: random.Random, geometry: BoardGeometry, hom: np.ndarray, size: tuple[int, int],
+def die_place(rng: random.Random, geometry: BoardGeometry, hom: np.ndarray, size: tuple[int, int],
                side: float, avoid: tuple[float, float] | None) -> tuple[float, float]:
     """A table point for the die: inside the frame, clear of the board, away from the last die place."""
     w, h = size
@@ -295,10 +295,10 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
         value = _roll_value(state, rng, prefer_captures)
         rolled = state.apply(Roll(value))
         actions.append(action_to_dict(Roll(value)))
-        hom = _homography(geometry, scene)
-        die_at = _die_place(rng, geometry, hom, size, side, die_at)
+        hom = homography(geometry, scene)
+        die_at = die_place(rng, geometry, hom, size, side, die_at)
         die = (die_at, side, rng.uniform(0, DIE_TURN), value)
-        writer.write(_photo(geometry, state, scene, die), "roll", len(actions) - 1, hold)
+        writer.write(table_photo(geometry, state, scene, die), "roll", len(actions) - 1, hold)
         state = rolled
         while state.phase is Phase.MOVE and made < moves:
             options = state.legal_actions()
@@ -310,19 +310,19 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
             if made in wrong:
                 bad = _wrong_state(state, move, after)
                 if bad is not None:
-                    writer.write(_photo(geometry, bad[0], scene, die), "wrong", index, copies)
+                    writer.write(table_photo(geometry, bad[0], scene, die), "wrong", index, copies)
                     shown_wrong.append((state.colours[state.active], bad[1], bad[2]))
             if rng.random() < hand_rate:
                 half = (geometry.grid_size - 1) / 2
                 at = (rng.uniform(half - 3, half + 3), rng.uniform(half - 3, half + 3))
                 hand_scene = replace(scene, hand=at)
-                writer.write(_photo(geometry, state, hand_scene, die), "hand", index, copies)
+                writer.write(table_photo(geometry, state, hand_scene, die), "hand", index, copies)
             info = next(i for i in state.move_infos() if i.move == move)
             if info.captures:
                 pending, captured = _capture_state(state, after)
-                writer.write(_photo(geometry, pending, scene, die), "capture", index, copies)
+                writer.write(table_photo(geometry, pending, scene, die), "capture", index, copies)
                 shown_captures += captured
-            writer.write(_photo(geometry, after, scene, die), "move", index, copies)
+            writer.write(table_photo(geometry, after, scene, die), "move", index, copies)
             state = after
             made += 1
     script = directory / "game.script"
@@ -348,13 +348,16 @@ def _roll_value(state: LudoState, rng: random.Random, prefer_captures: bool) -> 
     return value
 
 
-def _homography(geometry: BoardGeometry, scene: Scene) -> np.ndarray:
+def homography(geometry: BoardGeometry, scene: Scene) -> np.ndarray:
+    """The 3x3 homography from board grid cells to image pixels of ``scene``'s camera."""
     cam = camera(geometry, scene)
     hom = cam[:, [0, 1, 3]]
     return hom / hom[2, 2]
 
 
-def _photo(geometry: BoardGeometry, state: LudoState, scene: Scene, die) -> np.ndarray:
+def table_photo(geometry: BoardGeometry, state: LudoState, scene: Scene, die) -> np.ndarray:
+    """The camera's photo of the board of ``state`` in ``scene`` (BGR uint8), with ``die`` (None, or
+    (centre px, side px, angle degrees, value 1-6)) drawn on the table."""
     image = render(geometry, position_of(state, geometry), scene).image
     if die is not None:
         centre, side, angle, value = die

@@ -1,0 +1,61 @@
+"""`companion demo --game GAME` for Ludo and the card games: a whole game read off rendered frames of the
+table by the box's real readers, the players confirming, entering or correcting with the buttons."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.app.by_hand import DEMO_PLAYERS
+from companion.app.play import play
+from companion.app.table_demo import TABLES, LudoTable, RenderedTable
+from companion.cli import main
+from companion.config import Config
+from companion.paths import AppPaths
+from companion.registry import game
+from companion.store import Store
+
+COUNTS = re.compile(r"Readings: (\d+) taken from the camera, (\d+) confirmed with CONFIRM, (\d+) entered with the "
+                    r"buttons, (\d+) undone")
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_the_camera_demo_plays_a_whole_game_off_rendered_frames(name, tmp_path, capsys):
+    store_file = tmp_path / "demo.sqlite3"
+    assert main(["demo", "--game", name, "--headless", "--store", str(store_file)]) == 0
+    out = capsys.readouterr().out
+    winner = re.search(r"Demo over: (\w+) wins after \d+ frames\.", out).group(1)
+    read, confirmed, by_hand, corrected = map(int, COUNTS.search(out).groups())
+    assert winner in DEMO_PLAYERS
+    # the camera, not the buttons, made the game: at least 9 in 10 of the rolls, moves and cards
+    assert read + confirmed >= 9 * (by_hand + corrected) and read + confirmed >= 20
+    with Store(store_file) as store:
+        (row,) = store.finished_games(game=name)
+        assert row.result["winner"] == winner
+
+
+class MisreadFirstRoll(LudoTable):
+    """The first die thrown shows one pip more than the roll the players made (a die the box misreads)."""
+
+    first_roll: int | None = None
+
+    def _throw(self, value: int) -> None:
+        if self.first_roll is None:
+            self.first_roll, value = value, value % 6 + 1
+        super()._throw(value)
+
+
+def test_a_misread_roll_is_undone_and_entered_with_the_buttons(tmp_path):
+    entry = game("ludo")
+    config = entry.config({})
+    misread = MisreadFirstRoll(config, 1)
+    with RenderedTable(entry, config, 2, seed=1, table=misread) as table:
+        play(entry, paths=AppPaths.from_dirs(tmp_path, tmp_path), config=Config(), camera=table, input_spec="",
+             inputs=table, players=list(DEMO_PLAYERS), variant={}, headless=True, seed=1, new=True, max_ticks=80)
+        assert table.counts["corrected"] == 1 and table.counts["read"] >= 2
+        with Store(tmp_path / "companion.sqlite3") as store:
+            (row,) = store.unfinished_games(game="ludo")
+            events = [e.payload for e in store.events(row.id)]
+    first = next(e for e in events if e["type"] == "roll")
+    assert first == {"type": "roll", "value": misread.first_roll, "source": "hand"}
