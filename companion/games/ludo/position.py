@@ -9,7 +9,9 @@ A position file::
 ``board`` may also be given inside ``variant``; a variant key left out takes its DEFAULT (ludo.md B.7,
 B.2b). Pawn positions are relative per colour (B.2 / B.2b): ``"yard"``, 0..last (56 on ludo52, 43 on
 mensch40); ``"finish"`` stands for the last one. The colours listed under ``pawns`` are the ones in play.
-``sixes_in_row`` counts the sixes already rolled this turn before ``roll`` (0-2).
+``sixes_in_row`` counts the sixes already rolled this turn before ``roll`` (0-2); ``tries`` the rolls
+already used this turn without a move (0 to ``entry_attempts_when_all_in_yard`` - 1, default 0: the
+extra tries for a 6 of B.2b).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from companion.games.ludo.config import LudoConfig
-from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase
+from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase, Roll
 
 
 def state_from_position(position: Mapping) -> tuple[LudoState, int]:
@@ -36,6 +38,7 @@ def state_from_position(position: Mapping) -> tuple[LudoState, int]:
         to_move = position["to_move"]
         roll = int(position["roll"])
         sixes = int(position.get("sixes_in_row", 0))
+        tries = int(position.get("tries", 0))
     except KeyError as error:
         raise ValueError(f"position lacks {error}") from None
     except (TypeError, AttributeError) as error:
@@ -64,23 +67,30 @@ def state_from_position(position: Mapping) -> tuple[LudoState, int]:
         raise ValueError(f"roll must be 1-6, not {roll}")
     if not 0 <= sixes <= 2:
         raise ValueError(f"sixes_in_row must be 0-2, not {sixes}")
+    attempts = max(1, config.resolved().entry_attempts_when_all_in_yard)
+    if not 0 <= tries < attempts:
+        raise ValueError(f"tries must be 0-{attempts - 1} on {config.board} with these rules, not {tries}")
     pawns_t = tuple(pawns)
     seat = state.colours.index(to_move)
     return replace(state, pawns=pawns_t, turn_start=pawns_t, phase=Phase.ROLL, active=seat, sixes_in_row=sixes,
-                   turn=1), roll
+                   rolls_this_turn=tries, turn=1), roll
 
 
 def position_moves(position: Mapping) -> dict:
-    """``{"forfeit": bool, "moves": [[from, to], ...]}`` for a position (the ``ludo moves`` contract).
+    """``{"forfeit": bool, "moves": [[from, to], ...], "next": colour | None}`` for a position (the
+    ``ludo moves`` contract).
 
     forfeit: the roll is a third six (B.4.2): no move. moves: the distinct [from, to] pairs the player
     to move may choose ("yard" for an entering pawn), sorted; empty when the roll is lost (B.4.3).
+    next: when there is no move, the colour who rolls next (the same colour while tries for a 6, B.2b,
+    or a six's bonus roll, B.4.4, remain); None when there are moves.
     """
     state, roll = state_from_position(position)
-    if state.is_third_six(roll):
-        return {"forfeit": True, "moves": []}
-    infos = state.move_infos(pool=(roll,))
-    return {"forfeit": False, "moves": pairs(infos)}
+    after = state.apply(Roll(roll))
+    forfeit = state.is_third_six(roll)
+    infos = () if forfeit else state.move_infos(pool=(roll,))
+    following = None if infos else after.colours[after.active]
+    return {"forfeit": forfeit, "moves": pairs(infos), "next": following}
 
 
 def pairs(infos: tuple[MoveInfo, ...]) -> list[list]:

@@ -326,9 +326,17 @@ class LudoState:
         if extra > 0:
             return state._with(phase=Phase.ROLL, extra_rolls=extra - 1)
         if (not moved and self.rolls_this_turn < cfg.entry_attempts_when_all_in_yard  # type: ignore[operator]
-                and not any(0 <= p < self.geometry.track_positions for p in self.pawns[self.active])):
+                and self.stuck_outside_yard()):
             return state._with(phase=Phase.ROLL)  # B.2b entry_attempts_when_all_in_yard
         return state._next_turn()
+
+    def stuck_outside_yard(self, seat: int | None = None) -> bool:
+        """Whether no pawn of ``seat`` (default: the active seat) outside its yard could move with any roll
+        1-6: all in the yard, or the rest packed at the far end of the home squares (ludo.md B.2b
+        ``entry_attempts_when_all_in_yard``: only such a player gets the extra tries for a 6)."""
+        seat = self.active if seat is None else seat
+        return not any(info.move.frm != YARD for value in range(1, 7)
+                       for info in self._move_infos(seat, (value,)))
 
     def pawns_after(self, info: MoveInfo, seat: int | None = None) -> tuple[tuple[int, ...], ...]:
         """Every seat's pawns (relative positions, each seat's sorted) after ``seat`` (default: the seat

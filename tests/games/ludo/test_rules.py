@@ -42,7 +42,7 @@ def test_b4_third_six_forfeits_and_keeps_earlier_moves():
     s = s.apply(Roll(6))                               # third six
     assert s.last_event == "third_six" and s.active == 1 and s.phase is Phase.ROLL
     assert s.pawns[0] == (YARD, YARD, YARD, 6)
-    assert moves({"red": [6, "yard", "yard", "yard"], "green": Y4}, 6, sixes=2) == {"forfeit": True, "moves": []}
+    assert moves({"red": [6, "yard", "yard", "yard"], "green": Y4}, 6, sixes=2) == {"forfeit": True, "moves": [], "next": "green"}
 
 
 def test_b7_triple_six_undo_turn_takes_back_all_moves_and_captures():
@@ -98,7 +98,7 @@ def test_b4_non_six_passes_turn_clockwise_and_resets_counter():
 
 def test_b5_exact_finish_and_b8_overshoot_only_move_passes():
     """B.5 exact finish; B.8: a roll that only allows an overshoot: no move, pass (not a 6)."""
-    assert moves({"red": [53, 56, 56, 56], "green": Y4}, 4) == {"forfeit": False, "moves": []}
+    assert moves({"red": [53, 56, 56, 56], "green": Y4}, 4) == {"forfeit": False, "moves": [], "next": "green"}
     assert moves({"red": [53, 56, 56, 56], "green": Y4}, 3)["moves"] == [[53, 56]]
     s = pos({"red": [53, 56, 56, 56], "green": Y4}, roll=4)
     assert s.active == 1
@@ -253,6 +253,37 @@ def test_b2b_mensch40_three_entry_attempts():
         Move(5, 2)).active == 1
 
 
+def test_b2b_three_tries_only_when_no_pawn_could_move_with_any_roll():
+    """B.2b (reworded): a pawn on the first home square can still step on with a 1-3, so its player rolls
+    once; the same pawn packed on the last home square cannot, so the player gets the tries."""
+    may_step = {"red": ["yard", "yard", "yard", 40], "yellow": Y4}
+    assert moves(may_step, 5, board="mensch40") == {"forfeit": False, "moves": [], "next": "yellow"}
+    assert pos(may_step, board="mensch40").stuck_outside_yard() is False
+    packed = {"red": ["yard", "yard", "yard", 43], "yellow": Y4}
+    assert pos(packed, board="mensch40").stuck_outside_yard() is True
+    assert moves(packed, 5, board="mensch40")["next"] == "red"
+
+
+def test_position_tries_count_the_rolls_already_used_for_a_six():
+    def after(tries: int, roll: int = 5) -> dict:
+        return position_moves({"board": "mensch40", "pawns": {"red": Y4, "yellow": Y4}, "to_move": "red",
+                               "roll": roll, "tries": tries})
+
+    assert after(1)["next"] == "red" and after(2)["next"] == "yellow"
+    assert after(2, roll=6) == {"forfeit": False, "moves": [["yard", 0]], "next": None}
+    with pytest.raises(ValueError, match="tries must be 0-2"):
+        after(3)
+    with pytest.raises(ValueError, match="tries must be 0-0"):
+        position_moves({"board": "ludo52", "pawns": {"red": Y4, "yellow": Y4}, "to_move": "red", "roll": 5,
+                        "tries": 1})
+
+
+def test_next_after_a_lost_roll_and_after_a_third_six():
+    assert moves({"red": [3, "yard", "yard", "yard"], "green": Y4}, 6, sixes=2) == {
+        "forfeit": True, "moves": [], "next": "green"}
+    assert moves({"red": Y4, "green": Y4}, 6, sixes=0)["next"] is None  # a six enters a pawn
+
+
 def test_b2b_mensch40_must_clear_start():
     """B.2b must_clear_start: the pawn on the start square must move away first while others wait."""
     p = {"red": [0, 7, "yard", "yard"], "green": Y4}
@@ -342,6 +373,6 @@ def test_cli_contract_exact_output(tmp_path):
     out = subprocess.run([sys.executable, "-m", "companion", "ludo", "moves", *files, "--json"],
                          capture_output=True, text=True, check=True).stdout.splitlines()
     assert [json.loads(line) for line in out] == [
-        {"file": files[0], "forfeit": False, "moves": [["yard", 0], [5, 11], [51, 55]]},
-        {"file": files[1], "forfeit": True, "moves": []},
+        {"file": files[0], "forfeit": False, "moves": [["yard", 0], [5, 11], [51, 55]], "next": None},
+        {"file": files[1], "forfeit": True, "moves": [], "next": "green"},
     ]
