@@ -30,7 +30,7 @@ from pathlib import Path
 from companion.app.by_hand import DEMO_PLAYERS, DEMO_SEED, VARIANTS, script_path
 from companion.app.devices import NO_CAMERA, display_available
 from companion.app.play import play
-from companion.app.table_demo import TABLES, NoStore, RenderedTable
+from companion.app.table_demo import TABLE_VARIANTS, TABLES, NoStore, RenderedTable
 from companion.commands import Button, Command
 from companion.config import Config
 from companion.games.cant_stop import Bank
@@ -102,7 +102,7 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
         print(ngettext("Demo over: {name} wins after {n} button press.", "Demo over: {name} wins after {n} button "
                        "presses.", presses).format(name=result.winner, n=presses))
     elif entry.name in TABLES:
-        variant = dict(VARIANTS.get(entry.name, {}))
+        variant = dict(TABLE_VARIANTS.get(entry.name, {}))
         with RenderedTable(entry, entry.config(variant), len(DEMO_PLAYERS), DEMO_SEED) as table:
             result = play(entry, paths=paths, config=Config(), camera=table, input_spec="", inputs=table,
                           players=list(DEMO_PLAYERS), variant=variant, headless=headless, screenshots=screenshots,

@@ -172,6 +172,10 @@ class DonkeyRaceTable:
         return session.mode.value == "play" and session.proposed_play() == (tuple(sorted(action.cards)), "camera")
 
 
+TABLE_VARIANTS: dict[str, dict[str, str]] = {"ludo": {"board": "dga56"}, "schotten-totten": {"match_length": "1"}}
+"""Each camera demo's variant: Ludo on ``dga56``, the board of the real photos (ludo.md B.2c); one game of
+the Schotten Totten match."""
+
 TABLES = {"ludo": LudoTable, "schotten-totten": SchottenTottenTable, "donkey-race": DonkeyRaceTable}
 """The rendered table of each game that has a camera demo on rendered frames (Can't Stop's demo is on
 real photos: :mod:`companion.app.demo`)."""

@@ -57,14 +57,15 @@ from companion.cli.common import add_reader_commands
 from companion.cli.images import read_each_image
 from companion.errors import UserError
 from companion.registry import names
+from companion.games.ludo import BOARD_NAMES
 from vision.board import BoardObservation, board_by_name, layout_for, read_board
 from vision.board.eval import evaluate_labelled, evaluate_renders
 
-BOARDS = ("ludo52", "mensch40", "dga56")
+BOARDS = BOARD_NAMES
 DRAW_BGR = {"red": (0, 0, 255), "green": (0, 170, 0), "yellow": (0, 215, 255), "blue": (255, 120, 0)}
 EVAL_KEYS = ("frames", "found_rate", "orientation_rate", "square_accuracy", "pawn_recall", "pawn_precision",
              "yard_count_accuracy", "median_ms", "max_ms")
-GAME_BOARDS = ("ludo52", "mensch40")
+GAME_BOARDS = BOARD_NAMES  # every board plays on generated frames
 GAME_KEYS = ("games", "photos", "exact", "exact_rate", "median_ms", "max_ms")
 
 

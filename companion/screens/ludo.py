@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.commands import Button
-from companion.games.ludo import YARD
+from companion.hints.ludo.words import pawn_phrase
 from companion.i18n import N_, _
 from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
 from companion.session.base import without_camera
@@ -118,23 +118,6 @@ def _die_shown(session: LudoSession) -> int | None:
 def _selected_info(session: LudoSession):
     infos = session.state.move_infos()
     return infos[session.option] if 0 <= session.option < len(infos) else None
-
-
-PAWN_RANKS = (N_("the leading pawn"), N_("the second pawn"), N_("the third pawn"), N_("the last pawn"))
-"""How a move names the pawn it moves: by its place among the player's pawns out on the board (the
-board's arrows show which), never by the per-colour step numbers of the rules engine."""
-
-
-def pawn_phrase(state, frm: int) -> str:
-    """The pawn at relative position ``frm`` of the active seat, as a player says it: "out of the yard",
-    "the leading pawn", "the second pawn"... "the last pawn" (of those on the board, by progress)."""
-    if frm == YARD:
-        return _("a pawn out of the yard")
-    out = sorted({p for p in state.pawns[state.active] if p != YARD}, reverse=True)
-    rank = out.index(frm) if frm in out else 0
-    if len(out) > 1 and rank == len(out) - 1:
-        return _(PAWN_RANKS[-1])
-    return _(PAWN_RANKS[min(rank, len(PAWN_RANKS) - 2)])
 
 
 def _option_text(n: int, info, state) -> str:

@@ -289,7 +289,7 @@ def test_a_game_is_played_with_the_buttons_alone(tmp_path):
 def test_a_move_names_its_pawn_by_its_place_on_the_board_not_by_step_numbers():
     from dataclasses import replace
 
-    from companion.screens.ludo import pawn_phrase
+    from companion.hints.ludo.words import pawn_phrase
 
     state = _session().state
     state = replace(state, active=0, pawns=((YARD, 3, 10, 20),) + state.pawns[1:])

@@ -244,7 +244,7 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
     """Play a seeded game and write its frames and script into ``directory`` (created; see the module
     docstring).
 
-    board: ``ludo52`` | ``mensch40``; players: 2-4; moves: stop after this many moves (the game may end
+    board: ``ludo52`` | ``mensch40`` | ``dga56``; players: 2-4; moves: stop after this many moves (the game may end
     sooner); seed: dice, choices and scenes; size: frame (width, height) pixels; variant: more CONFIG
     switches (``board`` is set from ``board``); wrong: indices (0-based) of the moves first shown wrong;
     hand_rate: share of moves with a hand over the board (0-1); prefer_captures: the players capture

@@ -19,9 +19,8 @@ the other way round). Neither ``ludo52`` nor ``mensch40`` matches that board.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from companion.games.ludo import COLOURS, BoardGeometry, ColourGeometry, load_board
+from companion.games.ludo import COLOURS, BoardGeometry, load_board
 
 Point = tuple[float, float]
 
@@ -60,9 +59,8 @@ def _turn(cell: tuple[int, int], n: int, times: int) -> tuple[int, int]:
     return r, c
 
 
-@lru_cache(maxsize=None)
 def dga56() -> BoardGeometry:
-    """The 56-square board of the real photos as a BoardGeometry (name ``"dga56"``, grid 15).
+    """The 56-square board of the real photos (``load_board("dga56")``, ludo.md B.2c; grid 15).
 
     Track (clockwise, index 0 = red's start ``(6, 0)``): per quarter the upper row of the left arm
     ``(6, 0..5)``, the inner corner ``(5, 5)``, the left column of the top arm ``(5..0, 6)``, the end square
@@ -70,26 +68,7 @@ def dga56() -> BoardGeometry:
     green 42 (as printed: clockwise red, blue, yellow, green). Home columns of 5 squares and a finish
     triangle next to the centre, like ``ludo52`` (B.2). Yard cells: the 2x2 spots' nearest cells.
     """
-    n = 15
-    quarter = [(6, c) for c in range(6)] + [(5, 5)] + [(r, 6) for r in range(5, -1, -1)] + [(0, 7)]
-    track = tuple(_turn(cell, n, k) for k in range(4) for cell in quarter)
-    order = ("red", "blue", "yellow", "green")
-    colours = {}
-    for k, colour in enumerate(order):
-        colours[colour] = ColourGeometry(
-            start_offset=14 * k,
-            yard=tuple(_turn(cell, n, k) for cell in ((2, 2), (2, 3), (3, 2), (3, 3))),
-            home_column=tuple(_turn((7, c), n, k) for c in range(1, 6)),
-            finish=_turn((7, 6), n, k),
-            safe=(14 * k,),
-        )
-    ludo52 = load_board("ludo52")
-    return BoardGeometry(
-        name="dga56", grid_size=n, track=track, track_positions=56, home_length=5, has_finish=True,
-        colours=colours,
-        safe_squares={"none": (), "starts": (0, 14, 28, 42), "starts_and_stars": (0, 14, 28, 42)},
-        centre=ludo52.centre,
-    )
+    return load_board("dga56")
 
 
 # Measured on the real photos (homography fitted to the track circles): yard disk centre and radius,

@@ -1,9 +1,11 @@
 """Ludo board geometry as data (ludo.md B.2, B.2b), shared by the engine, the board reader and the display.
 
 The geometry lives in ``assets/ludo/<name>.json`` (``ludo52``: the 52-square 15x15 cross; ``mensch40``:
-the 40-square 11x11 "Mensch ärgere Dich nicht" board) and is loaded with :func:`load_board`.
+the 40-square 11x11 "Mensch ärgere Dich nicht" board; ``dga56``: the 56-square 15x15 cross of the real
+photos, B.2c, whose colours sit clockwise red, blue, yellow, green and whose pawns pass all 56 squares,
+relative 0..55, before the home column 56..60 and the finish 61) and is loaded with :func:`load_board`.
 
-Cell conventions (both boards):
+Cell conventions (``ludo52`` and ``mensch40``; ``dga56`` as in ``vision.board.layouts``):
 
 - A cell is ``(row, col)`` on the square ``grid_size`` x ``grid_size`` grid of equal cells; row 0 is the
   TOP row of the board as drawn, col 0 the LEFT column (image convention: row = y downwards, col = x).
@@ -37,8 +39,8 @@ from companion.i18n import N_
 COLOURS: tuple[str, ...] = (N_("red"), N_("green"), N_("yellow"), N_("blue"))
 """The four colours in clockwise seating order (B.2, B.7 seating); seat ``i`` plays ``COLOURS[i]``."""
 
-BOARD_NAMES: tuple[str, ...] = ("ludo52", "mensch40")
-"""The boards shipped in ``assets/ludo`` (ludo.md B.2b, CONFIG ``board``)."""
+BOARD_NAMES: tuple[str, ...] = ("ludo52", "mensch40", "dga56")
+"""The boards shipped in ``assets/ludo`` (ludo.md B.2b, B.2c, CONFIG ``board``)."""
 
 Cell = tuple[int, int]
 
@@ -80,6 +82,12 @@ class BoardGeometry:
     colours: dict[str, ColourGeometry]
     safe_squares: dict[str, tuple[int, ...]]
     centre: tuple[Cell, ...]
+
+    @property
+    def clockwise(self) -> tuple[str, ...]:
+        """The colours in clockwise order from red, as printed (the seating and turn order, B.3): red,
+        green, yellow, blue on ``ludo52`` and ``mensch40``; red, blue, yellow, green on ``dga56`` (B.2c)."""
+        return tuple(sorted(self.colours, key=lambda c: self.colours[c].start_offset))
 
     @property
     def track_length(self) -> int:

@@ -2,7 +2,7 @@
 
 Board-dependent DEFAULTs (B.2b): the four ``mensch40`` house rules ``entry_attempts_when_all_in_yard``,
 ``must_clear_start``, ``home_no_jump`` and ``must_capture`` default to the German practice (3, true, true,
-false) on ``mensch40`` and to the base game (1, false, false, false) on ``ludo52``. A field left ``None``
+false) on ``mensch40`` and to the base game (1, false, false, false) on ``ludo52`` and ``dga56`` (B.2c). A field left ``None``
 takes the board's default; :meth:`LudoConfig.resolved` fills them in.
 """
 
@@ -26,10 +26,13 @@ _BOARD_DEFAULTS = {
                "must_capture": False},
     "mensch40": {"entry_attempts_when_all_in_yard": 3, "must_clear_start": True, "home_no_jump": True,
                  "must_capture": False},
+    "dga56": {"entry_attempts_when_all_in_yard": 1, "must_clear_start": False, "home_no_jump": False,
+              "must_capture": False},  # B.2c: everything else as on ludo52
 }
 VARIANTS = (
     VariantKey("board", "str", "ludo52", choices=BOARD_NAMES, rule="ludo.md B.2b", menu=BOARD_NAMES,
-               label=N_("Board"), menu_labels=(N_("Ludo, 52 squares"), N_("Mensch ärgere Dich nicht, 40 squares"))),
+               label=N_("Board"), menu_labels=(N_("Ludo, 52 squares"), N_("Mensch ärgere Dich nicht, 40 squares"),
+                                                N_("Ludo, 56 squares"))),
     VariantKey("entry_rolls", "ints", (6,), range=(1, 6), rule="ludo.md B.7"),
     VariantKey("triple_six_penalty", "str", "forfeit_roll", choices=TRIPLE_SIX_PENALTIES, rule="ludo.md B.4.2"),
     VariantKey("bonus_on_capture", "bool", False, rule="ludo.md B.7", menu=(False, True),
@@ -56,7 +59,7 @@ VARIANTS = (
 class LudoConfig:
     """Every CONFIG switch of ludo.md with its DEFAULT.
 
-    board: ``ludo52`` | ``mensch40`` (B.2b). entry_rolls: die values that bring a pawn out of the yard
+    board: ``ludo52`` | ``mensch40`` (B.2b) | ``dga56`` (B.2c). entry_rolls: die values that bring a pawn out of the yard
     (B.7, default ``(6,)``; a subset of 1-6). triple_six_penalty: ``forfeit_roll`` | ``undo_turn`` |
     ``last_moved_to_yard`` (B.4.2, B.7). bonus_on_capture, bonus_on_finish: one extra roll each (B.7).
     six_bonus_if_unused: an unusable 6 still grants its bonus roll (B.4.4, B.7). safe_squares: ``none`` |

@@ -107,17 +107,19 @@ class LudoState:
     def new(cls, colours: tuple[str, ...] | int = 4, config: LudoConfig | None = None) -> "LudoState":
         """All pawns in their yards, waiting for the first-player chance outcome (B.3).
 
-        colours: 2-4 distinct colours (put in clockwise order), or a player count (2: red and yellow,
-        opposite as B.3 advises; 3: red, green, yellow; 4: all). Raises ValueError otherwise.
+        colours: 2-4 distinct colours (put in the board's clockwise order, ``BoardGeometry.clockwise``), or
+        a player count (2: red and yellow, opposite as B.3 advises; 3: the first three clockwise from red,
+        red, green, yellow, or on ``dga56`` red, blue, yellow; 4: all). Raises ValueError otherwise.
         """
+        config = (config or LudoConfig()).resolved()
+        clockwise = load_board(config.board).clockwise
         if isinstance(colours, int):
             if colours not in (2, 3, 4):
                 raise ValueError(f"Ludo takes 2 to 4 players, not {colours}")
-            colours = {2: ("red", "yellow"), 3: ("red", "green", "yellow"), 4: COLOURS}[colours]
+            colours = {2: clockwise[0::2], 3: clockwise[:3], 4: clockwise}[colours]
         if not 2 <= len(colours) <= 4 or len(set(colours)) != len(colours) or not set(colours) <= set(COLOURS):
             raise ValueError(f"Ludo takes 2 to 4 distinct colours of {', '.join(COLOURS)}, not {list(colours)}")
-        ordered = tuple(c for c in COLOURS if c in colours)
-        config = (config or LudoConfig()).resolved()
+        ordered = tuple(c for c in clockwise if c in colours)
         pawns = tuple((YARD,) * PAWNS for _ in ordered)
         return cls(config=config, colours=ordered, pawns=pawns, turn_start=pawns)
 

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from companion.games.ludo import YARD, LudoState, MoveInfo, Phase
 from companion.hints.base import Hint
 from companion.hints.ludo.danger import hit_chance, threat_count
+from companion.hints.ludo.words import pawn_phrase
 from companion.i18n import _
 
 
@@ -200,25 +201,23 @@ def advise(state: LudoState, seat: int) -> Hint:
                 ranking=tuple((i.move, v) for i, v, _ in ranked))
 
 
-def _where(state: LudoState, rel: int) -> str:
-    return _("the yard") if rel == YARD else str(rel)
-
-
 def _reason(state: LudoState, seat: int, info: MoveInfo, occ: dict[int, dict[int, int]]) -> tuple[str, str]:
+    """(kind, the reason in plain words); the pawn is named as players say it (:mod:`.words`)."""
     frm, to = info.move.frm, info.to
+    pawn = pawn_phrase(state, frm, seat)
     if info.captures:
         names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
-        return "capture", _("Move {frm} to {to}: captures {names}.").format(frm=_where(state, frm), to=to, names=names)
+        return "capture", _("{pawn}: captures {names}.").format(pawn=pawn, names=names)
     threat = danger(state, state.pawns, seat, frm, occ) if frm != YARD else 0.0
     if threat > 0:
         after = state.pawns_after(info, seat)
         if danger(state, after, seat, to, _occupancy(state, after)) <= threat / 2:
-            return "escape", _("Move {frm} to {to}: escapes a threat.").format(frm=frm, to=to)
+            return "escape", _("{pawn}: escapes a threat.").format(pawn=pawn)
     a = state.absolute(seat, to)
     if a is not None and a in state.safe_indices():
-        return "safe", _("Move {frm} to {to}: a safe square.").format(frm=_where(state, frm), to=to)
+        return "safe", _("{pawn}: onto a safe square.").format(pawn=pawn)
     if info.enters:
         return "enter", _("Bring a pawn out onto the start square.")
     if to >= state.geometry.track_positions and (frm < state.geometry.track_positions or info.finishes):
-        return "home", _("Move {frm} to {to}: into home.").format(frm=frm, to=to)
-    return "progress", _("Move {frm} to {to}: the best progress.").format(frm=frm, to=to)
+        return "home", _("{pawn}: into home.").format(pawn=pawn)
+    return "progress", _("{pawn}: the best progress.").format(pawn=pawn)

@@ -52,9 +52,10 @@ def test_cross_shape(name):
     b = load_board(name)
     n, mid = b.grid_size, b.grid_size // 2
     arm = {mid - 1, mid, mid + 1}
-    for r, c in b.track:
-        assert r in arm or c in arm
-    yard_corner = {"red": (0, 0), "green": (0, 1), "yellow": (1, 1), "blue": (1, 0)}
+    corners = {(mid - 2, mid - 2), (mid - 2, mid + 2), (mid + 2, mid + 2), (mid + 2, mid - 2)}
+    for r, c in b.track:  # dga56 (B.2c): each inner corner of the cross holds one track square too
+        assert r in arm or c in arm or (name == "dga56" and (r, c) in corners)
+    yard_corner = dict(zip(b.clockwise, ((0, 0), (0, 1), (1, 1), (1, 0))))  # clockwise from the top left
     for colour in COLOURS:
         g = b.colours[colour]
         for r, c in g.home_column:
@@ -69,7 +70,7 @@ def test_colours_are_quarter_turns_of_red(name):
     b = load_board(name)
     n = b.grid_size
     red = b.colours["red"]
-    for k, colour in enumerate(COLOURS[1:], start=1):
+    for k, colour in enumerate(b.clockwise[1:], start=1):
         g = b.colours[colour]
         for mine, reds in [(g.yard, red.yard), (g.home_column, red.home_column)]:
             turned = list(reds)

@@ -376,3 +376,28 @@ def test_cli_contract_exact_output(tmp_path):
         {"file": files[0], "forfeit": False, "moves": [["yard", 0], [5, 11], [51, 55]], "next": None},
         {"file": files[1], "forfeit": True, "moves": [], "next": "green"},
     ]
+
+
+# -- B.2c dga56 ------------------------------------------------------------------------------------
+
+def test_b2c_dga56_seats_its_colours_clockwise_as_printed():
+    dga = LudoConfig.from_variant({"board": "dga56"})
+    assert LudoState.new(4, dga).colours == ("red", "blue", "yellow", "green")
+    assert LudoState.new(3, dga).colours == ("red", "blue", "yellow")
+    assert LudoState.new(2, dga).colours == ("red", "yellow")
+    assert LudoState.new(3, LudoConfig()).colours == ("red", "green", "yellow")
+    from companion.games.ludo import load_board
+
+    geo = load_board("dga56")
+    assert (geo.track_length, geo.track_positions, geo.last_relative) == (56, 56, 61)
+    assert [geo.colours[c].start_offset for c in geo.clockwise] == [0, 14, 28, 42]
+
+
+def test_b2c_dga56_numbering_track_0_55_home_56_60_finish_61():
+    pawns = {"red": ["yard", 5, 55, 60], "blue": Y4, "yellow": Y4, "green": Y4}
+    assert moves(pawns, 6, board="dga56")["moves"] == [["yard", 0], [5, 11], [55, 61]]
+    assert moves(pawns, 1, board="dga56")["moves"] == [[5, 6], [55, 56], [60, 61]]
+    s = pos({"red": Y4, "blue": [0, "yard", "yard", "yard"]}, board="dga56")
+    assert s.absolute(1, 0) == 14  # blue's start square
+    with pytest.raises(ValueError, match="0-61 on dga56"):
+        moves({"red": [62, "yard", "yard", "yard"], "yellow": Y4}, 1, board="dga56")
