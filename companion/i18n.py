@@ -133,6 +133,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
 
 
+def sentence(text: str) -> str:
+    """``text`` with its first letter upper-case, for a reason that starts lower-case (a rules engine's
+    ``IllegalMove`` reason) shown on its own as a sentence."""
+    return text[:1].upper() + text[1:]
+
+
 def _locale() -> str:
     return "pt_BR" if _current == "pt_BR" else _current
 

@@ -212,8 +212,7 @@ def _keys(session: CantStopSession) -> tuple[tuple[str, str], ...]:
     if session.mode is Mode.CHECK and session.camera_problem:
         return key_legend(_BY_HAND_CHECK)
     if session.mode is Mode.WATCH and session.camera_problem:
-        return key_legend(((Button.BANK, N_("enter a die")), (Button.NEXT, N_("enter by hand")),
-                           (Button.UNDO, N_("undo"))))
+        return key_legend(((Button.BANK, N_("enter a die")), (Button.UNDO, N_("undo"))))
     return key_legend(_KEYS[session.mode])
 
 

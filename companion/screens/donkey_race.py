@@ -98,7 +98,7 @@ def reminders(session: DonkeyRaceSession) -> tuple[str, ...]:
                 _("Put the rest face down in the centre"))
     if mode is Mode.FIRST:
         if without_camera(session):
-            return (_("Whoever holds the donkey card leads: NEXT picks that player, BANK says the card was shown"),
+            return (_("Whoever holds the donkey card leads: NEXT picks that player, BANK marks that they hold it"),
                     _("Nobody? The youngest leads (NEXT to choose)"))
         return (_("Whoever holds the donkey card shows it in their sector, then takes it back: they lead"),
                 _("Nobody? The youngest leads (NEXT to choose)"))
@@ -114,7 +114,7 @@ def reminders(session: DonkeyRaceSession) -> tuple[str, ...]:
             lines.append(_("{name} takes the round's cards into hand; {draw}").format(
                 name=session.players[taker], draw=draw))
         else:
-            lines.append(_("Clear the sectors onto the discard pile; {draw}").format(draw=draw))
+            lines.append(_("Put the played cards on the discard pile; {draw}").format(draw=draw))
         if len(state.draw_queue) > len(state.deck):
             lines.append(_("The draw pile runs out: then shuffle the discards into a new one"))
     elif mode is Mode.RESHUFFLE:
@@ -167,11 +167,11 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
             proposal = (_("By hand: {cards}") if source == "hand" else _("Seen: {cards}")).format(
                 cards=describe_set(cards))
             try:
-                proposal += "  " + _("(value {v})").format(v=set_value(cards, session.config, state.donkey_round))
+                proposal += " " + _("(value {v})").format(v=set_value(cards, session.config, state.donkey_round))
             except ValueError:
-                proposal += "  " + _("(not one value)")
+                proposal += " " + _("(not one value)")
             if source == "camera" and session._reading is not None and session._reading.flagged:
-                proposal += "  " + _("check the cards!")
+                proposal += " " + _("check the cards!")
     winners = state.winners if mode is Mode.OVER else ()
     return DonkeyRaceView(
         title=_("Donkey race"), lanes=lanes, track_length=session.config.track_length, active=session.active_seat,
@@ -209,7 +209,7 @@ def _prompt(session: DonkeyRaceSession) -> str:
 
 
 _KEYS: dict[Mode, Keys] = {
-    Mode.FIRST: ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("other player")), (Button.BANK, N_("donkey")),
+    Mode.FIRST: ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("other player")), (Button.BANK, N_("holds the donkey")),
                  (Button.UNDO, N_("undo"))),
     Mode.PLAY: ((Button.CONFIRM, N_("play")), (Button.PASS, N_("pass")), (Button.BANK, N_("by hand"))),
     Mode.OVER: ((Button.CONFIRM, N_("end")),),
@@ -227,9 +227,15 @@ _LEAD_ENTRY_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("value 
 """While the leader's play is entered by hand: NEXT steps the number of cards (1-3)."""
 
 
+_BY_HAND_KEYS: Keys = ((Button.BANK, N_("enter cards")), (Button.PASS, N_("pass")), (Button.UNDO, N_("undo")))
+"""A play with no camera, before anything is entered: CONFIRM would have nothing to play."""
+
+
 def _keys(session: DonkeyRaceSession) -> tuple[tuple[str, str], ...]:
     if session.mode is Mode.PLAY and session.proposed_play()[1] == "hand" and session.proposed_play()[0]:
         return key_legend(_ENTRY_KEYS if session.state.plays else _LEAD_ENTRY_KEYS)
+    if session.mode is Mode.PLAY and without_camera(session):
+        return key_legend(_BY_HAND_KEYS)
     return key_legend(_KEYS.get(session.mode, _OTHER_KEYS))
 
 

@@ -30,8 +30,8 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
             "use it any more. The box shows each pairing, the chance to go bust and a hint.")),
         (N_("The screen"),
          N_("Beside each name: one box for each column you need, filled for each column you have claimed, "
-            "and ★ with your games won on this box. With no camera, NEXT starts a roll, BANK adds a die and "
-            "counts it up, NEXT goes on to the next die and CONFIRM enters the roll.")),
+            "and ★ with your games won on this box. With no camera, BANK enters a die and counts it up, NEXT "
+            "goes on to the next die and CONFIRM enters the roll.")),
     ),
     "ludo": (
         (N_("The goal"),
@@ -47,9 +47,12 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
          N_("A pawn needs the exact number to reach the end of its home column. The box reads the die and "
             "the board, checks every move and shows the legal moves and a hint.")),
         (N_("The screen"),
-         N_("Arrows on the board show the legal moves: the white one is chosen, NEXT picks another and "
-            "CONFIRM plays it. Beside each name: the pawns home, or the place. With no camera, BANK counts "
-            "the die from 1 to 6 and CONFIRM enters it.")),
+         N_("Arrows show the legal moves: the white one is chosen, NEXT picks another and CONFIRM plays it. "
+            "A number on a pawn: that many pawns stand there. A star: a square that is safe when the safe "
+            "squares rule includes stars. Beside each name: pawns home, or the place.")),
+        (N_("With no camera"),
+         N_("BANK counts the die from 1 to 6 and CONFIRM enters it. Then NEXT picks a move and CONFIRM "
+            "plays it. UNDO takes back the last entry.")),
     ),
     "schotten-totten": (
         (N_("The goal"),
@@ -69,7 +72,7 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
             "player may claim it next turn.")),
         (N_("With no camera"),
          N_("BANK shows a card and counts its value up, PASS changes its colour, NEXT its stone; CONFIRM "
-            "shows the play and CONFIRM again makes it.")),
+            "plays it.")),
     ),
     "donkey-race": (
         (N_("The goal"),
@@ -90,7 +93,13 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
             "NEXT changes how many, CONFIRM plays them and PASS passes.")),
     ),
 }
-"""Each game's pages: (title, text), marked for translation."""
+"""Each game's pages: (title, text), marked for translation; every game ends with :data:`KEYBOARD`."""
+
+KEYBOARD = (N_("On a keyboard"),
+            N_("Space or Enter: CONFIRM. B: BANK. P: PASS. N or Tab: NEXT. U or Backspace: UNDO. The digits "
+               "1-9 choose an option. H shows how to play, Q quits (the game is saved)."))
+"""The last page of every game: which key is which button (``companion.app.inputs``) when the box is
+played on a keyboard."""
 
 
 @dataclass(frozen=True)
@@ -109,13 +118,13 @@ class RulesView:
 
 
 def pages(game: str) -> int:
-    """How many pages the rules of ``game`` have."""
-    return len(RULES[game])
+    """How many pages the rules of ``game`` have (the keyboard page included)."""
+    return len(RULES[game]) + 1
 
 
 def build_view(session, wins: dict[str, int] | None = None) -> RulesView:
     """The page ``session.page`` of the rules of ``session.game``."""
-    every = RULES[session.game]
+    every = RULES[session.game] + (KEYBOARD,)
     page = min(session.page, len(every) - 1)
     heading, text = every[page]
     prompt = _("How to play, page {page} of {pages}: NEXT for the next page, CONFIRM to go back").format(

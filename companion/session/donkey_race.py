@@ -202,6 +202,8 @@ class DonkeyRaceSession(LoggedSession):
             self._step_entry(value=False)
         elif command.button is Button.CONFIRM:
             cards, source = self.proposed_play()
+            if not cards and self.camera_problem:
+                raise IllegalMove(_("Nothing entered: BANK to enter your cards, or PASS"), "donkey-race.md D.4")
             if not cards:
                 raise IllegalMove(_("No new card in the sector: lay your cards, or PASS"), "donkey-race.md D.4")
             if UNKNOWN in cards:

@@ -39,7 +39,7 @@ from companion.errors import CorruptLog, IllegalMove
 from companion.games.schotten_totten import (COLOURS, NUM_STONES, Action, Card, Claim, Draw, EndClaims, Pass, Phase,
     Play, SchottenTottenConfig, SchottenTottenState, StartWith, action_from_dict, action_to_dict)
 from companion.hints.schotten_totten import verdict_text
-from companion.i18n import _
+from companion.i18n import _, sentence
 from companion.session.base import Presses, Waiting, seat_to_act
 from companion.session.log import Step
 from companion.session.readings import SchottenTottenReading
@@ -236,7 +236,10 @@ class SchottenTottenSession:
         self.camera_problem = reason
 
     def on_command(self, command: Command) -> None:
-        """Apply one player command; an illegal one only sets :attr:`message` (with the reason)."""
+        """Apply one player command; an illegal one only sets :attr:`message` (with the reason, which
+        the next command clears)."""
+        if self._refused:
+            self.message = ""
         self._refused = False
         button = command.button
         try:
@@ -251,7 +254,7 @@ class SchottenTottenSession:
             else:
                 self._on_over(command)
         except IllegalMove as error:
-            self.message = _(error.reason)  # the rule's section stays in the log
+            self.message = sentence(_(error.reason))  # the rule's section stays in the log
             log.info("refused: %s", error)
             self._refused = True
 

@@ -161,6 +161,7 @@ def test_a_roll_can_be_entered_by_hand_when_the_camera_fails(store):
     session.on_camera_problem("no picture from device:0")
     assert session.waiting is Waiting.PLAYERS
     assert "enter the roll with the buttons" in build_view(session).prompt
+    assert dict(build_view(session).keys) == {"BANK": "enter a die", "UNDO": "undo"}  # every entry is by hand
     press(session, "next")  # hand entry: the "add a die" slot is selected
     for value in (2, 3, 4, 5):
         press(session, "bank")  # add a die showing 1

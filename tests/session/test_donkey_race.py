@@ -63,7 +63,7 @@ def test_plays_from_the_camera_are_the_new_cards_in_the_active_sector(store):
         s.on_frame(FRAME, reading((4,), (7, 7), ()))  # a card in Ada's sector is not Ben's play
     assert s.proposed_play() == ((7, 7), "camera")
     assert s.out_of_turn() == "Ada: it is not your turn, Ben acts now"
-    assert build_view(s).proposal == "Seen: 7 7  (value 7)"
+    assert build_view(s).proposal == "Seen: 7 7 (value 7)"
     press(s, "confirm")
     assert s.state.count == 2 and s.state.active == 2
     assert build_view(s).to_beat == "2 cards higher than 7, or PASS"
@@ -245,3 +245,15 @@ def test_the_leaders_entry_by_hand_names_next_for_the_number_of_cards(tmp_path):
         assert session.mode is Mode.PLAY and not session.state.plays
         session.on_command(Command(Button.BANK))
         assert dict(build_view(session).keys)["NEXT"] == "number of cards"
+
+
+def test_with_no_camera_confirm_is_not_offered_before_cards_are_entered(store):
+    s = session(store, players=("Ada", "Ben"))
+    s.on_camera_problem("No camera")
+    while s.mode is not Mode.PLAY:
+        s.on_command(Command(Button.CONFIRM))
+    assert dict(build_view(s).keys) == {"BANK": "enter cards", "PASS": "pass", "UNDO": "undo"}
+    s.on_command(Command(Button.CONFIRM))
+    assert s.message == "Nothing entered: BANK to enter your cards, or PASS" and s.mode is Mode.PLAY
+    s.on_command(Command(Button.BANK))
+    assert "CONFIRM" in dict(build_view(s).keys)

@@ -262,3 +262,13 @@ def test_a_card_is_entered_and_corrected_with_the_buttons_alone(tmp_path):
             assert session.proposal[0] not in taken
         session.on_command(Command(Button.UNDO))
         assert session.mode is Mode.WATCH and session.proposal is None
+
+
+def test_a_refused_pass_reads_as_a_sentence_and_goes_with_the_next_press(tmp_path):
+    session = make_session(tmp_path)
+    session.on_command(cmd("confirm"))  # the proposed starter; the deal follows
+    assert session.mode is Mode.WATCH
+    session.on_command(cmd("pass"))  # a full hand can always be played (C.4)
+    assert session.refused and session.message == "You can play a card, so you may not pass"
+    session.on_command(cmd("bank"))  # a card entered by hand
+    assert session.mode is Mode.CHECK and session.message == ""
