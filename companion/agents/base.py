@@ -108,14 +108,15 @@ _run: tuple | None = None
 pickle)."""
 
 
-def _play_range(bounds: tuple[int, int]) -> list[tuple[list[int], int | None, int]]:
-    """Play games ``bounds[0]`` to ``bounds[1] - 1`` of :data:`_run`: (seating order, winning seat, length)."""
+def _play_range(bounds: tuple[int, int]) -> list[tuple[list[int], int | None, int, tuple]]:
+    """Play games ``bounds[0]`` to ``bounds[1] - 1`` of :data:`_run`: (seating order, winning seat, length,
+    the game's forecasts: ``(seat, predicted chance)`` pairs, empty unless ``one_game`` gives them)."""
     names, seed, players, one_game, seating = _run
     out = []
     for index in range(*bounds):
         order = seating(index) if seating else list(range(len(names)))
-        seat, length = one_game([players[i] for i in order], game_rng(seed, index))
-        out.append((order, seat, length))
+        seat, length, *samples = one_game([players[i] for i in order], game_rng(seed, index))
+        out.append((order, seat, length, samples[0] if samples else ()))
     return out
 
 
@@ -125,7 +126,9 @@ def simulate_games(names: list[str], games: int, seed: int, table: Mapping[str, 
     """Play ``games`` games between the agents ``names`` (of ``table``) and count who wins.
 
     ``one_game(agents, rng)`` plays one game with ``agents[seat]`` in each seat and returns (the winning
-    seat or None for a draw or a capped game, the game's length in the game's own unit). ``seating(g)``:
+    seat or None for a draw or a capped game, the game's length in the game's own unit), and may add a
+    third item, the game's forecasts (``(seat, predicted win chance)`` pairs): the result then has
+    ``"calibration"`` (:func:`calibration`). ``seating(g)``:
     the agents' order in game ``g`` (``order[seat]`` indexes ``names``; default: as given). Game ``g``
     draws from :func:`game_rng` ``(seed, g)``, so equal arguments give equal results whatever ``jobs``
     (worker processes, forked; 0: one per CPU; 1: this process). Returns :meth:`Tally.result`. Raises
@@ -148,10 +151,30 @@ def simulate_games(names: list[str], games: int, seed: int, table: Mapping[str, 
     finally:
         _run = None
     tally = Tally(names)
-    for order, seat, length in played:
+    forecasts: list[tuple[float, bool]] = []
+    for order, seat, length, samples in played:
         if seat is not None:
             tally.add(seat, names[order[seat]], length)
-    return tally.result(games)
+        forecasts += [(p, seat == s) for s, p in samples]
+    result = tally.result(games)
+    if forecasts:
+        result["calibration"] = calibration(forecasts)
+    return result
+
+
+def calibration(forecasts: list[tuple[float, bool]], bins: int = 10) -> dict:
+    """How well predicted win chances came true: ``{"brier": f, "bins": [{"predicted", "observed", "n"},
+    ...]}`` from ``(predicted chance 0-1, won)`` pairs, in ``bins`` equal-width bins of the prediction
+    (empty bins left out); ``predicted`` is the bin's mean prediction, ``observed`` its share of wins.
+    The Brier score is the mean squared difference between prediction and outcome (0 is perfect)."""
+    brier = sum((p - float(won)) ** 2 for p, won in forecasts) / len(forecasts)
+    groups: dict[int, list[tuple[float, bool]]] = {}
+    for p, won in forecasts:
+        groups.setdefault(min(bins - 1, int(p * bins)), []).append((p, won))
+    rows = [{"predicted": round(sum(p for p, _w in group) / len(group), 4),
+             "observed": round(sum(1 for _p, w in group if w) / len(group), 4), "n": len(group)}
+            for _k, group in sorted(groups.items())]
+    return {"brier": round(brier, 5), "bins": rows}
 
 
 class Tally:

@@ -17,6 +17,7 @@ from companion.agents.base import Agent, advisor_agent, check_run, random_agent,
 from companion.agents.rule28 import rule28_agent
 from companion.games.cant_stop import MAX_PLAYERS, CantStopConfig, CantStopState, Phase, Roll
 from companion.hints.cant_stop import advise
+from companion.hints.cant_stop.chance import win_chance
 
 MAX_TURNS = 1000
 """Turn cap per game (all seats' turns together). A game still running after this many turns ends as
@@ -63,7 +64,7 @@ def _clock(state: CantStopState) -> int:
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None, jobs: int = 1) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1, calibration: bool = False) -> dict:
     """Play ``games`` games of Can't Stop between ``agents`` and count who wins.
 
     agents: 1-4 names from :data:`AGENTS`, in seating order (seat 0 first); one name is solo play.
@@ -84,12 +85,28 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     bad variant (:class:`companion.errors.VariantError`).
     ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
     ``jobs``: worker processes (0: one per CPU); the figures do not depend on it.
+    ``calibration``: also forecast, at the start of every turn of each advisor seat, the win chance its
+    hint shows (:func:`companion.hints.cant_stop.chance.win_chance`), and add ``"calibration"``
+    (:func:`companion.agents.base.calibration`) to the result.
     """
     check_run("Can't Stop", agents, 1, MAX_PLAYERS, games)
     config = CantStopConfig.from_variant(variant or {})
+    forecast_seats = [seat for seat, name in enumerate(agents) if name == "advisor"] if calibration else []
 
-    def one_game(players: list[Agent], rng: random.Random) -> tuple[int | None, int]:
-        winner, turns = play_game(CantStopState.new(len(players), config), players, rng)
-        return winner, (0 if winner is None else turns[winner])
+    def one_game(players: list[Agent], rng: random.Random) -> tuple:
+        if not forecast_seats:
+            winner, turns = play_game(CantStopState.new(len(players), config), players, rng)
+            return winner, (0 if winner is None else turns[winner])
+        samples: list[tuple[int, float]] = []
+
+        def chance_and_forecast(state: CantStopState, rng: random.Random) -> Any:
+            if state.phase is Phase.ROLL and not any(state.runners) and state.active in forecast_seats:
+                samples.append((state.active, win_chance(state, state.active)))  # the start of a turn
+            return _chance(state, rng)
+
+        played = base.play_through(CantStopState.new(len(players), config), players, rng, chance_and_forecast,
+                                   clock=_clock, cap=MAX_TURNS)
+        winner = played.state.winner if played.finished else None
+        return winner, (0 if winner is None else played.turns[winner]), samples
 
     return simulate_games(agents, games, seed, table or AGENTS, one_game, jobs=jobs)

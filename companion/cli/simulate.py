@@ -20,13 +20,16 @@ def add_commands(subparsers) -> None:
     simulate.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE")
     simulate.add_argument("--jobs", type=int, default=1, metavar="N",
                           help="worker processes (0: one per CPU); the figures do not depend on it")
+    simulate.add_argument("--calibration", action="store_true",
+                          help="cant-stop: how often the win chance the hint shows came true (Brier score, 10 bins)")
     simulate.add_argument("--json", action="store_true")
     simulate.set_defaults(handler=_simulate)
 
 
 def _simulate(args) -> int:
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    result = run_simulation(args.game, agents, args.games, args.seed, parse_variant(args.variant), jobs=args.jobs)
+    result = run_simulation(args.game, agents, args.games, args.seed, parse_variant(args.variant), jobs=args.jobs,
+                            calibration=args.calibration)
     if args.json:
         print(json.dumps(result))
     else:

@@ -27,7 +27,8 @@ RULES: dict[str, tuple[tuple[str, str], ...]] = {
             "this turn's progress is lost.")),
         (N_("Claiming a column"),
          N_("A column is yours when you stop at its top. Everyone else's markers leave it, and no one may "
-            "use it any more. The box shows each pairing, the chance to go bust and a hint.")),
+            "use it any more. The box shows each pairing, the chance to go bust and a hint; its win chances are "
+            "against an equal player, one who plays as well as the hints.")),
         (N_("The screen"),
          N_("Beside each name: one box for each column you need, filled for each column you have claimed, "
             "and ★ with your games won on this box. With no camera, BANK enters a die and counts it up, NEXT "

@@ -28,9 +28,13 @@ turn exactly):
    A pairing (A.5.2) is chosen by the value of the position it leads to; roll or bank by comparing
    banking's utility with rolling's. Every bust chance shown is exact.
 
-The hint's reason carries the numbers behind the choice: "Bank: 38% bust risk would cost 5 steps in
-column 7", "Roll again: 23% bust risk; win chance 64% against 58% if you bank", "Pair 6+9: win chance 71%
-(71% otherwise); next roll busts 0%; column 8 is nearly lost: the opponent claims it next turn with 58%".
+The hint's reason carries the numbers a player can weigh, each said in plain words: "Bank: 38% bust risk
+would cost 5 steps in column 7", "Roll again: 23% bust risk; win chance against an equal player: 58% if you
+bank, 41% if you bust", "Pair 6+9: next roll busts 0%; bank then and your win chance against an equal
+player is 71%; column 8 is nearly lost: ..." (an equal player plays as well as the hints; How to play says
+so). The bust risks are exact; the
+win chances are the calibrated even race of :mod:`companion.hints.cant_stop.chance`, not the advisor's
+own utilities (which assume a weaker, Rule-of-28-paced opponent and would tell both players "90 %").
 
 Measured on the development machine (``companion simulate cant-stop ... --json``; code of commit ec80415,
 the play unchanged since):
@@ -55,6 +59,7 @@ import numpy as np
 
 from companion.games.cant_stop import COLUMNS, Bank, CantStopState, Choose, Phase, RollAgain, bust_chance
 from companion.hints.base import Hint
+from companion.hints.cant_stop.chance import win_chance
 from companion.hints.cant_stop.search import Valuation, search_for
 from companion.hints.cant_stop.threats import claim_chances
 from companion.i18n import _, decimal, ngettext, percent
@@ -97,6 +102,9 @@ def advise(state: CantStopState, seat: int) -> Hint:
 
 
 def _numbers(state: CantStopState, seat: int, valuation: Valuation, bust: float, wins: bool) -> dict[str, float]:
+    """The hint's numbers. ``win_probability``: the advisor's own utility (against a Rule-of-28-paced
+    opponent, for choosing); ``win_chance_bank`` / ``win_chance_bust``: the calibrated chances the screen
+    shows (:mod:`companion.hints.cant_stop.chance`), banking now or busting, against an equal player."""
     numbers = {"bust_probability": bust, "steps_at_risk": float(sum(steps_at_risk(state, seat).values())),
                "win_by_banking": 1.0 if wins else 0.0, "bank_value": valuation.bank,
                "roll_value": max(valuation.roll, -1e9)}
@@ -104,7 +112,19 @@ def _numbers(state: CantStopState, seat: int, valuation: Valuation, bust: float,
         numbers["expected_turns"] = max(0.0, -valuation.value)
     else:
         numbers["win_probability"] = min(1.0, max(0.0, valuation.value))
+        if state.phase is Phase.DECIDE:
+            numbers["win_chance_bank"] = 1.0 if wins else win_chance(state, seat, moves_first=False,
+                                                                    markers=_banked(state, seat))
+            numbers["win_chance_bust"] = win_chance(state, seat, moves_first=False)
     return numbers
+
+
+def _banked(state: CantStopState, seat: int) -> tuple[int, ...]:
+    """The seat's markers if it banked now: its runners' heights where it has runners (A.5.5)."""
+    markers = list(state.markers[seat])
+    for column, height in state.runner_map().items():
+        markers[column - 2] = height
+    return tuple(markers)
 
 
 def _steps_text(steps: dict[int, int]) -> str:
@@ -128,8 +148,9 @@ def _advise_decide(state: CantStopState, seat: int) -> Hint:
             reason = _("Roll again: {risk} bust risk is worth it, {saved} turns saved on average").format(
                 risk=percent(bust), saved=decimal(valuation.roll - valuation.bank))
         else:
-            reason = _("Roll again: {risk} bust risk; win chance {roll} against {bank} if you bank"
-                       ).format(risk=percent(bust), roll=percent(valuation.roll), bank=percent(valuation.bank))
+            reason = _("Roll again: {risk} bust risk; win chance against an equal player: {bank} if you bank, "
+                       "{bust} if you bust").format(
+                risk=percent(bust), bank=percent(numbers["win_chance_bank"]), bust=percent(numbers["win_chance_bust"]))
         return Hint(RollAgain(), reason, numbers)
     reason = _("Bank: {risk} bust risk would cost {steps}").format(risk=percent(bust), steps=_steps_text(steps))
     return Hint(Bank(), reason, numbers)
@@ -168,8 +189,9 @@ def _advise_choose(state: CantStopState, seat: int) -> Hint:
     elif runner_up is None:
         reason = _("{choice}: the only choice; next roll busts {risk}").format(choice=head, risk=percent(bust))
     else:
-        reason = _("{choice}: win chance {win} ({other} otherwise); next roll busts {risk}").format(
-            choice=head, win=percent(valuation.value), other=percent(runner_up), risk=percent(bust))
+        reason = _("{choice}: next roll busts {risk}; bank then and your win chance against an equal player "
+                   "is {win}").format(choice=head, risk=percent(bust), win=percent(
+                       numbers.get("win_chance_bank", numbers["win_probability"])))
         avoided = _avoided_threat(state, seat, choice, options[ranked[1]][0])
         if avoided is not None:
             column, chance = avoided
