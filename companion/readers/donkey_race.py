@@ -9,6 +9,7 @@ from functools import partial
 import numpy as np
 
 from companion.games.donkey_race import DONKEY, UNKNOWN, DonkeyRaceConfig
+from companion.i18n import _
 from companion.readers.base import ReaderSettings, read_safely
 from companion.session import DonkeyRaceReading
 from vision.cards import read_donkey_race, sector_names
@@ -32,7 +33,8 @@ def reading_from_observation(observation, players: int, config: DonkeyRaceConfig
         else:
             sectors[seat].append(int(card.value))
     flagged = any(card.flagged for card in observation.cards)
-    return DonkeyRaceReading(tuple(tuple(sorted(s)) for s in sectors), flagged, donkey_seat, observation.problem)
+    problem = _(observation.problem) if observation.problem else None
+    return DonkeyRaceReading(tuple(tuple(sorted(s)) for s in sectors), flagged, donkey_seat, problem)
 
 
 def read_table(frame_bgr: np.ndarray, players: int, config: DonkeyRaceConfig) -> DonkeyRaceReading:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from companion.errors import CalibrationError
 from companion.games.schotten_totten import parse_card
+from companion.i18n import _
 from companion.readers.base import ReaderSettings, read_safely
 from companion.session import SchottenTottenReading, SeenCard
 from vision.cards import StCalibration, read_schotten_totten
@@ -40,7 +41,8 @@ def reading_from_observation(observation, max_value: int = 10) -> SchottenTotten
             card = None
         cards.append(SeenCard(int(reading.stone), 0 if reading.side == "a" else 1, card,
                               bool(reading.flagged) or card is None))
-    return SchottenTottenReading(tuple(cards), getattr(observation, "problem", None))
+    problem = getattr(observation, "problem", None)
+    return SchottenTottenReading(tuple(cards), _(problem) if problem else None)
 
 
 def read_table(frame_bgr, calibration: StCalibration | None = None, max_value: int = 10) -> SchottenTottenReading:

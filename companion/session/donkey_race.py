@@ -136,6 +136,10 @@ class DonkeyRaceSession(LoggedSession):
     def on_frame(self, frame_bgr: np.ndarray, reading: DonkeyRaceReading) -> None:
         """One camera frame and what :func:`read_table` saw in it (held once stable)."""
         self.camera_problem = reading.problem or ""
+        if reading.problem:  # refused whole: nothing of it is offered
+            self._stable.reset()
+            self._reading = None
+            return
         if self._stable.feed((reading.sectors, reading.donkey_seat)):
             changed = self._reading is None or self._reading.donkey_seat != reading.donkey_seat
             self._reading = reading

@@ -227,7 +227,7 @@ class SchottenTottenSession:
         self._reading = reading
         if self.mode is not Mode.WATCH:
             return
-        candidate = new_card(self.state, reading)
+        candidate = None if reading.problem else new_card(self.state, reading)  # a problem refuses it whole
         if self._stable.feed(candidate) and candidate is not None:
             self.proposal = candidate
             self._stable.reset()

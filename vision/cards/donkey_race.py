@@ -31,6 +31,7 @@ import numpy as np
 from vision.cards.common import FLAG_BELOW
 from vision.cards.find import find_card_quads, orient_corners, rectify
 from vision.cards.value import centre_glyph, picture_rank, read_centre_value
+from vision.cards.checks import settle
 from vision.frames import frame_problem_bgr
 from vision.observation import CardReading, CardsObservation
 
@@ -62,8 +63,9 @@ def read_cards(frame_bgr: np.ndarray, players: int = 4, centre: tuple[float, flo
     players: 2-4 (sectors, see the module docstring). centre: the table centre in frame pixels (default the
     frame's centre). donkey_value: the donkey card's value (D.5, default 0).
     Returns a CardsObservation with cards sorted by seat, then by distance to the centre; ``extra`` holds
-    ``players``, ``sectors`` ({name: [codes]}) and ``donkey_sector`` (name or None).
-    Raises FrameError for input that is not a (h, w, 3) uint8 array, ValueError for a bad player count.
+    ``players``, ``sectors`` ({name: [codes]}) and ``donkey_sector`` (name or None). ``problem`` refuses
+    the photo whole (a frame that cannot be read, a card past the picture's edge:
+    :func:`vision.cards.checks.settle`). Raises FrameError for input that is not a (h, w, 3) uint8 array, ValueError for a bad player count.
     """
     start = time.perf_counter()
     names = sector_names(players)
@@ -94,6 +96,8 @@ def read_cards(frame_bgr: np.ndarray, players: int = 4, centre: tuple[float, flo
                                      corners=tuple((float(x), float(y)) for x, y in corners),
                                      confidence=confidence, flagged=flagged, sector=names[seat],
                                      donkey=value == donkey_value))
+    if problem is None:
+        cards, problem = settle(cards, (h, w), "donkey-race")
     cards.sort(key=lambda c: (names.index(c.sector), _along(c, names.index(c.sector), players, (cx, cy))))
     sectors = {name: [c.code for c in cards if c.sector == name] for name in names}
     donkey = next((c.sector for c in cards if c.donkey), None)

@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CalibrationError
+from vision.cards.checks import settle
 from vision.cards.common import FLAG_BELOW
 from vision.cards.corner import CornerDesign, learn_design, read_corner_cards, stone_cuts
 from vision.cards.find import find_card_quads, orient_corners, rectify
@@ -206,7 +207,9 @@ def read_cards(frame_bgr: np.ndarray, calibration: StCalibration | None = None) 
     CardsObservation whose cards are ordered by stone, side ("a" first) and distance from the stone line
     (the order played, schotten-totten.md C.4), each with code ("R5"), value 1-9, colour, stone, side;
     ``extra["stones"]`` lists per stone {"a": [codes], "b": [codes]} as in the claims position file.
-    Raises FrameError for input that is not a (h, w, 3) uint8 array.
+    ``problem`` refuses the photo whole: a frame that cannot be read, or a reading that breaks the
+    table's rules (:func:`vision.cards.checks.settle`: a card past the picture's edge, four cards at one
+    side of a stone, one card in two places). Raises FrameError for input that is not a (h, w, 3) uint8 array.
     """
     start = time.perf_counter()
     problem = frame_problem_bgr(frame_bgr)
@@ -214,7 +217,7 @@ def read_cards(frame_bgr: np.ndarray, calibration: StCalibration | None = None) 
     calibration = calibration or StCalibration.default((h, w))
     cards: list[CardReading] = []
     if problem is None:
-        cards = _read_frame(frame_bgr, calibration)
+        cards, problem = settle(_read_frame(frame_bgr, calibration), (h, w), "schotten-totten")
 
     def order(card: CardReading):
         top = ((card.corners[0][0] + card.corners[1][0]) / 2, (card.corners[0][1] + card.corners[1][1]) / 2)
