@@ -152,10 +152,13 @@ class BoardObservation:
     pawns: every pawn read, with place, score and confidence. confidence: 0-1 for the whole reading
     (board fit x the weakest pawn's confidence). homography: 3x3 grid ``(col, row, 1)`` -> frame pixels
     as nested tuples, None when not found. clockwise: printed colour order from red. frame_shape:
-    (h, w). ms: wall time. problem: why nothing could be read, else None.
+    (h, w). ms: wall time. problem: why nothing could be read, else None. finished: colour -> pawns
+    that reached the finish or left the board (filled in by :func:`vision.board.recognise.read_known_board`).
+    recognised: the board the photo shows (:func:`vision.board.recognise.recognise_board`), None when not
+    known or not looked at.
     """
 
-    board: str
+    board: str | None
     found: bool
     squares: dict[int, tuple[str, ...]] = field(default_factory=dict)
     yards: dict[str, int] = field(default_factory=dict)
@@ -169,6 +172,8 @@ class BoardObservation:
     frame_shape: tuple[int, int] = (0, 0)
     ms: float = 0.0
     problem: str | None = None
+    finished: dict[str, int] = field(default_factory=dict)
+    recognised: str | None = None
 
     def homography_array(self) -> np.ndarray | None:
         """The homography as a 3x3 float64 array (None when not found)."""
@@ -183,6 +188,8 @@ class BoardObservation:
             "yards": dict(self.yards),
             "covered_yards": list(self.covered_yards),
             "homes": {c: list(v) for c, v in self.homes.items()},
+            "finished": dict(self.finished),
+            "recognised": self.recognised,
             "confidence": round(self.confidence, 4),
             "clockwise": list(self.clockwise),
             "pawns": [{"place": list(p.place), "colour": p.colour, "confidence": round(p.confidence, 3),

@@ -1,9 +1,11 @@
 """``companion board read`` and ``companion board eval``: the Ludo board reader on image files.
 
 ``companion board read IMAGE... --game ludo [--variant board=ludo52|mensch40|dga56] [--json] [--debug-out DIR]``
-    Reads each image. ``--variant`` takes ``key=value`` pairs (repeatable, or comma-separated); the reader
-    uses ``board`` (ludo.md B.2b; default ``ludo52``; ``dga56`` is the 56-square board of the real photos,
-    :mod:`vision.board.layouts`) and ignores the rules switches. With ``--json`` prints one JSON object a
+    Reads each image (:func:`vision.board.recognise.read_known_board`). ``--variant`` takes ``key=value``
+    pairs (repeatable, or comma-separated); the reader uses ``board`` (ludo.md B.2b, B.2c; without it the
+    board recognised in the photo, :mod:`vision.board.recognise`) and ignores the rules switches. A
+    reading is refused (``problem``) when the photo contradicts the board named, or a colour does not show
+    exactly four pawns (``finished``: those not seen). With ``--json`` prints one JSON object a
     line per image::
 
         {"file": "f.jpg", "board": "dga56", "found": true,
@@ -58,7 +60,8 @@ from companion.cli.images import read_each_image
 from companion.errors import UserError
 from companion.registry import names
 from companion.games.ludo import BOARD_NAMES
-from vision.board import BoardObservation, board_by_name, layout_for, read_board
+from vision.board import BoardObservation, board_by_name, layout_for
+from vision.board.recognise import read_known_board
 from vision.board.eval import evaluate_labelled, evaluate_renders
 
 BOARDS = BOARD_NAMES
@@ -102,7 +105,7 @@ def parse_variant(items: list[str]) -> dict[str, str]:
             if not sep or not key.strip():
                 raise UserError(f"--variant setting {part!r} is not KEY=VALUE")
             out[key.strip()] = value.strip()
-    board = out.get("board", "ludo52")
+    board = out.get("board", BOARDS[0])
     if board not in BOARDS:
         raise UserError(f"--variant: unknown board {board!r}; choose one of {', '.join(BOARDS)}")
     return out
@@ -152,10 +155,14 @@ def _cell_pixels(hom: np.ndarray, n: int) -> float:
 
 
 def run_read(args: argparse.Namespace) -> int:
-    geometry = board_by_name(parse_variant(args.variant).get("board", "ludo52"))
+    named = parse_variant(args.variant).get("board")
     cv2.setNumThreads(1)
-    return read_each_image(args, "companion board read", lambda frame: read_board(frame, geometry), _line,
-                           observation_json, lambda frame, obs: draw_overlay(frame, obs, geometry))
+
+    def overlay(frame, obs):
+        return draw_overlay(frame, obs, board_by_name(obs.board)) if obs.board else draw_overlay(frame, obs, None)
+
+    return read_each_image(args, "companion board read", lambda frame: read_known_board(frame, named), _line,
+                           observation_json, overlay)
 
 
 def _line(name: str, obs: BoardObservation) -> str:

@@ -130,20 +130,47 @@ def corner_error(obs: BoardObservation, truth: np.ndarray, n: int) -> float:
     return float(np.mean(np.linalg.norm(back - pts.reshape(-1, 2), axis=1)))
 
 
+def accepted(obs: BoardObservation) -> bool:
+    """Whether a reading is offered as the board's state (issue 25): found, no ``problem``, no covered
+    yard, no covered place."""
+    return obs.found and not obs.problem and not obs.covered_yards and not obs.unknown
+
+
+def exact(obs: BoardObservation, label: dict) -> bool:
+    """Whether a reading gives every pawn of ``label`` where it is: squares, yard counts, homes."""
+    squares = {k: tuple(sorted(v)) for k, v in obs.squares.items()}
+    homes = {c: tuple(sorted(v)) for c, v in obs.homes.items() if v}
+    return (squares == _label_squares(label) and {c: n for c, n in obs.yards.items() if n} ==
+            {c: n for c, n in label.get("yards", {}).items() if n} and
+            homes == {c: tuple(sorted(v)) for c, v in label.get("homes", {}).items() if v})
+
+
 def evaluate_renders(geometry: BoardGeometry, count: int, seed: int) -> dict:
-    """Read ``count`` random renders of ``geometry``; :func:`summarise` plus orientation by homography
-    (corner error under half a cell) and timing (``median_ms``, ``max_ms``)."""
+    """Read ``count`` random renders of ``geometry`` as the players named it
+    (:func:`vision.board.recognise.read_known_board`); :func:`summarise` plus orientation by homography
+    (corner error under half a cell), timing (``median_ms``, ``max_ms``), and what the players feel:
+    ``refused`` (readings not offered: :func:`accepted`) and ``false_accepts`` (offered and not
+    :func:`exact`)."""
+    from vision.board.recognise import read_known_board
+
     rng = np.random.default_rng(seed)
     results, times = [], []
+    refused = false_accepts = 0
     for _ in range(count):
         rend = render(geometry, random_position(geometry, rng), random_scene(rng))
-        obs = read_board(rend.image, geometry)
+        obs = read_known_board(rend.image, geometry.name)
         times.append(obs.ms)
-        res = compare(obs, render_label(rend), geometry.track_length, rend.hidden)
+        label = render_label(rend)
+        res = compare(obs, label, geometry.track_length, rend.hidden)
         res["orientation"] = int(corner_error(obs, rend.homography, geometry.grid_size) < 0.5)
         results.append(res)
+        if not accepted(obs):
+            refused += 1
+        elif not exact(obs, label):
+            false_accepts += 1
     out = summarise(results)
-    out.update(board=geometry.name, median_ms=round(float(np.median(times)), 1), max_ms=round(max(times), 1))
+    out.update(board=geometry.name, median_ms=round(float(np.median(times)), 1), max_ms=round(max(times), 1),
+               refused=refused, false_accepts=false_accepts)
     return out
 
 
