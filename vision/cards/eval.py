@@ -77,8 +77,11 @@ def eval_photos(folder: Path) -> dict:
 
 
 def eval_donkey_renders(n: int, seed: int) -> dict:
+    """``n`` rendered donkey race tables (2-4 players, 1-3 cards each): accuracy, ``refused`` and
+    ``false_accepts`` (offered, and a sector's cards not exactly the ones laid: a card missed, or an
+    unflagged card read wrong)."""
     rng = np.random.default_rng(seed)
-    total = found = correct = 0
+    total = found = correct = refused = false_accepts = 0
     times = []
     for i in range(n):
         players = (2, 3, 4)[i % 3]
@@ -87,13 +90,24 @@ def eval_donkey_renders(n: int, seed: int) -> dict:
         start = time.perf_counter()
         obs = dr.read_cards(frame, players=players)
         times.append((time.perf_counter() - start) * 1000)
+        wrong = False
         for seat, hand in enumerate(hands):
-            got = obs.extra["sectors"][dr.sector_names(players)[seat]]
+            name = dr.sector_names(players)[seat]
+            got = obs.extra["sectors"][name]
             total += len(hand)
             found += min(len(hand), len(got))
             correct += sum(a == str(b) for a, b in zip(got, hand))
+            offered = sorted(c.code for c in obs.cards if c.sector == name and not c.flagged)
+            flagged = sum(1 for c in obs.cards if c.sector == name and c.flagged)
+            wrong |= len(got) != len(hand) or not set(offered) <= {str(v) for v in hand} or (
+                not flagged and offered != sorted(str(v) for v in hand))
+        if obs.problem:
+            refused += 1
+        elif wrong:
+            false_accepts += 1
     return {"scenes": n, "cards": total, "found_rate": round(found / total, 3),
-            "value_accuracy": round(correct / total, 3), "ms_median": round(float(np.median(times)), 1)}
+            "value_accuracy": round(correct / total, 3), "refused": refused, "false_accepts": false_accepts,
+            "ms_median": round(float(np.median(times)), 1)}
 
 
 def _score_st(obs, columns) -> tuple[int, int, int]:
@@ -110,12 +124,47 @@ def _score_st(obs, columns) -> tuple[int, int, int]:
     return n, found, correct
 
 
+BROKEN_SHARE = 0.1
+"""Share of rendered Schotten Totten scenes given a fourth card at one side of a stone, and as many again
+with one card twice: tables the reader must refuse (schotten-totten.md C.2, C.3)."""
+
+
+def _break_rules(rng: np.random.Generator, columns: dict) -> str:
+    """Maybe break a rule of the table in ``columns`` (in place): ``"crowded"``, ``"twice"`` or ``""``."""
+    roll = rng.random()
+    full = [key for key, cards in columns.items() if len(cards) == 3]
+    if roll < BROKEN_SHARE and full:
+        unused = [(c, v) for c in COLOURS for v in range(1, 10) if all((c, v) not in cs for cs in columns.values())]
+        columns[full[int(rng.integers(len(full)))]].append(unused[int(rng.integers(len(unused)))])
+        return "crowded"
+    if roll < 2 * BROKEN_SHARE:
+        keys = [key for key, cards in columns.items() if len(cards) < 3]
+        source = [card for cards in columns.values() for card in cards]
+        if keys and source:
+            columns[keys[int(rng.integers(len(keys)))]].append(source[int(rng.integers(len(source)))])
+            return "twice"
+    return ""
+
+
+def _st_right(obs, truth) -> bool:
+    """Whether a reading is exactly the table: every card found at its place, every unflagged card right."""
+    want = sorted((t["code"], t["stone"], t["side"]) for t in truth)
+    got = sorted((c.code, c.stone, c.side) for c in obs.cards)
+    unflagged_wrong = any(not c.flagged and (c.code, c.stone, c.side) not in want for c in obs.cards)
+    return len(got) == len(want) and not unflagged_wrong
+
+
 def eval_st_renders(n: int, seed: int, size: tuple[int, int] = (1280, 720), perspective: float = 0.04) -> dict:
+    """``n`` rendered Schotten Totten tables (6-40 cards; :data:`BROKEN_SHARE` of them with four cards at a
+    side, as many with a card twice). Besides accuracy: ``refused`` (readings with a ``problem``) and
+    ``false_accepts`` (offered but not exactly the table, or offered though the table breaks a rule)."""
     rng = np.random.default_rng(seed)
-    total = found = correct = extra = 0
+    total = found = correct = extra = refused = false_accepts = broken = 0
     times = []
     for _ in range(n):
         columns = card_render.random_st_columns(rng, int(rng.integers(6, 41)))
+        rule = _break_rules(rng, columns)
+        broken += bool(rule)
         frame, truth, stones = card_render.render_st_scene(rng, columns, size=size, perspective=perspective)
         start = time.perf_counter()
         obs = st.read_cards(frame, st.StCalibration(stones=tuple(stones)))
@@ -123,8 +172,13 @@ def eval_st_renders(n: int, seed: int, size: tuple[int, int] = (1280, 720), pers
         k, f, c = _score_st(obs, columns)
         total, found, correct = total + k, found + f, correct + c
         extra += max(0, len(obs.cards) - len(truth))
+        if obs.problem:
+            refused += 1
+        elif rule or not _st_right(obs, truth):
+            false_accepts += 1
     return {"scenes": n, "size": list(size), "perspective": perspective, "cards": total,
             "found_rate": round(found / total, 3), "code_and_place_accuracy": round(correct / total, 3), "extra_cards": extra,
+            "broken_tables": broken, "refused": refused, "false_accepts": false_accepts,
             "ms_median": round(float(np.median(times)), 1), "ms_max": round(float(np.max(times)), 1)}
 
 

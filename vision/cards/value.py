@@ -20,6 +20,8 @@ MIN_PART = 0.12      # glyph pieces smaller than this fraction of the largest pi
 PICTURE_SOLIDITY = (0.70, 0.9)  # ink / convex hull area of a solid picture (J/Q/K drawings)
 PICTURE_MIN_DISTANCE = 3.0  # a picture lies further than this from every training digit (card_digits)
 PICTURE_STROKE = 0.31  # widest stroke (2 x max distance to the background) / glyph's long side
+OFF_CENTRE = 0.1  # a value glyph whose middle lies further than this (card widths) from the card's middle
+OFF_CENTRE_FACTOR = 0.4  # ... has its confidence multiplied by this: a digit of it may have been lost
 
 
 @dataclass(frozen=True)
@@ -125,9 +127,14 @@ def read_centre_value(card_bgr: np.ndarray, upright_bonus: float = 0.4, method: 
         return ValueRead(None, True, 0.8, False, ink_bgr)
     up_value, up_conf = read_number(mask, method)
     down_value, down_conf = read_number(cv2.rotate(mask, cv2.ROTATE_180), method)
+    # The value is printed in the card's middle: a glyph off to one side is what is left of a number
+    # whose other digit merged into a shadow or the border (a 13 read as 3), so it is not trusted.
+    xs = np.nonzero(mask)[1]
+    centred = abs((xs.min() + xs.max()) / 2 / mask.shape[1] - 0.5) <= OFF_CENTRE
+    factor = 1.0 if centred else OFF_CENTRE_FACTOR
     if down_conf > up_conf + upright_bonus:
-        return ValueRead(down_value, False, down_conf, True, ink_bgr)
-    return ValueRead(up_value, False, up_conf, False, ink_bgr)
+        return ValueRead(down_value, False, down_conf * factor, True, ink_bgr)
+    return ValueRead(up_value, False, up_conf * factor, False, ink_bgr)
 
 
 def split_digits(mask: np.ndarray) -> list[np.ndarray]:

@@ -118,3 +118,20 @@ def test_cli_json_shape(tmp_path, capsys):
     assert set(card) == {"code", "value", "box", "corners", "confidence", "flagged", "sector", "donkey"}
     assert len(card["corners"]) == 4 and len(card["box"]) == 4
     assert len(list(debug.glob("*.png"))) == 1
+
+
+def _card_with(text: str, x: int) -> np.ndarray:
+    """A white card (240 x 335) with ``text`` printed large, its left edge at ``x`` pixels."""
+    card = np.full((335, 240, 3), 250, np.uint8)
+    cv2.putText(card, text, (x, 200), cv2.FONT_HERSHEY_SIMPLEX, 3.2, (20, 20, 20), 7, cv2.LINE_AA)
+    return card
+
+
+def test_a_value_off_the_cards_middle_is_not_trusted():
+    """What is left of a 13 whose 1 merged into a shadow is a 3 off to the right: flagged, not offered."""
+    from vision.cards.common import FLAG_BELOW
+    from vision.cards.value import read_centre_value
+
+    centred, aside = read_centre_value(_card_with("3", 80)), read_centre_value(_card_with("3", 150))
+    assert centred.value == aside.value == 3
+    assert centred.confidence >= FLAG_BELOW > aside.confidence
