@@ -51,7 +51,8 @@ class LudoFrameReader:
         self._calibration = None
 
     def __call__(self, frame_bgr: np.ndarray) -> LudoReading:
-        part = "move" if self.session is not None and self.session.mode.value == "move" else "roll"
+        reads_board = self.session is not None and getattr(self.session, "reads_board", False)
+        part = "move" if reads_board else "roll"
         key = (part, hashlib.sha1(np.ascontiguousarray(frame_bgr[::8, ::8]).tobytes()).digest())
         if key not in self._cache:
             if len(self._cache) > 64:

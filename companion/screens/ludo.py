@@ -144,6 +144,11 @@ def _prompt(session: LudoSession) -> str:
         if session.camera_problem:
             return _("{name}: BANK to enter the die you rolled ({problem})").format(name=name,
                                                                                   problem=session.camera_problem)
+        if not session.board_checked and session.misplaced:
+            return _("The board differs from the saved game: set the ringed pawns right, or CONFIRM to go on "
+                     "with the saved game")
+        if not session.board_checked:
+            return _("Checking the board against the saved game")
         return _("{name}: roll the die").format(name=name)
     if mode is Mode.MOVE:
         prompt = _("{name} rolled {die}: pick a pawn to move (CONFIRM plays the selected move)").format(

@@ -23,6 +23,12 @@ Flow (ludo.md B.3-B.6), one :class:`Mode` at a time:
   as listed).
 - ``OVER``: the placings; ``confirm`` ends the session.
 
+When a game starts or resumes with a camera, the board is read first (a stable reading) and compared
+with the saved game (:func:`companion.games.ludo.board_differences`): when they agree play goes on; when
+they differ the screen marks the pawns that are not where the saved game has them, and the players
+either put them right (the check goes on reading) or press ``confirm``: the saved game is right and they
+will set the board by it. No die is taken before the board is checked.
+
 Script commands (``--input script:FILE``, one a line, ``#`` comments; :mod:`companion.app.inputs`):
 ``confirm``, ``next``, ``dice V``, ``choose K``, ``undo``, ``quit``, ``wait N``.
 
@@ -41,7 +47,7 @@ import numpy as np
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
 from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action, LudoConfig, LudoState, Move, Phase,
-    Roll, StartWith, action_from_dict, action_to_dict, check_move)
+    Roll, StartWith, action_from_dict, action_to_dict, board_differences, check_move)
 from companion.hints.ludo import advise
 from companion.i18n import _
 from companion.session.base import Presses, SceneChange, Waiting, seat_to_act
@@ -50,6 +56,10 @@ from companion.session.readings import LudoReading
 from companion.session.stable import Stable
 
 log = logging.getLogger(__name__)
+
+
+CHECK_PATIENCE = 4
+"""Frames (times ``stable_frames``) the start or resume check waits for a readable board."""
 
 
 class Mode(enum.Enum):
@@ -102,6 +112,10 @@ class LudoSession(LoggedSession):
         self.scene = SceneChange()
         self._last_frame: np.ndarray | None = None
         self._hints: dict = {}
+        self.board_checked = False
+        """Whether the board on the table was compared with the saved game (start or resume)."""
+        self._check_stable = Stable(self.stable_frames)
+        self._unreadable = 0
         self._enter_phase()
         if self.state.phase is Phase.OVER:
             self._record_result()
@@ -140,19 +154,27 @@ class LudoSession(LoggedSession):
 
     @property
     def wants_frame(self) -> bool:
-        """The die is read in ROLL, the board in MOVE."""
+        """The die is read in ROLL, the board in MOVE (and first, at a start or resume, the board)."""
         return self.mode in (Mode.ROLL, Mode.MOVE)
+
+    @property
+    def reads_board(self) -> bool:
+        """Whether the reader should read the board now (MOVE, or the check at a start or resume)."""
+        return self.mode is Mode.MOVE or (self.mode is Mode.ROLL and not self.board_checked)
 
     # -- inputs ----------------------------------------------------------------------------------------
 
     def on_camera_problem(self, reason: str) -> None:
         self.camera_problem = reason
+        self.board_checked = True  # no picture: nothing to compare the saved game with
 
     def on_frame(self, frame_bgr: np.ndarray | None, reading: LudoReading) -> None:
         """Take one reading (:class:`companion.session.readings.LudoReading`; see the module docstring)."""
         self._last_frame = reading.die_view if reading.die_view is not None else frame_bgr
         self.camera_problem = reading.problem if reading.problem and reading.pawns is None and reading.die is None else ""
-        if self.mode is Mode.ROLL:
+        if self.mode is Mode.ROLL and not self.board_checked:
+            self._check_board(reading.pawns)
+        elif self.mode is Mode.ROLL:
             self._die_seen = reading.dice_seen
             if reading.die is None or reading.dice_seen != 1 or self.die_entry is not None:
                 self._die_stable.reset()
@@ -163,6 +185,27 @@ class LudoSession(LoggedSession):
                 self._accept(Roll(reading.die), source="camera")
         elif self.mode is Mode.MOVE and reading.pawns is not None:
             self._on_board(reading.pawns)
+
+    def _check_board(self, pawns) -> None:
+        """The start or resume check: a stable board reading against the saved game. A board that cannot
+        be read for :data:`CHECK_PATIENCE` times ``stable_frames`` frames is not waited for (the die is
+        then read, and every move is checked as usual)."""
+        if pawns is None:
+            self._unreadable += 1
+            if self._unreadable >= CHECK_PATIENCE * self.stable_frames:
+                self.board_checked = True
+                log.info("the board could not be read to compare it with the saved game")
+            return
+        key = tuple(tuple(sorted(p)) for p in pawns)
+        if not self._check_stable.feed(key):
+            return
+        self.misplaced = board_differences(self.state, key)
+        if not self.misplaced:
+            self.board_checked, self.problems = True, ()
+            log.info("the board agrees with the saved game")
+        else:
+            self.problems = (_("Pink rings: pawns that are not where the saved game has them; blue rings: "
+                               "where they belong"),)
 
     def _on_board(self, pawns: tuple[tuple[int, ...], ...]) -> None:
         key = tuple(tuple(sorted(p)) for p in pawns)
@@ -189,6 +232,10 @@ class LudoSession(LoggedSession):
 
     def _command(self, command: Command) -> None:
         button, mode = command.button, self.mode
+        if not self.board_checked and self.misplaced and button is Button.CONFIRM:
+            self.board_checked, self.problems, self.misplaced = True, (), ()  # the saved game is right
+            log.info("the players keep the saved game; they set the board by it")
+            return
         if button is Button.UNDO and self.die_entry is not None:
             self.die_entry, self.message = None, ""
             return
@@ -242,6 +289,8 @@ class LudoSession(LoggedSession):
         self._accept_actions([action], "action", {**action_to_dict(action), **details})
 
     def accepted(self, before: LudoState, action: Action, after: LudoState) -> None:
+        if not isinstance(action, StartWith):
+            self.board_checked = True  # the players played on: the check of the start or resume is over
         if isinstance(action, Roll):
             self.scene.remember(self._last_frame)  # the same still die is not read twice
         self.message = self._describe(before, action, after)

@@ -99,9 +99,11 @@ class _FakeStore:
 
 
 def _session(board="ludo52"):
+    """A started session whose board was checked against the (new) game already."""
     s = LudoSession(_FakeStore(), 1, ["Ada", "Ben"], LudoConfig.from_variant({"board": board}), stable_frames=2,
                     rng=random.Random(0))
     s.on_command(Command(Button.CONFIRM))
+    s.board_checked = True
     return s
 
 
@@ -341,3 +343,48 @@ def test_while_a_die_is_entered_by_hand_the_camera_die_is_not_taken():
     assert s.state == first and s.die_entry == 2
     s.on_command(Command(Button.CONFIRM))
     assert s.store.log[-1].payload == {"type": "roll", "value": 2, "source": "hand"}
+
+
+def test_at_a_resume_the_board_is_compared_with_the_saved_game(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as store:
+        game_id = store.new_game("ludo", ["Ada", "Ben"], {})
+        first = LudoSession(store, game_id, ["Ada", "Ben"], stable_frames=2, rng=random.Random(0))
+        first.on_command(Command(Button.CONFIRM))
+        seat = first.state.active
+        first.on_command(Command(Button.DICE, (6,)))
+        first.on_command(Command(Button.CONFIRM))  # a pawn out onto the start square
+        saved = first.state.pawns
+        resumed = LudoSession(store, game_id, ["Ada", "Ben"], stable_frames=2, rng=random.Random(0))
+        assert resumed.mode is Mode.ROLL and resumed.reads_board and not resumed.board_checked
+        assert "Checking the board" in build_view(resumed).prompt
+        moved = list(saved)
+        moved[seat] = (YARD, YARD, YARD, 3)  # someone nudged the pawn three squares on
+        for _ in range(2):
+            resumed.on_frame(None, LudoReading(pawns=tuple(moved)))
+        assert [(m.seen, m.should) for m in resumed.misplaced] == [(3, 0)] and resumed.attention
+        for _ in range(2):
+            resumed.on_frame(None, LudoReading(pawns=saved, die=4, dice_seen=1))  # put right; a die lies there
+        assert resumed.board_checked and not resumed.misplaced and resumed.state.pawns == saved
+        assert not resumed.reads_board  # from now on the die is read
+
+
+def test_the_players_may_keep_the_saved_game_over_the_board(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as store:
+        session = LudoSession(store, store.new_game("ludo", ["Ada", "Ben"], {}), ["Ada", "Ben"], stable_frames=1,
+                              rng=random.Random(0))
+        session.on_command(Command(Button.CONFIRM))
+        wrong = tuple((YARD, YARD, YARD, 7) if seat == 0 else (YARD,) * 4 for seat in range(2))
+        session.on_frame(None, LudoReading(pawns=wrong))
+        assert session.misplaced and "differs from the saved game" in build_view(session).prompt
+        session.on_command(Command(Button.CONFIRM))  # the saved game is right: they set the board by it
+        assert session.board_checked and not session.misplaced and session.mode is Mode.ROLL
+
+
+def test_a_board_that_cannot_be_read_does_not_hold_up_the_die():
+    s = LudoSession(_FakeStore(), 1, ["Ada", "Ben"], stable_frames=2, rng=random.Random(0))
+    s.on_command(Command(Button.CONFIRM))
+    for _ in range(7):
+        s.on_frame(_die_frame(10), LudoReading(die=5, dice_seen=1, problem="board not found"))
+    assert not s.board_checked and s.state.last_roll is None  # still looking for the board
+    s.on_frame(_die_frame(10), LudoReading(die=5, dice_seen=1, problem="board not found"))
+    assert s.board_checked  # 4 x 2 frames: the die is read from now on

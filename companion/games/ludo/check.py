@@ -107,6 +107,21 @@ def check_move(state: LudoState, after: Sequence[Sequence[int]]) -> MoveCheck:
     return _diagnose(state, before, seen)
 
 
+def board_differences(state: LudoState, seen) -> tuple[Misplaced, ...]:
+    """The pawns to move so that the board ``seen`` (per seat, relative positions) shows ``state``: each
+    seat's pawns not where the state has them, paired in order with the places the state has that the
+    board lacks (``should`` None: a pawn too many, ``seen`` None: a pawn missing). Empty when they agree.
+    Used when a game starts or resumes (issue 25): the saved game and the table must agree."""
+    out: list[Misplaced] = []
+    for seat, colour in enumerate(state.colours):
+        gone = sorted(_extra(state.pawns[seat], seen[seat]))
+        new = sorted(_extra(seen[seat], state.pawns[seat]))
+        out += [Misplaced(colour, at, should) for at, should in zip(new, gone)]
+        out += [Misplaced(colour, at, None) for at in new[len(gone):]]
+        out += [Misplaced(colour, None, should) for should in gone[len(new):]]
+    return tuple(out)
+
+
 def _extra(a: Sequence[int], b: Sequence[int]) -> list[int]:
     """The elements of multiset ``a`` not in multiset ``b``."""
     return list((Counter(a) - Counter(b)).elements())
