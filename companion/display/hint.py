@@ -104,11 +104,12 @@ def panel_hint(view: ScreenView, layout: ScreenLayout) -> tuple[int, list[str]] 
 def band_hint(hint: str, width: int, layout: ScreenLayout) -> tuple[int, list[str]]:
     """(type size, lines) of ``hint`` in a band whose text is ``width`` pixels wide: the fewest lines up
     to :data:`BAND_LINES` (one line of ``layout.normal``, else one of ``layout.small``, else two of
-    ``layout.normal``, else two of ``layout.small``), else the small type on as many lines as it needs,
-    shrinking (down to :data:`MIN_SHARE` of it) only past three lines."""
+    ``layout.small``: two lines of the larger type would cost the options and board a line's worth of
+    room), else the small type on as many lines as it needs, shrinking (down to :data:`MIN_SHARE` of it)
+    only past three lines."""
     words = hint_text(hint)
     for count in range(1, BAND_LINES + 1):  # the lowest band first: the board gives up as little as it can
-        for size in (layout.normal, layout.small):
+        for size in (layout.normal, layout.small) if count == 1 else (layout.small,):
             lines = _wrap_all(words, size, width)
             if len(lines) <= count:
                 return size, lines

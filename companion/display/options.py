@@ -95,7 +95,7 @@ def _row_height(layout: ScreenLayout, label_size: int, size: int, lines: int, co
 
 
 def layout_options(rect: pygame.Rect, options: tuple[OptionView, ...], layout: ScreenLayout) -> list[OptionRow]:
-    """Place ``options`` in ``rect`` (top-aligned, rows ``layout.pad // 2`` apart); see the module
+    """Place ``options`` in ``rect`` (top-aligned, rows ``layout.pad // 2`` apart, 1 px when closed up); see the module
     docstring for the rules. Returns one :class:`OptionRow` per option shown: all of them, or as many
     whole rows as fit when ``rect`` is too low even for one-line rows (none under 8 px high)."""
     rect = pygame.Rect(rect)
@@ -116,10 +116,11 @@ def layout_options(rect: pygame.Rect, options: tuple[OptionView, ...], layout: S
         font = fonts.font(size)
         broken = [effect_lines(o.effect, font, effect_w) for o in options]
         if all(lines is not None for lines in broken):
-            for compact in (False, True):  # tighter rows before smaller type
+            for compact in (False, True):  # tighter rows, closer together, before smaller type
                 heights = [_row_height(layout, label_size, size, len(lines), compact) for lines in broken]
-                if sum(heights) + gap * (len(options) - 1) <= rect.height:
-                    return _rows(rect, options, broken, heights, gap, marker_w, label_w, label_size, effect_x,
+                row_gap = 1 if compact else gap
+                if sum(heights) + row_gap * (len(options) - 1) <= rect.height:
+                    return _rows(rect, options, broken, heights, row_gap, marker_w, label_w, label_size, effect_x,
                                  effect_w, size, layout)
         if size <= low:
             break
