@@ -121,4 +121,7 @@ def test_stored_digit_model_matches_its_manifest_and_a_fresh_training():
     assert stored is not None and len(stored[1]) == manifest["rows"]
     fresh = card_digits.train()
     assert np.array_equal(stored[1], fresh[1])
-    assert np.abs(stored[0] - fresh[0]).max() <= 0.5 / card_digits.FEATURE_SCALE + 1e-6
+    # Stored rounded to 1 / FEATURE_SCALE; a few anti-aliased edge pixels may round the other way on
+    # another CPU (seen: 4 rows of 4960 by under 0.05), a stale model differs in most rows.
+    off = np.abs(stored[0] - fresh[0]).max(axis=1) > 0.5 / card_digits.FEATURE_SCALE + 1e-6
+    assert off.mean() <= 0.005 and np.abs(stored[0] - fresh[0]).max() <= 0.1
