@@ -109,8 +109,9 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
                           seed=DEMO_SEED, new=True)
         print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
         counts = table.counts
-        print(_("Readings: {read} taken from the camera, {confirmed} confirmed with CONFIRM, {by_hand} entered "
-                "with the buttons, {corrected} undone and entered with the buttons").format(
+        print(_("Readings: {read} taken from the camera with no press, {confirmed} read by the camera and "
+                "confirmed with CONFIRM, {by_hand} entered with the buttons, {corrected} undone and entered with "
+                "the buttons").format(
                     read=counts["read"], confirmed=counts["confirmed"], by_hand=counts["by_hand"],
                     corrected=counts["corrected"]))
     else:

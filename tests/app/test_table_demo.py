@@ -16,8 +16,8 @@ from companion.paths import AppPaths
 from companion.registry import game
 from companion.store import Store
 
-COUNTS = re.compile(r"Readings: (\d+) taken from the camera, (\d+) confirmed with CONFIRM, (\d+) entered with the "
-                    r"buttons, (\d+) undone")
+COUNTS = re.compile(r"Readings: (\d+) taken from the camera with no press, (\d+) read by the camera and confirmed "
+                    r"with CONFIRM, (\d+) entered with the buttons, (\d+) undone")
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))
