@@ -160,14 +160,14 @@ def correction_presses(session, truth: tuple[int, ...]) -> list[Command]:
         presses.append(command)
 
     def select(index: int) -> None:
-        for _ in range(10):
+        for _attempt in range(10):
             if session.check.selected == index:
                 return
             press(Button.NEXT)
         raise RuntimeError("selection does not reach the die")
 
     check = session.check
-    for _ in range(20):
+    for _attempt in range(20):
         values = check.values
         missing = Counter(truth) - Counter(values)
         extra = Counter(values) - Counter(truth)

@@ -437,7 +437,7 @@ def stepped_card(card: Card, seen: set[Card], value: bool, top: int) -> Card:
     """``card`` with its value one up (BANK, 1 after ``top``) or its colour one on (PASS), skipping the
     cards in ``seen`` (those on the table); ``card`` itself when every step is seen."""
     colour, number = card.colour, card.value
-    for _ in range(len(COLOURS) * top):
+    for _step in range(len(COLOURS) * top):
         if value:
             number = number % top + 1
         else:
