@@ -20,16 +20,19 @@ class DieReading:
     box: ``(x0, y0, x1, y1)`` in pixels of the frame, x1/y1 exclusive.
     confidence: 0-1, how sure the reader is of ``value``.
     flagged: True when the players should confirm this die before it is used.
+    cocked: True when the die leans on an edge or on another die instead of lying flat
+    (:mod:`vision.dice.cocked`); a cocked die is always flagged.
     """
 
     value: int
     box: tuple[int, int, int, int]
     confidence: float
     flagged: bool = False
+    cocked: bool = False
 
     def to_dict(self) -> dict:
         return {"value": self.value, "box": list(self.box), "confidence": round(self.confidence, 4),
-                "flagged": self.flagged}
+                "flagged": self.flagged, "cocked": self.cocked}
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from companion.games.ludo import PAWNS, YARD, BoardGeometry, load_board
+from companion.i18n import _
 from companion.readers.base import ReaderSettings
 from companion.session import LudoReading
 from vision.board import mask_board, read_board
@@ -72,7 +73,10 @@ class LudoFrameReader:
             return LudoReading(problem=f"die reader: {error}")
         values = obs.values
         die = values[0] if len(values) == 1 and not obs.any_flagged else None
-        return LudoReading(die=die, dice_seen=len(values), problem=obs.problem or "", die_view=table)
+        problem = obs.problem or ""
+        if not problem and any(d.cocked for d in obs.dice):
+            problem = _("the die is leaning: roll it again")
+        return LudoReading(die=die, dice_seen=len(values), problem=problem, die_view=table)
 
     def _read_board(self, frame_bgr: np.ndarray) -> LudoReading:
         try:

@@ -188,6 +188,8 @@ def _status(session: CantStopSession) -> str:
     if session.mode is Mode.WATCH:
         return session.camera_problem or session.stabilizer.status
     if session.mode is Mode.CHECK and session.check and session.check.observation and session.check.observation.any_flagged:
+        if any(d.cocked for d in session.check.observation.dice):
+            return _("A die is leaning: lay it flat or roll it again, then check the dice")
         return _("Dice marked ? are uncertain: check them")
     return ""
 

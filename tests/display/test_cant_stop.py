@@ -599,3 +599,21 @@ def test_wrapping_keeps_a_no_break_space_whole():
     lines = wrap("Siegchance 88\xa0% (sonst 83\xa0%); Pech im nächsten Wurf: 0\xa0%", fonts.font(20), 150, 6)
     assert len(lines) > 2 and not [line for line in lines if line.startswith("%")]
     assert all(number + "\xa0%" in " ".join(lines) for number in ("88", "83", "0"))
+
+
+def test_the_check_says_when_a_die_is_leaning():
+    from types import SimpleNamespace
+
+    from companion.screens.cant_stop import _status
+    from companion.session.cant_stop import Mode
+    from vision.observation import DiceObservation, DieReading
+
+    def status(*dice):
+        return _status(SimpleNamespace(mode=Mode.CHECK, check=SimpleNamespace(observation=DiceObservation(dice, (480, 640)))))
+
+    flat = DieReading(3, (0, 0, 40, 40), 0.95)
+    doubted = DieReading(5, (50, 0, 90, 40), 0.4, flagged=True)
+    leaning = DieReading(2, (100, 0, 140, 40), 0.3, flagged=True, cocked=True)
+    assert status(flat, doubted) == "Dice marked ? are uncertain: check them"
+    assert status(flat, doubted, leaning) == "A die is leaning: lay it flat or roll it again, then check the dice"
+    assert status(flat) == ""

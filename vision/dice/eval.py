@@ -17,6 +17,8 @@ Figures returned by :func:`evaluate` (floats rounded to 4 places; a fraction who
   reader's one-time start-up, :func:`vision.dice.reader.warm_up`, is paid before the first photo, as the box
   pays it when it starts).
 - ``unreadable``: listed images that are missing or could not be decoded (they count as read with no dice).
+- ``refused``: images whose reading has a photo-level ``problem`` (the whole reading is refused).
+- ``cocked_marks``: read dice marked ``cocked`` (on a set of flat dice, every one is a false mark).
 
 When the set has boxes (or cells), each read die is matched to the nearest (by centre distance)
 unmatched labelled box that contains the centre of its own box, and:
@@ -26,6 +28,15 @@ unmatched labelled box that contains the centre of its own box, and:
 - ``flag_rate``: flagged read dice / read dice.
 - ``flagged_errors``: wrong read dice that are flagged / wrong read dice.
 - ``flagged_correct``: right read dice that are flagged / right read dice.
+- ``false_accepts``: unflagged read dice that are wrong (the dice a session would take as read).
+
+When the box file has a ``cocked`` column (1 for a die labelled cocked, as
+``python -m vision.training.dice_cocked`` writes it):
+
+- ``cocked_dice``: labelled cocked dice.
+- ``cocked_flagged``: cocked dice no unflagged reading is matched to (flagged, or not offered at all).
+- ``cocked_marked``: cocked dice matched to a reading marked ``cocked``.
+- ``flat_marked_cocked``: flat labelled dice whose matched reading is marked ``cocked`` / flat dice matched.
 
 Label errors a set is known to have can be corrected first (:func:`load_errata`, :func:`apply_errata`;
 ``companion dice eval DIR --errata CSV``); the figures then also give ``errata``, the rows applied.
@@ -59,6 +70,9 @@ class LabelledImage:
     file: str
     values: tuple[int, ...]
     boxes: tuple[tuple[int, tuple[float, float, float, float]], ...] = ()
+    cocked: tuple[bool, ...] = ()
+    """Per box, True for a die labelled cocked (the box file's optional ``cocked`` column, 1/0); empty when
+    the set has no such column."""
 
 
 def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
@@ -77,12 +91,15 @@ def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
         raise MissingFileError(f"no labels.csv in {set_dir}")
     box_file = next((name for name in BOX_FILES if (set_dir / name).is_file()), None)
     boxes: dict[str, list] = {}
+    cocked: dict[str, list] = {}
     if box_file:
         with open(set_dir / box_file, newline="") as handle:
             for line, row in enumerate(csv.DictReader(handle), start=2):
                 try:
                     box = tuple(float(row[k]) for k in ("x_min", "y_min", "x_max", "y_max"))
                     boxes.setdefault(row["file"], []).append((int(row["value"]), box))
+                    if row.get("cocked") not in (None, ""):
+                        cocked.setdefault(row["file"], []).append(bool(int(row["cocked"])))
                 except (KeyError, TypeError, ValueError) as error:
                     raise FileFormatError(f"{set_dir / box_file}:{line}: bad row ({error})") from None
     images = []
@@ -92,7 +109,8 @@ def load_set(set_dir: str | Path) -> tuple[list[LabelledImage], str | None]:
                 values = tuple(int(v) for v in (row["dice_values"] or "").split())
             except (KeyError, TypeError, ValueError) as error:
                 raise FileFormatError(f"{labels_path}:{line}: bad row ({error})") from None
-            images.append(LabelledImage(row["file"], values, tuple(boxes.get(row["file"], ()))))
+            images.append(LabelledImage(row["file"], values, tuple(boxes.get(row["file"], ())),
+                                        tuple(cocked.get(row["file"], ()))))
     return images, box_file
 
 
@@ -207,6 +225,8 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str 
     unreadable = 0
     found = labelled_boxed = 0
     unflagged = unflagged_right = flagged = right = wrong = right_flagged = wrong_flagged = 0
+    refused = marked = cocked_dice = cocked_kept = cocked_marked = flat_matched = flat_marked = 0
+    has_cocked = any(item.cocked for item in images)
     for item in images:
         path = set_dir / item.file
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None  # no OpenCV warning
@@ -217,6 +237,8 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str 
         else:
             obs = read_dice(frame, method=method)
             times.append(obs.ms)
+        refused += obs.problem is not None
+        marked += sum(d.cocked for d in obs.dice)
         read = Counter(obs.values)
         label = Counter(item.values)
         exact = read == label
@@ -242,6 +264,17 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str 
                 else:
                     unflagged += 1
                     unflagged_right += ok
+            if len(item.cocked) == len(item.boxes):
+                by_box = {m: die for die, m in zip(obs.dice, match) if m is not None}
+                for j, is_cocked in enumerate(item.cocked):
+                    die = by_box.get(j)
+                    if is_cocked:
+                        cocked_dice += 1
+                        cocked_kept += die is None or die.flagged
+                        cocked_marked += die is not None and die.cocked
+                    elif die is not None:
+                        flat_matched += 1
+                        flat_marked += die.cocked
     result = {
         "images": len(images),
         "dice": n_label,
@@ -252,14 +285,24 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str 
         "p95_ms": round(float(np.percentile(times, 95)), 4) if times else None,
         "image_accuracy_1_6": _fraction(n_exact16, n_16),
         "unreadable": unreadable,
+        "refused": refused,
+        "cocked_marks": marked,
     }
     if box_file:
         result.update({
+            "false_accepts": unflagged - unflagged_right,
             "found": _fraction(found, labelled_boxed),
             "unflagged_precision": _fraction(unflagged_right, unflagged),
             "flag_rate": _fraction(flagged, right + wrong),
             "flagged_errors": _fraction(wrong_flagged, wrong),
             "flagged_correct": _fraction(right_flagged, right),
+        })
+    if has_cocked:
+        result.update({
+            "cocked_dice": cocked_dice,
+            "cocked_flagged": _fraction(cocked_kept, cocked_dice),
+            "cocked_marked": _fraction(cocked_marked, cocked_dice),
+            "flat_marked_cocked": _fraction(flat_marked, flat_matched),
         })
     if errata is not None:
         names = {Path(item.file).name for item in images}

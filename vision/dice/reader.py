@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from vision.dice.classical import read_work_classical
+from vision.dice.cocked import COCKED_AT, cocked_probabilities
 from vision.dice.learned import read_work_hybrid, read_work_learned
 from vision.frames import MIN_FRAME_SIDE, check_frame, frame_problem
 from vision.observation import DiceObservation, DieReading
@@ -86,6 +88,8 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, method: str = DEFAULT_MET
     Returns a DiceObservation: dice in reading order (rows top to bottom, left to right within a row),
     boxes in frame pixels, ``ms`` the wall time of this call in milliseconds. A black, saturated or
     uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
+    A die that leans on an edge or on another die is flagged and marked ``cocked``
+    (:mod:`vision.dice.cocked`, with every method).
     ``calibration``: a :class:`vision.dice.calibration.DiceCalibration` (the caller loads it once, e.g.
     from the app's state directory) or None; it is used only when it was made for frames of this size: v2 compares the table with the calibrated empty table; v3 (which needs
     none) drops detections on the part of the table nothing was put on (a board's or a card's print).
@@ -112,7 +116,7 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, method: str = DEFAULT_MET
             found = read_work_hybrid(work, calibration)
         if found is None:
             found = read_work_classical(work, calibration)
-        dice = [_to_frame(d, scale, (w, h)) for d in found]
+        dice = [_to_frame(d, scale, (w, h)) for d in _mark_cocked(work, found)]
         dice.sort(key=lambda d: (d.box[1] + d.box[3]) / 2)
         dice = _reading_order(dice)
     ms = (time.perf_counter() - start) * 1000.0
@@ -126,7 +130,14 @@ def _to_frame(die: DieReading, scale: float, size: tuple[int, int]) -> DieReadin
     x0, y0, x1, y1 = die.box
     box = (max(0, math.floor(x0 / scale)), max(0, math.floor(y0 / scale)),
            min(w, math.ceil(x1 / scale)), min(h, math.ceil(y1 / scale)))
-    return DieReading(die.value, box, die.confidence, die.flagged)
+    return DieReading(die.value, box, die.confidence, die.flagged, die.cocked)
+
+
+def _mark_cocked(work: np.ndarray, dice: list[DieReading]) -> list[DieReading]:
+    """``dice`` (boxes in work pixels) with each die that :mod:`vision.dice.cocked` finds leaning
+    (P(cocked) >= COCKED_AT) marked cocked and flagged."""
+    p = cocked_probabilities(work, [d.box for d in dice])
+    return [replace(d, cocked=True, flagged=True) if q >= COCKED_AT else d for d, q in zip(dice, p)]
 
 
 def _reading_order(dice: list[DieReading]) -> list[DieReading]:

@@ -303,9 +303,10 @@ def plain_crops(photos):
     return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
-def build_net(width: float = 1.0, deep: bool = False):
-    """The classifier: 4 conv layers of (8, 16, 32, 48) * width channels and a linear layer; ``deep``
-    adds a second conv layer to the last two stages (8x8 and 4x4: about twice the multiply-adds)."""
+def build_net(width: float = 1.0, deep: bool = False, classes: int = 7):
+    """The classifier: 4 conv layers of (8, 16, 32, 48) * width channels and a linear layer to ``classes``
+    outputs (7: no die face and 1-6); ``deep`` adds a second conv layer to the last two stages (8x8 and
+    4x4: about twice the multiply-adds)."""
     import torch.nn as nn
 
     def block(cin, cout):
@@ -316,15 +317,17 @@ def build_net(width: float = 1.0, deep: bool = False):
     extra4 = block(c[3], c[3]) if deep else []
     return nn.Sequential(*block(3, c[0]), nn.MaxPool2d(2), *block(c[0], c[1]), nn.MaxPool2d(2),
                          *block(c[1], c[2]), *extra3, nn.MaxPool2d(2), *block(c[2], c[3]), *extra4,
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c[3], 7))
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c[3], classes))
 
 
-def train(x, y, epochs: int, seed: int, log=print, width: float = 1.0, deep: bool = False):
+def train(x, y, epochs: int, seed: int, log=print, width: float = 1.0, deep: bool = False, classes: int = 7):
+    """A net of :func:`build_net` trained on crops ``x`` (n, 3, 32, 32) float32 and classes ``y`` (n,) int64
+    for ``epochs`` epochs (AdamW, one-cycle, batches of 256, half of them mirrored), seeded ``seed``."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
-    net = build_net(width, deep)
+    net = build_net(width, deep, classes)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     xt, yt = torch.from_numpy(x), torch.from_numpy(y)
     steps = epochs * math.ceil(len(x) / 256)

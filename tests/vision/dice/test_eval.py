@@ -87,6 +87,32 @@ def test_figures_are_exact(tmp_path, fake_reader):
     assert r["flagged_errors"] == 0.5  # b's 4 flagged, the stray 2 not
     assert r["flagged_correct"] == 0.25  # c's 3
     assert r["unreadable"] == 0
+    assert r["false_accepts"] == 1  # b's stray 2: offered, and no die is there
+    assert r["refused"] == 0 and r["cocked_marks"] == 0
+    assert "cocked_dice" not in r  # the set has no cocked column
+
+
+def test_cocked_figures_and_refused_photos(tmp_path, fake_reader):
+    """A box file with a ``cocked`` column: each labelled cocked die counts as kept from the players when
+    no unflagged reading matches it, as marked when its reading says ``cocked``; flat dice marked cocked
+    are counted apart. A photo-level problem refuses the whole image."""
+    write_set(tmp_path, [("images/a.jpg", "2 5"), ("images/b.jpg", "1 6"), ("images/c.jpg", "3")], None)
+    with open(tmp_path / "boxes.csv", "w") as f:
+        f.write("file,value,x_min,y_min,x_max,y_max,cocked\n"
+                "images/a.jpg,2,0,0,20,20,1\nimages/a.jpg,5,30,0,50,20,0\n"
+                "images/b.jpg,1,0,0,20,20,1\nimages/b.jpg,6,30,0,50,20,0\n"
+                "images/c.jpg,3,0,0,20,20,1\n")
+    cocked = DieReading(2, (2, 2, 18, 18), 0.3, True, True)
+    fake_reader["a.jpg"] = DiceObservation((cocked, DieReading(5, (32, 2, 48, 18), 0.9, True, True)), (64, 64))
+    # b: the cocked 1 read unflagged (a false accept the players would feel), the flat 6 right
+    fake_reader["b.jpg"] = DiceObservation((die(1, (2, 2, 18, 18)), die(6, (32, 2, 48, 18))), (64, 64))
+    fake_reader["c.jpg"] = DiceObservation((), (64, 64), problem="frame is black")  # refused: not offered
+    r = dice_eval.evaluate(tmp_path)
+    assert r["cocked_dice"] == 3
+    assert r["cocked_flagged"] == round(2 / 3, 4)  # a's (flagged) and c's (not offered), not b's
+    assert r["cocked_marked"] == round(1 / 3, 4)
+    assert r["flat_marked_cocked"] == 0.5  # a's flat 5 marked, b's 6 not
+    assert r["cocked_marks"] == 2 and r["refused"] == 1
 
 
 def test_empty_denominators_are_null(tmp_path, fake_reader):
@@ -234,13 +260,15 @@ def test_byler_set_against_its_label_errata():
     """byler_d6 (149 of its 200 photos trained on) against the labels with the shipped errata (each row
     checked by eye). Measured (twelfth round): image accuracy 0.9573 over its 117 photos of 1-6 dice
     (0.9402 against the labels as published), found 0.9993, unflagged precision 0.9993 (0.9931), flag rate
-    0.0282. Against the published labels a reader that read every die right would score at most 0.994
+    0.0282; with the cocked-die mark (thirteenth round) 0.0322 (7 flat dice marked cocked), the rest the
+    same. Against the published labels a reader that read every die right would score at most 0.994
     unflagged precision: 9 labels are wrong."""
     r = dice_eval.evaluate(SHARED_DICE / "byler_d6", dice_eval.load_errata(ERRATA))
     assert r["images"] == 200 and r["dice"] == 1491 and r["errata"] == 9
     assert r["image_accuracy_1_6"] >= 0.95
     assert r["found"] >= 0.999 and r["unflagged_precision"] >= 0.995
     assert r["flag_rate"] <= 0.05
+    assert r["cocked_marks"] <= 15  # flat dice all: a mark is a false one (measured 7 of 1491)
 
 
 @pytest.fixture(scope="module")
@@ -258,6 +286,7 @@ def test_bundled_set_figures(bundled_result):
     assert r["found"] >= 0.98
     assert r["unflagged_precision"] >= 0.99
     assert r["flag_rate"] <= 0.2
+    assert r["cocked_marks"] == 0 and r["false_accepts"] == 0 and r["refused"] == 0
     for key, value in r.items():
         if isinstance(value, float):
             assert value == round(value, 4), key

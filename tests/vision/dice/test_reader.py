@@ -207,9 +207,10 @@ def test_cli_read_json(capsys):
         assert obj["file"] == name
         assert isinstance(obj["ms"], float)
         for die in obj["dice"]:
-            assert set(die) == {"value", "box", "confidence", "flagged"}
+            assert set(die) == {"value", "box", "confidence", "flagged", "cocked"}
             assert 1 <= die["value"] <= 6 and len(die["box"]) == 4
             assert isinstance(die["flagged"], bool)
+            assert die["cocked"] is False  # the bundled photos' dice all lie flat
 
 
 def test_cli_read_bad_file_and_debug_out(tmp_path, capsys):

@@ -1,0 +1,29 @@
+"""The Ludo reader's die: a cocked die is never taken, and the players are told why."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from companion.readers import ludo as ludo_reader
+from vision.observation import DiceObservation, DieReading
+
+
+def _reader_seeing(monkeypatch, *dice: DieReading):
+    monkeypatch.setattr(ludo_reader, "read_board", lambda *args, **kwargs: SimpleNamespace(found=False))
+    monkeypatch.setattr(ludo_reader, "read_dice", lambda frame, calibration=None: DiceObservation(dice, (480, 640)))
+    return ludo_reader.LudoFrameReader("ludo52", ("red", "blue"))
+
+
+def test_a_leaning_die_is_not_taken_and_the_reason_is_said(monkeypatch):
+    reader = _reader_seeing(monkeypatch, DieReading(6, (10, 10, 50, 50), 0.2, flagged=True, cocked=True))
+    reading = reader._read_die(np.zeros((480, 640, 3), np.uint8))
+    assert reading.die is None and reading.dice_seen == 1
+    assert reading.problem == "the die is leaning: roll it again"
+
+
+def test_a_flat_die_is_taken(monkeypatch):
+    reader = _reader_seeing(monkeypatch, DieReading(6, (10, 10, 50, 50), 0.97))
+    reading = reader._read_die(np.zeros((480, 640, 3), np.uint8))
+    assert reading.die == 6 and reading.problem == ""
