@@ -27,6 +27,13 @@ from vision.observation import DiceObservation, DieReading
 # smallest is ~20 px with ~4 px pips, the least that pip counting needs. Larger frames are scaled down
 # (time grows with area), smaller ones are used as they are.
 WORK_MAX_SIDE = 640
+OVERSIZED = 0.2
+"""Longest die side, as a fraction of the frame's long side, that a die among others may have unflagged.
+The box's camera looks down on the table from 40-60 cm: a die among others is at most 0.138 of the long
+side in every real set (pi_cam_tray's close tray; byler_d6 0.089, ivory_grid's grids 0.098); a printed
+Ludo yard with its four circles reads as a 4 at 0.24-0.25 (dga_easy.jpg), card prints up to 0.45 on the
+rendered game tables. A frame with one die only may be a close-up (ivory_grid's fill 0.62) and is left
+alone."""
 METHODS = ("learned", "hybrid", "classical")
 """The readers :func:`read_dice` can use: ``"learned"`` (v3, vision.dice.learned.read_work_learned: die
 detector + face classifier + pips), ``"hybrid"`` (v2 plus the dice only the detector finds,
@@ -89,7 +96,8 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, method: str = DEFAULT_MET
     boxes in frame pixels, ``ms`` the wall time of this call in milliseconds. A black, saturated or
     uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
     A die that leans on an edge or on another die is flagged and marked ``cocked``
-    (:mod:`vision.dice.cocked`, with every method).
+    (:mod:`vision.dice.cocked`, with every method), and so is (flagged) a die too big to lie among the
+    others on a table (:data:`OVERSIZED`).
     ``calibration``: a :class:`vision.dice.calibration.DiceCalibration` (the caller loads it once, e.g.
     from the app's state directory) or None; it is used only when it was made for frames of this size: v2 compares the table with the calibrated empty table; v3 (which needs
     none) drops detections on the part of the table nothing was put on (a board's or a card's print).
@@ -116,7 +124,7 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, method: str = DEFAULT_MET
             found = read_work_hybrid(work, calibration)
         if found is None:
             found = read_work_classical(work, calibration)
-        dice = [_to_frame(d, scale, (w, h)) for d in _mark_cocked(work, found)]
+        dice = [_to_frame(d, scale, (w, h)) for d in _flag_oversized(_mark_cocked(work, found), work.shape[:2])]
         dice.sort(key=lambda d: (d.box[1] + d.box[3]) / 2)
         dice = _reading_order(dice)
     ms = (time.perf_counter() - start) * 1000.0
@@ -131,6 +139,16 @@ def _to_frame(die: DieReading, scale: float, size: tuple[int, int]) -> DieReadin
     box = (max(0, math.floor(x0 / scale)), max(0, math.floor(y0 / scale)),
            min(w, math.ceil(x1 / scale)), min(h, math.ceil(y1 / scale)))
     return DieReading(die.value, box, die.confidence, die.flagged, die.cocked)
+
+
+def _flag_oversized(dice: list[DieReading], shape: tuple[int, int]) -> list[DieReading]:
+    """``dice`` with each die longer than OVERSIZED of the image's long side flagged, when the image
+    shows two dice or more (a close-up of one die may fill the frame)."""
+    if len(dice) < 2:
+        return dice
+    limit = OVERSIZED * max(shape)
+    return [replace(d, flagged=True) if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) > limit else d
+            for d in dice]
 
 
 def _mark_cocked(work: np.ndarray, dice: list[DieReading]) -> list[DieReading]:

@@ -11,10 +11,12 @@ import pytest
 
 from companion.cli import main
 from companion.errors import FrameError
+from tests.paths import SHARED_DATA
 from vision.camera import bundled_photos_dir
 from vision.dice import read_dice
 from vision.dice.eval import load_set, match_to_boxes
 from vision.dice.reader import WORK_MAX_SIDE, work_image
+from vision.observation import DieReading
 
 # Measured on the bundled 14 photos (4 dice each; never used to train the face classifier) with reader
 # v2: 7 photos read exactly, 50 dice reported, all on labelled dice (50 of 56 found), 40 unflagged and
@@ -273,3 +275,31 @@ def test_warm_up_loads_the_readers_models_before_the_first_photo():
     for cached in (shipped_detector, shipped_box_classifier, shipped_second_classifier):
         info = cached.cache_info()
         assert info.currsize == 1 and info.misses == 1 and info.hits >= 1
+
+
+def test_a_die_too_big_to_lie_among_the_others_is_flagged():
+    """A printed yard or a card's print can look like a big die beside the real ones (OVERSIZED): among
+    other dice a die over a fifth of the frame's long side is flagged; alone (a close-up) it is not."""
+    from vision.dice.reader import OVERSIZED, _flag_oversized
+
+    small = DieReading(3, (10, 10, 50, 50), 0.95)
+    big = DieReading(4, (100, 100, 100 + int(OVERSIZED * 640) + 2, 240), 0.95)
+    near = DieReading(5, (300, 100, 300 + int(OVERSIZED * 640) - 2, 200), 0.95)
+    flagged = [d.flagged for d in _flag_oversized([small, big, near], (480, 640))]
+    assert flagged == [False, True, False]
+    assert _flag_oversized([big], (480, 640)) == [big]
+
+
+BOARD_FRAMES = SHARED_DATA / "ludo" / "board_frames"
+
+
+@pytest.mark.skipif(not BOARD_FRAMES.is_dir(),
+                    reason="../shared/data is absent (it exists on development and CI machines only)")
+@pytest.mark.parametrize("name", ["dga_easy.jpg", "dga_medium.jpg"])
+def test_the_ludo_board_print_gives_no_unflagged_die(name):
+    """Issue 25: on the real Ludo photos the yards (four printed circles, read as 4s at a quarter of the
+    frame) and the pawns are no dice. The only die in them shows a 1; measured: every reading flagged
+    (the small 1 is not found), so nothing but a 1 may be offered."""
+    obs = read_dice(cv2.imread(str(BOARD_FRAMES / name)))
+    assert obs.problem is None
+    assert all(d.value == 1 for d in obs.dice if not d.flagged)
