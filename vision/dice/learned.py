@@ -18,6 +18,8 @@ the classical candidate finder). Steps:
    DIHEDRAL_VIEWS turned copies, :func:`dihedral_probabilities`); a die whose confidence is below FLAG_BELOW is
    flagged, one the classifier calls "no die face" with a weak detection is dropped.
 4. A die whose box runs past the frame's edge (partly out of view) is flagged, never silently read.
+   A 1 whose centre spot is hollow or ragged (:func:`vision.dice.pips.centre_spot_is_a_pip`: a card's
+   digit in its white index box, a printed ring) is flagged too.
 
 With a calibration of the empty play area (``companion calibrate dice``, :mod:`vision.dice.calibration`), a
 detection on a part of the table that has not changed since (a board's printed circles, a card's pips, a
@@ -36,7 +38,7 @@ import numpy as np
 from vision.dice.classical import read_work_classical
 from vision.dice.detect import Detection, same_die, shipped_detector
 from vision.dice.model import face_crop, shipped_box_classifier, shipped_second_classifier
-from vision.dice.pips import read_face
+from vision.dice.pips import centre_spot_is_a_pip, read_face
 from vision.dice.segment import lab_distance, to_lab
 from vision.observation import DieReading
 
@@ -377,6 +379,8 @@ def read_work_learned(work: np.ndarray, classifier=None, second=None,
         outside = max(-x0, -y0, x1 - w, y1 - h, 0.0) / side
         if outside > EDGE_TOLERANCE:
             conf = min(conf, FLAG_BELOW * 0.98)
+        if value == 1 and conf >= FLAG_BELOW and not centre_spot_is_a_pip(lab, box, face_mask(box[2] - box[0], box[3] - box[1])):
+            conf = FLAG_BELOW * 0.98  # a hollow or ragged "pip": a card's digit, a ring, no die's 1
         flagged = conf < FLAG_BELOW
         out.append(DieReading(value=value, box=box, confidence=round(float(conf), 4), flagged=bool(flagged)))
     return out

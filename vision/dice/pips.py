@@ -54,6 +54,12 @@ PIP_MIN_PIXELS = 3
 PIP_MIN_AXIS_RATIO = 0.45
 # Fill: spot area over its ellipse's area; a ragged spot (texture, a pip merged with an edge) is lower.
 PIP_MIN_FILL = 0.6
+# The pip of a 1 (centre_spot_is_a_pip): the biggest spot within this distance (per s) of the face's
+# centre, whose holes are at most this share of its area and whose area (less its holes) is at least this
+# share of its convex hull. A pip is a solid disc (solidity above 0.9 when blurred); a digit of a card's
+# index read as a 1 (on the rendered game tables) is hollow or ragged (0.45-0.75).
+CENTRE_SPOT_REACH = 0.2
+CENTRE_SPOT_MAX_HOLES, CENTRE_SPOT_MIN_SOLIDITY = 0.1, 0.8
 # Pip sizes on one face agree: a pip smaller than this fraction of the face's largest non-single pip
 # is suspect (a 1's pip may be larger; the others are equal).
 PIP_SIZE_RATIO = 0.45
@@ -146,20 +152,15 @@ def _spots(pip_mask: np.ndarray):
         yield area, cents[i][0], cents[i][1], ratio, area / ellipse_area, x, y, w, h
 
 
-def read_face(lab: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
-              side: float | None = None) -> FaceReading:
-    """Read the pips of one object.
-
-    lab: the Lab work image (H, W, 3) float32. box: (x0, y0, x1, y1) of the object in it. mask: uint8
-    0/1 of shape (y1 - y0, x1 - x0), the object's pixels (holes filled). side: the die side in pixels
-    when known from elsewhere (an object holding several dice), else the square root of the mask's
-    area. Returns a FaceReading whose pip coordinates are in work-image pixels.
-    """
+def _pip_mask(lab: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray, side: float | None):
+    """The thresholded pip map of one object (method steps 1-2, before the spots are judged): (pip_mask
+    uint8 0/1, dist float32, the face mask in the crop, side px, scale, crop origin (X0, Y0)), all in the
+    crop's pixels at ``scale`` (<= 1: big dice are read at CANON_SIDE); None when the face is too small
+    to read (fewer than 9 search pixels)."""
     x0, y0, x1, y1 = box
     H, W = lab.shape[:2]
-    area = int(mask.sum())
     if side is None:
-        side = math.sqrt(area)
+        side = math.sqrt(int(mask.sum()))
     pad = int(math.ceil(CROP_PAD * side))
     X0, Y0, X1, Y1 = max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad)
     fmask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
@@ -176,11 +177,27 @@ def read_face(lab: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
     search = _erode(fmask, PIP_SEARCH_ERODE * side)
     values = dist[search > 0]
     if values.size < 9:
-        return FaceReading(0, [], 0.0, ["too small"])
+        return None
     typical = float(np.median(values))
     strongest = float(np.percentile(values, 99.5))
     threshold = max(PIP_MIN_CONTRAST, typical + PIP_THRESHOLD * (strongest - typical))
     pip_mask = ((dist > threshold) & (search > 0)).astype(np.uint8)
+    return pip_mask, dist, fmask, side, scale, (X0, Y0), threshold
+
+
+def read_face(lab: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
+              side: float | None = None) -> FaceReading:
+    """Read the pips of one object.
+
+    lab: the Lab work image (H, W, 3) float32. box: (x0, y0, x1, y1) of the object in it. mask: uint8
+    0/1 of shape (y1 - y0, x1 - x0), the object's pixels (holes filled). side: the die side in pixels
+    when known from elsewhere (an object holding several dice), else the square root of the mask's
+    area. Returns a FaceReading whose pip coordinates are in work-image pixels.
+    """
+    found = _pip_mask(lab, box, mask, side)
+    if found is None:
+        return FaceReading(0, [], 0.0, ["too small"])
+    pip_mask, dist, fmask, side, scale, (X0, Y0), threshold = found
     pips: list[Pip] = []
     rejected_at: list[tuple[float, float]] = []
     s2 = side * side
@@ -196,6 +213,43 @@ def read_face(lab: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
     reading = _read_lattice(dist, fmask, pips, side, threshold, rejected_at)
     reading.pips = [Pip(p.x / scale + X0, p.y / scale + Y0, p.area / scale ** 2) for p in reading.pips]
     return reading
+
+
+def centre_spot_is_a_pip(lab: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray) -> bool:
+    """Whether the biggest spot of the pip map within CENTRE_SPOT_REACH of the face's centre (the pip of
+    a 1) could be a pip: False when it is hollow (holes over CENTRE_SPOT_MAX_HOLES of its area: a ring, a
+    digit 0, 6, 8 or 9) or ragged (area over its convex hull's below CENTRE_SPOT_MIN_SOLIDITY: a digit's
+    strokes); True otherwise, and when there is no spot there (that is for the other checks to judge).
+    Arguments as :func:`read_face`."""
+    found = _pip_mask(lab, box, mask, None)
+    if found is None:
+        return True
+    pip_mask, _, _, side, scale, (X0, Y0), _ = found
+    contours, hierarchy = cv2.findContours(pip_mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return True
+    cx = ((box[0] + box[2]) / 2 - X0) * scale
+    cy = ((box[1] + box[3]) / 2 - Y0) * scale
+    best = None
+    for i, contour in enumerate(contours):
+        if hierarchy[0][i][3] != -1:
+            continue  # a hole, counted with its spot below
+        area = cv2.contourArea(contour)
+        m = cv2.moments(contour)
+        if area < max(PIP_MIN_PIXELS, PIP_MIN_AREA * side * side) or m["m00"] <= 0:
+            continue
+        if math.hypot(m["m10"] / m["m00"] - cx, m["m01"] / m["m00"] - cy) > CENTRE_SPOT_REACH * side:
+            continue
+        holes, j = 0.0, hierarchy[0][i][2]
+        while j != -1:
+            holes += cv2.contourArea(contours[j])
+            j = hierarchy[0][j][0]
+        if best is None or area > best[0]:
+            best = (area, holes, cv2.contourArea(cv2.convexHull(contour)))
+    if best is None:
+        return True
+    area, holes, hull = best
+    return holes <= CENTRE_SPOT_MAX_HOLES * area and (area - holes) >= CENTRE_SPOT_MIN_SOLIDITY * hull
 
 
 def _pip_map(crop: np.ndarray, side: float) -> np.ndarray:

@@ -66,4 +66,6 @@ def test_a_calibration_of_the_empty_table_drops_its_print_and_keeps_every_die():
             else:
                 wrong_unflagged_with += wrong
     assert false_without >= 15 and false_with * 5 <= false_without  # cards' and board's print: mostly gone
-    assert wrong_unflagged_without >= 2 and wrong_unflagged_with == 0
+    # without the calibration a card's print still passes for a die (measured: 1 since a hollow or ragged
+    # centre spot flags a 1, 2 or more before); with it, none
+    assert wrong_unflagged_without >= 1 and wrong_unflagged_with == 0
