@@ -100,11 +100,18 @@ def replay_state(events, players: int, config: SchottenTottenConfig, step: Step 
 
 def new_card(state: SchottenTottenState, reading: SchottenTottenReading) -> tuple[Card, int] | None:
     """The play the reading shows: exactly one readable, unflagged card not yet on the table, at the
-    active seat's side of a stone where it may play (C.4); else None."""
+    active seat's side of a stone where it may play (C.4), and every card already played seen where it
+    lies (a card missed, read as another or moved makes the reading disagree with the game: it is not
+    offered, schotten-totten.md C.2-C.4); else None."""
     table = set(state.table_cards())
     new = [c for c in reading.cards if c.card is None or c.card not in table]
     if len(new) != 1 or new[0].flagged:
         return None
+    seen = {(c.stone, c.seat, c.card) for c in reading.cards}
+    for index, stone in enumerate(state.stones):
+        for seat, cards in enumerate(stone.cards):
+            if any((index, seat, card) not in seen for card in cards):
+                return None
     seen = new[0]
     if seen.card is None or seen.seat != state.active or not state.stones[seen.stone].has_room(seen.seat):
         return None

@@ -131,6 +131,27 @@ def test_camera_reading_needs_a_stable_new_card(tmp_path):
     assert session.state.stones[4].cards[a] == (Card(2, 6),)
 
 
+def test_a_reading_that_disagrees_with_the_played_cards_is_not_offered(tmp_path):
+    """Issue 25: a new card is offered only when every card already played is seen where it lies; a
+    played card missed, read as another card or seen at another stone makes the reading disagree with
+    the game, so the box proposes nothing (the players enter the card by hand)."""
+    session = make_session(tmp_path, stable_frames=1)
+    a = session.start_seat
+    session.on_command(cmd("confirm"))
+    first = SeenCard(4, a, Card(2, 6))
+    session.on_frame(None, TableReading((first,)))
+    session.on_command(cmd("confirm"))
+    assert session.state.stones[4].cards[a] == (Card(2, 6),)
+    b = 1 - a
+    played = Card(0, 3)
+    assert new_card(session.state, TableReading((first, SeenCard(2, b, played)))) == (played, 2)
+    assert new_card(session.state, TableReading((SeenCard(2, b, played),))) is None  # the 6 missed
+    misread = SeenCard(4, a, Card(2, 5))
+    assert new_card(session.state, TableReading((misread, SeenCard(2, b, played)))) is None  # read as a 5
+    moved = SeenCard(5, a, Card(2, 6))
+    assert new_card(session.state, TableReading((moved, SeenCard(2, b, played)))) is None  # at another stone
+
+
 def test_reader_observation_adapter():
     card = SimpleNamespace(code="B7", stone=3, side="b", flagged=False)
     unread = SimpleNamespace(code=None, stone=2, side="a", flagged=False)
