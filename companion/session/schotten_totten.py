@@ -107,11 +107,10 @@ def new_card(state: SchottenTottenState, reading: SchottenTottenReading) -> tupl
     new = [c for c in reading.cards if c.card is None or c.card not in table]
     if len(new) != 1 or new[0].flagged:
         return None
-    seen = {(c.stone, c.seat, c.card) for c in reading.cards}
-    for index, stone in enumerate(state.stones):
-        for seat, cards in enumerate(stone.cards):
-            if any((index, seat, card) not in seen for card in cards):
-                return None
+    read_at = {(c.stone, c.seat, c.card) for c in reading.cards}
+    if any((index, seat, card) not in read_at for index, stone in enumerate(state.stones)
+           for seat, cards in enumerate(stone.cards) for card in cards):
+        return None
     seen = new[0]
     if seen.card is None or seen.seat != state.active or not state.stones[seen.stone].has_room(seen.seat):
         return None

@@ -78,7 +78,9 @@ class FaceClassifier:
         self.manifest = json.loads(manifest.read_text()) if manifest.is_file() else {}
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """Class probabilities (n, 7) float32 for crops (n, 3, CROP_SIZE, CROP_SIZE) from face_crop."""
+        """Class probabilities (n, classes) float32 for crops (n, 3, CROP_SIZE, CROP_SIZE) from face_crop:
+        7 for the face classifiers, 2 for the cocked-die classifier (:mod:`vision.dice.cocked`); (0, 7)
+        for no crops."""
         if len(crops) == 0:
             return np.zeros((0, 7), np.float32)
         self.net.setInput(np.ascontiguousarray(crops, dtype=np.float32))
