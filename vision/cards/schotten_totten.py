@@ -181,7 +181,7 @@ def _read_frame(frame_bgr: np.ndarray, calibration: StCalibration) -> list[CardR
         confidence = box.value_conf * (1.0 if dist <= COLOUR_FLAG_DISTANCE else 0.4)
         code = f"{LETTER[colour]}{box.value}" if colour and box.value else None
         cards.append(_reading(code, box.value, colour, card, confidence,
-                              confidence < FLAG_BELOW or code is None, stone, side))
+                              confidence < FLAG_BELOW or code is None or box.covered, stone, side))
     if boxes:
         return cards
     # no index box anywhere: another deck's design; each card outline is read by its centre value, flagged

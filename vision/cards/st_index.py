@@ -27,6 +27,10 @@ def lab_of(bgr) -> np.ndarray:
 WORK_SIDE = 1280  # frames are read at most this many pixels on their long side
 BOX_ASPECT = (1.45, 2.8)   # long/short of an index box seen from above (printed 34 x 17 mm = 2.0)
 BOX_RECT = 0.88            # convex hull area / minimum-area rectangle's area at least (a rectangle)
+BOX_RECT_COVERED = 0.8     # down to this a box counts as one with a corner covered (read, but flagged); a
+#                            disc or oval of the card, whole or cut by a straight edge, stays below pi/4
+SLIVER = 0.5  # an ink part of the value thinner than this share of its main stroke's width is a seam
+INK_DARK, INK_CHROMA = 0.5, 0.3  # ink: darker than this share of the local white, chroma below this share
 BOX_RING_COLOUR = 0.6      # at least this share of a ring round the box is saturated (the card's body)
 BOX_SIDE = (7, 200)        # short side of a box in work pixels
 
@@ -37,12 +41,15 @@ class IndexBox:
 
     corners: (4, 2) frame pixels TL, TR, BR, BL as the card's player sees the box (top toward the stone
     line). value: 1-9 or None, value_conf 0-1. lab: white-balanced Lab of the card's body round the box.
+    covered: the box is no whole rectangle (a corner under the next card, :data:`BOX_RECT_COVERED` ..
+    :data:`BOX_RECT`), so the card is read but must be confirmed.
     """
 
     corners: np.ndarray
     value: int | None
     value_conf: float
     lab: np.ndarray | None
+    covered: bool = False
 
 
 def white_patch(frame_bgr: np.ndarray) -> np.ndarray:
@@ -55,6 +62,25 @@ def white_patch(frame_bgr: np.ndarray) -> np.ndarray:
 
 def _saturated(hsv: np.ndarray) -> np.ndarray:
     return (hsv[:, :, 1] >= 90) & (hsv[:, :, 2] >= 50)
+
+
+def _ink(work_bgr: np.ndarray, local_value: np.ndarray) -> np.ndarray:
+    """Black print (bool, work size): dark against the brightest pixel nearby and with little chroma
+    (max - min channel), so a dark card body (blue, purple) or its shadow is not ink."""
+    value = work_bgr.max(axis=2).astype(np.float32)
+    chroma = value - work_bgr.min(axis=2)
+    local = local_value.astype(np.float32)
+    return (value < INK_DARK * local) & (chroma < INK_CHROMA * local)
+
+
+def _printed_outline(paper: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """The outer contour (int32, ROI pixels) of one white component ``paper`` (uint8 0/1) with the ink
+    inside its bounding box that touches it: a digit printed up to the box's edge (a 7's stem) bites the
+    white's outline, but not the printed box's."""
+    both = ((paper > 0) | ink).astype(np.uint8)
+    _, labels = cv2.connectedComponents(both, connectivity=4)
+    keep = np.isin(labels, np.unique(labels[paper > 0])).astype(np.uint8)
+    return max(cv2.findContours(keep, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], key=cv2.contourArea)
 
 
 def _box_corners(rect, top_distance) -> np.ndarray:
@@ -88,6 +114,7 @@ def find_index_boxes(frame_bgr: np.ndarray, top_distance) -> list[IndexBox]:
     local = cv2.dilate(hsv[:, :, 2], np.ones((25, 25), np.uint8))
     white = (hsv[:, :, 1] < WHITE_SAT) & (hsv[:, :, 2].astype(np.float32) > 0.6 * local)
     white = white.astype(np.uint8) * 255
+    ink = _ink(work, local)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=4)
     boxes = []
     for i in range(1, n):
@@ -95,13 +122,14 @@ def find_index_boxes(frame_bgr: np.ndarray, top_distance) -> list[IndexBox]:
         if area < BOX_SIDE[0] ** 2 * 1.4:
             continue
         roi = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
-        outline = max(cv2.findContours(roi, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0], key=cv2.contourArea)
+        outline = _printed_outline(roi, ink[y:y + bh, x:x + bw])
         rect = cv2.minAreaRect(outline + np.array([x, y], np.int32))
         (cx, cy), (a, b), _ = rect
         short, long = min(a, b), max(a, b)
         if not BOX_SIDE[0] <= short <= BOX_SIDE[1] or not BOX_ASPECT[0] <= long / max(short, 1) <= BOX_ASPECT[1]:
             continue
-        if cv2.contourArea(cv2.convexHull(outline)) < BOX_RECT * a * b:
+        fill = cv2.contourArea(cv2.convexHull(outline)) / max(a * b, 1e-6)
+        if fill < BOX_RECT_COVERED:
             continue  # not a rectangle (the digit and symbol may bite into the outline: the hull counts)
         # the ring round the box must be the card's colour
         pad = max(2, int(0.18 * short))
@@ -121,13 +149,24 @@ def find_index_boxes(frame_bgr: np.ndarray, top_distance) -> list[IndexBox]:
         centre = corners.mean(axis=0)
         box_img = rectify(work, centre + (corners - centre) * 1.12, 96)
         value, conf = _read_digit(box_img)
+        if fill < BOX_RECT and value is None:
+            continue  # no whole rectangle and no value in it: a cut disc or oval, a scrap of white
         paper = np.array(cv2.mean(work[y:y + bh, x:x + bw], mask=roi)[:3])
         body = work[ry0:ry1, rx0:rx1][ring_px & sat[ry0:ry1, rx0:rx1]]
         lab = None
         if len(body):
             lab = lab_of(np.median(body, axis=0) / np.maximum(paper, 1.0) * 255.0)
-        boxes.append(IndexBox(corners=corners / scale, value=value, value_conf=conf, lab=lab))
+        boxes.append(IndexBox(corners=corners / scale, value=value, value_conf=conf, lab=lab,
+                              covered=fill < BOX_RECT))
     return boxes
+
+
+def _touches_edge(stat, w: int, h: int) -> bool:
+    """Whether a connected component's (x, y, w, h, area) box reaches the crop's edge: the crop holds the
+    index box with a border round it, so the value never does, but the dark seam between the box's white
+    and the card's colour can."""
+    x, y, bw, bh = stat[:4]
+    return x == 0 or y == 0 or x + bw >= w or y + bh >= h
 
 
 def _read_digit(box_bgr: np.ndarray) -> tuple[int | None, float]:
@@ -140,9 +179,15 @@ def _read_digit(box_bgr: np.ndarray) -> tuple[int | None, float]:
     black = ((value < 0.5 * paper) & (chroma < 0.3 * paper)).astype(np.uint8) * 255
     h, w = black.shape
     n, labels, stats, cents = cv2.connectedComponentsWithStats(black, connectivity=8)
-    parts = [i for i in range(1, n) if cents[i][0] < 0.45 * w and stats[i][3] > 0.4 * h]
+    parts = [i for i in range(1, n) if cents[i][0] < 0.45 * w and stats[i][3] > 0.4 * h
+             and not _touches_edge(stats[i], w, h)]
     if not parts:
         return None, 0.0
+    if len(parts) > 1:  # a sliver of the seam between the box and the card's colour is no stroke
+        radius = cv2.distanceTransform(black, cv2.DIST_L2, 3)
+        width = {i: float(radius[labels == i].max()) for i in parts}
+        main = max(parts, key=lambda i: stats[i][4])
+        parts = [i for i in parts if width[i] >= SLIVER * width[main]]
     mask = np.isin(labels, parts).astype(np.uint8) * 255
     scores = glyph_scores(mask)
     scores[0] = 0.0  # no 0 in this deck (values 1-9)

@@ -163,3 +163,15 @@ def test_cards_without_index_boxes_are_read_by_their_centre_and_flagged():
     assert len(obs.cards) == 1
     card = obs.cards[0]
     assert card.flagged and card.value == 6 and (card.stone, card.side) == (2, "b")
+
+
+@pytest.mark.parametrize("seam_px", [1, 2])
+def test_a_seam_beside_the_index_value_is_not_read_as_a_stroke(seam_px):
+    from vision.cards.st_index import _read_digit
+
+    for value in range(1, 10):
+        box = np.full((51, 96, 3), 235, np.uint8)
+        box[:3, :] = box[-3:, :] = box[:, :3] = box[:, -3:] = (40, 150, 40)
+        cv2.putText(box, str(value), (14, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 4, cv2.LINE_AA)
+        box[5:45, 5:5 + seam_px] = (60, 60, 60)  # the dark seam between the box's white and the card's colour
+        assert _read_digit(box)[0] == value
