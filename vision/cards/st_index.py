@@ -176,7 +176,7 @@ def _read_digit(box_bgr: np.ndarray) -> tuple[int | None, float]:
     value = box_bgr.max(axis=2).astype(np.float32)
     chroma = value - box_bgr.min(axis=2)
     paper = float(np.percentile(value, 90))
-    black = ((value < 0.5 * paper) & (chroma < 0.3 * paper)).astype(np.uint8) * 255
+    black = ((value < INK_DARK * paper) & (chroma < INK_CHROMA * paper)).astype(np.uint8) * 255
     h, w = black.shape
     n, labels, stats, cents = cv2.connectedComponentsWithStats(black, connectivity=8)
     parts = [i for i in range(1, n) if cents[i][0] < 0.45 * w and stats[i][3] > 0.4 * h
