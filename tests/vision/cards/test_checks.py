@@ -73,3 +73,18 @@ def test_real_photos_give_four_cards_inside_the_picture_or_a_problem(shared_data
         observation = (read_schotten_totten(frame) if game == "schotten-totten" else read_donkey_race(frame, players=4))
         assert all(0 <= c.box[0] <= c.box[2] <= w and 0 <= c.box[1] <= c.box[3] <= h for c in observation.cards), path
         assert len(observation.cards) == 4 or observation.problem, path.name
+
+
+@pytest.mark.parametrize(("offered", "flagged", "truth", "wrong"), [
+    (["R5", "B7"], 0, ["B7", "R5"], False),       # exactly the cards laid
+    (["R5"], 1, ["R5", "B7"], False),             # the missing one is asked about
+    (["R5", "B7"], 1, ["R5", "B7"], False),       # a question too many
+    (["R5"], 0, ["R5", "B7"], True),              # a card missed silently
+    (["R5", "R6"], 1, ["R5", "B7"], True),        # an unflagged card that is not there
+    (["R5", "R5"], 0, ["R5"], True),              # counted with repeats
+    ([], 1, ["R5", "B7"], True),                  # one question for two missing cards
+])
+def test_a_false_accept_is_an_offer_the_players_are_not_asked_about(offered, flagged, truth, wrong):
+    from vision.cards.eval import offered_wrong
+
+    assert offered_wrong(offered, flagged, truth) is wrong
