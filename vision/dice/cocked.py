@@ -18,7 +18,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.dice.model import FaceClassifier, face_crop
+from vision.dice.model import FaceClassifier, turned_probabilities
 
 MODEL_FILE = "cocked32.onnx"
 MANIFEST_FILE = "cocked32_manifest.json"
@@ -48,7 +48,4 @@ def cocked_probabilities(image_bgr: np.ndarray, boxes, classifier: FaceClassifie
     classifier = classifier or shipped_cocked_classifier()
     if classifier is None or len(boxes) == 0:
         return np.zeros(len(boxes), np.float32)
-    crops = np.stack([face_crop(image_bgr, box) for box in boxes])
-    views = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(VIEWS)])
-    p = classifier.probabilities(np.ascontiguousarray(views))[:, 1]
-    return p.reshape(VIEWS, len(boxes)).mean(axis=0).astype(np.float32)
+    return turned_probabilities(classifier, image_bgr, boxes, VIEWS)[:, 1]

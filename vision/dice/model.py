@@ -79,7 +79,8 @@ class FaceClassifier:
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """Class probabilities (n, classes) float32 for crops (n, 3, CROP_SIZE, CROP_SIZE) from face_crop:
-        7 for the face classifiers, 2 for the cocked-die classifier (:mod:`vision.dice.cocked`); (0, 7)
+        7 for the face classifiers, 2 for the cocked-die and gate classifiers (:mod:`vision.dice.cocked`,
+        :mod:`vision.dice.gate`); (0, 7)
         for no crops."""
         if len(crops) == 0:
             return np.zeros((0, 7), np.float32)
@@ -88,6 +89,17 @@ class FaceClassifier:
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def turned_probabilities(classifier: FaceClassifier, image_bgr: np.ndarray, boxes, views: int) -> np.ndarray:
+    """Class probabilities (n, classes) float32 of ``classifier`` for the dice at ``boxes`` ((x0, y0, x1, y1)
+    pixels of the BGR uint8 image ``image_bgr``): the mean over each crop (:func:`face_crop`) turned by
+    ``views`` quarter turns (1-4). Used by the two-class models (:mod:`vision.dice.cocked`,
+    :mod:`vision.dice.gate`), whose answer does not depend on how a die is turned."""
+    crops = np.stack([face_crop(image_bgr, box) for box in boxes])
+    turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(views)])
+    p = classifier.probabilities(np.ascontiguousarray(turned))
+    return p.reshape(views, len(boxes), -1).mean(axis=0).astype(np.float32)
 
 
 @lru_cache(maxsize=1)

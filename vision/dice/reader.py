@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.dice.classical import read_work_classical
 from vision.dice.cocked import COCKED_AT, cocked_probabilities
+from vision.dice.gate import DIE_BELOW, die_probabilities
 from vision.dice.learned import read_work_hybrid, read_work_learned
 from vision.frames import MIN_FRAME_SIDE, check_frame, frame_problem
 from vision.observation import DiceObservation, DieReading
@@ -97,7 +98,8 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, method: str = DEFAULT_MET
     uniform frame, or one smaller than MIN_FRAME_SIDE pixels a side, gives no dice and ``problem`` set.
     A die that leans on an edge or on another die is flagged and marked ``cocked``
     (:mod:`vision.dice.cocked`, with every method), and so is (flagged) a die too big to lie among the
-    others on a table (:data:`OVERSIZED`).
+    others on a table (:data:`OVERSIZED`) and one the gate classifier doubts is a die at all
+    (:mod:`vision.dice.gate`: a board's circle, a pawn, a card's print).
     ``calibration``: a :class:`vision.dice.calibration.DiceCalibration` (the caller loads it once, e.g.
     from the app's state directory) or None; it is used only when it was made for frames of this size: v2 compares the table with the calibrated empty table; v3 (which needs
     none) drops detections on the part of the table nothing was put on (a board's or a card's print).
@@ -124,7 +126,7 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, method: str = DEFAULT_MET
             found = read_work_hybrid(work, calibration)
         if found is None:
             found = read_work_classical(work, calibration)
-        dice = [_to_frame(d, scale, (w, h)) for d in _flag_oversized(_mark_cocked(work, found), work.shape[:2])]
+        dice = [_to_frame(d, scale, (w, h)) for d in _flag_oversized(_flag_doubted(work, _mark_cocked(work, found)), work.shape[:2])]
         dice.sort(key=lambda d: (d.box[1] + d.box[3]) / 2)
         dice = _reading_order(dice)
     ms = (time.perf_counter() - start) * 1000.0
@@ -156,6 +158,13 @@ def _mark_cocked(work: np.ndarray, dice: list[DieReading]) -> list[DieReading]:
     (P(cocked) >= COCKED_AT) marked cocked and flagged."""
     p = cocked_probabilities(work, [d.box for d in dice])
     return [replace(d, cocked=True, flagged=True) if q >= COCKED_AT else d for d, q in zip(dice, p)]
+
+
+def _flag_doubted(work: np.ndarray, dice: list[DieReading]) -> list[DieReading]:
+    """``dice`` (boxes in work pixels) with each one that :mod:`vision.dice.gate` doubts is a die
+    (P(a die) < DIE_BELOW: a board's circle, a pawn, a card's print) flagged, value kept."""
+    p = die_probabilities(work, [d.box for d in dice])
+    return [replace(d, flagged=True) if q < DIE_BELOW else d for d, q in zip(dice, p)]
 
 
 def _reading_order(dice: list[DieReading]) -> list[DieReading]:

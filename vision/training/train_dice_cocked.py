@@ -43,7 +43,9 @@ def _centre_in(box, label) -> bool:
     return label[0] <= cx <= label[2] and label[1] <= cy <= label[3]
 
 
-def _crops(image: np.ndarray, box, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+def jittered_crops(image: np.ndarray, box, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """``n`` crops (:func:`vision.dice.model.face_crop`) of ``box``, jittered: centre +-6 % of the side,
+    scale 0.9-1.12, any rotation."""
     return [face_crop(image, box, centre_shift=tuple(rng.uniform(-0.06, 0.06, 2)), scale=rng.uniform(0.9, 1.12),
                       angle=rng.uniform(0, 360)) for _ in range(n)]
 
@@ -56,7 +58,7 @@ def image_samples(image: np.ndarray, dice: list, rng: np.random.Generator) -> tu
     boxes = [(box, cocked) for _, box, cocked in dice]
     boxes += [(d.box, next((c for _, b, c in dice if _centre_in(d.box, b)), False)) for d in read_dice(image).dice]
     for box, cocked in boxes:
-        crops = _crops(image, box, PER_COCKED if cocked else PER_FLAT, rng)
+        crops = jittered_crops(image, box, PER_COCKED if cocked else PER_FLAT, rng)
         xs += crops
         ys += [int(cocked)] * len(crops)
     return xs, ys

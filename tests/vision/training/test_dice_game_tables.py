@@ -40,12 +40,15 @@ def test_a_set_of_tables_without_dice(tmp_path):
     assert len(images) == 3 and all(it.values == () for it in images)
 
 
-def test_a_calibration_of_the_empty_table_drops_its_print_and_keeps_every_die():
+def test_a_calibration_of_the_empty_table_drops_its_print_and_keeps_every_die(monkeypatch):
+    import vision.dice.reader as reader_module
     from vision.dice import read_dice
     from vision.dice.calibration import make_calibration
     from vision.dice.eval import match_to_boxes
     from vision.training.dice_render import rendered_cuts
 
+    # the calibration alone: the gate classifier (vision.dice.gate, tests/vision/dice/test_gate.py) off
+    monkeypatch.setattr(reader_module, "die_probabilities", lambda work, b: np.ones(len(b), np.float32))
     rng = np.random.default_rng(11)
     cuts = rendered_cuts(24, 3)
     false_without = false_with = wrong_unflagged_without = wrong_unflagged_with = 0
