@@ -64,19 +64,46 @@ def image_samples(image: np.ndarray, dice: list, rng: np.random.Generator) -> tu
     return xs, ys
 
 
+def add_net_options(parser: argparse.ArgumentParser, epochs: int) -> None:
+    """The options of a two-class crop classifier's trainer (this module and
+    :mod:`vision.training.train_dice_gate`): ``--seed`` (default 7), ``--epochs`` (default ``epochs``),
+    ``--width``, ``--deep`` (of :func:`vision.training.train_dice.build_net`) and ``--out``."""
+    parser.add_argument("--seed", type=int, default=7, help="seed (default 7)")
+    parser.add_argument("--epochs", type=int, default=epochs, help=f"epochs (default {epochs})")
+    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier of the net (default 1)")
+    parser.add_argument("--deep", action="store_true", help="a second conv layer in the last two stages")
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default assets/dice_model)")
+
+
+def write_model(net, args: argparse.Namespace, model_file: str, manifest_file: str, module: str,
+                argv: list[str] | None, figures: dict) -> dict:
+    """Export ``net`` as ONNX ``model_file`` into ``args.out`` (default assets/dice_model) and write its
+    ``manifest_file`` beside it: the file's sha256, the command (``python -m module`` and ``argv``, or
+    sys.argv), the options of :func:`add_net_options`, then ``figures``. Prints the manifest as one JSON
+    line and returns it."""
+    from vision.training.train_dice import export
+
+    out = args.out or model_dir()
+    path = export(net, out, model_file)
+    manifest = {
+        "model": model_file, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "command": f"python -m {module} " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "seed": args.seed, "epochs": args.epochs, "width": args.width, "deep": args.deep, **figures,
+    }
+    (out / manifest_file).write_text(json.dumps(manifest, indent=2) + "\n")
+    print(json.dumps(manifest))
+    return manifest
+
+
 def main(argv: list[str] | None = None) -> int:
     from vision.training.dice_cocked import make_image
-    from vision.training.train_dice import export, train
+    from vision.training.train_dice import train
     from vision.training.train_dice_detect import split_photos
 
     parser = argparse.ArgumentParser(prog="python -m vision.training.train_dice_cocked",
                                      description="Train the cocked-die classifier (vision.dice.cocked).")
     parser.add_argument("--images", type=int, default=1500, help="rendered tables to train on (default 1500)")
-    parser.add_argument("--seed", type=int, default=7, help="seed (default 7)")
-    parser.add_argument("--epochs", type=int, default=12, help="epochs (default 12)")
-    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier of the net (default 1)")
-    parser.add_argument("--deep", action="store_true", help="a second conv layer in the last two stages")
-    parser.add_argument("--out", type=Path, default=None, help="output folder (default assets/dice_model)")
+    add_net_options(parser, epochs=12)
     args = parser.parse_args(argv)
     start = time.time()
     try:
@@ -105,18 +132,12 @@ def main(argv: list[str] | None = None) -> int:
 
     with torch.no_grad():
         pred = torch.softmax(net(torch.from_numpy(x)), 1).numpy()[:, 1] >= 0.5
-    out = args.out or model_dir()
-    path = export(net, out, MODEL_FILE)
-    manifest = {
-        "model": MODEL_FILE, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "command": "python -m vision.training.train_dice_cocked " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "seed": args.seed, "images": args.images, "epochs": args.epochs, "width": args.width, "deep": args.deep, "byler_training_photos": len(photos),
+    write_model(net, args, MODEL_FILE, MANIFEST_FILE, "vision.training.train_dice_cocked", argv, {
+        "images": args.images, "byler_training_photos": len(photos),
         "crops": len(y), "cocked_crops": int(y.sum()),
         "train_accuracy": round(float((pred == (y == 1)).mean()), 4),
         "seconds": round(time.time() - start, 1),
-    }
-    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
-    print(json.dumps(manifest))
+    })
     return 0
 
 

@@ -30,20 +30,21 @@ photos, how many found dice the gate would flag among the real ones and pass amo
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import sys
 import time
-from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.dice.eval import match_to_boxes
 from vision.dice.gate import DIE_BELOW, MANIFEST_FILE, MODEL_FILE
-from vision.dice.model import face_crop, model_dir
+from vision.dice.model import face_crop
 from vision.dice.reader import read_dice
-from vision.training.train_dice_cocked import jittered_crops
+from vision.training.train_dice_cocked import (
+    add_net_options,
+    jittered_crops,
+    write_model,
+)
 
 # Jittered crops per labelled die and per found box.
 PER_LABEL, PER_FOUND = 2, 2
@@ -120,7 +121,7 @@ def _plain_tables(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision.training.train_dice import export, train
+    from vision.training.train_dice import train
     from vision.training.train_dice_detect import split_photos
 
     parser = argparse.ArgumentParser(prog="python -m vision.training.train_dice_gate",
@@ -129,11 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--empty", type=int, default=200, help="game tables without dice (default 200)")
     parser.add_argument("--cubes", type=int, default=0, help="tables of dice drawn as cubes (default 0)")
     parser.add_argument("--plain", type=int, default=0, help="plain tables and dice trays (default 0)")
-    parser.add_argument("--seed", type=int, default=7, help="seed (default 7)")
-    parser.add_argument("--epochs", type=int, default=10, help="epochs (default 10)")
-    parser.add_argument("--width", type=float, default=1.0, help="channel multiplier of the net (default 1)")
-    parser.add_argument("--deep", action="store_true", help="a second conv layer in the last two stages")
-    parser.add_argument("--out", type=Path, default=None, help="output folder (default assets/dice_model)")
+    add_net_options(parser, epochs=10)
     args = parser.parse_args(argv)
     start = time.time()
     try:
@@ -163,20 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     net = train(x, y, args.epochs, args.seed, log=lambda line: print(line, file=sys.stderr), width=args.width,
                 deep=args.deep, classes=2)
     net.eval()
-    out = args.out or model_dir()
-    path = export(net, out, MODEL_FILE)
-    manifest = {
-        "model": MODEL_FILE, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "command": "python -m vision.training.train_dice_gate " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "seed": args.seed, "tables": args.tables, "empty_tables": args.empty, "cube_tables": args.cubes, "plain_tables": args.plain, "epochs": args.epochs,
-        "width": args.width, "deep": args.deep, "byler_training_photos": len(photos),
-        "crops": len(y), "die_crops": int(y.sum()),
+    write_model(net, args, MODEL_FILE, MANIFEST_FILE, "vision.training.train_dice_gate", argv, {
+        "tables": args.tables, "empty_tables": args.empty, "cube_tables": args.cubes, "plain_tables": args.plain,
+        "byler_training_photos": len(photos), "crops": len(y), "die_crops": int(y.sum()),
         "check_tables": check(net, _tables(100, args.seed + 5000)),
         "check_byler_training": check(net, byler),
         "seconds": round(time.time() - start, 1),
-    }
-    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
-    print(json.dumps(manifest))
+    })
     return 0
 
 
