@@ -126,7 +126,8 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, method: str = DEFAULT_MET
             found = read_work_hybrid(work, calibration)
         if found is None:
             found = read_work_classical(work, calibration)
-        dice = [_to_frame(d, scale, (w, h)) for d in _flag_oversized(_flag_doubted(work, _mark_cocked(work, found)), work.shape[:2])]
+        found = _flag_oversized(_flag_doubted(work, _mark_cocked(work, found)), work.shape[:2])
+        dice = [_to_frame(d, scale, (w, h)) for d in found]
         dice.sort(key=lambda d: (d.box[1] + d.box[3]) / 2)
         dice = _reading_order(dice)
     ms = (time.perf_counter() - start) * 1000.0
