@@ -37,13 +37,17 @@
     images are still read and the command exits with status 1.
 
 ``companion board eval [--renders N] [--seed S] [--board NAME] [--real DIR --labels FILE] [--games G
-[--moves M]] [--json]``
+[--moves M] [--die-on-board RATE]] [--json]``
     Measures the reader (:mod:`vision.board.eval`): N random renders per board (default 20, seed 1;
     all three boards unless ``--board``), and the labelled real frames when ``--real`` is given. Prints
     found / orientation rates, per-square accuracy, pawn recall / precision, yard-count accuracy, timing.
     ``--games G``: also G generated games of up to M moves per game board (ludo52, mensch40;
     :mod:`companion.bench.board_games`): the share of frames whose whole board is read exactly as the session
     needs it (``games_<board>``: photos, exact, exact_rate, median_ms, max_ms, first_wrong).
+    ``--die-on-board RATE`` (with ``--games``): the games' rolls land on the board at RATE (the board
+    read past the die), and the session's die readings on G games of four players whose rolls land on
+    the board at RATE (``dice_<board>``: ``beside`` and ``on_board``, each rolls, read, asked,
+    false_accepts).
 """
 
 from __future__ import annotations
@@ -54,15 +58,15 @@ import json
 import cv2
 import numpy as np
 
-from companion.bench.board_games import evaluate_games
+from companion.bench.board_games import evaluate_die, evaluate_games
 from companion.cli.common import add_reader_commands
 from companion.cli.images import read_each_image
 from companion.errors import UserError
-from companion.registry import names
 from companion.games.ludo import BOARD_NAMES
+from companion.registry import names
 from vision.board import BoardObservation, board_by_name, layout_for
-from vision.board.recognise import read_known_board
 from vision.board.eval import evaluate_labelled, evaluate_renders
+from vision.board.recognise import read_known_board
 
 BOARDS = BOARD_NAMES
 DRAW_BGR = {"red": (0, 0, 255), "green": (0, 170, 0), "yellow": (0, 215, 255), "blue": (255, 120, 0)}
@@ -70,6 +74,7 @@ EVAL_KEYS = ("frames", "found_rate", "orientation_rate", "square_accuracy", "paw
              "yard_count_accuracy", "median_ms", "max_ms")
 GAME_BOARDS = BOARD_NAMES  # every board plays on generated frames
 GAME_KEYS = ("games", "photos", "exact", "exact_rate", "median_ms", "max_ms")
+DIE_KEYS = ("games", "beside", "on_board")
 
 
 def add_commands(subparsers) -> None:
@@ -89,6 +94,9 @@ def add_commands(subparsers) -> None:
     ev.add_argument("--games", type=int, default=0,
                     help="also read the true-board frames of this many generated games per game board (default 0)")
     ev.add_argument("--moves", type=int, default=20, help="moves per generated game (default 20)")
+    ev.add_argument("--die-on-board", type=float, default=None, metavar="RATE",
+                    help="with --games: also the session's die readings on games (four players) whose rolls "
+                         "land on the board at this rate (0-1)")
     ev.add_argument("--json", action="store_true", help="print one JSON object")
     ev.set_defaults(handler=run_eval)
 
@@ -179,6 +187,8 @@ def run_eval(args: argparse.Namespace) -> int:
         raise UserError("--renders must be 0 or more")
     if bool(args.real) != bool(args.labels):
         raise UserError("--real and --labels go together")
+    if args.die_on_board is not None and not 0.0 <= args.die_on_board <= 1.0:
+        raise UserError(f"--die-on-board is a share of the rolls, 0 to 1, not {args.die_on_board}")
     cv2.setNumThreads(1)
     result: dict = {}
     if args.renders:
@@ -188,12 +198,17 @@ def run_eval(args: argparse.Namespace) -> int:
         result["real"] = evaluate_labelled(args.real, args.labels)
     if args.games:
         for name in (args.board,) if args.board in GAME_BOARDS else () if args.board else GAME_BOARDS:
-            result[f"games_{name}"] = evaluate_games(name, args.games, args.moves, args.seed)
+            result[f"games_{name}"] = evaluate_games(name, args.games, args.moves, args.seed,
+                                                     die_on_board=args.die_on_board or 0.0)
+            if args.die_on_board is not None:
+                result[f"dice_{name}"] = evaluate_die(name, args.games, args.moves, args.seed,
+                                                      die_on_board=args.die_on_board)
     if args.json:
         print(json.dumps(result))
         return 0
     for key, res in result.items():
         print(f"{key} ({res.get('board')})")
-        for k in GAME_KEYS if key.startswith("games_") else EVAL_KEYS:
+        keys = GAME_KEYS if key.startswith("games_") else DIE_KEYS if key.startswith("dice_") else EVAL_KEYS
+        for k in keys:
             print(f"  {k:<20} {res.get(k)}")
     return 0

@@ -33,6 +33,8 @@ def add_commands(subparsers) -> None:
     frames.add_argument("--wrong", default="", help="comma-separated move numbers (0-based) first shown wrong")
     frames.add_argument("--hand-rate", type=float, default=0.25, help="share of moves with a hand over the board")
     frames.add_argument("--prefer-captures", action="store_true", help="capture whenever a roll allows it")
+    frames.add_argument("--die-on-board", type=float, default=0.0,
+                        help="share of the rolls after the first move that land on the board (default 0)")
     frames.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     frames.set_defaults(handler=_frames)
 
@@ -61,10 +63,12 @@ def _frames(args) -> int:
     game("ludo").check_players(args.players)
     if not 0.0 <= args.hand_rate <= 1.0:
         raise UserError(f"--hand-rate is a share of the moves, 0 to 1, not {args.hand_rate}")
+    if not 0.0 <= args.die_on_board <= 1.0:
+        raise UserError(f"--die-on-board is a share of the rolls, 0 to 1, not {args.die_on_board}")
     try:
         frames = generate(args.directory, board=args.board, players=args.players, moves=positive(args.moves, "--moves"),
                           seed=args.seed, size=(w, h), wrong=wrong, hand_rate=args.hand_rate,
-                          prefer_captures=args.prefer_captures)
+                          prefer_captures=args.prefer_captures, die_on_board=args.die_on_board)
     except ValueError as error:  # generate's own checks of its arguments (a frame too small for the die)
         raise UserError(f"companion ludo frames: {error}") from None
     summary = frames.summary()

@@ -7,10 +7,13 @@ squares per colour; the engine and the move checker want, per seat, RELATIVE pos
 B.2b; B.8: "the physical board must be read as relative positions per colour"):
 :func:`pawns_from_board` converts one into the other.
 
-The die is read with the board blanked out (``vision.board.mask_board``): pawns and printed circles
-look like dice to the dice reader, so a die is read on the table beside the board, not on it. Each new
+The die is read first with the board blanked out (``vision.board.mask_board``): pawns and printed
+circles look like dice to the dice reader, so the table beside the board is read on its own. Each new
 scene's board is read for that (a bumped board moves its outline); when the board is not found the last
-outline found is used.
+outline found is used. When nothing lies beside the board, the die may have landed on it: the board is
+compared with the last settled board (the frame of the last board read with every pawn placed), and the
+one die-shaped change on it, away from where the last die lay, is read with the rest blanked out
+(``vision.board.landed``): a pawn or a printed circle did not change, a thrown die did. A die is taken only when exactly one is seen and it is not flagged.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from companion.games.ludo import PAWNS, YARD, BoardGeometry, load_board
 from companion.i18n import _
 from companion.readers.base import ReaderSettings
 from companion.session import LudoReading
-from vision.board import mask_board, read_board
+from vision.board import board_outline, mask_board, read_board
+from vision.board.landed import align_reference, landed_view
 from vision.dice import DiceCalibration, load_calibration, read_dice
 
 log = logging.getLogger(__name__)
@@ -50,6 +54,9 @@ class LudoFrameReader:
         self.session = None
         self._cache: dict[tuple[str, bytes], LudoReading] = {}
         self._calibration = None
+        # the frame of the last settled board (pawns read, no problem) and its board's homography
+        self._settled: tuple[np.ndarray, np.ndarray] | None = None
+        self._last_die: tuple[int, int, int, int] | None = None  # the box of the last die taken
 
     def __call__(self, frame_bgr: np.ndarray) -> LudoReading:
         reads_board = self.session is not None and getattr(self.session, "reads_board", False)
@@ -68,15 +75,28 @@ class LudoFrameReader:
                 self._calibration = board
             table = frame_bgr if self._calibration is None else mask_board(frame_bgr, self._calibration, self.geometry)
             obs = read_dice(table, calibration=self.dice_calibration)
+            dice, view = obs.dice, table
+            if not dice and obs.problem is None:
+                landed = self._landed_view(frame_bgr)
+                if landed is not None:  # no calibration: the empty table it holds is not this blanked view
+                    dice, view = read_dice(landed).dice, landed
         except Exception as error:  # a reader failure must not stop the game: hand entry still works
             log.exception("the die reader failed on a frame")
             return LudoReading(problem=f"die reader: {error}")
-        values = obs.values
-        die = values[0] if len(values) == 1 and not obs.any_flagged else None
-        problem = obs.problem or ""
-        if not problem and any(d.cocked for d in obs.dice):
-            problem = _("the die is leaning: roll it again")
-        return LudoReading(die=die, dice_seen=len(values), problem=problem, die_view=table)
+        reading = _die_reading(dice, obs.problem or "", view)
+        if reading.die is not None:
+            self._last_die = dice[0].box
+        return reading
+
+    def _landed_view(self, frame_bgr: np.ndarray) -> np.ndarray | None:
+        """The frame with all but a die that landed on the board since the last settled board blanked
+        out (:func:`vision.board.landed.landed_view`); None when there is no settled board to compare
+        with, or not exactly one die-shaped change on the board."""
+        quad = None if self._calibration is None else board_outline(self._calibration, self.geometry)
+        if quad is None or self._settled is None or self._settled[0].shape != frame_bgr.shape:
+            return None
+        reference = align_reference(*self._settled, self._calibration.homography_array())
+        return landed_view(frame_bgr, reference, quad, self._last_die).view
 
     def _read_board(self, frame_bgr: np.ndarray) -> LudoReading:
         try:
@@ -87,7 +107,18 @@ class LudoFrameReader:
         if obs.found:
             self._calibration = obs
         pawns, problem = pawns_from_board(obs, self.geometry, self.colours)
+        if pawns is not None and not problem and obs.found:
+            self._settled = (frame_bgr.copy(), obs.homography_array())
         return LudoReading(pawns=pawns, problem=problem)
+
+
+def _die_reading(dice, problem: str, view: np.ndarray) -> LudoReading:
+    """The reading of ``dice`` (DieReading): the die's value when exactly one die is seen and it is not
+    flagged; a leaning (cocked) die is named as the problem, unless the frame has one already."""
+    die = dice[0].value if len(dice) == 1 and not dice[0].flagged else None
+    if not problem and any(d.cocked for d in dice):
+        problem = _("the die is leaning: roll it again")
+    return LudoReading(die=die, dice_seen=len(dice), problem=problem, die_view=view)
 
 
 def make_reader(camera, session, settings: ReaderSettings) -> LudoFrameReader:

@@ -97,6 +97,25 @@ def test_play_ludo_records_the_game_shown_in_the_frames(app_env, tmp_path, board
     assert sources == {("start", None), ("roll", "camera"), ("move", "board")}
 
 
+def test_play_ludo_reads_the_rolls_that_land_on_the_dga56_board(app_env, tmp_path):
+    """After the first move every roll of this game lands on the board's print (dga56, the board of the
+    real photos): each is read where it lies, and the game recorded is the one shown."""
+    frames = generate(tmp_path / "frames", board="dga56", moves=5, seed=2, size=SIZE, hand_rate=0.3,
+                      die_on_board=1.0)
+    assert sum(p.die_on_board for p in frames.photos) >= 5
+    status = main(["play", "ludo", "--headless", "--new", "--players", ",".join(frames.players),
+                   "--variant", "board=dga56", "--camera", f"folder:{frames.directory}",
+                   "--input", f"script:{frames.script}"])
+    assert status == 0
+    store = Store(resolve().store_file)
+    try:
+        recorded = _recorded(store, store.unfinished_games("ludo")[-1].id)
+    finally:
+        store.close()
+    assert _without_source(recorded) == list(frames.actions)
+    assert {(a["type"], a.get("source")) for a in recorded} == {("start", None), ("roll", "camera"), ("move", "board")}
+
+
 class _Recorder:
     """A headless display that keeps what each shown view reported, with the moves recorded by then."""
 

@@ -12,7 +12,8 @@ every roll comes from the die in the frames, every move from the board read off 
 Photos per step (each held ``frames_per_photo`` reads by the folder camera; the session acts on a
 reading seen ``stable_frames`` times in a row):
 
-- ``roll``: the board before the roll and the die showing the roll at a new place on the table.
+- ``roll``: the board before the roll and the die showing the roll at a new place on the table (with
+  ``die_on_board``, after the first move, at that rate on the board's print instead).
 - ``wrong`` (steps listed in ``wrong``): the mover's pawn one square past where the legal move puts it
   (ludo.md B.4.3: a pawn moves exactly the die's count); the box must report it and record nothing.
 - ``hand`` (about ``hand_rate`` of the moves): a hand over the board while the pawn is moved.
@@ -30,7 +31,7 @@ this rendering; the session counts a colour's pawns seen nowhere as finished).
 Deterministic: the same arguments give the same frames and script. Frames of an earlier run in the
 folder (names ``NNNN-KIND[-K].jpg|png``) are deleted first; other files are left alone. Command line:
 ``companion ludo frames DIR [--board mensch40] [--players 4] [--moves 12] [--seed 1] [--wrong 0,5]
-[--hand-rate 0.25] [--prefer-captures] [--size 480x360] [--json]``.
+[--hand-rate 0.25] [--prefer-captures] [--die-on-board 0] [--size 480x360] [--json]``.
 """
 
 from __future__ import annotations
@@ -73,12 +74,14 @@ LIGHT_CHANGE, BUMP = 0.35, 0.1
 class Photo:
     """One photo of the game: ``name`` (file name in the folder), ``kind`` (roll, wrong, hand, capture,
     move), ``step`` (index of the engine action it shows: the roll or the move), ``copies`` (files
-    written: the photo is held ``copies x frames_per_photo`` reads)."""
+    written: the photo is held ``copies x frames_per_photo`` reads), ``die_on_board`` (the die lies on
+    the board's print, not on the table beside it)."""
 
     name: str
     kind: str
     step: int
     copies: int = 1
+    die_on_board: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,37 @@ def die_place(rng: random.Random, geometry: BoardGeometry, hom: np.ndarray, size
     raise ValueError(f"no room for the die beside the board in a {w}x{h} frame: lower the board's fill")
 
 
+def die_place_on_board(rng: random.Random, geometry: BoardGeometry, hom: np.ndarray, side: float,
+                       keep_clear: set[tuple[int, int]], avoid: tuple[float, float] | None) -> tuple[float, float] | None:
+    """A point on the board's print for the die (image pixels), its centre at least one die side from the
+    centre of every cell of ``keep_clear`` (the pawns' cells: a die on a pawn would hide it) and from
+    ``avoid`` (the last die place); None when 500 tries find no room."""
+    n = geometry.grid_size
+    clear = np.array([(col, row) for row, col in sorted(keep_clear)], np.float64).reshape(-1, 1, 2)
+    clear_px = cv2.perspectiveTransform(clear, hom)[:, 0] if len(clear) else np.zeros((0, 2))
+    for _ in range(500):
+        cell = np.array([[[rng.uniform(-0.3, n - 0.7), rng.uniform(-0.3, n - 0.7)]]], np.float64)
+        x, y = cv2.perspectiveTransform(cell, hom)[0, 0]
+        if len(clear_px) and np.min(np.hypot(clear_px[:, 0] - x, clear_px[:, 1] - y)) < side:
+            continue
+        if avoid is not None and math.dist((x, y), avoid) < 2.5 * side:
+            continue
+        return float(x), float(y)
+    return None
+
+
+def pawn_cells(geometry: BoardGeometry, states) -> set[tuple[int, int]]:
+    """The grid cells (row, column) of every pawn off the yard in any of ``states``, and every yard cell
+    (a pawn may enter from it or be sent back to it)."""
+    cells = {cell for geo in geometry.colours.values() for cell in geo.yard}
+    for state in states:
+        for colour, mine in zip(state.colours, state.pawns):
+            for rel in mine:
+                if rel != YARD:
+                    cells.add(geometry.cell_of(colour, rel))
+    return cells
+
+
 def _wrong_state(state: LudoState, move: Move, after: LudoState) -> tuple[LudoState, int, int] | None:
     """The board with the mover's pawn one square past the legal target (or None when that square is not
     on the board or is no wrong move): (state to draw, shown relative position, legal one)."""
@@ -226,7 +260,7 @@ class _Writer:
     fmt: str
     photos: list[Photo] = field(default_factory=list)
 
-    def write(self, image: np.ndarray, kind: str, step: int, copies: int) -> None:
+    def write(self, image: np.ndarray, kind: str, step: int, copies: int, die_on_board: bool = False) -> None:
         n = len(self.photos)
         name = f"{n:04d}-{kind}.{self.fmt}"
         params = [cv2.IMWRITE_JPEG_QUALITY, 92] if self.fmt == "jpg" else []
@@ -234,13 +268,14 @@ class _Writer:
             path = self.directory / (name if k == 0 else f"{n:04d}-{kind}-{k}.{self.fmt}")
             if not cv2.imwrite(str(path), image, params):
                 raise OSError(f"cannot write {path}")
-        self.photos.append(Photo(name, kind, step, copies))
+        self.photos.append(Photo(name, kind, step, copies, die_on_board))
 
 
 def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, moves: int = 12, seed: int = 1,
              size: tuple[int, int] = (480, 360), variant: dict | None = None, wrong: tuple[int, ...] = (),
              hand_rate: float = 0.25, prefer_captures: bool = False, frames_per_photo: int = 4,
-             stable_frames: int = 3, names: tuple[str, ...] | None = None, fmt: str = "jpg") -> GameFrames:
+             stable_frames: int = 3, names: tuple[str, ...] | None = None, fmt: str = "jpg",
+             die_on_board: float = 0.0) -> GameFrames:
     """Play a seeded game and write its frames and script into ``directory`` (created; see the module
     docstring).
 
@@ -251,10 +286,14 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
     whenever they can and each roll is a capturing value when one exists (to show captures in short
     games: a rigged die); frames_per_photo / stable_frames: the box's config (photos are repeated so
     each is read at least ``stable_frames`` times); names: player names (default Ada, Ben, Cy, Di);
-    fmt: ``jpg`` | ``png``. Raises ValueError for impossible settings.
+    fmt: ``jpg`` | ``png``; die_on_board: the chance (0-1) that a roll after the first move lands on the
+    board's print (clear of every pawn before and after any legal move) instead of on the table beside
+    it. Raises ValueError for impossible settings.
     """
     if not 2 <= players <= 4:
         raise ValueError(f"Ludo takes 2 to 4 players, not {players}")
+    if not 0.0 <= die_on_board <= 1.0:
+        raise ValueError(f"die_on_board is a chance, 0 to 1, not {die_on_board}")
     if fmt not in ("jpg", "png"):
         raise ValueError(f"fmt must be jpg or png, not {fmt!r}")
     directory = Path(directory)
@@ -296,9 +335,15 @@ def generate(directory: str | Path, *, board: str = "ludo52", players: int = 2, 
         rolled = state.apply(Roll(value))
         actions.append(action_to_dict(Roll(value)))
         hom = homography(geometry, scene)
-        die_at = die_place(rng, geometry, hom, size, side, die_at)
+        on_board = None
+        # (no draw at rate 0: the games of a seed stay as they were) the first roll lies beside the board,
+        # where the box has no settled board yet to compare with
+        if die_on_board and made and rng.random() < die_on_board:
+            nexts = [rolled.apply(a) for a in rolled.legal_actions()] if rolled.phase is Phase.MOVE else []
+            on_board = die_place_on_board(rng, geometry, hom, side, pawn_cells(geometry, [state, *nexts]), die_at)
+        die_at = on_board or die_place(rng, geometry, hom, size, side, die_at)
         die = (die_at, side, rng.uniform(0, DIE_TURN), value)
-        writer.write(table_photo(geometry, state, scene, die), "roll", len(actions) - 1, hold)
+        writer.write(table_photo(geometry, state, scene, die), "roll", len(actions) - 1, hold, on_board is not None)
         state = rolled
         while state.phase is Phase.MOVE and made < moves:
             options = state.legal_actions()

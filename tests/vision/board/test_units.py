@@ -165,3 +165,19 @@ def test_board_eval_games_reads_generated_game_frames(capsys):
     res = json.loads(capsys.readouterr().out)["games_mensch40"]
     assert res["games"] == 1 and res["photos"] >= 2 and res["exact"] == res["photos"] and res["exact_rate"] == 1.0
     assert res["first_wrong"] == []
+
+
+def test_board_eval_die_on_board_counts_the_session_die_readings(capsys):
+    """``--die-on-board``: the board read past a die lying on it, and the session's die readings counted
+    per place (each roll read, asked for, or a false accept)."""
+    assert main(["board", "eval", "--renders", "0", "--games", "1", "--moves", "2", "--seed", "2", "--board",
+                 "dga56", "--die-on-board", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games_dga56"]["exact_rate"] == 1.0
+    dice = out["dice_dga56"]
+    assert dice["games"] == 1 and dice["on_board"]["rolls"] >= 1 and dice["beside"]["rolls"] >= 1
+    for part in (dice["on_board"], dice["beside"]):
+        assert part["read"] + part["asked"] + part["false_accepts"] == part["rolls"]
+        assert part["false_accepts"] == 0
+    assert main(["board", "eval", "--renders", "0", "--games", "1", "--die-on-board", "2"]) == 2
+    assert "--die-on-board is a share of the rolls" in capsys.readouterr().err
