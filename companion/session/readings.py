@@ -24,8 +24,8 @@ class LudoReading:
     pawns: per seat (the game's colour order), the relative positions read (YARD = -1), sorted; None when
     the board was not read. die: the value of the one die seen, None unless exactly one. dice_seen: dice
     in view (0-n). problem: why nothing could be read ("" when fine). die_view: the frame as the die
-    reader saw it (the board blanked out, or all but a die that landed on it; (h, w, 3) uint8), used to tell a newly rolled die from the
-    one still lying there; None to use the whole frame.
+    reader saw it (the board blanked out, or all but a die that landed on it; (h, w, 3) uint8), used
+    to tell a newly rolled die from the one still lying there; None to use the whole frame.
     """
 
     pawns: tuple[tuple[int, ...], ...] | None = None
