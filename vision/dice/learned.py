@@ -37,6 +37,7 @@ import numpy as np
 
 from vision.dice.classical import read_work_classical
 from vision.dice.detect import Detection, same_die, shipped_detector
+from vision.dice.gate import die_probabilities
 from vision.dice.model import face_crop, shipped_box_classifier, shipped_second_classifier
 from vision.dice.pips import centre_spot_is_a_pip, read_face
 from vision.dice.segment import lab_distance, to_lab
@@ -45,6 +46,10 @@ from vision.observation import DieReading
 # Detections scoring below this are not reported (held-out byler photos: below 0.3 nearly all are
 # table texture, tray corners or a die's side face).
 REPORT_SCORE = 0.3
+# A detection scoring below REPORT_SCORE is read after all, flagged, when the gate classifier
+# (vision.dice.gate) gives it P(a die) at least RESCUE_GATE (set before measuring: "sure"; the
+# dice-on-game-tables composites of seed 1 miss such dice among a board's print, scored 0.26-0.30).
+RESCUE_GATE = 0.9
 # A detection below SURE_SCORE is not sure to be a die: its confidence is capped below FLAG_BELOW.
 SURE_SCORE = 0.5
 # A detection whose box the classifier gives "no die face" at least this probability, and whose score
@@ -430,7 +435,8 @@ def split_clusters(work: np.ndarray, found, classifier, dropped=()) -> tuple[lis
     (:meth:`vision.dice.detect.DieDetector.detect_with_dropped`). First a dropped box the classifier is
     sure of while nothing inside it reads as a die is one close-up die after all (:func:`_close_ups`).
     Detections scoring below
-    REPORT_SCORE go; a box with members more than BIG_BOX times the frame's die size is replaced by
+    REPORT_SCORE go, but for those the gate classifier is sure are dice (:func:`_gate_rescued`: read,
+    flagged); a box with members more than BIG_BOX times the frame's die size is replaced by
     its members; a big box with members is replaced by its members (those that are not one die
     found twice, surest first) when it is a cluster of small dice (see CLUSTER_DOUBT, CLUSTER_FACES):
     the classifier arbitrates between "one close-up die" and "several dice"; a weak box (score below
@@ -443,6 +449,7 @@ def split_clusters(work: np.ndarray, found, classifier, dropped=()) -> tuple[lis
     probabilities."""
     found = _close_ups(work, found, dropped, classifier)
     dets = [(d, [m for m in ms if m.score >= REPORT_SCORE]) for d, ms in found if d.score >= REPORT_SCORE]
+    dets += _gate_rescued(work, [d for d, _ in found if d.score < REPORT_SCORE])
     if not dets:
         return [], np.zeros((0, 7), np.float32)
     boxes = [d for d, _ in dets] + [m for _, ms in dets for m in ms]
@@ -531,6 +538,17 @@ def _close_ups(work: np.ndarray, found: list, dropped, classifier) -> list:
             found.append((g, []))
         k += len(ins)
     return sorted((f for i, f in enumerate(found) if i not in gone), key=lambda f: -f[0].score)
+
+
+def _gate_rescued(work: np.ndarray, weak: list) -> list:
+    """(detection, no members) pairs of the ``weak`` detections (scores below REPORT_SCORE) that the gate
+    classifier is sure are dice (P(a die) >= RESCUE_GATE), their scores capped at UNSURE_SCORE: read,
+    and flagged for the players to confirm. On busy tables a die among print often scores just under
+    REPORT_SCORE."""
+    if not weak:
+        return []
+    p = die_probabilities(work, [d.box for d in weak])
+    return [(Detection(d.box, min(d.score, UNSURE_SCORE)), []) for d, q in zip(weak, p) if q >= RESCUE_GATE]
 
 
 def _distinct(dets: list, beliefs: list[float]) -> list[int]:

@@ -76,3 +76,17 @@ def test_on_a_table_without_dice_what_looks_like_a_die_is_doubted():
         doubted += int((p < DIE_BELOW).sum())
         assert all(d.flagged for d, q in zip(dice, p) if q < DIE_BELOW)
     assert found >= 30 and doubted >= 0.9 * found  # measured (seed 21): 90 found, 90 doubted
+
+
+def test_a_weak_detection_the_gate_is_sure_of_is_read_flagged(monkeypatch):
+    """learned._gate_rescued: of the detections scoring under REPORT_SCORE, those with P(a die) >=
+    RESCUE_GATE come back, their score capped under SURE_SCORE (so the die is flagged), no members."""
+    import vision.dice.learned as learned
+    from vision.dice.detect import Detection
+
+    weak = [Detection((10.0, 10.0, 40.0, 40.0), 0.27), Detection((60.0, 60.0, 90.0, 90.0), 0.28)]
+    monkeypatch.setattr(learned, "die_probabilities", lambda work, boxes: np.array([0.95, 0.89], np.float32))
+    rescued = learned._gate_rescued(np.zeros((100, 100, 3), np.uint8), weak)
+    assert rescued == [(Detection((10.0, 10.0, 40.0, 40.0), 0.27), [])]
+    assert learned._gate_rescued(np.zeros((100, 100, 3), np.uint8), []) == []
+    assert learned.RESCUE_GATE == 0.9 and 0.27 < learned.UNSURE_SCORE < learned.SURE_SCORE
