@@ -81,7 +81,7 @@ def test_on_a_table_without_dice_what_looks_like_a_die_is_doubted():
 def test_a_weak_detection_the_gate_is_sure_of_is_read_flagged(monkeypatch):
     """learned._gate_rescued: of the detections scoring under REPORT_SCORE, those with P(a die) >=
     RESCUE_GATE come back, their score capped under SURE_SCORE (so the die is flagged), no members."""
-    import vision.dice.learned as learned
+    from vision.dice import learned
     from vision.dice.detect import Detection
 
     weak = [Detection((10.0, 10.0, 40.0, 40.0), 0.27), Detection((60.0, 60.0, 90.0, 90.0), 0.28)]
