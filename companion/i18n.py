@@ -8,8 +8,8 @@ beside them; docs/CLI.md, Translations, gives the commands). :data:`LANGUAGES` l
 box speaks; :func:`language_code` maps what a flag, the config or the environment says onto one of them.
 Which one is used is decided in ``companion.app.language`` (flag, menu choice, config, environment).
 
-Numbers and times: :func:`percent`, :func:`decimal`, :func:`number`, :func:`moment` and :func:`ordinal`
-follow the current language (Babel's CLDR formats; ordinals by the small rules of :data:`_ORDINALS`).
+Numbers, lists and times: :func:`percent`, :func:`decimal`, :func:`number`, :func:`listing`, :func:`moment` and
+:func:`ordinal` follow the current language (Babel's CLDR formats; ordinals by the small rules of :data:`_ORDINALS`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from importlib import resources
 
 from babel.dates import format_datetime
+from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
 from companion.errors import UserError
@@ -128,6 +129,18 @@ def Nn_(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` as meant in ``context`` (gettext's ``pgettext``): for short texts whose English
+    says too little for a translator, e.g. a formation's abbreviation ``pgettext("formation tag", "CR")``."""
+    return _translation.pgettext(context, message)
+
+
+def Np_(context: str, message: str) -> tuple[str, str]:
+    """Mark a (context, message) pair for the catalogues without translating it (``N_`` for
+    :func:`pgettext`); show it with ``pgettext(*pair)``."""
+    return context, message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Plural-aware translation of a message about ``n`` things (Russian has three forms)."""
     return _translation.ngettext(singular, plural, n)
@@ -152,6 +165,13 @@ def decimal(value: float, digits: int = 1) -> str:
     """``value`` with ``digits`` decimals the current language's way ("1.4", "1,4")."""
     pattern = "#,##0." + "0" * digits if digits else "#,##0"
     return format_decimal(value, format=pattern, locale=_locale())
+
+
+def listing(items) -> str:
+    """``items`` (strings) joined the current language's way: "6, 8 and 11" (English without the serial
+    comma, as the box's English texts write it), "6, 8 und 11", "6 и 8"; one item alone; "" for none."""
+    items = [str(item) for item in items]
+    return format_list(items, locale="en_GB" if _current == ENGLISH else _locale()) if items else ""
 
 
 def number(value: int) -> str:

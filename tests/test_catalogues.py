@@ -17,19 +17,25 @@ from companion.display import fonts
 from companion.i18n import DOMAIN, LANGUAGES
 from tests.paths import REPO
 
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Nn_": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "Nn_": (1, 2), "pgettext": ((1, "c"), 2), "Np_": ((1, "c"), 2)}
 LOCALE = REPO / "assets" / "locale"
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 PLACEHOLDER = re.compile(r"{[^{}]*}")
 
 
-def _marked() -> set[str | tuple[str, str]]:
-    """Every message the code marks: msgid, or (singular, plural)."""
+def _key(message_id, context=None):
+    """A message's key: its msgid (or (singular, plural)), with its context in front when it has one."""
+    msgid = message_id if isinstance(message_id, str) else tuple(message_id)
+    return msgid if context is None else (context, msgid)
+
+
+def _marked() -> set:
+    """Every message the code marks: its :func:`_key`."""
     found: set = set()
     for package in ("companion", "vision", "hardware"):
-        for _file, _line, message, _comments, _context in extract_from_dir(
+        for _file, _line, message, _comments, context in extract_from_dir(
                 str(REPO / package), method_map=[("**.py", "python")], keywords=KEYWORDS):
-            found.add(message if isinstance(message, str) else tuple(message))
+            found.add(_key(message, context))
     return found
 
 
@@ -44,7 +50,7 @@ def _catalogue(code: str):
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_every_marked_message_is_translated_and_none_is_fuzzy(code):
     catalogue = _catalogue(code)
-    entries = {(m.id if isinstance(m.id, str) else tuple(m.id)): m for m in catalogue if m.id}
+    entries = {_key(m.id, m.context): m for m in catalogue if m.id}
     missing = sorted(str(m) for m in MARKED - set(entries))
     assert not missing, f"{code} lacks {len(missing)} message(s), e.g. {missing[:5]}; run the update of docs/CLI.md"
     untranslated = [m.id for m in entries.values() if not all(m.string if isinstance(m.string, tuple) else (m.string,))]
@@ -79,7 +85,9 @@ def test_the_compiled_catalogue_is_the_po_file(code):
     for message in _catalogue(code):
         if not message.id:
             continue
-        if isinstance(message.id, str):
+        if isinstance(message.id, str) and message.context:
+            assert compiled.pgettext(message.context, message.id) == message.string, f"{code}: {mo} is stale"
+        elif isinstance(message.id, str):
             assert compiled.gettext(message.id) == message.string, f"{code}: {mo} is older than the .po file"
         else:
             assert compiled.ngettext(message.id[0], message.id[1], 1) in message.string, f"{code}: {mo} is stale"
@@ -102,5 +110,5 @@ def test_every_glyph_is_in_the_shipped_fonts(code):
 
 def test_the_template_holds_every_marked_message():
     with (LOCALE / f"{DOMAIN}.pot").open("rb") as handle:
-        template = {(m.id if isinstance(m.id, str) else tuple(m.id)) for m in read_po(handle) if m.id}
+        template = {_key(m.id, m.context) for m in read_po(handle) if m.id}
     assert MARKED <= template, f"the template lacks {sorted(map(str, MARKED - template))[:5]}: extract it again"
