@@ -1,5 +1,6 @@
 """``companion bench``: the benchmarks: ``crash``, ``fuzz``, ``soak`` (robustness, issue 9), ``advisor``
-(the advisors' decision times) and ``claims`` (Schotten Totten's claims against plain enumeration).
+(the advisors' decision times), ``claims`` (Schotten Totten's claims against plain enumeration) and
+``texts`` (every text of the four demos checked through the text log).
 
 Each prints its figures as one JSON object with ``--json`` (else a line of text) and exits 0 when it
 ran; the figures, not the exit status, say how robust or fast the box is (benchmarks, not tests). The one
@@ -9,6 +10,7 @@ exception: ``claims`` exits 1 when a claim disagrees with the enumeration (a wro
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from companion.bench import FuzzReport, run_crash_bench, run_fuzz, run_soak
@@ -65,6 +67,10 @@ def add_commands(subparsers) -> None:
     add("claims", _claims, "Schotten Totten claims against plain enumeration: agreement, time per stone",
         count="positions", default=3000)
 
+    texts = add("texts", _texts, "the four demos' text logs checked: floor size, cut, inside, overlap")
+    texts.add_argument("--games", metavar="G,G", help=f"comma-separated, of {', '.join(names())} (default: all)")
+    texts.add_argument("--languages", default="en,ru", metavar="L,L", help="comma-separated (default: en,ru)")
+
 
 def _crash(args) -> int:
     progress = (lambda line: print(line, file=sys.stderr)) if args.verbose else None
@@ -96,6 +102,28 @@ def _soak(args) -> int:
 def _advisor(args) -> int:
     print_figures(measure(args.game, positive(args.games, "--games"), args.seed, players=args.players,
                           opponent=args.opponent, variant=parse_variant(args.variant)), args.json)
+    return 0
+
+
+def _texts(args) -> int:
+    from companion.bench.texts import run_texts
+    from companion.i18n import checked_language
+
+    games = [g.strip() for g in args.games.split(",")] if args.games else None
+    unknown = [g for g in games or () if g not in names()]
+    if unknown:
+        raise UserError(f"--games: no game {unknown[0]!r}; choose from {', '.join(names())}")
+    languages = tuple(checked_language(code.strip(), "--languages") for code in args.languages.split(","))
+    result = run_texts(games, languages)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    for run in result["runs"]:
+        print(f"{run['game']} {run['language']} camera {run['camera']}: {run['texts']} texts in {run['frames']} "
+              f"frames, smallest {run['min_px']} px, {run['problems']} problems"
+              + ("" if run["ended"] else " (the demo did not end)"))
+        for example in run["examples"]:
+            print(f"  {example}")
     return 0
 
 

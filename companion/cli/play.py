@@ -17,6 +17,7 @@ from companion.app import NO_CAMERA, display_available
 from companion.app.demo import run_demo
 from companion.app.language import choose_language
 from companion.app.play import play
+from companion.app.text_log import recording
 from companion.cli.common import LANGUAGE_HELP, parse_players, parse_variant
 from companion.config import Config, load_config
 from companion.errors import ConfigError, UserError
@@ -41,6 +42,8 @@ def add_commands(subparsers) -> None:
                              help="keys, gpio, script:FILE, several joined with + (default: keys+gpio)")
     play_parser.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     play_parser.add_argument("--screenshots", type=Path, metavar="DIR", help="write a PNG per prompt into DIR")
+    play_parser.add_argument("--text-log", type=Path, metavar="FILE",
+                             help="write one JSON line for each text drawn into FILE (docs/CLI.md)")
     play_parser.add_argument("--new", action="store_true", help="start a new game even if one is saved")
     play_parser.add_argument("--seed", type=int, default=None, help="seed for the box's draw of who starts")
     play_parser.add_argument("--language", metavar="LANG", help=LANGUAGE_HELP)
@@ -53,6 +56,8 @@ def add_commands(subparsers) -> None:
                       help="none: every entry made with the buttons (assets/demo/GAME-by-hand.script)")
     demo.add_argument("--headless", action="store_true", help="no window (SDL dummy driver)")
     demo.add_argument("--screenshots", type=Path, metavar="DIR", help="write a PNG per prompt into DIR")
+    demo.add_argument("--text-log", type=Path, metavar="FILE",
+                      help="write one JSON line for each text drawn into FILE (docs/CLI.md)")
     demo.add_argument("--language", metavar="LANG", help=LANGUAGE_HELP)
     demo.add_argument("--store", type=Path, metavar="FILE",
                       help="keep the demo's game in this store (made if missing) instead of a throwaway one")
@@ -109,8 +114,9 @@ def _play(args) -> int:
     config = load_config(paths.config_file)
     choose_language(args.language, paths.state_dir, config)
     headless = args.headless or not display_available()
-    result = play(entry, paths=paths, config=config, input_spec=args.input, camera=args.camera, players=players,
-                  variant=variant, new=args.new, headless=headless, screenshots=args.screenshots, seed=args.seed)
+    with recording(args.text_log):
+        result = play(entry, paths=paths, config=config, input_spec=args.input, camera=args.camera, players=players,
+                      variant=variant, new=args.new, headless=headless, screenshots=args.screenshots, seed=args.seed)
     if result.final:
         print(result.final)
     return 0
@@ -123,6 +129,6 @@ def _demo(args) -> int:
     except ConfigError:
         config = Config()  # the demo runs on the defaults, as before; only its language is taken
     choose_language(args.language, paths.state_dir, config)
-    with tempfile.TemporaryDirectory(prefix="companion-demo-") as state_dir:
+    with tempfile.TemporaryDirectory(prefix="companion-demo-") as state_dir, recording(args.text_log):
         return run_demo(Path(state_dir), headless=args.headless, screenshots=args.screenshots, store_file=args.store,
                         game_name=args.game, by_hand=args.camera == NO_CAMERA)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pygame
 
+from companion.display import text
 from companion.errors import DisplayError
 
 log = logging.getLogger(__name__)
@@ -24,11 +25,13 @@ Draw = Callable[[pygame.Surface, Any], object]
 """A game's ``draw(surface, view)``."""
 
 
-def render_surface(draw: Draw, view: Any, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
-    """A new ``size`` (width, height) pixel surface with ``view`` drawn on it by ``draw``; needs no window."""
+def render_surface(draw: Draw, view: Any, size: tuple[int, int] = (800, 480), mode: str = "") -> pygame.Surface:
+    """A new ``size`` (width, height) pixel surface with ``view`` drawn on it by ``draw``; needs no window.
+    The text log (``companion.display.text``) counts it as a frame of ``mode``."""
     if not pygame.font.get_init():
         pygame.font.init()
     surface = pygame.Surface((int(size[0]), int(size[1])))
+    text.begin_frame(mode)
     draw(surface, view)
     return surface
 
@@ -71,19 +74,21 @@ class Display:
         """The window's surface (what :meth:`render` draws on)."""
         return self._window
 
-    def render(self, view: Any, draw: Draw) -> pygame.Surface:
+    def render(self, view: Any, draw: Draw, mode: str = "") -> pygame.Surface:
         """Draw ``view`` with ``draw`` (the game's ``companion.display.<game>.draw``) on the window's
-        surface (not yet shown) and return that surface; the window's caption follows the view's title."""
+        surface (not yet shown) and return that surface; the window's caption follows the view's title.
+        The text log (``companion.display.text``) counts it as a frame of ``mode``."""
         title = getattr(view, "title", "")
         if title and title != self._title:
             pygame.display.set_caption(title)
             self._title = title
+        text.begin_frame(mode)
         draw(self._window, view)
         return self._window
 
-    def show(self, view: Any, draw: Draw) -> None:
-        """Draw ``view`` with ``draw`` and put it on the screen."""
-        self.render(view, draw)
+    def show(self, view: Any, draw: Draw, mode: str = "") -> None:
+        """Draw ``view`` with ``draw`` and put it on the screen (a frame of ``mode`` in the text log)."""
+        self.render(view, draw, mode)
         pygame.display.flip()
 
     def save_png(self, path: str | os.PathLike[str]) -> Path:
