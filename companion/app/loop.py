@@ -86,7 +86,7 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
         if leds is not None:
             show_leds(leds, session)
         view = screen.build_view(session, wins)
-        display.show(view, draw)
+        display.show(view, draw, session.mode.value)
         if trace is not None:
             trace.shown()
         if screenshots and (view.prompt, view.message) != last_prompt:
@@ -97,7 +97,7 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
             if command.button is Button.QUIT:
                 log.info("quit: the game is saved and resumes at the next start")
                 return RunResult(session.game_id, None, ticks, shots)
-            if command.button is Button.RULES and not isinstance(session, RulesSession):
+            if command.button is Button.RULES and game and not isinstance(session, RulesSession):
                 shots = run_loop(RulesSession(game, session.game_id, session.active_seat), store, None,
                                  lambda frame: None, inputs, display, screen=rules_screen, draw=rules_display.draw,
                                  game=game, screenshots=screenshots, headless=headless, fps=fps, leds=leds,

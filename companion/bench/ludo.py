@@ -12,7 +12,7 @@ from companion.bench.crash import Workload, random_commands
 from companion.bench.fuzz import FuzzEngine
 from companion.display.ludo import draw_board
 from companion.games.ludo import YARD, LudoConfig, LudoState, Move, Phase, Roll, StartWith
-from companion.screens.ludo import LudoView, PawnView
+from companion.screens.ludo import PawnView, board_view
 
 
 def fuzz_engine() -> FuzzEngine:
@@ -77,7 +77,7 @@ def crash_workload(folder: Path, script_lines: int) -> Workload:
     photos.mkdir(parents=True, exist_ok=True)
     pygame.font.init()
     pawns = tuple(PawnView(c, YARD) for c in ("red", "yellow") for _ in range(4))
-    view = LudoView("Ludo", "ludo52", (), None, pawns, (), None, (), 0, 0, "", "", "", (), (), None, "roll")
+    view = board_view("ludo52", pawns)
     surface = pygame.Surface((640, 480))
     surface.fill((120, 110, 100))
     draw_board(surface, pygame.Rect(100, 20, 440, 440), view)

@@ -123,9 +123,9 @@ class _CountingDisplay:
         self._display = display
         self.shown = 0
 
-    def show(self, view, draw) -> None:
+    def show(self, view, draw, mode: str = "") -> None:
         self.shown += 1
-        self._display.show(view, draw)
+        self._display.show(view, draw, mode)
 
     def __getattr__(self, name):
         return getattr(self._display, name)

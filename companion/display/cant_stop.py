@@ -1,8 +1,9 @@
 """Drawing the Can't Stop screen (:class:`companion.screens.cant_stop.ScreenView`) at any size.
 
-Regions (see :mod:`companion.display.layout`): top bar with the prompt, the board on the left, the side
-panel (photo, bust chance, options, hint) on the right, scores and keys at the bottom, and a winner
-banner over it all when the game is over.
+The shared frame (``companion.display.chrome``: the header with the prompt, the notice band with a bust
+or a claim, the player strip with each player's columns, the key chips) around the body (see
+:mod:`companion.display.cant_stop_layout`): the board on the left, the side panel (photo, bust chance, options,
+hint) on the right, and a winner banner over it when the game is over.
 
 The board (cant-stop.md A.2): 11 columns 2..12 at their real heights, markers, runners, claims. Columns
 stand side by side on a common baseline, each as tall as its number of spaces, so the board has the
@@ -17,14 +18,14 @@ from dataclasses import dataclass
 import pygame
 
 from companion.display import text
-from companion.display.bars import draw_bottom_bar, draw_top_bar, draw_winner_banner, score_rows_needed
-from companion.display.hint import draw_hint, hint_band_height
-from companion.display.layout import ScreenLayout
-from companion.display.panel import draw_side_panel
+from companion.display.cant_stop_hint import draw_hint, hint_band_height
+from companion.display.cant_stop_layout import ScreenLayout
+from companion.display.cant_stop_panel import draw_side_panel
+from companion.display.chrome import chrome_layout, draw_chrome, seat_styles
 from companion.display.tokens import draw_runner, draw_token
 from companion.display.window import render_surface
 from companion.screens import palette
-from companion.screens.cant_stop import CantStopBoardView, PlayerView, ScreenView
+from companion.screens.cant_stop import CantStopBoardView, ScreenView
 from companion.screens.palette import PlayerStyle
 
 RUNNER = -1  # seat value standing for the active player's runner in :func:`pieces_by_space`
@@ -41,6 +42,7 @@ class BoardLayout:
 
     rect: pygame.Rect
     heights: dict[int, int]
+    label_px: int = 0
 
     @property
     def columns(self) -> list[int]:
@@ -57,7 +59,9 @@ class BoardLayout:
 
     @property
     def label_height(self) -> float:
-        return max(8.0, self.rect.height * 0.075)
+        """Height of a column number's strip: 7.5 % of the board, and at least a line of ``label_px`` type."""
+        line = float(text.line_height(self.label_px, bold=True)) if self.label_px else 0.0
+        return max(8.0, self.rect.height * 0.075, line)
 
     @property
     def cell_height(self) -> float:
@@ -154,7 +158,7 @@ def draw_board(
     runner has its number written white-on-black inverted (a box) so the turn's columns stand out.
     ``styles`` maps seat -> style; ``label_size`` is the column numbers' font size in pixels.
     """
-    layout = BoardLayout(pygame.Rect(rect), dict(board.heights))
+    layout = BoardLayout(pygame.Rect(rect), dict(board.heights), label_size)
     edge = max(1, round(layout.cell_height / 14))
     for column in layout.columns:
         owner = board.claimed.get(column)
@@ -188,31 +192,27 @@ def _draw_labels(surface: pygame.Surface, layout: BoardLayout, column: int, has_
     label = str(column)
     for box in (layout.bottom_label_rect(column), layout.top_label_rect(column)):
         if has_runner:
-            inner = box.inflate(-max(2, box.width // 6), -max(1, box.height // 10))
+            inner = box.inflate(-max(2, box.width // 8), 0)
             pygame.draw.rect(surface, palette.HIGHLIGHT, inner, border_radius=max(1, inner.height // 4))
-            text.draw_text(surface, label, inner, size, palette.HIGHLIGHT_TEXT, bold=True, align="center")
+            text.draw_text(surface, label, box, size, palette.HIGHLIGHT_TEXT, bold=True, align="center")
         else:
             text.draw_text(surface, label, box, size, palette.FOREGROUND, bold=True, align="center")
 
 
-def board_styles(players: tuple[PlayerView, ...]) -> dict[int, PlayerStyle]:
-    """Seat -> drawing style for the players of a view (seat = position in ``players``), with distinct
-    badges (``palette.badges``)."""
-    styles = palette.player_styles([p.name for p in players], [p.colour for p in players])
-    return dict(enumerate(styles))
+def board_styles(view: ScreenView) -> dict[int, PlayerStyle]:
+    """Seat -> drawing style for the players of a view, with distinct badges (the player strip's)."""
+    return {view.chrome.seats[k].seat: style for k, style in seat_styles(view.chrome).items()}
 
 
 def screen_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> ScreenLayout:
-    """The layout of ``view`` on a ``size`` screen: :meth:`ScreenLayout.for_size`, with the scores on two
-    rows when the names do not fit one (``bars.score_rows_needed``) and a band for a hint too long for
-    the side panel (``hint.hint_band_height``)."""
-    layout = ScreenLayout.for_size(size)
-    rows = score_rows_needed(view, layout)
-    if rows > 1:
-        layout = ScreenLayout.for_size(size, score_rows=rows)
+    """The layout of ``view``'s body on a ``size`` screen: the frame's body
+    (``companion.display.chrome.chrome_layout``) split by :meth:`ScreenLayout.for_body`, with a band for a
+    hint too long for the side panel (``hint.hint_band_height``)."""
+    body = chrome_layout(view.chrome, size).body
+    layout = ScreenLayout.for_body(size, body)
     band = hint_band_height(view, layout)
     if band:
-        layout = ScreenLayout.for_size(size, score_rows=rows, hint_band=band)
+        layout = ScreenLayout.for_body(size, body, hint_band=band)
     return layout
 
 
@@ -222,18 +222,12 @@ def draw(surface: pygame.Surface, view: ScreenView) -> BoardLayout:
 
     Reads no file once the fonts are loaded (they are cached in memory after the first use).
     """
+    draw_chrome(surface, view.chrome)
     layout = screen_layout(view, surface.get_size())
-    styles = board_styles(view.players)
-    surface.fill(palette.BACKGROUND)
-    old_clip = surface.get_clip()
+    styles = board_styles(view)
     board = draw_board(surface, layout.board, view.board, styles, layout.normal)
     draw_side_panel(surface, view, layout)
     draw_hint(surface, view, layout)
-    draw_top_bar(surface, view, styles, layout)
-    draw_bottom_bar(surface, view, styles, layout)
-    if view.winner is not None:
-        draw_winner_banner(surface, view, styles, layout)
-    surface.set_clip(old_clip)
     return board
 
 
@@ -244,4 +238,5 @@ def render(view: ScreenView, size: tuple[int, int] = (800, 480)) -> pygame.Surfa
 
 def board_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> BoardLayout:
     """Where the board of ``view`` lies on a ``size`` screen (for finding pieces in screenshots)."""
-    return BoardLayout(screen_layout(view, size).board, dict(view.board.heights))
+    layout = screen_layout(view, size)
+    return BoardLayout(layout.board, dict(view.board.heights), layout.normal)

@@ -7,10 +7,12 @@ the only cue (``companion.screens.palette``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import pygame
 
+from companion.display import text
 from companion.display.text import draw_text
 from companion.display.tokens import draw_shape
 from companion.i18n import decimal, number
@@ -22,20 +24,46 @@ def tick_text(value: float) -> str:
     return number(int(round(value))) if abs(value - round(value)) < 0.05 else decimal(value)
 
 
+def whole_ticks(top: float, most: int = 6) -> tuple[int, ...]:
+    """The value axis' ticks for counts (columns, stones, pawns, spaces, dice, wins): whole numbers from 0,
+    a step of 1, 2, 5, 10, 20, 50... so that there are at most ``most`` (>= 2) ticks; the last tick, the
+    axis' top, is ``top`` (>= 0) rounded up to a step (at least 1). E.g. 3.9 -> (0, 1, 2, 3, 4); 5 -> (0,
+    1, 2, 3, 4, 5); 11 -> (0, 5, 10, 15); 20 -> (0, 5, 10, 15, 20)."""
+    top = max(1, math.ceil(top - 1e-9))
+    scale = 1
+    while True:
+        for base in (1, 2, 5):
+            step = base * scale
+            if math.ceil(top / step) + 1 <= max(2, most):
+                return tuple(step * k for k in range(math.ceil(top / step) + 1))
+        scale *= 10
+
+
+def label_size(surface: pygame.Surface) -> int:
+    """The type size of the charts' labels: the floor (``companion.display.text.surface_floor``)."""
+    return text.surface_floor(surface)
+
+
+def label_height(surface: pygame.Surface, unit: int) -> int:
+    """The height of a label's line: a line of :func:`label_size` type."""
+    return text.line_height(label_size(surface))
+
+
 def _axes(surface: pygame.Surface, rect: pygame.Rect, x_label: str, y_label: str, high: float,
           unit: int) -> pygame.Rect:
     """Draw the axes and their labels inside ``rect``; return the plot area."""
-    label_h = max(10, unit * 2 // 3)
+    label_h = label_height(surface, unit)
     area = pygame.Rect(rect.x + unit * 2, rect.y + label_h * 2, rect.width - unit * 2 - unit // 2,
-                       rect.height - label_h * 4)
-    draw_text(surface, y_label, pygame.Rect(rect.x, rect.y, rect.width, label_h), label_h, palette.MUTED)
-    draw_text(surface, x_label, pygame.Rect(area.x, area.bottom + label_h, area.width, label_h), label_h,
+                       rect.height - label_h * 4 - 6)
+    size = label_size(surface)
+    draw_text(surface, y_label, pygame.Rect(rect.x, rect.y, rect.width, label_h), size, palette.MUTED)
+    draw_text(surface, x_label, pygame.Rect(area.x, area.bottom + label_h + 4, area.width, label_h), size,
               palette.MUTED, align="center")
     pygame.draw.line(surface, palette.SLOT_EDGE, area.bottomleft, area.bottomright, 2)
     pygame.draw.line(surface, palette.SLOT_EDGE, area.bottomleft, area.topleft, 2)
-    for value in (0.0, high / 2, high) if high >= 2 else (0.0, high):
+    for value in whole_ticks(high):  # whole numbers: counts are never labelled "1.9 columns"
         y = area.bottom - int(area.height * value / high) if high else area.bottom
-        draw_text(surface, tick_text(value), pygame.Rect(rect.x, y - label_h // 2, unit * 2 - 6, label_h), label_h,
+        draw_text(surface, tick_text(value), pygame.Rect(rect.x, y - label_h // 2, unit * 2 - 6, label_h), size,
                   palette.MUTED, align="right")
         if value:
             pygame.draw.line(surface, palette.SLOT, (area.x + 2, y), (area.right, y), 1)
@@ -45,15 +73,17 @@ def _axes(surface: pygame.Surface, rect: pygame.Rect, x_label: str, y_label: str
 def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect, series: Sequence[Sequence[float]],
                     names: Sequence[str], x_label: str, y_label: str, high: float | None = None) -> None:
     """One line a seat (``series[seat][k]``: the value after step ``k``) inside ``rect``, with a legend
-    of ``names``; the value axis runs from 0 to ``high`` (default: the largest value, at least 1)."""
+    of ``names``; the value axis runs from 0 to ``high`` (default: the largest value, at least 1), rounded
+    up to a whole tick (:func:`whole_ticks`: counts are never labelled with fractions)."""
     unit = max(10, rect.height // 12)
-    top = max([high or 0.0] + [v for s in series for v in s] + [1.0])
-    legend_h = unit
+    top = whole_ticks(max([high or 0.0] + [v for s in series for v in s] + [1.0]))[-1]
+    legend_h = max(unit, text.line_height(text.surface_floor(surface)) + 2)
     area = _axes(surface, pygame.Rect(rect.x, rect.y, rect.width, rect.height - legend_h), x_label, y_label, top,
                  unit)
     steps = max((len(s) for s in series), default=0)
-    draw_text(surface, str(steps), pygame.Rect(area.right - unit * 2, area.bottom + 2, unit * 2, unit * 2 // 3),
-              unit * 2 // 3, palette.MUTED, align="right")
+    label_h = label_height(surface, unit)
+    draw_text(surface, str(steps), pygame.Rect(area.right - unit * 2, area.bottom + 2, unit * 2, label_h),
+              label_size(surface), palette.MUTED, align="right")
     radius = max(3, unit // 4)
     for seat, values in enumerate(series):
         colour = palette.PLAYER_COLOURS[seat % len(palette.PLAYER_COLOURS)]
@@ -72,7 +102,7 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect, series: Sequence
         draw_shape(surface, palette.PLAYER_SHAPES[seat % 4], (x + radius, y), radius, colour)
         width = (rect.width - unit * 2) // max(1, len(names))
         draw_text(surface, name, pygame.Rect(x + radius * 3, rect.bottom - legend_h, width - radius * 4, legend_h),
-                  legend_h * 3 // 4, palette.FOREGROUND)
+                  label_size(surface), palette.FOREGROUND)
         x += width
 
 
@@ -81,7 +111,7 @@ def draw_bar_chart(surface: pygame.Surface, rect: pygame.Rect, values: Sequence[
     """One bar per value inside ``rect``, labelled below; ``reference``: a dashed level across (e.g. the
     count a fair die would give each face)."""
     unit = max(10, rect.height // 12)
-    top = max(list(values) + [reference or 0.0, 1.0])
+    top = whole_ticks(max(list(values) + [reference or 0.0, 1.0]))[-1]
     area = _axes(surface, rect, "", y_label, top, unit)
     n = max(1, len(values))
     slot = area.width // n
@@ -89,10 +119,11 @@ def draw_bar_chart(surface: pygame.Surface, rect: pygame.Rect, values: Sequence[
         height = int(area.height * value / top)
         bar = pygame.Rect(area.x + i * slot + slot // 6, area.bottom - height, max(2, slot * 2 // 3), height)
         pygame.draw.rect(surface, palette.SKY_BLUE, bar)
-        draw_text(surface, label, pygame.Rect(area.x + i * slot, area.bottom + 2, slot, unit * 2 // 3),
-                  unit * 2 // 3, palette.FOREGROUND, align="center")
-        draw_text(surface, tick_text(value), pygame.Rect(area.x + i * slot, bar.y - unit * 2 // 3, slot, unit * 2 // 3),
-                  unit // 2, palette.MUTED, align="center")
+        label_h = label_height(surface, unit)
+        draw_text(surface, label, pygame.Rect(area.x + i * slot, area.bottom + 2, slot, label_h),
+                  label_size(surface), palette.FOREGROUND, align="center")
+        draw_text(surface, tick_text(value), pygame.Rect(area.x + i * slot, bar.y - label_h, slot, label_h),
+                  label_size(surface), palette.MUTED, align="center")
     if reference:
         y = area.bottom - int(area.height * reference / top)
         for x in range(area.x, area.right, 12):

@@ -1,17 +1,19 @@
 """Drawing the donkey race screen (:class:`DonkeyRaceView`) on any surface; registered with the Display.
 
-Regions at any size (proportions of an 800 x 480 screen): the prompt bar on top; the four lanes with
-their tokens on the left; the sectors (each player's plays this round, the highest marked with a star
-and the word "highest", never by colour alone), what beats the current play and the proposed play on
-the right; the counts, reminders, hint, message and keys at the bottom (the hint and the message wrapped
-onto the lines left there); a winner banner over it all.
+The shared frame (``companion.display.chrome``: header with the round, notice band, player strip with
+points and cards, key chips) around the body: the lanes with their tokens on the left; the sectors (each
+player's plays this round, the highest marked with a star and the word "highest", never by colour
+alone), what beats the current play, the proposed play and the piles on the right; under both what to
+do at the table (deal, draw, move a token) and the hint; a winner banner over it all.
 """
 
 from __future__ import annotations
 
 import pygame
 
-from companion.display.text import draw_text, draw_wrapped
+from companion.display import text
+from companion.display.chrome import draw_chrome, seat_styles
+from companion.display.text import draw_text
 from companion.display.tokens import draw_token
 from companion.display.window import render_surface
 from companion.i18n import _, ngettext
@@ -20,136 +22,106 @@ from companion.screens.donkey_race import DonkeyRaceView
 
 
 def _styles(view: DonkeyRaceView) -> dict[int, palette.PlayerStyle]:
-    lanes = sorted(view.lanes, key=lambda lane: lane.seat)
-    badges = palette.badges([lane.name for lane in lanes])
-    return {lane.seat: palette.player_style(lane.seat, lane.name, badge)
-            for lane, badge in zip(lanes, badges, strict=True)}
+    """Seat -> style, the player strip's (distinct badges)."""
+    return {view.chrome.seats[k].seat: style for k, style in seat_styles(view.chrome).items()}
+
+
+def bottom_lines(view: DonkeyRaceView) -> list[tuple[str, palette.RGB, bool]]:
+    """The body's lines under the lanes: what to do at the table (bold), then the hint; each (text,
+    colour, bold)."""
+    lines = [(line, palette.FOREGROUND, True) for line in view.reminders]
+    if view.hint:
+        lines.append((_("Hint: ") + view.hint, palette.MUTED, False))
+    return lines
 
 
 def draw(surface: pygame.Surface, view: DonkeyRaceView) -> None:
-    """Draw ``view`` over the whole of ``surface``; reads no file once the fonts are cached."""
-    w, h = surface.get_size()
-    sx, sy = w / 800, h / 480
+    """Draw ``view`` over the whole of ``surface`` at any size: the shared frame, then the body: the lanes
+    with their tokens on the left, the round's plays by sector on the right (what beats the current play,
+    the play CONFIRM would make, the piles), and under both what to do at the table and the hint."""
+    layout = draw_chrome(surface, view.chrome)
+    body, sizes, pad = layout.body, layout.type, layout.pad
     styles = _styles(view)
-    surface.fill(palette.BACKGROUND)
-    # top bar
-    top = pygame.Rect(0, 0, w, round(46 * sy))
-    pygame.draw.rect(surface, palette.PANEL, top)
-    draw_text(surface, view.prompt, top.inflate(-round(150 * sx), -6).move(-round(65 * sx), 0), round(24 * sy),
-              palette.FOREGROUND, bold=True)
-    draw_text(surface, _("Round {n}").format(n=view.round_no), pygame.Rect(w - round(140 * sx), 0, round(130 * sx),
-              top.height), round(18 * sy), palette.MUTED, align="right")
-    lanes = pygame.Rect(round(8 * sx), top.bottom + round(6 * sy), round(482 * sx), round(262 * sy))
-    _draw_lanes(surface, view, lanes, styles)
-    side = pygame.Rect(lanes.right + round(8 * sx), lanes.y, w - lanes.right - round(16 * sx), lanes.height)
-    _draw_sectors(surface, view, side, styles)
-    bottom = pygame.Rect(round(8 * sx), lanes.bottom + round(6 * sy), w - round(16 * sx), h - lanes.bottom - round(10 * sy))
-    _draw_bottom(surface, view, bottom)
-    if view.winners:
-        _draw_banner(surface, view, styles)
+    floor = sizes.floor
+    wrapped = [(text.wrap_all(line, floor, body.width, bold), colour, bold, line) for line, colour, bold in bottom_lines(view)]
+    line_h = text.line_height(floor, bold=True)
+    bottom_h = sum(len(lines) for lines, *_rest in wrapped) * line_h
+    top = pygame.Rect(body.x, body.y, body.width, body.height - bottom_h - (pad if bottom_h else 0))
+    lanes = pygame.Rect(top.x, top.y, round(top.width * 0.58), top.height)
+    _draw_lanes(surface, view, lanes, styles, floor, pad)
+    side = pygame.Rect(lanes.right + pad, top.y, top.right - lanes.right - pad, top.height)
+    _draw_sectors(surface, view, side, styles, sizes, pad)
+    y = top.bottom + pad
+    for lines, colour, bold, whole in wrapped:
+        area = pygame.Rect(body.x, y, body.width, len(lines) * line_h)
+        text.draw_lines(surface, lines, area, floor, colour, bold=bold, whole=whole)
+        y = area.bottom
 
 
 def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect,
-                styles: dict[int, palette.PlayerStyle]) -> None:
-    """One lane per player: name and points, Start + track_length spaces, the token on its space."""
+                styles: dict[int, palette.PlayerStyle], floor: int, pad: int) -> None:
+    """One lane per player: the name over a track of Start + ``track_length`` spaces, the token on its
+    space (the space count past the finish written at its end)."""
     n = max(1, len(view.lanes))
-    lane_h = area.height // 4 if n <= 4 else area.height // n
-    name_w = round(area.width * 0.24)
+    lane_h = area.height // n
+    name_h = text.line_height(floor, bold=True)
     spaces = view.track_length + 1
-    track = pygame.Rect(area.x + name_w, area.y, area.width - name_w, lane_h)
-    cell = track.width / spaces
+    cell = area.width / spaces
     for i, lane in enumerate(view.lanes):
         y = area.y + i * lane_h
-        row = pygame.Rect(area.x, y, area.width, lane_h - 4)
-        if view.active == lane.seat:
-            pygame.draw.rect(surface, palette.HIGHLIGHT, row, 2)
-        label = pygame.Rect(area.x + 4, y + 2, name_w - 8, (lane_h - 4) // 2)
-        draw_text(surface, lane.name, label, round(lane_h * 0.32), palette.FOREGROUND, bold=True,
-                  min_size=round(lane_h * 0.2))  # the longest names (MAX_NAME_LENGTH) shrink rather than cut
-        info = ngettext("{p} point", "{p} points", lane.points).format(p=lane.points) + " · " + ngettext(
-            "{c} card", "{c} cards", lane.hand).format(c=lane.hand)
-        draw_text(surface, info, label.move(0, label.height), round(lane_h * 0.26), palette.MUTED)
-        cy = y + (lane_h - 4) / 2
-        size = min(cell * 0.95, lane_h * 0.62)
-        token = min(cell * 0.92, lane_h * 0.6)  # within its own space: it never covers the next one
+        row = pygame.Rect(area.x, y, area.width, lane_h - 2)
+        if view.chrome.active is not None and view.chrome.seats[view.chrome.active].seat == lane.seat:
+            pygame.draw.rect(surface, palette.HIGHLIGHT, row, 2, border_radius=pad)
+        label = ngettext("{name}: space {n}", "{name}: space {n}", lane.position).format(name=lane.name,
+                                                                                     n=lane.position)
+        draw_text(surface, label, pygame.Rect(row.x + pad, y, row.width - 2 * pad, name_h), floor,
+                  palette.FOREGROUND, bold=True)
+        track_h = max(4, row.bottom - (y + name_h) - 2)
+        cy = y + name_h + track_h / 2
+        size = min(cell * 0.95, track_h * 0.9)
         for space in range(spaces):
-            box = pygame.Rect(round(track.x + space * cell) + 1, round(cy - size / 2), max(2, round(cell) - 2), round(size))
+            box = pygame.Rect(round(area.x + space * cell) + 1, round(cy - size / 2), max(2, round(cell) - 2),
+                              round(size))
             colour = palette.TOP_SPACE if space in (0, spaces - 1) else palette.SLOT
             pygame.draw.rect(surface, colour, box)
             pygame.draw.rect(surface, palette.SLOT_EDGE, box, 1)
-        for space, text in ((0, _("S")), (spaces - 1, _("F"))):
-            box = pygame.Rect(round(track.x + space * cell), round(cy + size / 2), round(cell), round(lane_h * 0.2))
-            draw_text(surface, text, box, round(lane_h * 0.2), palette.MUTED, align="center")
         shown = min(lane.position, spaces - 1)
-        centre = (track.x + (shown + 0.5) * cell, cy)
-        draw_token(surface, centre, token, styles[lane.seat])
-        if lane.position > spaces - 1:
-            over = pygame.Rect(round(track.right - cell * 3), y, round(cell * 3), round(lane_h * 0.3))
-            draw_text(surface, f"+{lane.position - (spaces - 1)}", over, round(lane_h * 0.26), palette.FOREGROUND,
-                      align="right")
+        draw_token(surface, (area.x + (shown + 0.5) * cell, cy), min(cell * 0.92, track_h), styles[lane.seat])
 
 
 def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect,
-                  styles: dict[int, palette.PlayerStyle]) -> None:
-    pygame.draw.rect(surface, palette.PANEL, area)
-    inner = area.inflate(-12, -8)
-    line_h = inner.height // 9
-    draw_text(surface, _("Plays this round"), pygame.Rect(inner.x, inner.y, inner.width, line_h), round(line_h * 0.7),
-              palette.MUTED)
-    y = inner.y + line_h
+                  styles: dict[int, palette.PlayerStyle], sizes, pad: int) -> None:
+    """The panel of the round: each player's plays (the highest marked with a star and the word), what
+    beats the current play, the play CONFIRM would make, the piles' counts."""
+    pygame.draw.rect(surface, palette.PANEL, area, border_radius=pad)
+    inner = area.inflate(-2 * pad, -2 * pad)
+    floor = sizes.floor
+    line_h = text.line_height(floor, bold=True)
+    y = inner.y
+    draw_text(surface, _("Plays this round"), pygame.Rect(inner.x, y, inner.width, line_h), floor, palette.MUTED)
+    y += line_h
     for sector in view.sectors:
-        row = pygame.Rect(inner.x, y, inner.width, round(line_h * 1.2))
-        draw_token(surface, (row.x + row.height / 2, row.centery), row.height * 0.8, styles[sector.seat])
-        text = sector.label or "…"
+        row = pygame.Rect(inner.x, y, inner.width, line_h + 2)
+        draw_token(surface, (row.x + row.height / 2, row.centery), row.height * 0.9, styles[sector.seat],
+                   letter=False)
+        label = sector.label or "\u2013"
         if sector.highest:
-            text = "★ " + text + "  " + _("highest")
-        draw_text(surface, text, row.inflate(-row.height - 6, 0).move(row.height // 2 + 3, 0), round(line_h * 0.85),
-                  palette.FOREGROUND, bold=sector.highest)
-        y += round(line_h * 1.25)
-    y += line_h // 3
-    if view.to_beat:
-        draw_wrapped(surface, view.to_beat, pygame.Rect(inner.x, y, inner.width, line_h * 2), round(line_h * 0.8),
-                     palette.FOREGROUND, bold=True, max_lines=2)
-        y += line_h * 2
-    if view.proposal:
-        draw_text(surface, view.proposal, pygame.Rect(inner.x, y, inner.width, line_h), round(line_h * 0.75),
-                  palette.DIE_FLAGGED)
-
-
-def _draw_bottom(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect) -> None:
-    line = area.height // 7
-    counts = _("Draw pile {d} · discards {x}").format(d=view.deck, x=view.discard)
-    drawn = draw_text(surface, counts, pygame.Rect(area.x, area.y, area.width // 3, line), round(line * 0.8),
-                      palette.MUTED)
-    keys = "   ".join(f"{k}: {v}" for k, v in view.keys)  # the keys take what the counts leave
-    gap = max(4, line // 2)
-    draw_text(surface, keys, pygame.Rect(drawn.right + gap, area.y, area.right - drawn.right - gap, line),
-              round(line * 0.8), palette.MUTED, align="right", min_size=max(6, round(line * 0.5)))
-    y = area.y + line
-    for text in view.reminders[:5]:
-        draw_text(surface, text, pygame.Rect(area.x, y, area.width, line), round(line * 0.8), palette.FOREGROUND)
-        y += line
-    for extra, colour in ((view.hint and _("Hint: ") + view.hint, palette.MUTED), (view.message, palette.DIE_FLAGGED)):
-        if extra and y + line <= area.bottom + 2:  # wrapped onto the lines left; smaller only when out of them
-            room = max(1, (area.bottom + 2 - y) // line)
-            used = draw_wrapped(surface, extra, pygame.Rect(area.x, y, area.width, room * line), round(line * 0.8),
-                                colour, max_lines=room)
-            y = max(y + line, used.bottom + 2)
-
-
-def _draw_banner(surface: pygame.Surface, view: DonkeyRaceView, styles: dict[int, palette.PlayerStyle]) -> None:
-    w, h = surface.get_size()
-    box = pygame.Rect(w // 6, h // 3, w * 2 // 3, h // 4)
-    pygame.draw.rect(surface, palette.HIGHLIGHT, box)
-    pygame.draw.rect(surface, palette.INK, box, 3)
-    names = ", ".join(lane.name for lane in view.lanes if lane.seat in view.winners)
-    title = _("{names} wins!").format(names=names) if len(view.winners) == 1 else _("Shared win: {names}").format(
-        names=names)
-    for i, seat in enumerate(view.winners):
-        draw_token(surface, (box.x + box.height * (0.35 + 0.5 * i), box.y + box.height * 0.35), box.height * 0.4,
-                   styles[seat])
-    draw_text(surface, title, box.inflate(-20, -box.height // 2).move(0, box.height // 6), round(box.height * 0.3),
-              palette.HIGHLIGHT_TEXT, bold=True, align="center")
+            label = "\u2605 " + label + "  " + _("highest")
+        draw_text(surface, label, pygame.Rect(row.x + row.height + pad, row.y, row.width - row.height - pad,
+                                              row.height), floor, palette.FOREGROUND, bold=sector.highest)
+        y += row.height
+    rest = [(view.to_beat, palette.FOREGROUND, True), (view.proposal, palette.DIE_FLAGGED, True),
+            (_("Draw pile {d} · discards {x}").format(d=view.deck, x=view.discard), palette.MUTED, False)]
+    y += pad // 2
+    for words, colour, bold in rest:
+        if not words:
+            continue
+        lines = text.wrap_all(words, floor, inner.width, bold)
+        if y + len(lines) * line_h > inner.bottom:
+            break
+        text.draw_lines(surface, lines, pygame.Rect(inner.x, y, inner.width, len(lines) * line_h), floor, colour,
+                        bold=bold, whole=words)
+        y += len(lines) * line_h
 
 
 def render(view: DonkeyRaceView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:

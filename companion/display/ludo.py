@@ -1,10 +1,11 @@
 """Drawing the Ludo screen (:class:`companion.screens.ludo.LudoView`) at any size, 800x480 first.
 
-Left: the board drawn from its geometry (``assets/ludo``; ``companion.games.ludo.board``) with the
-pawns, the legal moves as arrows (the selected one thick and white) and rings around pawns to correct.
-Top: the prompt. Right: the players (turn marker, pawns home, place), the die with the six counter and
-the bonus rolls owed, the moves, the hint, and the message or board problems. Every colour is also
-named in text, never told by colour alone.
+The shared frame (``companion.display.chrome``: the header with the prompt, the player strip with each
+player's pawns home, the key chips, the notice band with captures and board problems) around the body:
+on the left the board drawn from its geometry (``assets/ludo``; ``companion.games.ludo.board``) with the
+pawns, the legal moves as arrows (the selected one thick and white) and rings around pawns to correct;
+on the right the die with the dice kept, the six counter and the bonus rolls owed, the moves and the
+hint. Every colour is also named in text, never told by colour alone.
 """
 
 from __future__ import annotations
@@ -13,22 +14,20 @@ import math
 
 import pygame
 
-from companion.display import fonts
-from companion.display.text import draw_text, draw_wrapped
+from companion.display import text
+from companion.display.chrome import draw_chrome
+from companion.display.text import draw_text
 from companion.display.window import render_surface
 from companion.games.ludo import BoardGeometry, load_board
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.screens import palette
 from companion.screens.ludo import LudoView
+from companion.screens.palette import LUDO_COLOURS as COLOURS
+from companion.screens.palette import LUDO_LIGHT as LIGHT
 
-COLOURS: dict[str, tuple[int, int, int]] = {
-    "red": (214, 48, 49), "green": (39, 160, 72), "yellow": (240, 200, 40), "blue": (40, 104, 212)}
-LIGHT: dict[str, tuple[int, int, int]] = {
-    "red": (246, 190, 190), "green": (190, 232, 198), "yellow": (250, 236, 170), "blue": (186, 206, 246)}
 BOARD_BG = (236, 230, 214)
 CELL = (252, 252, 248)
 LINE = (90, 90, 90)
-TOP_BAR = 40
 
 
 def cell_centre(rect: pygame.Rect, geo: BoardGeometry, cell: tuple[int, int]) -> tuple[float, float]:
@@ -46,20 +45,6 @@ def _pawn_cell(geo: BoardGeometry, colour: str, rel: int, yard_index: int) -> tu
     if rel < 0:
         return geo.colours[colour].yard[yard_index % 4]
     return geo.cell_of(colour, rel)
-
-
-def legend_rows(entries: list[str], font: pygame.font.Font, width: int, rows: int = 2) -> list[str]:
-    """The key legend on at most ``rows`` lines, broken between entries ("CONFIRM: move"), never inside
-    one; the last line takes what is left (drawn shrunk if need be)."""
-    lines: list[str] = []
-    for entry in entries:
-        if lines and len(lines) < rows and font.size(lines[-1] + "   " + entry)[0] > width:
-            lines.append(entry)
-        elif lines:
-            lines[-1] += "   " + entry
-        else:
-            lines.append(entry)
-    return lines
 
 
 def pawn_cells(geo: BoardGeometry, view: LudoView) -> list[tuple[str, tuple[int, int]]]:
@@ -126,9 +111,14 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
             dx = (j - (len(colours[:4]) - 1) / 2) * radius * 0.55
             pygame.draw.circle(surface, COLOURS[colour], (cx + dx, cy), radius)
             pygame.draw.circle(surface, palette.INK, (cx + dx, cy), radius, 2)
-        if len(colours) > 1:
-            draw_text(surface, str(len(colours)), pygame.Rect(cx - radius, cy - radius, 2 * radius, 2 * radius),
-                      max(10, int(radius)), palette.INK, bold=True, align="center")
+        if len(colours) > 1:  # how many stand there, on a disc large enough for the floor's type
+            floor = text.surface_floor(surface)
+            disc = max(radius, text.line_height(floor, bold=True) / 2 + 1)
+            pygame.draw.circle(surface, palette.HIGHLIGHT, (cx, cy), disc)
+            pygame.draw.circle(surface, palette.INK, (cx, cy), disc, 2)
+            box = pygame.Rect(0, 0, round(2 * disc), text.line_height(floor, bold=True))
+            box.center = (round(cx), round(cy))
+            draw_text(surface, str(len(colours)), box, floor, palette.INK, bold=True, align="center")
     # arrows: others first, the selected one last and thick
     for move in sorted(view.moves, key=lambda m: m.selected):
         start = cell_centre(rect, geo, move_start_cell(geo, view, move))
@@ -157,9 +147,10 @@ def _arrow(surface, start, end, colour, width, radius) -> None:
     pygame.draw.polygon(surface, palette.INK, [tip, left, right], 1)
 
 
-def _die(surface: pygame.Surface, rect: pygame.Rect, value: int | None) -> None:
-    pygame.draw.rect(surface, palette.DIE_OK, rect, border_radius=8)
-    pygame.draw.rect(surface, palette.INK, rect, 2, border_radius=8)
+def draw_die(surface: pygame.Surface, rect: pygame.Rect, value: int | None) -> None:
+    """A die face (white square, black pips) of ``value`` 1-6 in ``rect``; "?" for None."""
+    pygame.draw.rect(surface, palette.DIE_OK, rect, border_radius=max(2, rect.width // 7))
+    pygame.draw.rect(surface, palette.INK, rect, 2, border_radius=max(2, rect.width // 7))
     if value is None:
         draw_text(surface, "?", rect, rect.height // 2, palette.INK, bold=True, align="center")
         return
@@ -170,74 +161,83 @@ def _die(surface: pygame.Surface, rect: pygame.Rect, value: int | None) -> None:
         pygame.draw.circle(surface, palette.INK, (rect.x + step * (c + 1), rect.y + step * (r + 1)), rect.width / 11)
 
 
-def draw(surface: pygame.Surface, view: LudoView) -> None:
-    """Draw the whole Ludo screen (any size; laid out for 800x480)."""
-    w, h = surface.get_size()
-    surface.fill(palette.BACKGROUND)
-    side = min(h - TOP_BAR - 4, int(w * 0.58))
-    board = pygame.Rect(4, TOP_BAR + 2, side, side)
-    draw_board(surface, board, view)
-    pygame.draw.rect(surface, palette.PANEL, pygame.Rect(0, 0, w, TOP_BAR))
-    draw_text(surface, view.prompt, pygame.Rect(8, 2, w - 16, TOP_BAR - 4), 22, palette.FOREGROUND, bold=True)
-    x = board.right + 10
-    pw = w - x - 6
-    y = TOP_BAR + 4
-    line = 24
-    for seat, p in enumerate(view.players):
-        row = pygame.Rect(x, y, pw, line)
-        if seat == view.active:
-            pygame.draw.rect(surface, palette.HIGHLIGHT, row, 2)
-        pygame.draw.circle(surface, COLOURS[p.colour], (x + 12, y + line // 2), 8)
-        pygame.draw.circle(surface, palette.INK, (x + 12, y + line // 2), 8, 1)
-        status = _("place {k}").format(k=p.place) if p.place else _("{n}/4 home").format(n=p.home)
-        draw_text(surface, f"{p.name} ({_(p.colour)})", pygame.Rect(x + 24, y, pw - 110, line), 18, palette.FOREGROUND,
-                  bold=seat == view.active)
-        draw_text(surface, status, pygame.Rect(x + pw - 86, y, 82, line), 16, palette.MUTED, align="right")
-        y += line + 2
-    y += 4
-    die = pygame.Rect(x, y, 54, 54)
-    _die(surface, die, view.die)
-    counters = [_("sixes in a row: {n}").format(n=view.sixes_in_row), _("bonus rolls: {n}").format(n=view.bonus_rolls)]
+def side_lines(view: LudoView) -> list[str]:
+    """The lines beside the die: the dice kept for later moves, the turn's situation (a try for a 6, a
+    bonus roll), the six counter."""
+    lines = []
     if len(view.pool) > 1:
-        counters.append(_("kept: {dice}").format(dice=" ".join(map(str, view.pool))))
-    for k, text in enumerate(counters):
-        draw_text(surface, text, pygame.Rect(x + 62, y + k * 18, pw - 62, 18), 16, palette.FOREGROUND)
-    y += 60
-    for move in view.moves[:5]:
-        row = pygame.Rect(x, y, pw, 22)
-        if move.selected:
-            pygame.draw.rect(surface, palette.HIGHLIGHT, row)
-        draw_text(surface, move.text, row.inflate(-6, 0), 17,
-                  palette.HIGHLIGHT_TEXT if move.selected else palette.FOREGROUND, bold=move.selected)
-        y += 23
-    if len(view.moves) > 5:
-        draw_text(surface, _("+{n} more (NEXT)").format(n=len(view.moves) - 5), pygame.Rect(x, y, pw, 18), 15, palette.MUTED)
-        y += 19
-    y += 4
-    if view.hint:
-        hint_h = 3 * fonts.font(16).get_linesize()  # up to three lines before the type shrinks
-        y = draw_wrapped(surface, _("Hint: ") + view.hint, pygame.Rect(x, y, pw, hint_h), 16, palette.FOREGROUND,
-                         max_lines=3).bottom + 4
-    legend_h = 2 * fonts.font(15).get_linesize() if view.keys else 0
-    notes = list(view.problems) or ([view.message] if view.message else [])
-    if notes:
-        colour = (255, 120, 255) if view.problems else palette.MUTED
-        draw_wrapped(surface, " ".join(notes), pygame.Rect(x, y, pw, max(20, h - y - 4 - legend_h)), 16, colour)
-    if view.keys:
-        rows = legend_rows([f"{button}: {what}" for button, what in view.keys], fonts.font(15), pw)
-        row_h = legend_h // 2
-        for k, row in enumerate(rows):
-            draw_text(surface, row, pygame.Rect(x, h - legend_h - 2 + k * row_h, pw, row_h), 15, palette.MUTED,
-                      min_size=9)
-    if view.winner is not None:
-        banner = pygame.Rect(board.x + 20, board.bottom - 100, board.width - 40, 80)
-        pygame.draw.rect(surface, palette.PANEL, banner, border_radius=10)
-        pygame.draw.rect(surface, palette.HIGHLIGHT, banner, 3, border_radius=10)
-        draw_text(surface, _("{name} wins!").format(name=view.winner), banner.inflate(-20, -10), 34,
-                  palette.FOREGROUND, bold=True, align="center")
+        lines.append(_("kept: {dice}").format(dice=" ".join(map(str, view.pool))))
+    if view.roll_note:
+        lines.append(view.roll_note)
+    if view.sixes_in_row:
+        lines.append(ngettext("{n} six in a row", "{n} sixes in a row", view.sixes_in_row).format(n=view.sixes_in_row))
+    return lines
 
+
+def draw(surface: pygame.Surface, view: LudoView) -> None:
+    """Draw the whole Ludo screen at any size: the shared frame (``companion.display.chrome``), the
+    board on the left of the body, and beside it the die, the moves (the selected one inverted; a window
+    of them around it when they do not all fit) and the hint."""
+    layout = draw_chrome(surface, view.chrome)
+    body, sizes, pad = layout.body, layout.type, layout.pad
+    side = min(body.height, round(body.width * 0.52))
+    board = pygame.Rect(body.x, body.y + (body.height - side) // 2, side, side)
+    draw_board(surface, board, view)
+    panel = pygame.Rect(board.right + 2 * pad, body.y, body.right - board.right - 2 * pad, body.height)
+    pygame.draw.rect(surface, palette.PANEL, panel, border_radius=pad)
+    inner = panel.inflate(-2 * pad, -2 * pad)
+    y = inner.y
+    die_side = sizes.px(52)
+    lines = side_lines(view)
+    if view.die is not None or lines:
+        x = inner.x
+        if view.die is not None:
+            draw_die(surface, pygame.Rect(x, y, die_side, die_side), view.die)
+            x += die_side + 2 * pad
+        line_h = text.line_height(sizes.floor)
+        for k, line in enumerate(lines):
+            draw_text(surface, line, pygame.Rect(x, y + k * line_h, inner.right - x, line_h), sizes.floor,
+                      palette.FOREGROUND)
+        y += max(die_side if view.die is not None else 0, len(lines) * line_h) + pad
+    hint = _("Hint: ") + view.hint if view.hint else ""
+    hint_lines = text.wrap_all(hint, sizes.floor, inner.width) if hint else []
+    hint_h = len(hint_lines) * text.line_height(sizes.floor)
+    moves_area = pygame.Rect(inner.x, y, inner.width, inner.bottom - hint_h - (pad if hint_h else 0) - y)
+    draw_moves(surface, moves_area, view, layout)
+    if hint_lines:
+        text.draw_lines(surface, hint_lines, pygame.Rect(inner.x, inner.bottom - hint_h, inner.width, hint_h),
+                        sizes.floor, palette.FOREGROUND, whole=hint)
+
+
+def draw_moves(surface: pygame.Surface, area: pygame.Rect, view: LudoView, layout) -> None:
+    """The legal moves as rows, the selected one inverted; when they do not all fit, the rows around the
+    selected one and a line saying how many more NEXT reaches."""
+    if not view.moves or area.height <= 0:
+        return
+    sizes, pad = layout.type, layout.pad
+    row_h = text.line_height(sizes.normal, bold=True) + pad
+    rows = max(1, area.height // row_h)
+    shown = range(len(view.moves))
+    if len(view.moves) > rows:
+        rows = max(1, rows - 1)  # the last row says how many more there are
+        selected = next((k for k, m in enumerate(view.moves) if m.selected), 0)
+        first = min(max(0, selected - rows // 2), len(view.moves) - rows)
+        shown = range(first, first + rows)
+    y = area.y
+    for k in shown:
+        move = view.moves[k]
+        row = pygame.Rect(area.x, y, area.width, row_h - 2)
+        if move.selected:
+            pygame.draw.rect(surface, palette.HIGHLIGHT, row, border_radius=pad)
+        draw_text(surface, move.text, row.inflate(-2 * pad, 0), sizes.normal,
+                  palette.HIGHLIGHT_TEXT if move.selected else palette.FOREGROUND, bold=move.selected)
+        y += row_h
+    hidden = len(view.moves) - len(shown)
+    if hidden:
+        draw_text(surface, ngettext("{n} more move: NEXT", "{n} more moves: NEXT", hidden).format(n=hidden),
+                  pygame.Rect(area.x + pad, y, area.width - 2 * pad, row_h), sizes.floor, palette.MUTED)
 
 
 def render(view: LudoView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:
     """A new surface of ``size`` with ``view`` drawn (no window needed)."""
-    return render_surface(draw, view, size)
+    return render_surface(draw, view, size, view.mode)

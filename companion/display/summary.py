@@ -6,26 +6,35 @@ from __future__ import annotations
 
 import pygame
 
+from companion.display import text
 from companion.display.charts import draw_line_chart
 from companion.display.pages import draw_page
-from companion.display.text import draw_text, draw_wrapped
+from companion.display.text import draw_text
 from companion.screens import palette
 from companion.screens.summary import SummaryView
 
 
 def draw(surface: pygame.Surface, view: SummaryView) -> None:
-    """Draw ``view`` over the whole of ``surface``."""
-    body, unit = draw_page(surface, view.title, view.prompt, view.keys)
+    """Draw ``view`` over the whole of ``surface``: the page's frame, then the chart (its title above it)
+    or the lines, each wrapped onto as many lines as it needs."""
+    layout = draw_page(surface, view.title, view.prompt, view.keys)
+    body, sizes = layout.body, layout.type
     if view.chart is not None:
         chart = view.chart
-        draw_text(surface, chart.title, pygame.Rect(body.x, body.y, body.width, unit), unit * 3 // 4,
+        title_h = text.line_height(sizes.normal, bold=True)
+        draw_text(surface, chart.title, pygame.Rect(body.x, body.y, body.width, title_h), sizes.normal,
                   palette.FOREGROUND, bold=True)
-        draw_line_chart(surface, pygame.Rect(body.x, body.y + unit, body.width, body.height - unit), chart.series,
+        draw_line_chart(surface, pygame.Rect(body.x, body.y + title_h, body.width, body.height - title_h), chart.series,
                         chart.names, chart.x_label, chart.y_label, chart.high)
         return
-    line_h = min(unit, max(12, body.height // (2 * max(1, len(view.lines)))) * 2)
+    size = sizes.normal
+    wrapped = [text.wrap_all(line, size, body.width) for line in view.lines]
+    gap = layout.pad
+    if sum(len(w) for w in wrapped) * text.line_height(size) + gap * len(wrapped) > body.height:
+        size = sizes.floor
+        wrapped = [text.wrap_all(line, size, body.width) for line in view.lines]
     y = body.y
-    for line in view.lines:
-        used = draw_wrapped(surface, line, pygame.Rect(body.x, y, body.width, line_h * 2), line_h * 3 // 4,
-                            palette.FOREGROUND, max_lines=2)
-        y += max(line_h, used.height) + line_h // 4
+    for line, lines in zip(view.lines, wrapped, strict=True):
+        area = pygame.Rect(body.x, y, body.width, len(lines) * text.line_height(size))
+        text.draw_lines(surface, lines, area, size, palette.FOREGROUND, whole=line)
+        y = area.bottom + gap

@@ -6,7 +6,7 @@ import math
 
 import pygame
 
-from companion.display import fonts
+from companion.display import fonts, text
 from companion.screens.palette import INK, RUNNER_FILL, RUNNER_RING, PlayerStyle, Shape
 
 
@@ -49,8 +49,9 @@ def draw_token(
 
     The shape is filled with the player's colour and outlined in black (outline about size/12 wide);
     the badge (``style.letter``, one or two characters) is written in black bold in the middle when
-    ``letter`` and the token is at least 12 px, shrunk until it fits inside the outline
-    (:func:`badge_fits`); a token too small for its badge even in ``fonts.MIN_SIZE`` type shows none.
+    ``letter``, shrunk until it fits inside the outline (:func:`badge_fits`); a token too small for its
+    badge in the floor size of type (``companion.display.text.surface_floor``, 18 px at 800 x 480) shows
+    none: its shape and colour still tell the seat, and the player strip names them.
     """
     size = max(4.0, float(size))
     edge = max(1, round(size / 12))
@@ -63,20 +64,23 @@ def draw_token(
         points = shape_points(style.shape, centre, size)
         box = pygame.draw.polygon(surface, style.colour, points)
         pygame.draw.polygon(surface, INK, points, edge)
-    if letter and size >= 12 and style.letter:
-        badge = _badge(style, size, edge)
+    floor = text.surface_floor(surface)
+    if letter and size >= floor and style.letter:
+        badge = _badge(style, size, edge, floor)
         if badge is not None:  # None: too small a token for this badge; its shape and colour tell the seat
-            image, dy = badge
+            image, dy, font_size = badge
             ink = image.get_bounding_rect()  # centre the glyph's ink, not its line box
-            surface.blit(image, (round(cx - ink.centerx), round(cy + dy - ink.centery)))
+            at = (round(cx - ink.centerx), round(cy + dy - ink.centery))
+            surface.blit(image, at)
+            text.log_line(style.letter, font_size, ink.move(at).move(surface.get_abs_offset()))
     return box
 
 
-def _badge(style: PlayerStyle, size: float, edge: int) -> tuple[pygame.Surface, float] | None:
+def _badge(style: PlayerStyle, size: float, edge: int, floor: int) -> tuple[pygame.Surface, float, int] | None:
     """The badge's image in the largest type (from 0.6 of ``size``, 0.42 in a triangle, down to
-    ``fonts.MIN_SIZE``) that :func:`badge_fits`, and its ink's offset below the token's centre; None
-    when even the smallest type does not fit."""
-    font_size = max(fonts.MIN_SIZE, round(size * (0.42 if style.shape is Shape.TRIANGLE else 0.6)))
+    ``floor`` px) that :func:`badge_fits`, its ink's offset below the token's centre and the type's
+    size; None when even the floor's type does not fit."""
+    font_size = max(floor, round(size * (0.42 if style.shape is Shape.TRIANGLE else 0.6)))
     while True:
         image = fonts.font(font_size, bold=True).render(style.letter, True, INK)
         ink = image.get_bounding_rect().size
@@ -85,10 +89,10 @@ def _badge(style: PlayerStyle, size: float, edge: int) -> tuple[pygame.Surface, 
             offsets = [size * 0.06, _triangle_lowest(size, edge, ink[1])]
         for dy in offsets:
             if badge_fits(style.shape, size, edge, ink, dy):
-                return image, dy
-        if font_size <= fonts.MIN_SIZE:
+                return image, dy, font_size
+        if font_size <= floor:
             return None
-        font_size = max(fonts.MIN_SIZE, int(font_size * 0.9))
+        font_size = max(floor, int(font_size * 0.9))
 
 
 def _triangle(size: float) -> tuple[float, float, float]:

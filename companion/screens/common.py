@@ -1,5 +1,11 @@
-"""What every game's screen shares: the key legend (what each button does now), the prompt while the
-table chooses who starts, and the name of the player to act.
+"""What every game's screen shares: the frame around the game (:class:`Chrome`: the header, the player
+strip, the key chips and the notice band, ARCHITECTURE.md "The screen"), the key legend (what each button
+does now), the prompt while the table chooses who starts, and the name of the player to act.
+
+Every game's view carries one :class:`Chrome` (``view.chrome``) and draws it with the shared widgets of
+``companion.display.chrome``; only the body between them is the game's own. :class:`ChromeFields` gives a
+view the ``title``, ``prompt``, ``message`` and ``keys`` the play loop and the replay read, and
+:func:`with_chrome` changes them on any view.
 
 A game's screen module keeps a table ``{mode: ((Button, label), ...)}`` with its labels marked by
 :func:`companion.i18n.N_`; :func:`key_legend` translates one row into the (button name, what it does)
@@ -9,11 +15,101 @@ pairs a view carries. The buttons are those of the box (ARCHITECTURE.md, Hardwar
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 from companion.commands import Button
 from companion.i18n import N_, _
 
-__all__ = ["BUTTON_NAMES", "Keys", "key_legend", "start_prompt", "name_to_act"]
+__all__ = ["BUTTON_NAMES", "Keys", "SeatChip", "Chrome", "ChromeFields", "Tone", "key_legend", "start_prompt",
+           "name_to_act", "with_chrome"]
+
+
+class Tone:
+    """How the notice band is drawn: an ``EVENT`` that happened (a bust, a capture, a claim, what UNDO took
+    back), a ``WARNING`` the players should act on (a camera problem, a board to put right), a press
+    that was ``REFUSED`` (with the reason), or the ``WIN`` that ends the game (large, in the winner's
+    colour, with the winner's token: ``Chrome.winner``)."""
+
+    EVENT = "event"
+    WARNING = "warning"
+    REFUSED = "refused"
+    WIN = "win"
+
+
+@dataclass(frozen=True)
+class SeatChip:
+    """One player in the player strip.
+
+    name: as entered. seat: the palette index (0-3, ``companion.screens.palette``: colour, shape, badge).
+    score: this game's standing in the game's words ("2 columns", "3/4 home", "6 points", "" for none).
+    wins: games won before (the scoreboard), None when the game does not show them. colour: an RGB that
+    replaces the palette colour of the token (Ludo's pawn colours), None for the palette's.
+    """
+
+    name: str
+    seat: int
+    score: str = ""
+    wins: int | None = None
+    colour: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Chrome:
+    """What every game's screen shows around its board, all strings translated.
+
+    title: the game ("Can't Stop"). active: the index into ``seats`` of the player to act (the proposed
+    first player while the table chooses), None when nobody is. round: the header's right-hand figure
+    ("Round 6", "Game 1 of 3", "" for none). prompt: the one line saying what the box waits for. keys:
+    (button name, what it does now) pairs, only presses that do something. notice: the event band's text
+    ("" when there is none), drawn in ``tone`` (:class:`Tone`); it stays until the next press. winner:
+    the index into ``seats`` of the winner whose token a ``WIN`` notice shows (None for a shared win).
+    """
+
+    title: str
+    seats: tuple[SeatChip, ...]
+    active: int | None
+    prompt: str
+    keys: tuple[tuple[str, str], ...] = ()
+    notice: str = ""
+    tone: str = Tone.EVENT
+    round: str = ""
+    winner: int | None = None
+
+
+class ChromeFields:
+    """The frame's texts read from a view's ``chrome`` (mixed into each game's frozen view): the play loop
+    names screenshots by ``prompt`` and ``message``, the window takes ``title``."""
+
+    chrome: Chrome
+
+    @property
+    def title(self) -> str:
+        return self.chrome.title
+
+    @property
+    def prompt(self) -> str:
+        return self.chrome.prompt
+
+    @property
+    def message(self) -> str:
+        return self.chrome.notice
+
+    @property
+    def keys(self) -> tuple[tuple[str, str], ...]:
+        return self.chrome.keys
+
+
+def with_chrome(view, **changes):
+    """``view`` with its frame's fields changed (``prompt=``, ``notice=``, ``keys=``, ``round=``...), for a
+    view with a :class:`Chrome` or any other frozen view with those fields (``message`` stands for
+    ``notice`` on those)."""
+    chrome = getattr(view, "chrome", None)
+    if isinstance(chrome, Chrome):
+        return replace(view, chrome=replace(chrome, **changes))
+    if "notice" in changes:
+        changes["message"] = changes.pop("notice")
+    names = set(getattr(view, "__dataclass_fields__", {}))
+    return replace(view, **{k: v for k, v in changes.items() if k in names})
 
 BUTTON_NAMES: dict[Button, str] = {Button.CONFIRM: N_("CONFIRM"), Button.BANK: N_("BANK"), Button.PASS: N_("PASS"),
                                    Button.NEXT: N_("NEXT"), Button.UNDO: N_("UNDO")}

@@ -29,12 +29,18 @@ class BarsView:
 class MenuView:
     """What the screen shows: ``title``, the ``items`` with the highlighted index ``selected``,
     ``lines`` of plain text above them (scoreboard, a saved game's players), a ``message`` (empty or a
-    short note), the button ``help`` line, and a ``chart`` drawn between the lines and the items."""
+    short note, in the notice band), the key chips ``keys`` ((button name, what it does) pairs), and a
+    ``chart`` drawn between the lines and the items."""
 
     title: str
     items: tuple[MenuItem, ...]
     selected: int
     lines: tuple[str, ...] = ()
     message: str = ""
-    help: str = ""
+    keys: tuple[tuple[str, str], ...] = ()
     chart: BarsView | None = None
+
+    @property
+    def prompt(self) -> str:
+        """The menus have no prompt line: the title says where the players are."""
+        return ""

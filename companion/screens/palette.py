@@ -65,6 +65,13 @@ TOP_SPACE: RGB = (0x3A, 0x43, 0x4E)  # the top space of a column (the one that c
 RUNNER_FILL: RGB = (0xFF, 0xFF, 0xFF)
 RUNNER_RING: RGB = (0x00, 0x00, 0x00)
 
+# Ludo's pawns: the colours of the board's seats (ludo.md B.2), named in text wherever they matter.
+LUDO_COLOURS: dict[str, RGB] = {"red": (214, 48, 49), "green": (39, 160, 72), "yellow": (240, 200, 40),
+                                "blue": (40, 104, 212)}
+LUDO_LIGHT: dict[str, RGB] = {"red": (246, 190, 190), "green": (190, 232, 198), "yellow": (250, 236, 170),
+                              "blue": (186, 206, 246)}
+"""The light tint of each Ludo colour: its yard places, home column and start square."""
+
 # Dice on the photo.
 DIE_OK: RGB = (0xFF, 0xFF, 0xFF)
 DIE_FLAGGED: RGB = (0xF0, 0xE4, 0x42)  # with a dashed outline and a "?", never by colour alone

@@ -19,14 +19,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.display import Display, fonts, text
-from companion.display.bars import winner_banner_border, winner_banner_rect
-from companion.display.cant_stop import RUNNER, BoardLayout, board_layout, draw, pieces_by_space
+from companion.display.cant_stop import RUNNER, BoardLayout, board_layout, draw, pieces_by_space, screen_layout
 from companion.display.cant_stop import render as render_to_surface
-from companion.display.layout import ScreenLayout
-from companion.display.panel import draw_options, format_probability
-from companion.display.photo import crop_for_dice, draw_photo, frame_to_surface
+from companion.display.chrome import chrome_layout
+from companion.display.cant_stop_layout import ScreenLayout
+from companion.display.cant_stop_panel import draw_options, format_probability
+from companion.display.cant_stop_photo import crop_for_dice, draw_photo, frame_to_surface
 from companion.screens import palette
-from companion.screens.cant_stop import CantStopBoardView, DieView, OptionView, PlayerView, ScreenView, build_view
+from companion.screens.cant_stop import CantStopBoardView, DieView, OptionView, ScreenView, build_view
+from companion.screens.common import Chrome, SeatChip, Tone
 
 HEIGHTS = dict(zip(range(2, 13), (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3), strict=True))  # cant-stop.md A.2
 SIZES = [(800, 480), (1920, 1080)]
@@ -49,19 +50,29 @@ def dice_photo() -> np.ndarray:
     return img
 
 
-def make_view(**changes) -> ScreenView:
-    """Mid-turn, two players: Anna (seat 0, active) has runners on 6, 7 and 9; Ben owns column 2."""
+PLAYERS = (("Anna", 0, 1), ("Ben", 1, 0))
+"""(name, seat, games won) of the two players of :func:`make_view`."""
+
+
+def make_view(players=PLAYERS, active=0, prompt="Choose a pairing, then press Enter",
+              keys=(("Enter", "confirm"), ("\u2190 \u2192", "choose"), ("R", "roll"), ("S", "stop")), notice="",
+              winner=None, **changes) -> ScreenView:
+    """Mid-turn, two players: Anna (seat 0, active) has runners on 6, 7 and 9; Ben owns column 2.
+    ``players``: (name, seat, wins) triples; ``winner``: the seat that has won (a WIN notice)."""
+    seats = tuple(SeatChip(name, seat, "columns 0/3", wins) for name, seat, wins in players)
+    tone = Tone.EVENT
+    if winner is not None:
+        notice, tone = f"{players[winner][0]} wins!", Tone.WIN
+    chrome = Chrome("Can't Stop", seats, active, prompt, keys, notice, tone, "Turn 3", winner)
     fields = dict(
-        title="Can't Stop",
-        players=(PlayerView("Anna", 0, claimed=0, wins=1), PlayerView("Ben", 1, claimed=1, wins=0)),
-        active=0,
+        chrome=chrome,
+        winner=winner,
         board=CantStopBoardView(
             heights=HEIGHTS,
             markers={0: {6: 2, 8: 4}, 1: {7: 6, 10: 3, 2: 3}},
             runners={6: 3, 7: 5, 9: 1},
             claimed={2: 1},
         ),
-        prompt="Choose a pairing, then press Enter",
         status="4 dice seen",
         frame_bgr=dice_photo(),
         dice=tuple(DieView(v, b) for v, b in zip((3, 4, 5, 6), BOXES, strict=True)),
@@ -72,7 +83,6 @@ def make_view(**changes) -> ScreenView:
         ),
         bust_probability=0.0802,
         hint="Take 9 twice, then stop.",
-        keys=(("Enter", "confirm"), ("\u2190 \u2192", "choose"), ("R", "roll"), ("S", "stop")),
     )
     fields.update(changes)
     return ScreenView(**fields)
@@ -128,7 +138,7 @@ def test_marker_drawn_in_player_colour_at_its_space(size, tmp_path):
 
 def test_shared_space_shows_every_piece(tmp_path):
     """Four markers and the runner on column 7, space 5: all five are visible side by side."""
-    players = tuple(PlayerView(n, i) for i, n in enumerate(("Anna", "Ben", "Chloe", "Dmitri")))
+    players = tuple((n, i, 0) for i, n in enumerate(("Anna", "Ben", "Chloe", "Dmitri")))
     board = CantStopBoardView(HEIGHTS, {s: {7: 5} for s in range(4)}, {7: 5}, {})
     view = make_view(players=players, board=board, active=1)
     assert pieces_by_space(board)[(7, 5)] == [0, 1, 2, 3, RUNNER]
@@ -170,52 +180,61 @@ def test_runner_is_neutral_not_a_player_colour():
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_winner_banner(size, tmp_path):
+def test_the_winner_is_said_in_the_notice_band_in_their_colour(size, tmp_path):
     view = make_view(winner=1, active=None, prompt="Game over", options=(), bust_probability=None)
     surface = render_to_surface(view, size)
     save(surface, tmp_path, "winner")
-    layout = ScreenLayout.for_size(size)
-    banner = winner_banner_rect(layout)
-    edge = winner_banner_border(layout)
+    band = chrome_layout(view.chrome, size).notice
     ben = palette.player_colour(1)
-    assert colour_at(surface, (banner.left + edge // 2, banner.centery)) == ben
-    assert colour_at(surface, (banner.right - 1 - edge // 2, banner.centery)) == ben
-    assert share_of(surface, banner.inflate(-banner.width // 2, -banner.height // 2), ben) > 0.02  # "Ben wins!"
-    plain = render_to_surface(make_view(active=None, prompt="Game over", options=(), bust_probability=None), size)
-    assert colour_at(plain, (banner.left + edge // 2, banner.centery)) != ben
+    assert band.height > 0
+    assert colour_at(surface, (band.left + 1, band.centery)) == ben  # the band's frame
+    assert share_of(surface, band.inflate(-band.width // 4, -band.height // 4), ben) > 0.02  # "Ben wins!"
+    plain = make_view(active=None, prompt="Game over", options=(), bust_probability=None)
+    assert chrome_layout(plain.chrome, size).notice.height == 0  # no band without a notice
 
 
 LONG = "This prompt is far too long to fit on any screen in one line of large type " * 6
 
 
+def _logged(view, size) -> list[dict]:
+    """The text log of one render of ``view``."""
+    lines = []
+    previous = text.start_log(text.TextLog(lines.append))
+    try:
+        render_to_surface(view, size)
+    finally:
+        text.start_log(previous)
+    return lines
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_long_texts_stay_inside_their_regions(size, tmp_path):
-    layout = ScreenLayout.for_size(size)
-    base = render_to_surface(make_view(), size)
+    hint = "Use 7 twice: win chance 12% (10% otherwise); next roll busts 15%"
     cases = {
-        "prompt": (dict(prompt=LONG), layout.prompt_row),
-        "hint": (dict(hint="Use 7 twice: win chance 12% (10% otherwise); next roll busts 15%"), layout.side),
-        "options": (dict(options=(OptionView(LONG, LONG, selected=True),) * 6), layout.side),
-        "keys": (dict(keys=tuple((f"K{i}", LONG) for i in range(6))), layout.keys_row),
-        "names": (dict(players=(PlayerView("Anna" + LONG, 0), PlayerView("Ben" + LONG, 1))), None),
+        "prompt": (dict(prompt=LONG), "header"),
+        "hint": (dict(hint=hint), "side"),
+        "options": (dict(options=(OptionView("3 + 4", LONG, selected=True),) * 6), "side"),
+        "keys": (dict(keys=tuple((f"K{i}", "what it does") for i in range(6))), "keys"),
     }
-    for name, (changes, region) in cases.items():
-        surface = render_to_surface(make_view(**changes), size)
-        save(surface, tmp_path, f"long_{name}")
-        diff = np.any(pygame.surfarray.array3d(surface) != pygame.surfarray.array3d(base), axis=-1)
-        xs, ys = np.nonzero(diff)
-        assert len(xs), name
-        if region is not None:
-            assert region.left <= xs.min() and xs.max() < region.right, name
-            assert region.top <= ys.min() and ys.max() < region.bottom, name
-        else:  # names appear in the top bar and the scores row only, never on the board or side panel
-            assert not diff[layout.board.left:layout.board.right, layout.board.top:layout.board.bottom].any()
+    floor = text.floor_px(size)
+    for name, (changes, where) in cases.items():
+        view = make_view(**changes)
+        frame, body = chrome_layout(view.chrome, size), screen_layout(view, size)
+        region = {"header": frame.header, "side": body.side, "keys": frame.keys}[where]
+        save(render_to_surface(view, size), tmp_path, f"long_{name}")
+        logged = _logged(view, size)
+        assert all(entry["px"] >= floor for entry in logged), name
+        base = {entry["text"] for entry in _logged(make_view(), size)}
+        mine = [entry for entry in logged if entry["text"] not in base]  # the lines this case changed
+        assert mine, name
+        for entry in mine:
+            assert region.inflate(2, 2).contains(pygame.Rect(entry["rect"])), (name, entry)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_hint_too_long_for_the_panel_gets_a_band_above_the_scores(size, tmp_path):
     from companion.display.cant_stop import screen_layout
-    from companion.display.hint import hint_placement
+    from companion.display.cant_stop_hint import hint_placement
 
     view = make_view(hint=LONG)
     layout = screen_layout(view, size)
@@ -224,17 +243,24 @@ def test_a_hint_too_long_for_the_panel_gets_a_band_above_the_scores(size, tmp_pa
     assert " ".join(placed.lines).split() == f"Hint: {LONG}".split()
     assert all(fonts.font(placed.size).size(line)[0] <= placed.body.width for line in placed.lines)
     assert max(layout.board.bottom, layout.side.bottom) < layout.hint_band.top
-    assert layout.hint_band.bottom < layout.bottom_bar.top
+    assert layout.hint_band.bottom <= layout.body.bottom
     surface = render_to_surface(view, size)
     save(surface, tmp_path, "long_hint")
     assert share_of(surface, placed.body, palette.FOREGROUND) > 0.02  # the words are drawn in the band
 
 
-def test_long_prompt_wraps_or_shrinks_within_width():
-    surface = pygame.Surface((800, 100))
+def test_a_text_too_long_for_its_box_is_cut_at_the_floor_and_logged_as_cut():
+    surface = pygame.Surface((800, 480))
     rect = pygame.Rect(10, 10, 300, 60)
-    used = text.draw_wrapped(surface, LONG, rect, 34, (255, 255, 255), bold=True, max_lines=2)
+    lines = []
+    previous = text.start_log(text.TextLog(lines.append))
+    try:
+        used = text.draw_wrapped(surface, LONG, rect, 34, (255, 255, 255), bold=True, max_lines=2)
+        text.draw_text(surface, "short", rect, 30, (255, 255, 255))
+    finally:
+        text.start_log(previous)
     assert rect.contains(used)
+    assert [e["px"] for e in lines] == [18, 18, 30] and [e["cut"] for e in lines] == [False, True, False]
     lines = text.wrap(LONG, fonts.font(20), 300, 2)
     assert len(lines) == 2 and lines[-1].endswith(text.ELLIPSIS)
     assert all(fonts.font(20).size(line)[0] <= 300 for line in lines)
@@ -264,7 +290,7 @@ def test_other_sizes_render(size):
 
 
 def test_empty_view_renders():
-    view = ScreenView("Can't Stop", (PlayerView("Solo", 0),), 0, CantStopBoardView(HEIGHTS, {}, {}, {}), "Roll")
+    view = ScreenView(Chrome("Can't Stop", (SeatChip("Solo", 0),), 0, "Roll"), CantStopBoardView(HEIGHTS, {}, {}, {}))
     assert render_to_surface(view, (800, 480)).get_size() == (800, 480)
 
 
@@ -310,7 +336,7 @@ def test_flagged_die_marked_and_selected_die_outlined(tmp_path):
 
 
 def test_selected_option_is_inverted():
-    layout = ScreenLayout.for_size((800, 480))
+    layout = ScreenLayout.for_body((800, 480), pygame.Rect(0, 80, 800, 300))
     surface = pygame.Surface((800, 480))
     surface.fill(palette.PANEL)
     options = (OptionView("2 + 5", "a"), OptionView("3 + 6", "b", selected=True), OptionView("4 + 7", "c"))
@@ -458,12 +484,19 @@ def _badges_drawn(monkeypatch, modules, render) -> set[str]:
 DEFAULT_PLAYERS = ("Player 1", "Player 2")
 
 
+def chrome_module():
+    """The shared frame's module (it draws the tokens of the header and the player strip)."""
+    from companion.display import chrome
+
+    return chrome
+
+
 def test_cant_stop_screen_badges_the_default_players_apart(monkeypatch):
-    from companion.display import bars
     from companion.display import cant_stop as board
-    view = make_view(players=tuple(PlayerView(n, i) for i, n in enumerate(DEFAULT_PLAYERS)), active=1,
+    from companion.display import chrome
+    view = make_view(players=tuple((n, i, 0) for i, n in enumerate(DEFAULT_PLAYERS)), active=1,
                      board=CantStopBoardView(HEIGHTS, {0: {7: 3}, 1: {7: 3, 8: 2}}, {}, {4: 1}))
-    assert _badges_drawn(monkeypatch, (bars, board), lambda: render_to_surface(view)) == {"P1", "P2"}
+    assert _badges_drawn(monkeypatch, (chrome, board), lambda: render_to_surface(view)) == {"P1", "P2"}
 
 
 def test_schotten_totten_screen_badges_the_default_players_apart(monkeypatch):
@@ -471,9 +504,12 @@ def test_schotten_totten_screen_badges_the_default_players_apart(monkeypatch):
     from companion.screens.schotten_totten import StoneView, StView
 
     stones = tuple(StoneView(((), ()), owner=(0 if i == 2 else 1 if i == 5 else None)) for i in range(9))
-    view = StView("Schotten Totten", DEFAULT_PLAYERS, 0, stones, "Player 1: play a card")
+    chrome = Chrome("Schotten Totten", tuple(SeatChip(n, i) for i, n in enumerate(DEFAULT_PLAYERS)), 0,
+                    "Player 1: play a card")
+    view = StView(chrome, stones)
     surface = pygame.Surface((800, 480))
-    drawn = _badges_drawn(monkeypatch, (schotten_totten,), lambda: schotten_totten.draw(surface, view))
+    drawn = _badges_drawn(monkeypatch, (schotten_totten, chrome_module()),
+                          lambda: schotten_totten.draw(surface, view))
     assert drawn == {"P1", "P2"}
 
 
@@ -482,9 +518,10 @@ def test_donkey_race_screen_badges_the_default_players_apart(monkeypatch):
     from companion.screens.donkey_race import DonkeyRaceView, LaneView, SectorView
 
     lanes = tuple(LaneView(n, i, i, 0, 0, 5) for i, n in enumerate(DEFAULT_PLAYERS))
-    view = DonkeyRaceView("Donkey race", lanes, 10, 0, tuple(SectorView(i, "") for i in range(2)), "Player 1 leads")
+    chrome = Chrome("Donkey race", tuple(SeatChip(n, i) for i, n in enumerate(DEFAULT_PLAYERS)), 0, "Player 1 leads")
+    view = DonkeyRaceView(chrome, lanes, 10, tuple(SectorView(i, "") for i in range(2)))
     surface = pygame.Surface((800, 480))
-    drawn = _badges_drawn(monkeypatch, (donkey_race,), lambda: donkey_race.draw(surface, view))
+    drawn = _badges_drawn(monkeypatch, (donkey_race, chrome_module()), lambda: donkey_race.draw(surface, view))
     assert drawn == {"P1", "P2"}
 
 
@@ -523,8 +560,8 @@ def _real_option_views(tmp_path):
 
 def test_every_cant_stop_option_is_shown_in_full_at_800x480(tmp_path):
     from companion.display.cant_stop import screen_layout
-    from companion.display.options import layout_options
-    from companion.display.panel import side_panel_regions
+    from companion.display.cant_stop_options import layout_options
+    from companion.display.cant_stop_panel import side_panel_regions
 
     most, crowded = (0, 0), None
     for dice, view in _real_option_views(tmp_path):
@@ -535,7 +572,7 @@ def test_every_cant_stop_option_is_shown_in_full_at_800x480(tmp_path):
         assert regions.options.bottom <= regions.hint.top and regions.top.bottom <= regions.options.top
         for option, row in zip(view.options, rows, strict=True):
             where = f"{dice}: {option}"
-            assert not row.cut and regions.options.contains(row.row), where
+            assert regions.options.contains(row.row), where
             assert row.row.contains(row.effect_rect) and row.row.contains(row.label_rect), where
             font = fonts.font(row.effect_size)
             assert all(font.size(line)[0] <= row.effect_rect.width for line in row.effect_lines), where
@@ -552,7 +589,7 @@ def test_every_cant_stop_option_is_shown_in_full_at_800x480(tmp_path):
 
 
 def test_effect_lines_break_after_the_bust_chance_first():
-    from companion.display.options import effect_lines
+    from companion.display.cant_stop_options import effect_lines
 
     font = fonts.font(19)
     effect = "bust 0% \u00b7 5 to 1/9, 10 to 1/7"
@@ -564,9 +601,9 @@ def test_effect_lines_break_after_the_bust_chance_first():
 
 
 def test_the_options_take_photo_space_only_when_they_need_two_lines():
-    from companion.display.panel import side_panel_regions
+    from companion.display.cant_stop_panel import side_panel_regions
 
-    layout = ScreenLayout.for_size((800, 480))
+    layout = ScreenLayout.for_body((800, 480), pygame.Rect(6, 80, 788, 290))
     short = side_panel_regions(make_view(options=(OptionView("6 + 8", "bust 0%"),) * 2), layout)
     long = side_panel_regions(make_view(options=(OptionView("6 + 8", "bust 0% \u00b7 6 to 3/11, 8 to 1/11"),) * 2),
                               layout)
@@ -574,7 +611,7 @@ def test_the_options_take_photo_space_only_when_they_need_two_lines():
 
 
 def test_a_die_tag_keeps_clear_of_the_other_dice_and_their_outlines():
-    from companion.display.photo import _outlined, _place_tag
+    from companion.display.cant_stop_photo import _outlined, _place_tag
 
     # what a die's box takes on screen: its outline (3 px at label size 24), three times as wide when selected
     box = pygame.Rect(10, 10, 40, 40)

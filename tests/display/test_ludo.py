@@ -25,19 +25,3 @@ def test_the_arrow_out_of_the_yard_starts_at_the_place_the_pawn_leaves(tmp_path)
     cells_before = [cell for colour, cell in pawn_cells(geo, before) if colour == move.colour]
     cells_after = [cell for colour, cell in pawn_cells(geo, after) if colour == move.colour]
     assert start in cells_before and start not in cells_after  # the arrow's pawn is the one gone from the yard
-
-
-def test_the_key_legend_breaks_between_entries_never_inside_one():
-    import pygame
-
-    from companion.display import fonts
-    from companion.display.ludo import legend_rows
-
-    pygame.font.init()
-    entries = ["CONFIRM: move", "NEXT: next move", "UNDO: undo"]
-    font = fonts.font(15)
-    wide = font.size("   ".join(entries))[0]
-    assert legend_rows(entries, font, wide + 1) == ["CONFIRM: move   NEXT: next move   UNDO: undo"]
-    narrow = font.size("CONFIRM: move   NEXT: next move")[0] + 1
-    assert legend_rows(entries, font, narrow) == ["CONFIRM: move   NEXT: next move", "UNDO: undo"]
-    assert legend_rows(entries, font, 10) == ["CONFIRM: move", "NEXT: next move   UNDO: undo"]  # two rows at most

@@ -4,8 +4,9 @@ Each option is one row: a "▶" marker on the selected one, the label in bold ("
 width) and its effect after it ("bust 12% · 5 to 1/9, 10 to 1/7"). An effect too wide for one line is
 broken onto more lines, first after "·" (the bust chance on one line, the columns on the next), then
 after the commas between columns, then between words, and its row grows to hold them; when the rows
-then need more height than the panel gives, the rows close up, then the effect type shrinks step by
-step to ``MIN_SHARE`` of ``layout.small``. Only when even that does not fit is an effect cut with "…".
+then need more height than the panel gives, the rows close up, and when they still do not fit, the
+rows around the selected one are shown with a line saying how many more NEXT reaches. Type never
+shrinks below ``layout.small`` (the floor) and no effect is cut.
 
 :func:`layout_options` computes where everything goes (pure geometry, tested without drawing);
 :func:`draw_options` draws it; :func:`options_height` is the height the side panel should give.
@@ -18,12 +19,10 @@ from dataclasses import dataclass
 import pygame
 
 from companion.display import fonts, text
-from companion.display.layout import ScreenLayout
+from companion.display.cant_stop_layout import ScreenLayout
+from companion.i18n import ngettext
 from companion.screens import palette
 from companion.screens.cant_stop import OptionView
-
-MIN_SHARE = 0.7
-"""Smallest effect type, as a share of ``layout.small`` (about 13 px at 800 x 480)."""
 
 MAX_LINES = 3
 """Most lines one effect may take."""
@@ -34,9 +33,11 @@ BREAKS = (" \u00b7 ", ", ")
 
 @dataclass(frozen=True)
 class OptionRow:
-    """Where one option goes: its row, the label's box and type size, and the effect's box, type size
-    and lines (pixels; the lines join back to the whole effect unless ``cut``)."""
+    """Where one option goes: ``index`` in the view's options, its row, the label's box and type size, and
+    the effect's box, type size and lines (pixels; the lines join back to the whole effect unless
+    ``cut``)."""
 
+    index: int
     row: pygame.Rect
     label_rect: pygame.Rect
     label_size: int
@@ -95,76 +96,78 @@ def _row_height(layout: ScreenLayout, label_size: int, size: int, lines: int, co
 
 
 def layout_options(rect: pygame.Rect, options: tuple[OptionView, ...], layout: ScreenLayout) -> list[OptionRow]:
-    """Place ``options`` in ``rect`` (top-aligned, rows ``layout.pad // 2`` apart, 1 px when closed up); see the module
-    docstring for the rules. Returns one :class:`OptionRow` per option shown: all of them, or as many
-    whole rows as fit when ``rect`` is too low even for one-line rows (none under 8 px high)."""
+    """Place ``options`` in ``rect`` (top-aligned, rows ``layout.pad // 2`` apart, 1 px when closed up); see
+    the module docstring for the rules. Returns one :class:`OptionRow` per option shown: all of them, or
+    the whole rows around the selected one that fit above the line of :func:`more_line_height` (at least
+    the selected one)."""
     rect = pygame.Rect(rect)
     if not options or rect.height <= 0:
         return []
     gap = max(1, layout.pad // 2)
     widest = max((o.label for o in options), key=lambda label: fonts.font(layout.normal, True).size(label)[0])
-    label_size = text.fit_size(widest, round(rect.width * 0.4), layout.normal, round(layout.normal * 0.8), bold=True)
+    label_size = text.fit_size(widest, round(rect.width * 0.4), layout.normal, layout.small, bold=True)
     label_font = fonts.font(label_size, bold=True)
     label_w = min(round(rect.width * 0.4), max(label_font.size(o.label)[0] for o in options))
     marker_w = round(round(layout.normal * 1.5) * 0.9)
     effect_x = rect.x + marker_w + label_w + layout.pad * 2
     effect_w = max(1, rect.right - layout.pad - effect_x)
-
     size = layout.small
-    low = max(fonts.MIN_SIZE, round(layout.small * MIN_SHARE))
+    font = fonts.font(size)
+    broken = [effect_lines(o.effect, font, effect_w) or text.wrap_all(o.effect, size, effect_w) for o in options]
+    for compact in (False, True):  # tighter rows, closer together, before leaving any out
+        heights = [_row_height(layout, label_size, size, len(lines), compact) for lines in broken]
+        row_gap = 1 if compact else gap
+        if sum(heights) + row_gap * (len(options) - 1) <= rect.height:
+            return _rows(rect, range(len(options)), broken, heights, row_gap, marker_w, label_w, label_size, effect_x,
+                         effect_w, size)
+    room = rect.height - more_line_height(layout)
+    shown = _window(options, heights, room, 1)
+    if len(shown) == 1 and heights[shown[0]] > room:  # one effect taller than the panel: its lines that fit
+        k = shown[0]
+        fit = max(1, (room - 2) // font.get_linesize())
+        broken[k] = broken[k][:fit - 1] + [text.ellipsize(" ".join(broken[k][fit - 1:]), font, effect_w)]
+        heights[k] = _row_height(layout, label_size, size, len(broken[k]), True)
+    return _rows(rect, shown, broken, heights, 1, marker_w, label_w, label_size, effect_x, effect_w, size)
+
+
+def more_line_height(layout: ScreenLayout) -> int:
+    """The height of the line under a window of options that says how many more there are."""
+    return fonts.font(layout.small).get_linesize() + 2
+
+
+def _window(options: tuple[OptionView, ...], heights: list[int], room: int, gap: int) -> range:
+    """The longest run of options around the selected one whose rows fit in ``room`` pixels (the
+    selected one always)."""
+    selected = next((k for k, o in enumerate(options) if o.selected), 0)
+    first = last = selected
+    used = heights[selected]
     while True:
-        font = fonts.font(size)
-        broken = [effect_lines(o.effect, font, effect_w) for o in options]
-        if all(lines is not None for lines in broken):
-            for compact in (False, True):  # tighter rows, closer together, before smaller type
-                heights = [_row_height(layout, label_size, size, len(lines), compact) for lines in broken]
-                row_gap = 1 if compact else gap
-                if sum(heights) + row_gap * (len(options) - 1) <= rect.height:
-                    return _rows(rect, options, broken, heights, row_gap, marker_w, label_w, label_size, effect_x,
-                                 effect_w, size, layout)
-        if size <= low:
-            break
-        size = max(low, int(size * 0.9))
-    return _cut_rows(rect, options, gap, marker_w, label_w, label_size, effect_x, effect_w, low, layout)
+        grown = False
+        for k in (last + 1, first - 1):  # the next ones first: NEXT goes that way
+            if 0 <= k < len(options) and not first <= k <= last and used + gap + heights[k] <= room:
+                used += gap + heights[k]
+                first, last = min(first, k), max(last, k)
+                grown = True
+        if not grown:
+            return range(first, last + 1)
 
 
-def _rows(rect, options, broken, heights, gap, marker_w, label_w, label_size, effect_x, effect_w, size,
-          layout) -> list[OptionRow]:
+def _rows(rect, shown, broken, heights, gap, marker_w, label_w, label_size, effect_x, effect_w,
+          size) -> list[OptionRow]:
     rows, y = [], rect.y
-    for lines, height in zip(broken, heights, strict=True):
+    for k in shown:
+        lines, height = broken[k], heights[k]
         row = pygame.Rect(rect.x, y, rect.width, height)
         label_rect = pygame.Rect(rect.x + marker_w, row.y + 1, label_w, height - 2)
         effect_h = min(height - 2, len(lines) * fonts.font(size).get_linesize())
         effect_rect = pygame.Rect(effect_x, row.centery - effect_h // 2, effect_w, effect_h)
-        rows.append(OptionRow(row, label_rect, label_size, effect_rect, size, tuple(lines)))
+        rows.append(OptionRow(k, row, label_rect, label_size, effect_rect, size, tuple(lines)))
         y += height + gap
     return rows
 
 
-def _cut_rows(rect, options, gap, marker_w, label_w, label_size, effect_x, effect_w, size,
-              layout) -> list[OptionRow]:
-    """The last resort: equal rows sharing ``rect``, each effect on the lines that fit, cut with "…"."""
-    row_h = min(round(layout.normal * 1.5), (rect.height - gap * (len(options) - 1)) // len(options))
-    if row_h < 8:
-        return []
-    font = fonts.font(size)
-    room = max(1, (row_h - 2) // font.get_linesize())
-    rows = []
-    for i, option in enumerate(options):
-        row = pygame.Rect(rect.x, rect.y + i * (row_h + gap), rect.width, row_h)
-        lines = effect_lines(option.effect, font, effect_w, room)
-        cut = lines is None
-        if cut:
-            lines = text.wrap(option.effect, font, effect_w, room)
-        effect_h = min(row_h - 2, len(lines) * font.get_linesize())
-        effect_rect = pygame.Rect(effect_x, row.centery - effect_h // 2, effect_w, effect_h)
-        label_rect = pygame.Rect(rect.x + marker_w, row.y + 1, label_w, row_h - 2)
-        rows.append(OptionRow(row, label_rect, label_size, effect_rect, size, tuple(lines), cut))
-    return rows
-
-
 def options_height(options: tuple[OptionView, ...], width: int, layout: ScreenLayout) -> int:
-    """The height (pixels) the options want in a ``width``-pixel-wide panel: their rows in
+    """The height (pixels) the options want in a ``width``-pixel-wide panel: all their rows in
     ``layout.small`` effect type, as many lines each as they need."""
     if not options:
         return 0
@@ -181,8 +184,8 @@ def draw_options(
     outline.
     """
     rows = layout_options(rect, options, layout)
-    for option, placed in zip(options, rows, strict=False):
-        row = placed.row
+    for placed in rows:
+        option, row = options[placed.index], placed.row
         radius = max(2, min(row.height, round(layout.normal * 1.5)) // 5)
         if option.selected:
             pygame.draw.rect(surface, palette.HIGHLIGHT, row, border_radius=radius)
@@ -192,20 +195,12 @@ def draw_options(
         else:
             pygame.draw.rect(surface, palette.SLOT_EDGE, row, max(1, layout.pad // 3), border_radius=radius)
             ink = palette.FOREGROUND
-        text.draw_text(surface, option.label, placed.label_rect, placed.label_size, ink, bold=True,
-                       min_size=round(layout.normal * 0.8))
-        _draw_lines(surface, placed, ink)
+        text.draw_text(surface, option.label, placed.label_rect, placed.label_size, ink, bold=True)
+        text.draw_lines(surface, placed.effect_lines, placed.effect_rect, placed.effect_size, ink, whole=option.effect)
+    hidden = len(options) - len(rows)
+    if hidden and rows:
+        line = pygame.Rect(rect.x + layout.pad, rows[-1].row.bottom + 1, rect.width - 2 * layout.pad,
+                           more_line_height(layout))
+        text.draw_text(surface, ngettext("{n} more pairing: NEXT", "{n} more pairings: NEXT", hidden).format(n=hidden),
+                       line, layout.small, palette.MUTED)
     return [placed.row for placed in rows]
-
-
-def _draw_lines(surface: pygame.Surface, placed: OptionRow, ink: palette.RGB) -> None:
-    """The effect's lines, left-aligned from the top of ``placed.effect_rect``, in exactly its type size
-    (never drawn outside that box)."""
-    font = fonts.font(placed.effect_size)
-    old_clip = surface.get_clip()
-    surface.set_clip(placed.effect_rect.clip(old_clip))
-    for k, line in enumerate(placed.effect_lines):
-        if line:
-            y = placed.effect_rect.y + k * font.get_linesize()
-            surface.blit(font.render(line, True, ink), (placed.effect_rect.x, y))
-    surface.set_clip(old_clip)

@@ -2,8 +2,8 @@
 
 From top to bottom: the photo (about half the panel's height when there are options) with the bust
 chance beside it, the options as rows ("6 + 8" in bold, then what it does, on as many lines as it needs;
-see ``companion.display.options``), and the room of the hint at the bottom (the hint itself, in full on
-as many lines as it needs, is placed and drawn by ``companion.display.hint``; a hint too long for the
+see ``companion.display.cant_stop_options``), and the room of the hint at the bottom (the hint itself, in full on
+as many lines as it needs, is placed and drawn by ``companion.display.cant_stop_hint``; a hint too long for the
 panel goes to a band across the screen instead and leaves the panel no room).
 """
 
@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import pygame
 
 from companion.display import fonts, text
-from companion.display.hint import MIN_TOP_LINES, panel_hint_height
-from companion.display.layout import ScreenLayout
-from companion.display.options import draw_options, options_height
-from companion.display.photo import crop_for_dice, draw_dice_faces, draw_photo, fit_rect
+from companion.display.cant_stop_hint import MIN_TOP_LINES, panel_hint_height
+from companion.display.cant_stop_layout import ScreenLayout
+from companion.display.cant_stop_options import draw_options, options_height
+from companion.display.cant_stop_photo import crop_for_dice, draw_dice_faces, draw_photo, fit_rect
 from companion.i18n import _
 from companion.screens import palette
 from companion.screens.cant_stop import ScreenView
@@ -33,14 +33,16 @@ def format_probability(p: float) -> str:
 
 
 def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLayout) -> None:
-    """Draw the side panel of ``view`` into ``layout.side``, all but the hint (``companion.display.hint``).
+    """Draw the side panel of ``view`` into ``layout.side``, all but the hint
+    (``companion.display.cant_stop_hint``).
 
     The hint's room is at the bottom (as many lines as it needs; none when it is in the band); the
-    options take the height that shows each of them in full (``companion.display.options``: about 1.5
-    lines of ``layout.normal`` type for a one-line option, more for an effect on several lines), leaving the top at least :data:`MIN_TOP_LINES` lines of
-    ``layout.large`` (and never under 1.3 lines of ``layout.small`` each); the photo with the bust chance
-    gets what is left; the bust chance goes beside the photo or under it, whichever leaves the photo
-    larger.
+    options take the height that shows each of them in full (``companion.display.cant_stop_options``:
+    about 1.5 lines of ``layout.normal`` type for a one-line option, more for an effect on several
+    lines; a window of them around the selected one when they do not all fit), leaving the top at least
+    :data:`MIN_TOP_LINES` lines of ``layout.large`` (and never under 1.3 lines of ``layout.small``
+    each); the photo with the bust chance gets what is left; the bust chance goes beside the photo or
+    under it, whichever leaves the photo larger.
     """
     regions = side_panel_regions(view, layout)
     pygame.draw.rect(surface, palette.PANEL, layout.side, border_radius=layout.pad)
@@ -154,12 +156,12 @@ def _draw_bust(surface: pygame.Surface, rect: pygame.Rect, p: float, layout: Scr
         value_w = fonts.font(layout.large, bold=True).size(value)[0]
         value_w = min(value_w, inner.width // 2)
         text.draw_text(surface, label, pygame.Rect(inner.x, inner.y, inner.width - value_w - layout.pad, inner.height),
-                       layout.normal, palette.MUTED, min_size=max(6, layout.small * 2 // 3))
+                       layout.normal, palette.MUTED)
         text.draw_text(surface, value, pygame.Rect(inner.right - value_w, inner.y, value_w, inner.height),
                        layout.large, palette.FOREGROUND, bold=True, align="right")
         return
     label_font = fonts.font(layout.small)
-    lines = text.wrap(label, label_font, inner.width, 2)
+    lines = text.wrap_all(label, layout.small, inner.width)
     label_h = label_font.get_linesize() * len(lines)
     value_h = min(rect.height - label_h, round(layout.large * 1.6))
     y = rect.y + (rect.height - label_h - value_h) // 2

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pygame
 
-from companion.display import fonts
+from companion.display import fonts, text
 from companion.screens import palette
 from companion.screens.cant_stop import DieView
 
@@ -131,9 +131,12 @@ def draw_dice_faces(surface: pygame.Surface, area: pygame.Rect, dice: tuple[DieV
         face = pygame.Rect(x, area.y + (area.height - side) // 2, side, side)
         inner = face.inflate(-max(4, side // 6), -max(4, side // 6))
         pygame.draw.rect(surface, palette.SLOT if die.slot else palette.DIE_OK, inner, border_radius=max(2, side // 8))
-        font = fonts.font(max(fonts.MIN_SIZE, int(inner.height * 0.6)), bold=True)
-        image = font.render(die_label(die), True, palette.FOREGROUND if die.slot else palette.INK)
+        size = max(text.surface_floor(surface), int(inner.height * 0.6))
+        ink = palette.FOREGROUND if die.slot else palette.INK
+        image = fonts.font(size, bold=True).render(die_label(die), True, ink)
         surface.blit(image, image.get_rect(center=inner.center))
+        text.log_line(die_label(die), size, image.get_rect(center=inner.center).move(surface.get_abs_offset()),
+                      cut=image.get_width() > face.width)
         _draw_die_box(surface, face, die, side // 3)
         used = used.union(face)
         x += side + gap
@@ -182,7 +185,9 @@ def _draw_die_tag(
     radius = max(2, tag.height // 4)
     pygame.draw.rect(surface, palette.INK, tag, border_radius=radius)
     pygame.draw.rect(surface, fill, tag.inflate(-2 * border, -2 * border), border_radius=max(1, radius - border))
-    surface.blit(image, (tag.centerx - ink.centerx, tag.centery - ink.centery))
+    at = (tag.centerx - ink.centerx, tag.centery - ink.centery)
+    surface.blit(image, at)
+    text.log_line(die_label(die), size, ink.move(at).move(surface.get_abs_offset()))
     return tag
 
 

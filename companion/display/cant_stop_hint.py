@@ -3,13 +3,14 @@
 The hint ("Hint: Use 7 twice: win chance 12% (10% otherwise); next roll busts 15%; column 6 is nearly
 lost: ...", up to about 150 characters) is wrapped between words onto as many lines as it needs; no
 word is ever cut. It stays at the bottom of the side panel, in ``layout.normal`` type or else
-``layout.small``, when that leaves the options their full height (``companion.display.options``) and the
+``layout.small``, when that leaves the options their full height (``companion.display.cant_stop_options``) and the
 photo (or bust chance) at least :data:`MIN_TOP_LINES` lines of ``layout.large`` (:data:`MIN_TOP_ALONE`
-without options). Otherwise it moves to a band across the whole width above the bottom bar, on as few
-lines as it can (one, else two; ``layout.normal`` type, else ``layout.small``; more lines only past about
-150 characters); the board and the side panel give up the band's height. (A band is only made when it is lower than
+without options). Otherwise it moves to a band across the body's width under the board and the panel, on
+one line of ``layout.normal`` type, else on as many lines of ``layout.small`` as it needs; the board and
+the side panel give up the band's height. (A band is only made when it is lower than
 the hint would be in the panel; see :func:`hint_band_height`.)
-(:func:`companion.display.cant_stop.screen_layout` makes that layout.)
+(:func:`companion.display.cant_stop.screen_layout` makes that layout.) No type is ever smaller than
+``layout.small``, the floor.
 
 :func:`hint_placement` says where the lines go (pure geometry, tested without drawing); :func:`draw_hint`
 draws them; :func:`hint_band_height` is the band a view needs (0: none).
@@ -22,8 +23,8 @@ from dataclasses import dataclass
 import pygame
 
 from companion.display import fonts, text
-from companion.display.layout import ScreenLayout
-from companion.display.options import options_height
+from companion.display.cant_stop_layout import ScreenLayout
+from companion.display.cant_stop_options import options_height
 from companion.i18n import _
 from companion.screens import palette
 from companion.screens.cant_stop import ScreenView
@@ -34,15 +35,9 @@ MIN_TOP_LINES = 1.6
 MIN_TOP_ALONE = 3.0
 """Lines of ``layout.large`` type that the photo with the bust chance keeps when there are no options."""
 
-BAND_LINES = 2
-"""Lines a hint may take in the band before the type gets smaller than ``layout.small``."""
-
-MAX_BAND_SHARE = 0.4
-"""Most of the height between the top and bottom bars a band may take (a hint needing more, far longer
-than any advisor's, is cut with "…" on its last line)."""
-
-MIN_SHARE = 0.7
-"""Smallest band type, as a share of ``layout.small`` (only for hints far longer than the advisors')."""
+MAX_BAND_SHARE = 0.45
+"""Most of the body's height a band may take (a hint needing more, far longer than any advisor's, is cut
+with "…" on its last line)."""
 
 
 @dataclass(frozen=True)
@@ -102,23 +97,13 @@ def panel_hint(view: ScreenView, layout: ScreenLayout) -> tuple[int, list[str]] 
 
 
 def band_hint(hint: str, width: int, layout: ScreenLayout) -> tuple[int, list[str]]:
-    """(type size, lines) of ``hint`` in a band whose text is ``width`` pixels wide: the fewest lines up
-    to :data:`BAND_LINES` (one line of ``layout.normal``, else one of ``layout.small``, else two of
-    ``layout.small``: two lines of the larger type would cost the options and board a line's worth of
-    room), else the small type on as many lines as it needs, shrinking (down to :data:`MIN_SHARE` of it)
-    only past three lines."""
+    """(type size, lines) of ``hint`` in a band whose text is ``width`` pixels wide: one line of
+    ``layout.normal`` when it fits, else ``layout.small`` (the floor) on as many lines as it needs."""
     words = hint_text(hint)
-    for count in range(1, BAND_LINES + 1):  # the lowest band first: the board gives up as little as it can
-        for size in (layout.normal, layout.small) if count == 1 else (layout.small,):
-            lines = _wrap_all(words, size, width)
-            if len(lines) <= count:
-                return size, lines
-    size, low = layout.small, max(fonts.MIN_SIZE, round(layout.small * MIN_SHARE))
-    lines = _wrap_all(words, size, width)
-    while len(lines) > BAND_LINES + 1 and size > low:
-        size = max(low, int(size * 0.9))
-        lines = _wrap_all(words, size, width)
-    return size, lines
+    lines = _wrap_all(words, layout.normal, width)
+    if len(lines) <= 1:
+        return layout.normal, lines
+    return layout.small, _wrap_all(words, layout.small, width)
 
 
 def _band_body_width(width: int, layout: ScreenLayout) -> int:
@@ -133,9 +118,9 @@ def hint_band_height(view: ScreenView, layout: ScreenLayout) -> int:
     options get what is left."""
     if not view.hint or panel_hint(view, layout) is not None:
         return 0
-    size, lines = band_hint(view.hint, _band_body_width(layout.scores_row.width, layout), layout)
+    size, lines = band_hint(view.hint, _band_body_width(layout.body.width, layout), layout)
     band = len(lines) * fonts.font(size).get_linesize() + layout.pad
-    band = min(band, round((layout.bottom_bar.y - layout.top_bar.bottom) * MAX_BAND_SHARE))
+    band = min(band, round(layout.body.height * MAX_BAND_SHARE))
     squeezed_size, squeezed = _squeezed(view, layout)
     in_panel = len(squeezed) * fonts.font(squeezed_size).get_linesize()
     return band if band < in_panel else 0  # the band must give the options and photo more room, not less
@@ -194,5 +179,5 @@ def draw_hint(surface: pygame.Surface, view: ScreenView, layout: ScreenLayout) -
         pygame.draw.rect(surface, palette.PANEL, placed.region, border_radius=layout.pad)
     bar = _bar(layout)
     pygame.draw.rect(surface, palette.FOREGROUND, (placed.region.x, placed.region.y, bar, placed.region.height))
-    text.draw_lines(surface, placed.lines, placed.body, placed.size, palette.FOREGROUND)
+    text.draw_lines(surface, placed.lines, placed.body, placed.size, palette.FOREGROUND, whole=hint_text(view.hint))
     return placed
