@@ -32,8 +32,12 @@ from companion.store import Store
 DEMO_PLAYERS = ("Ada", "Ben")
 """The players of every bundled demo."""
 DEMO_SEED = 1
-VARIANTS: dict[str, dict[str, str]] = {"schotten-totten": {"match_length": "1"}}
-"""Each by-hand demo's variant (one game of the Schotten Totten match keeps the demo short)."""
+
+
+def by_hand_variant(name: str) -> dict[str, str]:
+    """The variant of the by-hand demo of ``name`` (``BY_HAND_VARIANT`` of the game's ``companion.demos``
+    module)."""
+    return dict(game(name).module("demos").BY_HAND_VARIANT)
 
 
 def script_path(name: str) -> Path:
@@ -50,7 +54,7 @@ def by_hand_lines(name: str, seed: int = DEMO_SEED) -> tuple[list[str], list[int
     """The by-hand script of a seeded game of ``name`` (module docstring), and the presses each turn took.
     Raises ``ValueError`` when a session refuses the presses made for an action (a bug of ``press_for``)."""
     entry = game(name)
-    variant = VARIANTS.get(name, {})
+    variant = by_hand_variant(name)
     config = entry.config(variant)
     sessions, agents = entry.module("session"), entry.module("agents")
     chance = getattr(agents, "chance")

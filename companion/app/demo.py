@@ -22,23 +22,23 @@ import logging
 import random
 import sys
 import tempfile
-from collections import Counter
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
-from companion.app.by_hand import DEMO_PLAYERS, DEMO_SEED, VARIANTS, script_path
+from companion.app.by_hand import DEMO_PLAYERS, DEMO_SEED, by_hand_variant, script_path
 from companion.app.devices import NO_CAMERA, display_available
 from companion.app.play import play
-from companion.app.table_demo import TABLE_VARIANTS, TABLES, NoStore, RenderedTable
+from companion.app.table_demo import NoStore, RenderedTable
 from companion.commands import Button, Command
 from companion.config import Config
-from companion.games.cant_stop import Bank
+from companion.errors import UserError
+from companion.games.cant_stop import Bank, Roll
 from companion.i18n import _, ngettext
 from companion.paths import AppPaths
 from companion.registry import game
 from companion.session import Waiting
-from companion.session.cant_stop import CantStopSession, Mode
+from companion.session.cant_stop import CantStopSession, Mode, press_for
 from companion.store import Store
 from vision.camera import PhotoListSource
 from vision.dice import read_dice
@@ -82,27 +82,30 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
     (or the store ``store_file``, made if missing, which then keeps the game): on the real dice photos
     (Can't Stop), on frames of the table rendered as the players play (Ludo and the card games,
     :mod:`companion.app.table_demo`; then also prints how the readings were taken), or with every entry
-    made with the buttons (``by_hand``: no camera, the presses of ``assets/demo/GAME-by-hand.script``).
+    made with the buttons (``by_hand``: no camera, the presses of ``assets/demo/GAME-by-hand.script``);
+    which camera demo a game has, and each demo's variant, its ``companion.demos`` module says (a game
+    with none is refused with :class:`UserError`, naming ``--camera none``).
     Prints "Demo over: NAME wins after N frames." (by hand: "... N button presses.") and returns the exit
     status (0 once someone won)."""
     paths = AppPaths.from_dirs(state_dir, state_dir)
     if store_file is not None:
         paths = replace(paths, store_file=Path(store_file).expanduser().absolute())
     entry = game(game_name)
+    demos = entry.module("demos")
     if not headless and not display_available():
         log.info("no display found: running headless")
         headless = True
     if by_hand:
         script = script_path(entry.name)
         result = play(entry, paths=paths, config=Config(), camera=NO_CAMERA, input_spec=f"script:{script}",
-                      players=list(DEMO_PLAYERS), variant=dict(VARIANTS.get(entry.name, {})), headless=headless,
+                      players=list(DEMO_PLAYERS), variant=by_hand_variant(entry.name), headless=headless,
                       screenshots=screenshots, seed=DEMO_SEED, new=True)
         presses = sum(1 for line in script.read_text(encoding="utf-8").splitlines()
                       if line.strip() and not line.startswith("#"))
         print(ngettext("Demo over: {name} wins after {n} button press.", "Demo over: {name} wins after {n} button "
                        "presses.", presses).format(name=result.winner, n=presses))
-    elif entry.name in TABLES:
-        variant = dict(TABLE_VARIANTS.get(entry.name, {}))
+    elif demos.CAMERA_DEMO == "table":
+        variant = dict(demos.TABLE_VARIANT)
         with RenderedTable(entry, entry.config(variant), len(DEMO_PLAYERS), DEMO_SEED) as table:
             result = play(entry, paths=paths, config=Config(), camera=table, input_spec="", inputs=table,
                           players=list(DEMO_PLAYERS), variant=variant, headless=headless, screenshots=screenshots,
@@ -114,12 +117,15 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
                 "the buttons").format(
                     read=counts["read"], confirmed=counts["confirmed"], by_hand=counts["by_hand"],
                     corrected=counts["corrected"]))
-    else:
+    elif demos.CAMERA_DEMO == "photos":
         with demo_camera() as camera:
             result = play(entry, paths=paths, config=Config(), camera=camera,
                           input_spec=f"script:{demo_script_path()}", players=list(DEMO_PLAYERS),
                           headless=headless, screenshots=screenshots, seed=DEMO_SEED, new=True)
         print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
+    else:
+        raise UserError(f"--game {entry.name}: this game has no camera demo; play it with the buttons alone: "
+                        f"companion demo --game {entry.name} --camera none")
     if screenshots:
         print(_("{n} screenshots in {dir}").format(n=result.screenshots, dir=screenshots))
     return 0 if result.winner else 1
@@ -146,47 +152,14 @@ def make_playlist(names: list[str], length: int, seed: int) -> list[str]:
 
 
 def correction_presses(session, truth: tuple[int, ...]) -> list[Command]:
-    """Button presses that turn the session's reading into the multiset ``truth`` (then CONFIRM).
+    """Button presses that turn the session's reading into the four dice ``truth`` (then CONFIRM): the
+    presses of an entry by hand (:func:`companion.session.cant_stop.press_for`: NEXT to a wrong die, BANK
+    +1 or PASS -1 to its value). A reading of too few or too many dice is already four dice in the check.
 
     Presses are applied to ``session`` as they are chosen, so each one is exactly what players would do
-    with the reading on the screen: select a wrong die with NEXT, step it up with BANK; PASS removes a
-    die the reader invented; BANK on the "add a die" slot adds a die it missed.
+    with the reading on the screen. Raises ``ValueError`` when the session refuses them.
     """
-    presses: list[Command] = []
-
-    def press(button: Button) -> None:
-        command = Command(button)
-        session.on_command(command)
-        presses.append(command)
-
-    def select(index: int) -> None:
-        for _attempt in range(10):
-            if session.check.selected == index:
-                return
-            press(Button.NEXT)
-        raise RuntimeError("selection does not reach the die")
-
-    check = session.check
-    for _attempt in range(20):
-        values = check.values
-        missing = Counter(truth) - Counter(values)
-        extra = Counter(values) - Counter(truth)
-        if not missing and not extra:
-            break
-        wrong = next(i for i, v in enumerate(values) if extra[v]) if extra else None
-        if wrong is not None and missing:
-            select(wrong)
-            target = next(iter(missing))
-            while check.values[wrong] != target:
-                press(Button.BANK)
-        elif wrong is not None:
-            select(wrong)
-            press(Button.PASS)
-        else:
-            select(len(values))  # the "add a die" slot
-            press(Button.BANK)
-    press(Button.CONFIRM)
-    return presses
+    return press_for(session, Roll(tuple(truth)))  # type: ignore[arg-type]
 
 
 def _plan(session, truth: tuple[int, ...], lines: list[str], photo: str) -> list[Command]:

@@ -15,7 +15,7 @@ class Hint:
     cannot know the seat's options, e.g. the donkey race's hidden hand). reason: one translated line for
     the players, with its numbers. numbers: the figures behind it, named and documented by each game's
     ``advise`` (probabilities 0-1, expected turns, values). kind: the reason's category where the game
-    has them (Ludo: ``capture``, ``escape``, ``safe``, ``enter``, ``home``, ``progress``), else ``""``.
+    has them (Ludo: ``clear_start``, ``capture``, ``escape``, ``safe``, ``enter``, ``home``, ``progress``), else ``""``.
     ranking: every legal action with its value, best first, where the advisor ranks them (Ludo).
     """
 

@@ -7,26 +7,16 @@ already translated (``companion.i18n._``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
 from companion.i18n import N_, _, percent
-from companion.screens.common import Keys, key_legend, name_to_act, start_prompt
+from companion.screens.common import Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend, name_to_act, start_prompt
 from companion.session.base import without_camera
-from companion.session.cant_stop import CantStopSession, Mode, RollCheck
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """One seat: name, palette index (0-3, see ``companion.screens.palette``), and scoreboard figures."""
-
-    name: str
-    colour: int
-    claimed: int = 0  # columns claimed in this game
-    wins: int = 0  # games won before (scoreboard)
+from companion.session.cant_stop import DICE, CantStopSession, Mode, RollCheck
 
 
 @dataclass(frozen=True)
@@ -66,31 +56,26 @@ class CantStopBoardView:
 
 
 @dataclass(frozen=True)
-class ScreenView:
-    """Everything on one screen.
+class ScreenView(ChromeFields):
+    """Everything on one screen: the shared frame (``chrome``: header, player strip with each player's
+    columns, key chips, notice band) and the body.
 
-    prompt: the one line saying what the box waits for. status: a short line such as "3 dice seen".
+    status: a short line about what the camera sees ("3 dice seen"), shown in the side panel.
     frame_bgr: the photo of the roll (H x W x 3 uint8) or None; dice: the dice drawn on it.
-    bust_probability: the exact chance (0-1) that the next roll busts, or None when not relevant.
-    hint: the advisor's recommendation in one line, or "". keys: (key, meaning) pairs for the legend.
-    winner: the winner's seat when the game is over.
+    options: the legal pairings (CHOOSE). bust_probability: the exact chance (0-1) that the next roll
+    busts, or None when not relevant. hint: the advisor's recommendation in one line, or "". winner: the
+    winner's seat when the game is over.
     """
 
-    title: str
-    players: tuple[PlayerView, ...]
-    active: int | None
+    chrome: Chrome
     board: CantStopBoardView
-    prompt: str
     status: str = ""
     frame_bgr: np.ndarray | None = None
     dice: tuple[DieView, ...] = ()
     options: tuple[OptionView, ...] = ()
     bust_probability: float | None = None
     hint: str = ""
-    keys: tuple[tuple[str, str], ...] = ()
     winner: int | None = None
-    message: str = ""  # an event just accepted ("Anna busts", "Ben claims column 7")
-    extra: dict = field(default_factory=dict)
 
 
 def _dice_views(check: RollCheck, confirmed: bool = False) -> tuple[DieView, ...]:
@@ -115,8 +100,9 @@ def build_view(session: CantStopSession, wins: dict[str, int] | None = None) -> 
     scoreboard's games won by name."""
     state, mode = session.state, session.mode
     wins = wins or {}
-    players = tuple(PlayerView(name, seat, state.columns_claimed(seat), wins.get(name, 0))
-                    for seat, name in enumerate(session.players))
+    to_win = session.config.columns_to_win
+    seats = tuple(SeatChip(name, seat, _("columns {n}/{k}").format(n=state.columns_claimed(seat), k=to_win),
+                           wins.get(name, 0)) for seat, name in enumerate(session.players))
     active = None if state.active < 0 else state.active
     if mode is Mode.START:
         active = session.start_seat
@@ -125,8 +111,8 @@ def build_view(session: CantStopSession, wins: dict[str, int] | None = None) -> 
         markers={seat: state.marker_map(seat) for seat in range(len(session.players))},
         runners=state.runner_map(), claimed=state.claimed_map())
     frame, dice = None, ()
-    if session.confirmed is not None:
-        frame, dice = session.confirmed.frame_bgr, _dice_views(session.confirmed, confirmed=True)
+    if session.confirmed is not None:  # the roll being played: its values, as faces (the photo was checked)
+        dice = tuple(DieView(d.value, None) for d in _dice_views(session.confirmed, confirmed=True))
     options: tuple[OptionView, ...] = ()
     bust = None
     hint = session.hint()
@@ -141,10 +127,17 @@ def build_view(session: CantStopSession, wins: dict[str, int] | None = None) -> 
         options = tuple(_option_view(session, o, i == session.option) for i, o in enumerate(state.legal_actions()))
     elif mode is Mode.DECIDE:
         bust = session.bust(state)
-    return ScreenView(
-        title=_("Can't Stop"), players=players, active=active, board=board, prompt=_prompt(session),
-        status=_status(session), frame_bgr=frame, dice=dice, options=options, bust_probability=bust,
-        hint=hint.reason if hint else "", keys=_keys(session), winner=state.winner, message=session.message)
+    status = _status(session)
+    notice, tone = session.message, Tone.REFUSED if session.refused else Tone.EVENT
+    if not notice and mode is Mode.CHECK and status:
+        notice, tone, status = status, Tone.WARNING, ""  # uncertain dice: the players must look
+    winner = state.winner
+    if winner is not None:
+        notice, tone = _("{name} wins!").format(name=session.players[winner]), Tone.WIN
+    chrome = Chrome(_("Can't Stop"), seats, active, _prompt(session), _keys(session), notice, tone,
+                    _("Turn {n}").format(n=state.turn) if state.turn > 0 else "", winner)
+    return ScreenView(chrome=chrome, board=board, status=status, frame_bgr=frame, dice=dice, options=options,
+                      bust_probability=bust, hint=hint.reason if hint else "", winner=state.winner)
 
 
 def _option_view(session: CantStopSession, option: Choose, selected: bool) -> OptionView:
@@ -167,21 +160,22 @@ def _prompt(session: CantStopSession) -> str:
         return start_prompt(session.players, session.start_seat)
     if mode is Mode.WATCH:
         if without_camera(session):
-            return _("{name}: enter your roll: BANK counts a die up, NEXT goes to the next die").format(name=name)
+            return _("{name}: enter your roll").format(name=name)
         if session.camera_problem:
-            return _("{problem}: NEXT to enter the roll with the buttons").format(problem=session.camera_problem)
+            return _("{name}: enter your roll by hand ({problem})").format(name=name, problem=session.camera_problem)
         if session.stabilizer.stable_wrong_count:
-            return _("{name}: {status}. NEXT to correct the reading").format(
-                name=name, status=session.stabilizer.status)
+            return _("{name}: {status}").format(name=name, status=session.stabilizer.status)
         return _("{name}: roll the four dice").format(name=name)
     if mode is Mode.CHECK:
-        return _("{name}: is this your roll? CONFIRM, or correct it").format(name=name)
+        if session.check is not None and session.check.observation is None:
+            return _("{name}: enter your roll").format(name=name)
+        return _("{name}: is this your roll?").format(name=name)
     if mode is Mode.CHOOSE:
         return _("{name}: choose a pairing").format(name=name)
     if mode is Mode.DECIDE:
         return _("{name}: roll again or bank?").format(name=name)
     winner = session.state.winner
-    return _("{name} wins! CONFIRM to finish").format(name=session.players[winner] if winner is not None else "")
+    return _("{name} wins!").format(name=session.players[winner] if winner is not None else "")
 
 
 def _status(session: CantStopSession) -> str:
@@ -197,27 +191,70 @@ def _status(session: CantStopSession) -> str:
 _KEYS: dict[Mode, Keys] = {
     Mode.START: ((Button.CONFIRM, N_("start")), (Button.NEXT, N_("other player"))),
     Mode.WATCH: ((Button.NEXT, N_("enter by hand")), (Button.UNDO, N_("undo"))),
-    Mode.CHECK: ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("select die")), (Button.BANK, N_("+1 / add")),
-                 (Button.PASS, N_("remove")), (Button.UNDO, N_("read again"))),
     Mode.CHOOSE: ((Button.CONFIRM, N_("use pairing")), (Button.NEXT, N_("next pairing")), (Button.UNDO, N_("undo"))),
     Mode.DECIDE: ((Button.CONFIRM, N_("roll again")), (Button.BANK, N_("bank")), (Button.UNDO, N_("undo"))),
     Mode.OVER: ((Button.CONFIRM, N_("finish")),),
 }
 
 
-_BY_HAND_CHECK: Keys = ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("next die")),
-                        (Button.BANK, N_("+1 / add")), (Button.PASS, N_("remove")), (Button.UNDO, N_("cancel")))
-"""The check screen's keys when the roll is entered by hand (no camera to read it again)."""
+def _check_keys(session: CantStopSession) -> Keys:
+    """The keys of a roll read or entered (one scheme for both, session ``CHECK``): CONFIRM once it has
+    four dice (A.2); NEXT the next die, or a new one after the last while fewer than four; BANK / PASS
+    the selected die +1 / -1; UNDO reads again (camera), cancels the entry (a camera with a problem) or
+    takes back the last event (no camera: the entry opens again by itself)."""
+    check = session.check
+    assert check is not None
+    keys: list[tuple[Button, str]] = []
+    if len(check.values) == DICE:
+        keys.append((Button.CONFIRM, N_("accept")))
+    adds = check.selected is not None and check.selected + 1 >= len(check.values) and len(check.values) < DICE
+    keys.append((Button.NEXT, N_("new die") if adds else N_("next die")))
+    if check.selected is not None:
+        keys += [(Button.BANK, N_("+1")), (Button.PASS, N_("-1"))]
+    if without_camera(session):
+        keys.append((Button.UNDO, N_("undo")))
+    else:
+        keys.append((Button.UNDO, N_("cancel") if check.observation is None else N_("read again")))
+    return tuple(keys)
 
 
 def _keys(session: CantStopSession) -> tuple[tuple[str, str], ...]:
-    if session.mode is Mode.CHECK and session.camera_problem:
-        return key_legend(_BY_HAND_CHECK)
-    if session.mode is Mode.WATCH and session.camera_problem:
-        return key_legend(((Button.BANK, N_("enter a die")), (Button.UNDO, N_("undo"))))
+    if session.mode is Mode.CHECK:
+        return key_legend(_check_keys(session))
+    if session.mode is Mode.WATCH and session.stabilizer.stable_wrong_count and not session.camera_problem:
+        return key_legend(((Button.NEXT, N_("correct the dice")), (Button.UNDO, N_("undo"))))
     return key_legend(_KEYS[session.mode])
 
 
 def final_line(session: CantStopSession) -> str:
     """The line ``companion play`` prints when the game ends: who won ("" while it runs)."""
     return _("{name} wins.").format(name=session.winner_name) if session.winner_name else ""
+
+
+HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
+    (N_("The goal"),
+     N_("Be the first to claim three columns. The columns are numbered 2 to 12 and are as long as that "
+        "sum is likely with two dice: column 7 is the longest, 2 and 12 the shortest.")),
+    (N_("Your turn"),
+     N_("Roll the four dice and split them into two pairs. Move a runner up the column of each pair's "
+        "sum. You have three runners a turn; once they are placed, only their columns can move.")),
+    (N_("Roll again or stop"),
+     N_("After each roll, roll again or stop. When you stop, your markers take the runners' places and "
+        "the progress is yours. If a roll gives no sum you can use, you go bust: the runners leave and "
+        "this turn's progress is lost.")),
+    (N_("Claiming a column"),
+     N_("A column is yours when you stop at its top. Everyone else's markers leave it, and no one may "
+        "use it any more. The box shows each pairing, the chance to go bust and a hint; its win chances are "
+        "against an equal player, one who plays as well as the hints.")),
+    (N_("The screen"),
+     N_("At the top: whose turn it is and what the box waits for. At the bottom: each player's "
+        "columns and ★ games won, then what each button does now. Above them, a band says what "
+        "just happened.")),
+    (N_("Entering the dice"),
+     N_("With no camera, or to correct the camera: BANK +1, PASS -1 on the marked die (round from 6 to "
+        "1), NEXT the next die; a new die starts at the one before: enter the smallest first. CONFIRM "
+        "enters the roll. UNDO reads again, or with no camera takes back a step.")),
+)
+"""How to play Can't Stop on the box: its pages, (heading, text), marked for translation, written from
+``../shared/rules/cant-stop.md`` in our own words with the box's default rules (``companion.screens.rules``
+shows them, with the keyboard's page last)."""

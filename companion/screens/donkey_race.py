@@ -16,7 +16,7 @@ from companion.commands import Button
 from companion.games.donkey_race import Phase, set_value
 from companion.hints.donkey_race import advise
 from companion.i18n import N_, _, ngettext
-from companion.screens.common import Keys, key_legend
+from companion.screens.common import Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
 from companion.session.base import without_camera
 from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
@@ -46,21 +46,19 @@ class SectorView:
 
 
 @dataclass(frozen=True)
-class DonkeyRaceView:
-    """The whole donkey race screen.
+class DonkeyRaceView(ChromeFields):
+    """The whole donkey race screen: the shared frame (``chrome``: header with the round, player strip
+    with points and cards in hand, key chips, notice band) and the body.
 
-    lanes and sectors: one per seat. active: the seat to act (or the proposed first leader), None
-    between rounds. prompt: the top line. to_beat: "2 cards higher than 7, or PASS". proposal: the
-    play CONFIRM would make. deck / discard: card counts. reminders: what to do at the table (draw,
-    reshuffle, which token moves how far). winners: seats that won once the game is over.
+    lanes and sectors: one per seat. to_beat: "2 cards higher than 7, or PASS". proposal: the play
+    CONFIRM would make. deck / discard: card counts. reminders: what to do at the table (draw, reshuffle,
+    which token moves how far). hint: the advisor's line. winners: seats that won once the game is over.
     """
 
-    title: str
+    chrome: Chrome
     lanes: tuple[LaneView, ...]
     track_length: int
-    active: int | None
     sectors: tuple[SectorView, ...]
-    prompt: str
     to_beat: str = ""
     proposal: str = ""
     round_no: int = 1
@@ -68,8 +66,6 @@ class DonkeyRaceView:
     discard: int = 0
     reminders: tuple[str, ...] = ()
     hint: str = ""
-    message: str = ""
-    keys: tuple[tuple[str, str], ...] = ()
     winners: tuple[int, ...] = ()
 
 
@@ -173,36 +169,49 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
             if source == "camera" and session._reading is not None and session._reading.flagged:
                 proposal += " " + _("check the cards!")
     winners = state.winners if mode is Mode.OVER else ()
+    round_no = (state.last_round.get("round", 1) if mode in (Mode.REFILL, Mode.RESHUFFLE, Mode.OVER)
+                else max(1, state.round_no))
+    seats = tuple(SeatChip(lane.name, lane.seat, _("{points} · {cards}").format(
+        points=ngettext("{p} point", "{p} points", lane.points).format(p=lane.points),
+        cards=ngettext("{c} card", "{c} cards", lane.hand).format(c=lane.hand)), lane.wins) for lane in lanes)
+    notice, tone = session.message, Tone.REFUSED if session.refused else Tone.EVENT
+    if not notice and (session.out_of_turn() or session.camera_problem) and not without_camera(session):
+        notice, tone = session.out_of_turn() or session.camera_problem, Tone.WARNING
+    if winners:
+        names = ", ".join(session.players[s] for s in winners)
+        notice = (_("{name} wins!").format(name=names) if len(winners) == 1 else
+                  _("Shared win: {names}").format(names=names))
+        tone = Tone.WIN
+    chrome = Chrome(_("Donkey race"), seats, session.active_seat, _prompt(session), _keys(session), notice, tone,
+                    _("Round {n}").format(n=round_no), winners[0] if len(winners) == 1 else None)
     return DonkeyRaceView(
-        title=_("Donkey race"), lanes=lanes, track_length=session.config.track_length, active=session.active_seat,
-        sectors=tuple(sectors), prompt=_prompt(session), to_beat=to_beat(session), proposal=proposal,
-        round_no=state.last_round.get("round", 1) if mode in (Mode.REFILL, Mode.RESHUFFLE, Mode.OVER)
-        else max(1, state.round_no), deck=len(state.deck), discard=len(state.discard),
-        reminders=reminders(session), hint=hint(session),
-        message=session.message or session.out_of_turn() or session.camera_problem,
-        keys=_keys(session), winners=winners)
+        chrome=chrome, lanes=lanes, track_length=session.config.track_length, sectors=tuple(sectors),
+        to_beat=to_beat(session), proposal=proposal, round_no=round_no, deck=len(state.deck),
+        discard=len(state.discard), reminders=reminders(session), hint=hint(session), winners=winners)
 
 
 def _prompt(session: DonkeyRaceSession) -> str:
     mode, state = session.mode, session.state
     if mode is Mode.DEAL:
-        return _("Deal {n} cards each, then CONFIRM").format(n=session.config.hand_size)
+        return _("Deal {n} cards each").format(n=session.config.hand_size)
     if mode is Mode.FIRST:
         name = session.players[session._first_seat]
         if session._first_donkey:
-            return _("{name} shows the donkey card and leads? CONFIRM").format(name=name)
-        return _("{name} leads? CONFIRM, NEXT for another player").format(name=name)
-    if mode is Mode.PLAY:
+            return _("{name} shows the donkey card and leads?").format(name=name)
+        return _("{name} leads?").format(name=name)
+    if mode is Mode.PLAY:  # no PASS named here: the keys name it where it is allowed (never the leader, D.4.1)
         name = session.players[state.active]
+        if session.proposed_play()[1] == "hand" or without_camera(session):
+            return _("{name}: enter your cards").format(name=name)
         if session.camera_problem:
-            return _("{name}: BANK to enter your cards, then CONFIRM; or PASS").format(name=name)
-        return _("{name}: lay your cards and CONFIRM, or PASS").format(name=name)
+            return _("{name}: enter your cards by hand ({problem})").format(name=name, problem=session.camera_problem)
+        return _("{name}: lay your cards").format(name=name)
     if mode is Mode.REFILL and not state.last_round:  # D.5 start_marker_only: before round 1
-        return _("Set the donkey card aside, draw a card for it, then CONFIRM")
+        return _("Set the donkey card aside and draw a card for it")
     if mode is Mode.REFILL:
-        return _("Round {n} over: move the tokens, draw, then CONFIRM").format(n=state.last_round.get("round", 0))
+        return _("Round {n} over: move the tokens and draw").format(n=state.last_round.get("round", 0))
     if mode is Mode.RESHUFFLE:
-        return _("Shuffle the discards into a new draw pile, then CONFIRM")
+        return _("Shuffle the discards into a new draw pile")
     if state.winners and len(state.winners) == 1:
         return _("{name} wins!").format(name=session.players[state.winners[0]])
     return _("Shared win: {names}").format(names=", ".join(session.players[s] for s in state.winners))
@@ -211,31 +220,37 @@ def _prompt(session: DonkeyRaceSession) -> str:
 _KEYS: dict[Mode, Keys] = {
     Mode.FIRST: ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("other player")), (Button.BANK, N_("holds the donkey")),
                  (Button.UNDO, N_("undo"))),
-    Mode.PLAY: ((Button.CONFIRM, N_("play")), (Button.PASS, N_("pass")), (Button.BANK, N_("by hand"))),
     Mode.OVER: ((Button.CONFIRM, N_("end")),),
 }
 _OTHER_KEYS: Keys = ((Button.CONFIRM, N_("done")), (Button.UNDO, N_("undo")))
 """Dealing, refilling and reshuffling: the players do it, then confirm."""
 
 
-_ENTRY_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("value +1")), (Button.UNDO, N_("cancel")))
-"""While a follower's play is entered by hand (the number of cards is the lead's)."""
-
-
-_LEAD_ENTRY_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("value +1")),
-                          (Button.NEXT, N_("number of cards")), (Button.UNDO, N_("cancel")))
-"""While the leader's play is entered by hand: NEXT steps the number of cards (1-3)."""
-
-
-_BY_HAND_KEYS: Keys = ((Button.BANK, N_("enter cards")), (Button.PASS, N_("pass")), (Button.UNDO, N_("undo")))
-"""A play with no camera, before anything is entered: CONFIRM would have nothing to play."""
+def _play_keys(session: DonkeyRaceSession) -> Keys:
+    """A play's keys: CONFIRM while there is a play to make (entered, or new cards seen); BANK steps the
+    value of a play entered by hand (or starts one) and NEXT its number of cards when leading (D.4.1);
+    PASS only where passing is allowed (:meth:`DonkeyRaceSession.may_pass`: never the leader, D.4.1);
+    UNDO cancels an entry (a camera to go back to) or takes back the last step."""
+    cards, source = session.proposed_play()
+    entering = source == "hand" and bool(cards)
+    keys: list[tuple[Button, str]] = [(Button.CONFIRM, N_("play"))] if cards else []
+    if entering:
+        keys.append((Button.BANK, N_("value +1")))
+        if not session.state.plays:
+            keys.append((Button.NEXT, N_("number of cards")))
+    else:
+        keys.append((Button.BANK, N_("by hand")))
+    if session.may_pass():
+        keys.append((Button.PASS, N_("pass")))
+    keys.append((Button.UNDO, N_("cancel") if entering and not without_camera(session) else N_("undo")))
+    return tuple(keys)
 
 
 def _keys(session: DonkeyRaceSession) -> tuple[tuple[str, str], ...]:
-    if session.mode is Mode.PLAY and session.proposed_play()[1] == "hand" and session.proposed_play()[0]:
-        return key_legend(_ENTRY_KEYS if session.state.plays else _LEAD_ENTRY_KEYS)
-    if session.mode is Mode.PLAY and without_camera(session):
-        return key_legend(_BY_HAND_KEYS)
+    if session.mode is Mode.PLAY:
+        return key_legend(_play_keys(session))
+    if session.mode is Mode.FIRST and not session.config.donkey:
+        return key_legend(k for k in _KEYS[Mode.FIRST] if k[0] is not Button.BANK)
     return key_legend(_KEYS.get(session.mode, _OTHER_KEYS))
 
 
@@ -247,3 +262,30 @@ def final_line(session: DonkeyRaceSession) -> str:
     if session.finished and session.state.winners:
         return _("Shared win: {names}").format(names=", ".join(session.players[s] for s in session.state.winners))
     return ""
+
+
+HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
+    (N_("The goal"),
+     N_("Each player has a token on a race track. The player with the most points when a token reaches "
+        "the finish wins the race.")),
+    (N_("A round"),
+     N_("The leader plays one to three cards of one value. Each other player in turn plays as many "
+        "cards of a higher value, or passes.")),
+    (N_("Points"),
+     N_("The highest play gets 2 points and 2 spaces, every other player who played gets 1, and a "
+        "player who only passed gets nothing. Then everyone draws back to three cards.")),
+    (N_("The donkey card"),
+     N_("The player holding the donkey card leads the first round. The highest player leads the next "
+        "round. When the draw pile is empty, the played cards are shuffled into a new one.")),
+    (N_("The screen"),
+     N_("Each lane shows a player's token on the track and its space; at the bottom, each player's "
+        "points and cards in hand. ★ marks the highest play of the round. Under the lanes: what to do at "
+        "the table, such as which token moves how far.")),
+    (N_("Entering cards"),
+     N_("With no camera your cards start at the lowest play allowed: BANK counts the value up, NEXT "
+        "changes how many when you lead, CONFIRM plays them. PASS passes, but never when you lead. "
+        "UNDO takes back the last step.")),
+)
+"""How to play the donkey race on the box: its pages, (heading, text), marked for translation, written from
+``../shared/rules/donkey-race.md`` in our own words with the box's default rules (``companion.screens.rules``
+shows them, with the keyboard's page last)."""

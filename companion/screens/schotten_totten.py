@@ -9,21 +9,47 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.commands import Button
-from companion.games.schotten_totten import Phase, formation_key
-from companion.hints.schotten_totten import formation_label, public_alerts, verdict_text
-from companion.i18n import N_, _
-from companion.screens.common import Keys, key_legend, name_to_act
+from companion.games.schotten_totten import Phase, formation_key, formation_name
+from companion.hints.schotten_totten import public_alerts, verdict_text
+from companion.i18n import N_, Np_, _, ngettext, pgettext
+from companion.screens.common import Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend, name_to_act
+from companion.session.base import without_camera
 from companion.session.schotten_totten import Mode, SchottenTottenSession
+
+FORMATION_TAGS: dict[str, dict[int, tuple[str, str]]] = {
+    "schotten-totten": {5: Np_("formation tag: colour run", "CR"), 4: Np_("formation tag: three of a kind", "3K"),
+                        3: Np_("formation tag: colour", "C"), 2: Np_("formation tag: run", "R"),
+                        1: Np_("formation tag: sum", "S")},
+    "battle-line": {5: Np_("formation tag: wedge", "W"), 4: Np_("formation tag: phalanx", "P"),
+                    3: Np_("formation tag: battalion order", "BO"), 2: Np_("formation tag: skirmish line", "SL"),
+                    1: Np_("formation tag: host", "H")},
+}
+"""A complete side's formation as written under a stone, where only a few letters fit (C.5 table): a tag
+and the sum ("CR 24"); the legend gives each tag's name (:func:`formation_legend`)."""
+
+
+def formation_tag(key: tuple[int, int], game: str) -> str:
+    """``"CR 24"`` for the formation key ``(5, 24)`` of ``game``: its translated tag and its sum, joined by a
+    thin space (the tag must fit beside the stone in a ninth of the screen's width)."""
+    return f"{pgettext(*FORMATION_TAGS[game][key[0]])}\u2009{key[1]}"
+
+
+def formation_legend(game: str) -> str:
+    """Every tag of ``game`` with its formation's name, strongest first ("CR colour run · 3K three of a
+    kind · ...")."""
+    return " \u00b7 ".join(_("{tag} {name}").format(tag=pgettext(*FORMATION_TAGS[game][rank]),
+                                                    name=_(formation_name(rank, game))) for rank in range(5, 0, -1))
 
 
 @dataclass(frozen=True)
 class StoneView:
     """One stone. cards[seat]: card codes in the order played (``"R5"``). labels[seat]: the formation
-    name and sum of a complete side (``"colour run 18"``), else ``""``. owner: the seat that claimed it,
-    or None. claimable: the player to act may claim it now (C.6). threatened: the other player may
-    claim it next turn. selected: the stone the claim selection is on. proposed: the code of a card
-    read (or entered) but not yet confirmed here, on side ``proposed_seat``. reason: why the selected
-    stone can (not) be claimed."""
+    tag and sum of a complete side (``"CR 18"``, :func:`formation_tag`), else ``""``. owner: the seat
+    that claimed it, or None. claimable: the player to act may claim it now (C.6). threatened: the
+    other player may claim it next turn. selected: the stone the claim selection is on. proposed: the
+    code of a card read (or entered) but not yet confirmed here, on side ``proposed_seat``. reason: at
+    the claim step, for a stone the player to act has completed, whether it can be claimed and why
+    (not), in plain words (C.5, C.6)."""
 
     cards: tuple[tuple[str, ...], tuple[str, ...]]
     labels: tuple[str, str] = ("", "")
@@ -37,28 +63,22 @@ class StoneView:
 
 
 @dataclass(frozen=True)
-class StView:
-    """The whole screen. players: the two names. active: the seat to act (None when over). points: match
-    points per seat (C.8). game_number / match_length: "game 2 of 3". stones_held: stones claimed per
-    seat in this game. keys: (button, what it does) pairs. winner: the game's winning seat once over.
-    match_winner: the match winner's name once the match is over. alert: a public alert line."""
+class StView(ChromeFields):
+    """The whole screen: the shared frame (``chrome``: header with the game of the match, player strip
+    with match points and stones, key chips, notice band) and the body. stones: the nine stones. alert:
+    a public alert line ("Ben may claim stone 4 next turn"). claiming: the claim step is on (each stone
+    the player completed says whether it can be claimed). legend: the formation tags' legend. winner:
+    the game's winning seat once over. match_winner: the match winner's name once the match is over.
+    points: match points per seat (C.8)."""
 
-    title: str
-    players: tuple[str, ...]
-    active: int | None
+    chrome: Chrome
     stones: tuple[StoneView, ...]
-    prompt: str
-    message: str = ""
     alert: str = ""
-    points: tuple[int, int] = (0, 0)
-    game_number: int = 1
-    match_length: int = 1
-    stones_held: tuple[int, int] = (0, 0)
-    keys: tuple[tuple[str, str], ...] = ()
+    claiming: bool = False
+    legend: str = ""
     winner: int | None = None
     match_winner: str | None = None
-    status: str = ""
-    refused: bool = False
+    points: tuple[int, int] = (0, 0)
 
 
 def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = None) -> StView:
@@ -71,10 +91,9 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     alerts = public_alerts(state) if state.active >= 0 and mode not in (Mode.OVER, Mode.START) else None
     stones = []
     for i, stone in enumerate(state.stones):
-        labels = tuple(formation_label(formation_key(side), game, short=True) if len(side) == 3 else ""
-                       for side in stone.cards)
+        labels = tuple(formation_tag(formation_key(side), game) if len(side) == 3 else "" for side in stone.cards)
         reason = ""
-        if mode is Mode.CLAIM and i == session.selected:
+        if mode is Mode.CLAIM and stone.owner is None and len(stone.cards[state.active]) == 3:
             reason = verdict_text(state.claim_verdict(i, state.active), game)
         proposed = session.proposal[0].code if session.proposal and session.proposal[1] == i else ""
         stones.append(StoneView(
@@ -91,36 +110,60 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
         elif alerts.threatened:
             alert = _("{name} may claim stone {s} next turn").format(
                 name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
-    return StView(
-        title=_("Battle Line") if game == "battle-line" else _("Schotten Totten"),
-        players=tuple(session.players), active=active, stones=tuple(stones), prompt=_prompt(session),
-        message=session.message, alert=alert, points=session.match_points, game_number=min(
-            session.games_played + (0 if state.phase is Phase.OVER else 1), session.config.match_length),
-        match_length=session.config.match_length, stones_held=(state.stones_of(0), state.stones_of(1)),
-        keys=_keys(session), winner=state.winner if state.phase is Phase.OVER else None,
-        match_winner=session.winner_name, status=session.camera_problem, refused=session.refused)
+    points, held = session.match_points, (state.stones_of(0), state.stones_of(1))
+    seats = tuple(SeatChip(name, seat, seat_standing(points[seat], held[seat])) for seat, name in
+                  enumerate(session.players))
+    game_number = min(session.games_played + (0 if state.phase is Phase.OVER else 1), session.config.match_length)
+    notice, tone = session.message, Tone.EVENT
+    if session.refused:
+        tone = Tone.REFUSED
+    elif session.camera_problem and not notice and not without_camera(session):
+        notice, tone = session.camera_problem, Tone.WARNING
+    winner = state.winner if state.phase is Phase.OVER else None
+    if session.winner_name is not None:
+        a, b = points
+        notice, tone = _("{name} wins the match {a}-{b}").format(name=session.winner_name, a=a, b=b), Tone.WIN
+        winner = session.players.index(session.winner_name)
+    elif session.match_over and state.phase is Phase.OVER:
+        notice, tone = _("Match drawn {a}-{b}").format(a=points[0], b=points[1]), Tone.WIN
+    elif winner is not None:
+        notice, tone = _("{name} wins the game").format(name=session.players[winner]), Tone.WIN
+    chrome = Chrome(_("Battle Line") if game == "battle-line" else _("Schotten Totten"), seats, active,
+                    _prompt(session), _keys(session), notice, tone,
+                    _("Game {n} of {total}").format(n=game_number, total=session.config.match_length)
+                    if session.config.match_length > 1 else "", winner)
+    return StView(chrome=chrome, stones=tuple(stones), alert=alert, claiming=mode is Mode.CLAIM,
+                  legend=formation_legend(game), winner=state.winner if state.phase is Phase.OVER else None,
+                  match_winner=session.winner_name, points=points)
+
+
+def seat_standing(points: int, stones: int) -> str:
+    """A player's standing in the strip: "1 point · 2 stones" (match points, C.8, and stones held in this
+    game, counted with ``ngettext``)."""
+    return _("{points} · {stones}").format(
+        points=ngettext("{n} point", "{n} points", points).format(n=points),
+        stones=ngettext("{n} stone", "{n} stones", stones).format(n=stones))
 
 
 def _prompt(session: SchottenTottenSession) -> str:
     mode, state = session.mode, session.state
     name = name_to_act(session)
     if mode is Mode.START:
-        return _("{name} starts? CONFIRM to deal, NEXT for the other player").format(
-            name=session.players[session.start_seat])
+        return _("{name} starts?").format(name=session.players[session.start_seat])
     if mode is Mode.WATCH:
         if not state.can_play(state.active):
-            return _("{name} cannot play a card: PASS").format(name=name)
+            return _("{name} cannot play a card").format(name=name)
         if session.camera_problem:
-            return _("{name}: BANK to enter the card you play").format(name=name)
-        return _("{name}: play a card on your side of a stone (or BANK to enter it)").format(name=name)
+            return _("{name}: enter your card by hand ({problem})").format(name=name, problem=session.camera_problem)
+        return _("{name}: play a card on your side of a stone").format(name=name)
     if mode is Mode.CHECK:
         assert session.proposal is not None
         card, stone = session.proposal
-        return _("{name} plays {card} at stone {n}? CONFIRM, or correct it").format(name=name, card=card.code,
-                                                                                   n=stone + 1)
+        if session.placing:
+            return _("{name}: play at stone {n}?").format(name=name, n=stone + 1)
+        return _("{name} plays {card} at stone {n}?").format(name=name, card=card.code, n=stone + 1)
     if mode is Mode.CLAIM:
-        return _("{name}: claim stone {n}? CONFIRM, NEXT stone, PASS when done").format(
-            name=name, n=session.selected + 1)
+        return _("{name}: claim stone {n}?").format(name=name, n=session.selected + 1)
     outcome = state.outcome()
     assert outcome is not None
     if state.winner is None:
@@ -130,26 +173,78 @@ def _prompt(session: SchottenTottenSession) -> str:
                "stall": _("more stones")}.get(state.ended, "")
         head = _("{name} wins the game ({how})").format(name=session.players[state.winner], how=how)
     if session.match_over:
-        return head + ". " + _("Match over: CONFIRM to finish")
-    return head + ". " + _("CONFIRM for the next game")
+        return head + ". " + _("Match over")
+    return head
 
 
 _KEYS: dict[Mode, Keys] = {
     Mode.START: ((Button.CONFIRM, N_("deal")), (Button.NEXT, N_("other player"))),
-    Mode.WATCH: ((Button.BANK, N_("enter a card")), (Button.PASS, N_("pass")), (Button.UNDO, N_("undo"))),
-    Mode.CHECK: ((Button.CONFIRM, N_("play")), (Button.BANK, N_("value +1")), (Button.PASS, N_("colour")),
-                 (Button.NEXT, N_("stone")), (Button.UNDO, N_("cancel"))),
+    Mode.WATCH: ((Button.BANK, N_("enter by hand")), (Button.UNDO, N_("undo"))),
     Mode.CLAIM: ((Button.CONFIRM, N_("claim")), (Button.NEXT, N_("next stone")), (Button.PASS, N_("done")),
                  (Button.UNDO, N_("undo"))),
 }
 
+_STONE_KEYS: Keys = ((Button.CONFIRM, N_("this stone")), (Button.BANK, N_("next stone")),
+                     (Button.PASS, N_("previous stone")))
+"""The card played, its first step: which stone (``placing``); UNDO follows (:func:`_keys`)."""
+
+_CARD_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("+1")), (Button.PASS, N_("-1")),
+                    (Button.NEXT, N_("colour")), (Button.UNDO, N_("stone")))
+"""The card played, its second step (or a card read): its value and colour; UNDO goes back to its stone."""
+
 
 def _keys(session: SchottenTottenSession) -> tuple[tuple[str, str], ...]:
-    if session.mode is Mode.OVER:
+    """What each button does now: the two steps of a card played (its stone, then its card; one scheme
+    for a card read and one entered by hand), PASS only for a player who cannot play (C.4), NEXT at the
+    claim step only with more than one stone to choose."""
+    mode, state = session.mode, session.state
+    if mode is Mode.OVER:
         return key_legend(((Button.CONFIRM, N_("finish") if session.match_over else N_("next game")),))
-    return key_legend(_KEYS[session.mode])
+    if mode is Mode.CHECK and session.placing:
+        undo = N_("undo") if without_camera(session) else N_("cancel")
+        return key_legend(_STONE_KEYS + ((Button.UNDO, undo),))
+    if mode is Mode.CHECK:
+        return key_legend(_CARD_KEYS)
+    if mode is Mode.WATCH and not state.can_play(state.active):
+        return key_legend(((Button.PASS, N_("pass")), (Button.UNDO, N_("undo"))))
+    if mode is Mode.CLAIM and len(session.claim_options()) < 2:
+        return key_legend(tuple(k for k in _KEYS[mode] if k[0] is not Button.NEXT))
+    return key_legend(_KEYS[mode])
 
 
 def final_line(session: SchottenTottenSession) -> str:
     """The line ``companion play`` prints when the match ends: who won it ("" while it runs)."""
     return _("{name} wins the match.").format(name=session.winner_name) if session.winner_name else ""
+
+
+HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
+    (N_("The goal"),
+     N_("Nine stones lie between the two players. Claim five stones, or three stones side by side, "
+        "to win the game. A match is several games; the points add up.")),
+    (N_("Your turn"),
+     N_("Play one card on your side of a stone, then draw a card. Each side of a stone holds three "
+        "cards, and they form a formation.")),
+    (N_("Formations"),
+     N_("From strongest to weakest: a colour run (three in a row, one colour), three of a kind, one "
+        "colour, a run, any three cards. Between equal formations the higher sum wins.")),
+    (N_("Claiming a stone"),
+     N_("Claim a stone when your formation beats theirs, or when the cards on the table prove that "
+        "theirs can no longer beat yours. The box checks every claim from the cards it sees.")),
+    (N_("The screen"),
+     N_("Beside each stone: the formation tag and sum of each complete side. A white ring: a "
+        "stone you may claim; a yellow ring: one the other player may claim next turn.")),
+    (N_("Formation tags"),
+     N_("CR colour run, 3K three of a kind, C colour, R run, S sum; in Battle Line W wedge, P "
+        "phalanx, BO battalion order, SL skirmish line, H host. When you claim, NEXT goes through "
+        "your complete stones and says why each can or cannot be claimed.")),
+    (N_("Entering a card"),
+     N_("First its stone: BANK the next stone, PASS the one before, CONFIRM keeps it. The card shown "
+        "follows the stone: the next card for your cards there. With no camera this opens by itself "
+        "and UNDO takes back the last step.")),
+    (N_("Correcting a card"),
+     N_("Then the card: BANK +1, PASS -1, NEXT the next colour, only cards not on the table. CONFIRM "
+        "plays it, UNDO goes back to its stone. A card the camera read is corrected the same way.")),
+)
+"""How to play Schotten Totten on the box: its pages, (heading, text), marked for translation, written from
+``../shared/rules/schotten-totten.md`` in our own words with the box's default rules (``companion.screens.rules``
+shows them, with the keyboard's page last)."""

@@ -9,6 +9,7 @@ the last event. Game sessions (``companion.session.cant_stop``) build on the pie
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import cv2
@@ -26,6 +27,21 @@ def without_camera(session: Any) -> bool:
     """Whether ``session`` plays with no camera at all (the loop reported :data:`NO_CAMERA`), as opposed
     to a camera that gave no usable picture this time."""
     return getattr(session, "camera_problem", "") == _(NO_CAMERA)
+
+
+@dataclass(frozen=True)
+class Told:
+    """One stored event of a game told for the players (each game's session module's ``story(events,
+    players, config)`` gives one a replayed event, in order; the History replay shows them).
+
+    seq: the event's ``seq`` in the store. text: what happened in the game's words (translated), "" for an
+    event no player made (a card drawn, a deal). ends_turn: the turn (the round, in the donkey race) or the
+    game is over after this event.
+    """
+
+    seq: int
+    text: str
+    ends_turn: bool
 
 
 class Waiting(enum.Enum):

@@ -6,11 +6,16 @@ Flow (cant-stop.md A.3-A.5), one :class:`Mode` at a time:
   picks another player, ``confirm`` accepts.
 - ``WATCH``: waiting for four still dice. A reading stable over ``stable_frames`` frames, from a scene
   that changed since the last accepted roll, moves to ``CHECK``. A stable reading of too few or too
-  many dice waits for the players: ``next`` takes it into ``CHECK`` to be corrected. Without a
-  picture, ``next`` enters a roll by hand.
-- ``CHECK``: the reading is shown; players ``confirm`` it or correct it: ``next`` selects a die (and
-  finally an "add a die" slot), ``bank`` steps the selected die's value up (or adds a die), ``pass``
-  removes the selected die; ``undo`` drops the reading and reads again.
+  many dice waits for the players: ``next`` takes it into ``CHECK`` to be corrected, made four dice
+  (A.2): a missing die is added at the last die's value, and of too many dice the four the reader is
+  surest of are kept. Without a picture, ``next`` enters a roll by hand. With no camera at all
+  (:data:`companion.session.base.NO_CAMERA`) there is no ``WATCH``: the entry opens by itself.
+- ``CHECK``: the roll, read or entered, is shown with one die selected; players ``confirm`` it (four
+  dice) or correct it with the same presses as an entry by hand: ``bank`` +1 and ``pass`` -1 on the
+  selected die (round from 6 to 1 and back), ``next`` the next die (past the last, while fewer than
+  four: a new die at the selected die's value). An entry by hand starts with one die at 1. ``undo``
+  drops the reading and reads again; with no camera ``undo`` takes back the last event, and a roll
+  taken back opens again as it was entered.
 - ``CHOOSE``: the legal pairings (A.6), the advisor's one selected; ``next`` / ``confirm``.
 - ``DECIDE``: ``confirm`` rolls again, ``bank`` banks (A.5.4-5).
 - ``OVER``: the winner; ``confirm`` ends the session.
@@ -22,9 +27,10 @@ state is the replay of the log (so a restart resumes exactly), and ``undo`` drop
 from __future__ import annotations
 
 import enum
+import itertools
 import logging
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -33,8 +39,8 @@ from companion.errors import IllegalMove
 from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll,
     RollAgain, StartWith, action_from_dict, action_to_dict, bust_probability)
 from companion.hints.cant_stop import advise
-from companion.i18n import _, ngettext
-from companion.session.base import Presses, SceneChange, Waiting, seat_to_act
+from companion.i18n import _, listing, ngettext
+from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.stable import Stable
 from vision.observation import DiceObservation
@@ -85,6 +91,47 @@ def _onto_boxes(values: list[int], read: tuple[int, ...]) -> list[int]:
         if placed[i] is None and rest:
             placed[i] = rest.pop(0)
     return [v for v in placed if v is not None] + rest
+
+
+def step_die(value: int, step: int) -> int:
+    """A die's ``value`` (1-6, A.2) stepped by ``step`` pips, round from 6 to 1 and back: BANK +1, PASS -1."""
+    return (value - 1 + step) % 6 + 1
+
+
+def _next_die(check: RollCheck) -> None:
+    """NEXT on a roll being checked or entered: the next die is selected; past the last one, while the
+    roll has fewer than four dice (A.2), a new die at the selected die's value (the likeliest start of
+    the next die when the dice are entered in order), else the first die again."""
+    count = len(check.values)
+    if check.selected is None:
+        check.selected = 0 if count else None
+    elif check.selected + 1 < count:
+        check.selected += 1
+    elif count < DICE:
+        check.values.append(check.values[check.selected] if check.selected < count else 1)
+        check.selected = count
+    else:
+        check.selected = 0
+    if check.selected is None:  # no die at all (all removed from the keyboard): a new one at 1
+        check.values.append(1)
+        check.selected = 0
+
+
+def _four_dice(seen: DiceObservation, frame_bgr: np.ndarray | None) -> RollCheck:
+    """A reading of the wrong number of dice made a check of four (A.2) for the players to correct: a
+    missing die is added at the last read die's value (selected, to be stepped); of too many dice, the
+    four the reader is surest of are kept in their reading order, the first flagged one selected. The
+    check's observation and ``read`` hold the dice kept, so each value stays on its die's box."""
+    dice = seen.dice
+    if len(dice) > DICE:
+        keep = sorted(sorted(range(len(dice)), key=lambda i: (dice[i].flagged, -dice[i].confidence))[:DICE])
+        seen = replace(seen, dice=tuple(dice[i] for i in keep))
+    values = list(seen.values)
+    selected = next((i for i, d in enumerate(seen.dice) if d.flagged), 0)
+    if len(values) < DICE:
+        selected = len(values)
+        values += [values[-1]] * (DICE - len(values))
+    return RollCheck(values, seen, frame_bgr, seen.values, selected)
 
 
 class ReadingStabilizer:
@@ -140,6 +187,91 @@ def replay_state(events, players: int, config: CantStopConfig, step: Step | None
                       step=step)
 
 
+def _dice_text(dice) -> str:
+    return " ".join(map(str, dice))
+
+
+def describe(players: list[str], before: CantStopState, action: Action, after: CantStopState,
+             routine: bool = True) -> str:
+    """The event ``action`` took ``before`` to ``after``, said for the players (translated), "" for none.
+
+    ``players``: names in seating order. Every action gets a line: who starts; a roll ("Ada rolls 3 4 5
+    6") or a bust with the dice and the runners lost ("Ada busts with 1 1 2 2: the runners on 6, 8 and
+    11 go back", A.5.3); the pairing used (A.6); rolling again; a bank with the columns claimed and the
+    markers that come off them (A.5.5, A.7); a win (A.4). Used for the session's notice, for what UNDO
+    took back and for the History replay. ``routine``: also a roll that does not bust, a pairing and
+    rolling again, which the screen shows anyway (the replay and UNDO say them; the notice during play
+    says only who starts, a bust, a bank and a win).
+    """
+    name = players[before.active] if before.active >= 0 else ""
+    if isinstance(action, StartWith):
+        return _("{name} starts").format(name=players[action.seat])
+    if isinstance(action, Roll):
+        if after.last_bust:  # A.5.3: no pairing can be used (set only by a roll that busts)
+            lost = sorted(before.runner_map())
+            if not lost:
+                return _("{name} busts with {dice}: no column can be used").format(
+                    name=name, dice=_dice_text(action.dice))
+            return ngettext("{name} busts with {dice}: the runner on {columns} goes back",
+                            "{name} busts with {dice}: the runners on {columns} go back", len(lost)).format(
+                name=name, dice=_dice_text(action.dice), columns=listing(lost))
+        return _("{name} rolls {dice}").format(name=name, dice=_dice_text(action.dice)) if routine else ""
+    if isinstance(action, RollAgain):
+        return _("{name} rolls again").format(name=name) if routine else ""
+    if isinstance(action, Choose) and after.phase is Phase.DECIDE and not routine:
+        return ""
+    if isinstance(action, Choose) and after.phase is Phase.DECIDE:
+        totals = action.totals
+        if len(totals) == 2 and totals[0] == totals[1]:
+            return _("{name} climbs column {column} twice").format(name=name, column=totals[0])
+        return ngettext("{name} climbs column {columns}", "{name} climbs columns {columns}", len(set(totals))).format(
+            name=name, columns=listing(totals))
+    if isinstance(action, (Bank, Choose)):  # a bank, or a pairing that banked at once (A.8 auto_stop_on_win)
+        new = [c for c in COLUMNS if after.owner(c) == before.active and before.owner(c) is None]
+        removed = {s: sum(1 for c in new if before.marker(s, c) and not after.marker(s, c))
+                   for s in range(before.num_players) if s != before.active}
+        cleared = [players[s] for s, n in removed.items() if n]
+        if after.phase is Phase.OVER:
+            text = ngettext("{name} banks, claims column {columns} and wins!",
+                            "{name} banks, claims columns {columns} and wins!", len(new)).format(
+                name=name, columns=listing(new)) if new else _("{name} wins!").format(name=name)
+        elif new:
+            text = ngettext("{name} banks and claims column {columns}", "{name} banks and claims columns {columns}",
+                            len(new)).format(name=name, columns=listing(new))
+        else:
+            return _("{name} banks").format(name=name)
+        if cleared:  # A.7: the other players' markers in a claimed column are removed
+            text += " " + ngettext("({names}: your marker there comes off)", "({names}: your markers there come off)",
+                                   sum(removed.values())).format(names=listing(cleared))
+        return text
+    return ""
+
+
+def describe_event(players: list[str], event, before: CantStopState, after: CantStopState) -> str:
+    """:func:`describe` of one stored event (``event.payload``: the action's JSON), "" when it holds none."""
+    try:
+        action = action_from_dict(event.payload)
+    except (ValueError, KeyError, TypeError):
+        return ""
+    return describe(players, before, action, after)
+
+
+
+def story(events, players: list[str], config) -> list[Told]:
+    """The stored ``events`` of one game told for the players, one :class:`Told` an event replayed in order
+    (:func:`describe_event`; a turn ends when the turn passes or the game is over, the choice of who starts
+    ends none). Raises
+    :class:`CorruptLog` as :func:`replay_state`."""
+    told: list[Told] = []
+
+    def step(event, before, after):
+        ended = (after.turn != before.turn and before.turn >= 1) or (
+            after.phase is Phase.OVER and before.phase is not Phase.OVER)
+        told.append(Told(event.seq, describe_event(players, event, before, after), ended))
+
+    replay_state(events, len(players), config, step=step)
+    return told
+
 class CantStopSession(LoggedSession):
     """One Can't Stop game at the table, backed by an event log in ``store``.
 
@@ -165,6 +297,7 @@ class CantStopSession(LoggedSession):
         self._hints: dict[CantStopState, object] = {}
         self._busts: dict[CantStopState, float] = {}
         self._enter_phase()
+        self._restore_roll()
         if self.state.phase is Phase.OVER:
             self._record_result()
 
@@ -221,13 +354,21 @@ class CantStopSession(LoggedSession):
             return
         stable = self.stabilizer.feed(observation)
         if stable is not None:
-            first_flagged = next((i for i, d in enumerate(stable.dice) if d.flagged), None)
+            first_flagged = next((i for i, d in enumerate(stable.dice) if d.flagged), 0)
             self.check = RollCheck(list(stable.values), stable, frame_bgr, stable.values, first_flagged)
             self.message = ""
 
     def on_camera_problem(self, reason: str) -> None:
-        """The camera gave no frame (unplugged, ended): players enter the roll by hand."""
+        """The camera gave no frame (unplugged, ended): players enter the roll by hand. With no camera at
+        all (:func:`companion.session.base.without_camera`) the entry opens by itself."""
         self.camera_problem = reason
+        self._open_by_hand()
+
+    def _open_by_hand(self, dice: tuple[int, ...] = ()) -> None:
+        """With no camera at all, while a roll is due and none is being entered: open the entry, with
+        ``dice`` (a roll taken back, as it was entered; the first die selected) or one die at 1."""
+        if self.check is None and self.state.phase is Phase.ROLL and without_camera(self):
+            self.check = RollCheck(list(dice) or [1], None, None, None, selected=0)
 
     def on_command(self, command: Command) -> None:
         """Apply one player command; an illegal one only sets :attr:`message` and changes nothing."""
@@ -236,8 +377,8 @@ class CantStopSession(LoggedSession):
             Mode.CHOOSE: self._on_choose, Mode.DECIDE: self._on_decide, Mode.OVER: self._on_over,
         }[self.mode]
         self._refused = False
-        if command.button is Button.UNDO and self.mode is not Mode.CHECK:
-            self.undo()
+        if command.button is Button.UNDO and (self.mode is not Mode.CHECK or without_camera(self)):
+            self._undo()
             return
         if command.button is Button.DICE:
             self._enter_by_hand(command.args)
@@ -259,27 +400,29 @@ class CantStopSession(LoggedSession):
         elif command.button is Button.CONFIRM:
             self._accept(StartWith(self.start_seat))
 
+    def _undo(self) -> None:
+        """UNDO outside a reading being checked (and anywhere with no camera): take back the last event.
+        With no camera, a roll taken back opens again as it was entered (the likeliest correction)."""
+        undone = self.state
+        self.undo()
+        if self.state is not undone and self.state.phase is Phase.ROLL:  # only a roll leaves ROLL: one was undone
+            self.check = None
+            self._open_by_hand(undone.dice)
+
     def _on_watch(self, command: Command) -> None:
-        if command.button is Button.BANK and self.camera_problem:
-            self.check = RollCheck([], None, None, None, selected=0)  # by hand: BANK enters the first die at once
-            self._on_check(command)
-            return
         if command.button is not Button.NEXT:
             return
         seen = self.observation if self.observation is not None and not self.camera_problem else None
         if seen is not None and seen.dice and len(seen.dice) <= DICE + 2:
-            # Correct what the camera sees now: the add slot is selected when a die is missing.
-            selected = len(seen.dice) if len(seen.dice) < DICE else None
-            self.check = RollCheck(list(seen.values), seen, self.frame, seen.values, selected)
+            self.check = _four_dice(seen, self.frame)  # correct what the camera sees now
         else:
-            self.check = RollCheck([], None, None, None, selected=0)  # a roll entered by hand
+            self.check = RollCheck([1], None, None, None, selected=0)  # a roll entered by hand
 
     def _on_check(self, command: Command) -> None:
         check = self.check
         assert check is not None
         button, args = command.button, command.args
         self.message = ""  # a refusal ("A roll needs 4 dice") is about the reading as it was
-        slots = len(check.values) + (1 if len(check.values) < DICE + 2 else 0)
         if button is Button.CONFIRM:
             if len(check.values) != DICE:
                 self.message = _("A roll needs {want} dice, not {n}").format(want=DICE, n=len(check.values))
@@ -288,13 +431,11 @@ class CantStopSession(LoggedSession):
                        "source": "camera" if check.observation is not None else "hand"}
             self._accept(Roll(tuple(check.values)), **details)  # type: ignore[arg-type]
         elif button is Button.NEXT:
-            check.selected = 0 if check.selected is None else (check.selected + 1 if check.selected + 1 < slots else None)
+            _next_die(check)
         elif button in (Button.BANK, Button.UP):
-            self._step_selected(check)
+            self._step_selected(check, 1)
         elif button is Button.PASS:
-            if check.selected is not None and check.selected < len(check.values):
-                del check.values[check.selected]
-                check.selected = min(check.selected, len(check.values)) if check.values else 0
+            self._step_selected(check, -1)
         elif button is Button.SET and len(args) == 2:
             i = self._index(args[0], len(check.values))
             check.values[i] = self._die_value(args[1])
@@ -310,13 +451,15 @@ class CantStopSession(LoggedSession):
             self.scene.remember(None)  # read the same dice again
             self.stabilizer.reset()
 
-    def _step_selected(self, check: RollCheck) -> None:
+    def _step_selected(self, check: RollCheck, step: int) -> None:
+        """BANK (``step`` 1) / PASS (-1): the selected die one pip up / down, round from 6 to 1 and back
+        (A.2: a die shows 1-6); on the "add a die" slot (keyboard corrections only) a die at 1 or 6."""
         if check.selected is None:
             self.message = _("Select a die with NEXT first")
         elif check.selected < len(check.values):
-            check.values[check.selected] = check.values[check.selected] % 6 + 1
+            check.values[check.selected] = step_die(check.values[check.selected], step)
         else:
-            check.values.append(1)
+            check.values.append(1 if step > 0 else 6)
 
     def _on_choose(self, command: Command) -> None:
         options = self.state.legal_actions()
@@ -384,10 +527,20 @@ class CantStopSession(LoggedSession):
         self.scene.remember(None)
         self.stabilizer.reset()
         self._enter_phase()
+        self._restore_roll()
+
+    def _restore_roll(self) -> None:
+        """Take the state's last roll (its dice in the order confirmed, A.5.1) as :attr:`confirmed` when the
+        roll remembered is not that one: after a restart, an undo, or in the History replay, which builds
+        the session from the log (the photo and the camera's reading are not stored)."""
+        dice = list(self.state.dice)
+        if dice and (self.confirmed is None or self.confirmed.values != dice):
+            self.confirmed = RollCheck(dice, None, None, None)
 
     def _enter_phase(self) -> None:
         self.check = None
         self.option = 0
+        self._open_by_hand()
         if self.state.phase is Phase.CHOOSE:
             options = self.state.legal_actions()
             recommended = self.hint().action if self.hint() else None
@@ -398,20 +551,10 @@ class CantStopSession(LoggedSession):
                 "turns": self.state.turn}
 
     def _describe(self, before: CantStopState, action: Action, after: CantStopState) -> str:
-        name = self.players[before.active] if before.active >= 0 else ""
-        if isinstance(action, StartWith):
-            return _("{name} starts").format(name=self.players[action.seat])
-        if isinstance(action, Roll) and after.last_bust:
-            return _("{name} busts: no pairing of {dice} can be used").format(
-                name=name, dice=" ".join(map(str, action.dice)))
-        if isinstance(action, Bank) or (isinstance(action, Choose) and after.phase is not Phase.DECIDE):
-            new = [c for c in COLUMNS if after.owner(c) == before.active and before.owner(c) is None]
-            if after.phase is Phase.OVER:
-                return _("{name} wins!").format(name=name)
-            if new:
-                return _("{name} banks and claims column {cols}").format(name=name, cols=", ".join(map(str, new)))
-            return _("{name} banks").format(name=name)
-        return ""
+        return describe(self.players, before, action, after, routine=False)
+
+    def describe_event(self, event, before: CantStopState, after: CantStopState) -> str:
+        return describe_event(self.players, event, before, after)
 
     # -- hint and view ----------------------------------------------------------------------------------
 
@@ -435,22 +578,49 @@ SESSION = CantStopSession
 """The session class of this game (``companion.registry``)."""
 
 
+def _pips(a: int, b: int) -> int:
+    """BANK or PASS presses from a die showing ``a`` to ``b`` (round from 6 to 1: at most 3)."""
+    return min((b - a) % 6, (a - b) % 6)
+
+
+def _entry_order(values: list[int], dice: tuple[int, ...]) -> tuple[int, ...]:
+    """``dice`` in the order that steps the entry's ``values`` to them with the fewest presses (a die
+    beyond ``values`` starts at the value of the die before it); the first such order of the dice."""
+    def cost(order: tuple[int, ...]) -> int:
+        return sum(_pips(values[k] if k < len(values) else order[k - 1], v) for k, v in enumerate(order))
+    return min(itertools.permutations(dice), key=cost)
+
+
 def press_for(session: CantStopSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT, UNDO only) that make ``session`` take ``action``,
     applied to it as they are made; for a by-hand demo script and the count of presses a turn takes.
-    A roll is entered by hand: BANK adds a die at 1 (the first one opens the entry) and steps it up, NEXT
-    moves to the next slot. Raises ``ValueError`` when the presses do not get there."""
+    A roll is entered (or a reading corrected) die by die, in the order of the dice that takes the fewest
+    presses (the order does not matter, A.5.2; entered by hand that is about smallest first): NEXT opens
+    the entry when it is not open (a camera that sees no dice) and goes on to the next die (a new one
+    starts at the die before's value), BANK (+1) or PASS (-1), whichever is fewer, steps the die to its
+    value; CONFIRM. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
     if isinstance(action, StartWith):
         presses.start_with(action.seat)
     elif isinstance(action, Roll):
-        for k, value in enumerate(action.dice):
-            if k:
+        if session.check is None:
+            press(Button.NEXT)
+        check = session.check
+        order = _entry_order(check.values if check else [1], action.dice)
+        start = check.selected or 0 if check else 0
+        shown = len(check.values) if check else 0
+        # the dice shown that need a change, from the selected one on (NEXT goes round four dice), then new ones
+        todo = [k for k in sorted(range(shown), key=lambda k: (k - start) % shown) if check.values[k] != order[k]]
+        for k in todo + list(range(shown, len(order))):
+            while session.check is not None and session.check.selected != k and len(presses) < 40:
                 press(Button.NEXT)
-            for _ in range(value):
-                press(Button.BANK)
+            if session.check is None:
+                break
+            up = (order[k] - session.check.values[k]) % 6
+            for _step in range(up if up <= 3 else 6 - up):
+                press(Button.BANK if up <= 3 else Button.PASS)
         press(Button.CONFIRM)
     elif isinstance(action, Choose):
         options = session.state.legal_actions()

@@ -9,9 +9,13 @@ the cards that can still be in that hand. Flow, one :class:`Mode` at a time:
   donkey card; else ``next`` / ``choose K`` pick the player (the youngest, D.7.4); ``bank`` toggles
   "shows the donkey card"; ``confirm`` accepts.
 - ``PLAY``: the seat to act lays its set in its sector and presses ``confirm`` (the camera's new
-  cards in that sector are the play), or ``pass`` (the PASS button). With the buttons alone: ``bank``
-  enters a play by hand (the lowest value that may be played now, as many cards as the round asks) and
-  steps its value up; ``next`` steps the number of cards (1-3) when leading; ``undo`` drops the entry.
+  cards in that sector are the play), or ``pass`` (the PASS button) where passing is allowed
+  (:meth:`DonkeyRaceSession.may_pass`: never the leader, D.4.1; a refused PASS says why). With the
+  buttons alone: ``bank`` enters a play by hand (the lowest value that may be played now, as many
+  cards as the round asks) and steps its value up; ``next`` steps the number of cards (1-3) when
+  leading; ``undo`` drops the entry. With no camera at all (:data:`companion.session.base.NO_CAMERA`)
+  the entry is open by itself at that lowest play, and ``undo`` takes back the last step (a play taken
+  back opens again as it was).
   Scripts may also ``dice V [V ...]`` (card values; the donkey is its value, 0 by default; a joker is
   :data:`companion.games.donkey_race.record.JOKER_ENTRY`).
 - ``REFILL``: the round's result: points, which token moves how far; "clear the sectors onto the
@@ -38,8 +42,8 @@ from companion.errors import IllegalMove
 from companion.games.donkey_race import (UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader, Pass,
     Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name)
 from companion.games.donkey_race.record import codes_from_entry
-from companion.i18n import _
-from companion.session.base import Presses, Waiting
+from companion.i18n import _, listing, ngettext
+from companion.session.base import Presses, Told, Waiting, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import DonkeyRaceReading
 from companion.session.stable import Stable
@@ -69,6 +73,94 @@ def replay_state(events, players: int, config: DonkeyRaceConfig, step: Step | No
 def describe_set(cards: tuple[int, ...]) -> str:
     """``"7 7"``, ``"D"``: the cards of a set for the screen."""
     return " ".join(card_name(c) for c in cards)
+
+
+def _round_text(players: list[str], after: DonkeyRaceState) -> str:
+    """The round just scored (D.4.5): each player's points, which tokens move how far (points and spaces
+    move together, D.2), who took a donkey round's cards (D.5 ``kramer_round``) and, once over, the winner
+    (D.6)."""
+    summary = after.last_round
+    gains = summary.get("gains", [])
+    points = [ngettext("{name} {n} point", "{name} {n} points", g).format(name=players[s], n=g)
+              for s, g in enumerate(gains)]
+    text = _("Round {round} over: {points}").format(round=summary.get("round", 0), points=listing(points))
+    tokens = [ngettext("{name}'s token {n} space", "{name}'s token {n} spaces", g).format(name=players[s], n=g)
+              for s, g in enumerate(gains) if g]
+    if tokens:
+        text += "; " + _("move {tokens}").format(tokens=listing(tokens))
+    taker = summary.get("taken_by", -1)
+    if taker is not None and taker >= 0:
+        text += "; " + _("{name} takes the round's cards into hand").format(name=players[taker])
+    if after.phase is Phase.OVER:
+        winners = after.winners
+        best = max(after.points) if after.points else 0
+        text += "; " + (ngettext("{name} wins the race with {n} point", "{name} wins the race with {n} points", best)
+                        .format(name=players[winners[0]], n=best) if len(winners) == 1 else
+                        ngettext("{names} share the win with {n} point", "{names} share the win with {n} points",
+                                 best).format(names=listing(players[w] for w in winners), n=best))
+    return text
+
+
+def describe(players: list[str], before: DonkeyRaceState, action: Action, after: DonkeyRaceState,
+             routine: bool = True) -> str:
+    """The event that took ``before`` to ``after`` with ``action`` its last action, said for the players
+    (translated), "" for none.
+
+    ``players``: names in seating order. Said: who leads the first round (D.3.3); a play ("Ada plays 7 7")
+    and a pass (D.4.1-3); a round's end with each player's points and the tokens that move (D.4.5), the
+    winner (D.6); a new draw pile (D.4.7). ``routine``: also the deal and the refill, which the screen
+    asks for anyway.
+    """
+    round_over = after.round_no != before.round_no and before.round_no > 0 and bool(after.last_round)
+    over = after.phase is Phase.OVER and before.phase is not Phase.OVER
+    if isinstance(action, FirstLeader):
+        text = _("{name} leads the first round").format(name=players[action.seat])
+        if after.removed and not action.donkey:  # D.5 start_marker_only, nobody held the donkey
+            text += "; " + _("take the donkey card out of the draw pile")
+        return text
+    if isinstance(action, Play):
+        text = _("{name} plays {cards}").format(name=players[before.active], cards=describe_set(action.cards))
+    elif isinstance(action, Pass):
+        text = _("{name} passes").format(name=players[before.active])
+    elif isinstance(action, Reshuffle) or (isinstance(action, Draw) and before.reshuffles != after.reshuffles):
+        return _("New draw pile from the discards")
+    elif isinstance(action, Draw) and routine:
+        return _("The cards are dealt") if before.round_no == 0 else _("The players draw their cards")
+    else:
+        return ""
+    if round_over or over:
+        text += ". " + _round_text(players, after)
+    return text
+
+
+def describe_event(players: list[str], event, before: DonkeyRaceState, after: DonkeyRaceState) -> str:
+    """:func:`describe` of one stored step (``{"actions": [...]}``, told by its last action), "" for a payload
+    that holds none."""
+    try:
+        actions = [action_from_dict(action) for action in event.payload["actions"]]
+    except (ValueError, KeyError, TypeError):
+        return ""
+    return describe(players, before, actions[-1], after) if actions else ""
+
+
+STORY_TURN = "round"
+"""What one turn of this game's story is called (``companion.app.replay``): a round (D.4), not a player's
+play."""
+
+
+def story(events, players: list[str], config: DonkeyRaceConfig) -> list[Told]:
+    """The stored steps of one race told for the players, one :class:`Told` a step replayed in order
+    (:func:`describe_event`; here a "turn" is a round: it ends when a round is scored). Raises
+    :class:`CorruptLog` as :func:`replay_state`."""
+    told: list[Told] = []
+
+    def step(event, before, after):
+        ended = (after.round_no != before.round_no and before.round_no > 0) or (
+            after.phase is Phase.OVER and before.phase is not Phase.OVER)
+        told.append(Told(event.seq, describe_event(players, event, before, after), ended))
+
+    replay_state(events, len(players), config, step=step)
+    return told
 
 
 class DonkeyRaceSession(LoggedSession):
@@ -147,19 +239,37 @@ class DonkeyRaceSession(LoggedSession):
                 self._first_seat, self._first_donkey = reading.donkey_seat, True
 
     def on_camera_problem(self, reason: str) -> None:
-        """No frame came: plays are entered by hand."""
+        """No frame came: plays are entered by hand (with no camera at all the entry opens by itself)."""
         self.camera_problem = reason
+        self._open_by_hand()
+
+    def _open_by_hand(self, cards: tuple[int, ...] = ()) -> None:
+        """With no camera at all, while a play is due and none is entered: the entry, at ``cards`` (a play
+        taken back) or the lowest play allowed now (:meth:`_step_entry`)."""
+        if self._entry is None and self.mode is Mode.PLAY and without_camera(self):
+            if cards:
+                self._entry = cards
+            else:
+                message = self.message
+                self._step_entry(value=True)
+                self.message = message  # the event just said stays until the next press
+
+    def may_pass(self) -> bool:
+        """Whether the player to act may pass now (D.4.2, D.7.5): never the leader (D.4.1: the leader must
+        lead, unless ``leader_may_pass``), nobody in a donkey round (D.5), nor a player who can raise under
+        ``must_raise_if_able``. False outside ``PLAY``."""
+        return self.mode is Mode.PLAY and Pass() in self.state.legal_actions()
 
     def on_command(self, command: Command) -> None:
         """Apply one command; a refused one only sets :attr:`message` and changes nothing."""
         self._refused = False
         button = command.button
-        if button is Button.UNDO and self._entry is not None:
+        if button is Button.UNDO and self._entry is not None and not without_camera(self):
             self._entry = None
             self.message = ""
             return
         if button is Button.UNDO:
-            self.undo()
+            self._undo()
             return
         try:
             if self.mode is Mode.DEAL and button is Button.CONFIRM:
@@ -207,9 +317,11 @@ class DonkeyRaceSession(LoggedSession):
         elif command.button is Button.CONFIRM:
             cards, source = self.proposed_play()
             if not cards and self.camera_problem:
-                raise IllegalMove(_("Nothing entered: BANK to enter your cards, or PASS"), "donkey-race.md D.4")
+                raise IllegalMove(_("Nothing entered: BANK to enter your cards, or PASS") if self.may_pass()
+                                  else _("Nothing entered: BANK to enter your cards"), "donkey-race.md D.4")
             if not cards:
-                raise IllegalMove(_("No new card in the sector: lay your cards, or PASS"), "donkey-race.md D.4")
+                raise IllegalMove(_("No new card in the sector: lay your cards, or PASS") if self.may_pass()
+                                  else _("No new card in the sector: lay your cards"), "donkey-race.md D.4")
             if UNKNOWN in cards:
                 raise IllegalMove(_("A card could not be read: enter the play by hand"), "donkey-race.md D.4")
             self._accept([Play(cards)], source=source)
@@ -239,9 +351,7 @@ class DonkeyRaceSession(LoggedSession):
             number = self.config.value_of(self._entry[0])
             count = count % min(3, self.config.hand_size) + 1 if leading else count
         self._entry = codes_from_entry([number] * count, self.config)
-        text = (_("By hand: {cards}. BANK: value, NEXT: number of cards, CONFIRM: play") if leading
-                else _("By hand: {cards}. BANK: value, CONFIRM: play"))
-        self.message = text.format(cards=describe_set(self._entry))
+        self.message = ""  # the entry is on the screen (the proposal), the keys say what each press does
 
     def proposed_play(self) -> tuple[tuple[int, ...], str]:
         """The play CONFIRM would make: the hand entry, else the new cards in the active sector."""
@@ -271,6 +381,7 @@ class DonkeyRaceSession(LoggedSession):
     def accepted(self, before: DonkeyRaceState, action: Action, after: DonkeyRaceState) -> None:
         self._entry = None
         self.message = self._describe(before, action, after)
+        self._open_by_hand()
 
     def _accept_draws(self, first: tuple[Action, ...] = (), note: str = "") -> None:
         """Apply ``first`` and then every queued draw (unknown cards) until a reshuffle or the next round."""
@@ -288,6 +399,17 @@ class DonkeyRaceSession(LoggedSession):
 
     def after_undo(self) -> None:
         self._entry = None
+        self._open_by_hand()
+
+    def _undo(self) -> None:
+        """Take back the last step; with no camera a play taken back opens again as it was entered."""
+        events = self.store.events(self.game_id) if without_camera(self) else []
+        actions = events[-1].payload.get("actions", []) if events else []
+        self.undo()
+        if actions and actions[0].get("type") == "play" and self.mode is Mode.PLAY:
+            played = action_from_dict(actions[0])
+            self._entry = None
+            self._open_by_hand(tuple(played.cards))
 
     def result_details(self, outcome) -> dict:
         return {"winners": [self.players[s] for s in self.state.winners],
@@ -295,18 +417,10 @@ class DonkeyRaceSession(LoggedSession):
                 "rounds": self.state.round_no}
 
     def _describe(self, before: DonkeyRaceState, action: Action, after: DonkeyRaceState) -> str:
-        if isinstance(action, FirstLeader):
-            text = _("{name} leads the first round").format(name=self.players[action.seat])
-            if after.removed and not action.donkey:  # D.5 start_marker_only, nobody held the donkey
-                text += "; " + _("take the donkey card out of the draw pile")
-            return text
-        if isinstance(action, Play):
-            return _("{name} plays {cards}").format(name=self.players[before.active], cards=describe_set(action.cards))
-        if isinstance(action, Pass):
-            return _("{name} passes").format(name=self.players[before.active])
-        if isinstance(action, Reshuffle) or (isinstance(action, Draw) and before.reshuffles != after.reshuffles):
-            return _("New draw pile from the discards")
-        return ""
+        return describe(self.players, before, action, after, routine=False)
+
+    def describe_event(self, event, before: DonkeyRaceState, after: DonkeyRaceState) -> str:
+        return describe_event(self.players, event, before, after)
 
 
 SESSION = DonkeyRaceSession
@@ -317,8 +431,9 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
     to it as they are made (by-hand demo scripts): the deal, a refill and a reshuffle with one CONFIRM
     (the session records every draw of it at once, so the draws after it take none); the first leader with NEXT (BANK: shows the donkey card);
-    a play entered with BANK (value) and NEXT (number of cards), then CONFIRM; PASS passes. Raises
-    ``ValueError`` when the presses do not get there."""
+    a play entered with BANK (value) and NEXT (number of cards), then CONFIRM, BANK opening the entry
+    first unless it is open (with no camera it opens by itself); PASS passes. Raises ``ValueError`` when
+    the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
@@ -332,7 +447,8 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
             press(Button.BANK)
         press(Button.CONFIRM)
     elif isinstance(action, Play):
-        press(Button.BANK)
+        if session._entry is None:
+            press(Button.BANK)
         want = tuple(sorted(action.cards))
         for _ in range(60):
             entry = session.proposed_play()[0]

@@ -76,6 +76,11 @@ class LoggedSession:
     def after_undo(self) -> None:
         """Forget what belonged to the undone event (readings, selections)."""
 
+    def describe_event(self, event: Any, before: Any, after: Any) -> str:
+        """The stored ``event`` that took ``before`` to ``after``, said for the players (translated; each
+        game's module-level ``describe_event``), "" when it holds nothing to say. Used by :meth:`undo`."""
+        return ""
+
     def accepted(self, before: Any, action: Any, after: Any) -> None:
         """The game's own steps once ``action`` (the last of an event) took ``before`` to ``after`` and is
         stored: the message to show, what the screen waits for next."""
@@ -95,16 +100,20 @@ class LoggedSession:
             self._record_result()
 
     def undo(self) -> None:
-        """Drop the last accepted event and replay; at the start, or once the game is over, nothing
+        """Drop the last accepted event and replay; :attr:`message` says what was taken back ("Taken back:
+        Ada rolls 3 4 5 6", :meth:`describe_event`). At the start, or once the game is over, nothing
         happens and :attr:`message` says why."""
         if self.state.outcome() is not None:
             self.message = _("The game is over and saved; it cannot be undone")
             return
-        if self.store.drop_last_event(self.game_id) is None:
+        undone = self.state
+        dropped = self.store.drop_last_event(self.game_id)
+        if dropped is None:
             self.message = _("Nothing to undo")
             return
         self.state = self.replay(self.store.events(self.game_id))
-        self.message = _("Undone")
+        what = self.describe_event(dropped, self.state, undone)
+        self.message = _("Taken back: {event}").format(event=what) if what else _("Undone")
         self.after_undo()
 
     def _record_result(self) -> None:

@@ -6,10 +6,13 @@ Flow (ludo.md B.3-B.6), one :class:`Mode` at a time:
   picks another player, ``confirm`` accepts, ``choose K`` starts with player K (1-based, seating order).
 - ``ROLL``: waiting for the die. A reading of exactly one die, the same over ``stable_frames`` frames
   and from a scene that changed since the last accepted roll, is taken as the roll. With the buttons:
-  ``bank`` enters a die by hand and steps it 1-6, ``confirm`` enters it, ``undo`` drops it (scripts may
-  also ``dice V``); while a die is entered by hand the camera's die is not taken. A roll without a
-  legal move is lost at once (B.4.3) and the screen says so. After ``undo`` the die still lying there
-  is not read again (an undone misreading would only come back): roll again or enter it by hand.
+  ``bank`` +1 and ``pass`` -1 step a die entered by hand (round from 6 to 1 and back; the first press
+  opens the entry at 1 or 6), ``confirm`` enters it, ``undo`` drops it (scripts may also ``dice V``);
+  while a die is entered by hand the camera's die is not taken. With no camera at all
+  (:data:`companion.session.base.NO_CAMERA`) the entry is open by itself, at 1, and ``undo`` takes back
+  the last event. A roll without a legal move is lost at once (B.4.3) and the screen says so. After
+  ``undo`` of a roll the die still lying there is not read again (an undone misreading would only come
+  back): the entry opens at the value taken back, to be stepped to the right one, or roll again.
   The scene compared is the die reader's view (the board blanked out) when the reader gives one, so a
   pawn moved next to a die still lying there does not make that die a new roll.
 - ``MOVE``: the legal moves are listed (arrows on the board), the advisor's one selected. The player
@@ -49,8 +52,9 @@ from companion.errors import IllegalMove
 from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action, LudoConfig, LudoState, Move, Phase,
     Roll, StartWith, action_from_dict, action_to_dict, board_differences, check_move)
 from companion.hints.ludo import advise
-from companion.i18n import _
-from companion.session.base import Presses, SceneChange, Waiting, seat_to_act
+from companion.hints.ludo.words import pawn_phrase
+from companion.i18n import _, ngettext, ordinal
+from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import LudoReading
 from companion.session.stable import Stable
@@ -82,6 +86,112 @@ def replay_state(events, players: int, config: LudoConfig, step: Step | None = N
     return replay_log(LudoState.new(colours_for(players), config.resolved()), events,
                       lambda payload: [action_from_dict(payload)], kind="action", step=step)
 
+
+def _third_six_text(name: str, before: LudoState, after: LudoState) -> str:
+    """B.4.2 and the B.7 ``triple_six_penalty`` said for the players."""
+    penalty = before.config.triple_six_penalty
+    if penalty == "undo_turn" and after.pawns != before.pawns:
+        return _("{name} rolls a third 6 in a row: this turn's moves are taken back and the turn passes").format(
+            name=name)
+    if penalty == "last_moved_to_yard" and after.pawns != before.pawns:
+        return _("{name} rolls a third 6 in a row: the pawn moved last goes back to the yard and the turn "
+                 "passes").format(name=name)
+    return _("{name} rolls a third 6 in a row: no move, the turn passes").format(name=name)
+
+
+def _roll_text(name: str, value: int, before: LudoState, after: LudoState, routine: bool) -> str:
+    if after.last_event == "third_six":
+        return _third_six_text(name, before, after)
+    again = after.phase is Phase.ROLL and after.active == before.active
+    if after.last_event == "no_move":  # B.4.3: the roll is lost
+        if again and after.bonus_roll:
+            return _("{name} rolls {value}: no pawn can move; roll again").format(name=name, value=value)
+        tries = after.entry_try() if again else None
+        if tries:  # B.2b entry_attempts_when_all_in_yard
+            return _("{name} rolls {value}: no pawn can move; try {k} of {n} for a 6").format(
+                name=name, value=value, k=tries[0], n=tries[1])
+        return _("{name} rolls {value}: no pawn can move").format(name=name, value=value)
+    if again:  # B.7 split_six_moves: the six is kept, the die is rolled again at once
+        return _("{name} rolls a 6: roll again, then move").format(name=name)
+    if after.six_bonus:  # B.4.4: a six's bonus roll follows the move
+        return _("{name} rolls a 6: move, then roll again").format(name=name)
+    return _("{name} rolls {value}").format(name=name, value=value) if routine else ""
+
+
+def describe(players: list[str], before: LudoState, action: Action, after: LudoState, routine: bool = True) -> str:
+    """The event ``action`` took ``before`` to ``after``, said for the players (translated), "" for none.
+
+    ``players``: names in seating order. Said: who starts (B.3); a six and its bonus roll (B.4.4), a third
+    six (B.4.2, with the B.7 penalty), a roll with no legal move and what follows it (another roll, or
+    try k of n for a 6, B.2b, B.4.3); a capture: who captured whom and that the captured pawn goes back
+    to its yard (B.5); a pawn home, a place, the winner (B.6); a bonus roll after a move. ``routine``:
+    also an ordinary roll ("Ada rolls 4") and move ("Ada moves the leading pawn 4 squares"), which the
+    screen shows anyway (the History replay and UNDO say them; the notice during play does not).
+    """
+    if isinstance(action, StartWith):
+        return _("{name} starts").format(name=players[action.seat])
+    seat = before.active
+    name = players[seat]
+    if isinstance(action, Roll):
+        return _roll_text(name, action.value, before, after, routine)
+    if not isinstance(action, Move):
+        return ""
+    info = next((i for i in before.move_infos() if i.move == action), None)
+    pawn = pawn_phrase(before, action.frm, seat)
+    parts = []
+    if len(after.placings) > len(before.placings):  # B.6: all four pawns home
+        if after.phase is Phase.OVER and after.placings[0] == seat:
+            parts.append(_("{name} has all pawns home and wins!").format(name=name))
+        elif after.phase is Phase.OVER:
+            parts.append(_("{name} has all pawns home: {place} place; {winner} wins the game").format(
+                name=name, place=ordinal(len(before.placings) + 1), winner=players[after.placings[0]]))
+        else:
+            parts.append(_("{name} has all pawns home: {place} place").format(
+                name=name, place=ordinal(len(after.placings))))
+    elif info is not None and info.captures:  # B.5: captured pawns go back to their yards
+        for victim, count in info.captures:
+            parts.append(ngettext("{name} captures {victim}'s pawn: back to the {colour} yard",
+                                  "{name} captures {n} of {victim}'s pawns: back to the {colour} yard", count).format(
+                name=name, victim=players[victim], n=count, colour=_(before.colours[victim])))
+    elif info is not None and info.finishes:
+        parts.append(_("{name} brings {pawn} home").format(name=name, pawn=pawn))
+    elif routine and action.frm == YARD:
+        parts.append(_("{name} brings a pawn out onto the start square").format(name=name))
+    elif routine:
+        parts.append(ngettext("{name} moves {pawn} {n} square", "{name} moves {pawn} {n} squares", action.die).format(
+            name=name, pawn=pawn, n=action.die))
+    if after.phase is Phase.ROLL and after.active == seat and after.bonus_roll:
+        parts.append(_("{name} rolls again").format(name=name))  # B.4.4 / B.7 bonus roll
+    return "; ".join(parts)
+
+
+def describe_event(players: list[str], event, before: LudoState, after: LudoState) -> str:
+    """:func:`describe` of one stored event (an ``action`` event's payload), "" for a note or a payload that
+    holds no action."""
+    if getattr(event, "kind", "action") != "action":
+        return ""
+    try:
+        action = action_from_dict(event.payload)
+    except (ValueError, KeyError, TypeError):
+        return ""
+    return describe(players, before, action, after)
+
+
+
+def story(events, players: list[str], config) -> list[Told]:
+    """The stored ``events`` of one game told for the players, one :class:`Told` an event replayed in order
+    (:func:`describe_event`; a turn ends when the turn passes or the game is over, the choice of who starts
+    ends none). Raises
+    :class:`CorruptLog` as :func:`replay_state`."""
+    told: list[Told] = []
+
+    def step(event, before, after):
+        ended = (after.turn != before.turn and before.turn >= 1) or (
+            after.phase is Phase.OVER and before.phase is not Phase.OVER)
+        told.append(Told(event.seq, describe_event(players, event, before, after), ended))
+
+    replay_state(events, len(players), config, step=step)
+    return told
 
 class LudoSession(LoggedSession):
     """One Ludo game at the table (see the module docstring); implements ``companion.session.base.GameSession``.
@@ -165,8 +275,16 @@ class LudoSession(LoggedSession):
     # -- inputs ----------------------------------------------------------------------------------------
 
     def on_camera_problem(self, reason: str) -> None:
+        """No picture (``reason``): nothing to compare the board with; with no camera at all the die is
+        entered by hand, the entry open by itself."""
         self.camera_problem = reason
         self.board_checked = True  # no picture: nothing to compare the saved game with
+        self._open_by_hand()
+
+    def _open_by_hand(self) -> None:
+        """With no camera at all, while a roll is due and no die is being entered: the entry, at 1."""
+        if self.die_entry is None and self.state.phase is Phase.ROLL and without_camera(self):
+            self.die_entry = 1
 
     def on_frame(self, frame_bgr: np.ndarray | None, reading: LudoReading) -> None:
         """Take one reading (:class:`companion.session.readings.LudoReading`; see the module docstring)."""
@@ -236,11 +354,11 @@ class LudoSession(LoggedSession):
             self.board_checked, self.problems, self.misplaced = True, (), ()  # the saved game is right
             log.info("the players keep the saved game; they set the board by it")
             return
-        if button is Button.UNDO and self.die_entry is not None:
-            self.die_entry, self.message = None, ""
+        if button is Button.UNDO and self.die_entry is not None and not without_camera(self):
+            self.die_entry, self.message = None, ""  # back to the camera
             return
         if button is Button.UNDO:
-            self.undo()
+            self._undo()
             return
         if mode is Mode.START:
             if button is Button.NEXT:
@@ -259,9 +377,8 @@ class LudoSession(LoggedSession):
                 if len(command.args) != 1 or not 1 <= command.args[0] <= 6:
                     raise IllegalMove(_("enter one die, 1 to 6"), "ludo.md B.4.1")
                 self._accept(Roll(command.args[0]), source="hand")
-            elif button is Button.BANK:
-                self.die_entry = 1 if self.die_entry is None else self.die_entry % 6 + 1
-                self.message = _("By hand: {value}. CONFIRM to enter it").format(value=self.die_entry)
+            elif button in (Button.BANK, Button.PASS):
+                self.die_entry, self.message = step_entry(self.die_entry, 1 if button is Button.BANK else -1), ""
             elif button is Button.CONFIRM and self.die_entry is not None:
                 value, self.die_entry = self.die_entry, None
                 self._accept(Roll(value), source="hand")
@@ -304,7 +421,17 @@ class LudoSession(LoggedSession):
         self.scene.remember(self._last_frame)
         self._enter_phase()
 
+    def _undo(self) -> None:
+        """Take back the last event; a roll taken back (the only event taken while a roll is due) opens
+        the entry at its value, the likeliest start for the right one (a misread or mis-entered die)."""
+        undone = self.state
+        self.undo()
+        if self.state is not undone and self.state.phase is Phase.ROLL and undone.last_roll is not None:
+            self.die_entry = undone.last_roll
+
     def _enter_phase(self) -> None:
+        self.die_entry = None
+        self._open_by_hand()
         self.option = 0
         self._die_stable.reset()
         self._board_stable.reset()
@@ -320,26 +447,45 @@ class LudoSession(LoggedSession):
                 "turns": self.state.turn}
 
     def _describe(self, before: LudoState, action: Action, after: LudoState) -> str:
-        if isinstance(action, StartWith):
-            return _("{name} starts").format(name=self.players[action.seat])
-        name = self.players[before.active]
-        if after.phase is Phase.OVER:
-            return _("{name} wins!").format(name=self.players[after.placings[0]])
-        if isinstance(action, Roll):
-            if after.last_event == "third_six":
-                return _("{name}: third six in a row, the turn ends").format(name=name)
-            if after.last_event == "no_move":
-                return _("{name} rolled {v}: no legal move").format(name=name, v=action.value)
+        return describe(self.players, before, action, after, routine=False)
+
+    def describe_event(self, event, before: LudoState, after: LudoState) -> str:
+        return describe_event(self.players, event, before, after)
+
+    # -- what the screen says of the turn ----------------------------------------------------------------
+
+    @property
+    def entry_try(self) -> tuple[int, int] | None:
+        """``(k, n)`` while the roll now due is try ``k`` of ``n`` for a 6 (ludo.md B.2b, mensch40: a player
+        none of whose pawns can move rolls up to three times), else None
+        (:meth:`companion.games.ludo.LudoState.entry_try`)."""
+        return self.state.entry_try()
+
+    @property
+    def bonus_rolls_pending(self) -> int:
+        """Bonus rolls the player to act is owed this turn, 0-3: the roll now due when it is a bonus roll,
+        or the six's bonus that follows the move (B.4.4, B.7;
+        :attr:`companion.games.ludo.LudoState.bonus_rolls_pending`; the state's ``extra_rolls`` counts only
+        those after the next one, so it reads 0 while a six's bonus waits)."""
+        return self.state.bonus_rolls_pending
+
+    @property
+    def roll_note(self) -> str:
+        """The turn's situation in a few words for the screen (translated), "" for none: "try 2 of 3 for a
+        6" (:attr:`entry_try`), "bonus roll" (ROLL: the roll now due is one), "then a bonus roll" (MOVE:
+        the six's bonus follows the move), with a count when more than one is owed."""
+        tries = self.entry_try
+        if tries:
+            return _("try {k} of {n} for a 6").format(k=tries[0], n=tries[1])
+        pending = self.bonus_rolls_pending
+        if not pending:
             return ""
-        if isinstance(action, Move) and len(after.placings) > len(before.placings):
-            return _("{name} has all pawns home: place {k}").format(name=name, k=len(after.placings))
-        if isinstance(action, Move):
-            captured = [before.colours[s] for s in range(before.num_players)
-                        if after.pawns[s].count(YARD) > before.pawns[s].count(YARD) and s != before.active]
-            if captured:  # B.5: the captured pawns go back to their yards; the players move them by hand
-                return _("Captured: put the {colours} pawn back in its yard").format(
-                    colours=", ".join(_(c) for c in captured))
-        return ""
+        if self.state.phase is Phase.ROLL and pending == 1:
+            return _("bonus roll")
+        if self.state.phase is Phase.ROLL:
+            return ngettext("bonus roll, {n} more to come", "bonus roll, {n} more to come", pending - 1).format(
+                n=pending - 1)
+        return ngettext("then a bonus roll", "then {n} bonus rolls", pending).format(n=pending)
 
     # -- hint and view ----------------------------------------------------------------------------------
 
@@ -357,18 +503,30 @@ SESSION = LudoSession
 """The session class of this game (``companion.registry``)."""
 
 
+def step_entry(value: int | None, step: int) -> int:
+    """The die entered by hand after BANK (``step`` 1) or PASS (-1): one pip up or down, round from 6 to
+    1 and back (B.4.1: a die shows 1-6); a first press opens the entry (``value`` None) at 1 or 6."""
+    if value is None:
+        return 1 if step > 0 else 6
+    return (value - 1 + step) % 6 + 1
+
+
 def press_for(session: LudoSession, action: Action) -> list[Command]:
-    """The button presses (CONFIRM, BANK, NEXT only) that make ``session`` take ``action``, applied to it
-    as they are made (by-hand demo scripts): the die entered with BANK (1-6) and CONFIRM, a move picked
-    with NEXT among the legal ones and CONFIRM. Raises ``ValueError`` when the presses do not get there."""
+    """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
+    to it as they are made (by-hand demo scripts): the die stepped with BANK (+1) or PASS (-1), whichever
+    is fewer (a closed entry opens at 1 or 6), and CONFIRM; a move picked with NEXT among the legal ones
+    and CONFIRM. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
     if isinstance(action, StartWith):
         presses.start_with(action.seat)
     elif isinstance(action, Roll):
-        for _ in range(action.value):
-            press(Button.BANK)
+        if session.die_entry is None:
+            press(Button.BANK if (action.value - 1) % 6 <= (6 - action.value) % 6 else Button.PASS)
+        up = (action.value - session.die_entry) % 6
+        for _step in range(up if up <= 3 else 6 - up):
+            press(Button.BANK if up <= 3 else Button.PASS)
         press(Button.CONFIRM)
     else:
         options = session.state.legal_actions()

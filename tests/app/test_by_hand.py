@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.app.by_hand import by_hand_lines, script_path
@@ -37,6 +39,31 @@ def test_the_by_hand_demo_plays_to_a_winner_without_a_camera(name, tmp_path, cap
     out = capsys.readouterr().out
     assert f"after {len(_presses(name))} button presses." in out and "Demo over: " in out
     assert "Demo over: None" not in out
+
+
+MOST_PRESSES_A_TURN = {"cant-stop": 40, "ludo": 4, "schotten-totten": 7, "donkey-race": 4}
+"""The median presses a turn by hand may take (issue 37, point 4; before: 73, 6, 10 and 4)."""
+
+
+def _header_figures(name: str) -> tuple[float, int, int]:
+    """(median presses a turn, most presses a turn, presses in all) from the script's header."""
+    header = script_path(name).read_text(encoding="utf-8").splitlines()[1]
+    found = re.search(r"; (\d+) presses, a turn takes ([\d.]+) presses \(median\) and at most (\d+)$", header)
+    assert found, header
+    return float(found[2]), int(found[3]), int(found[1])
+
+
+@pytest.mark.parametrize("name", names())
+def test_a_turn_by_hand_takes_few_presses(name):
+    median, most, total = _header_figures(name)
+    assert median <= MOST_PRESSES_A_TURN[name] and median <= most
+    assert total == len(_presses(name))
+
+
+def test_the_headers_say_the_presses_measured():
+    """The figures of the entry scheme as it stands (remake the scripts and these when it changes)."""
+    assert {name: _header_figures(name)[:2] for name in names()} == {
+        "cant-stop": (35, 102), "ludo": (4, 10), "schotten-totten": (5, 12), "donkey-race": (3, 15)}
 
 
 def test_the_demo_camera_takes_only_none(capsys):

@@ -208,9 +208,9 @@ def test_camera_error_from_open_camera_is_not_wrapped(tmp_path):
 
 
 def test_ludo_without_a_camera_is_played_by_hand(app_env, tmp_path):
-    # Ludo's die is entered with BANK (1-6) and CONFIRM when no camera reads it.
+    # Ludo's die is entered by hand when no camera reads it: the entry opens at 1, PASS -1 round to 6, CONFIRM.
     script = tmp_path / "ludo.script"
-    script.write_text("confirm\n" + "bank\n" * 6 + "confirm\nquit\n", encoding="utf-8")
+    script.write_text("confirm\npass\nconfirm\nquit\n", encoding="utf-8")
     assert main(["play", "ludo", "--headless", "--camera", "none", "--players", "Ada,Ben",
                  "--input", f"script:{script}"]) == 0
     with Store(app_env / "state" / "companion.sqlite3") as store:
@@ -254,10 +254,11 @@ def test_auto_without_a_camera_plays_by_hand_and_says_so(app_env, tmp_path, monk
     script = tmp_path / "s.script"
     script.write_text("confirm\nquit\n", encoding="utf-8")
     shown = []
-    monkeypatch.setattr("companion.app.loop.Display.show", lambda self, view, draw: shown.append(view), raising=False)
+    monkeypatch.setattr("companion.app.loop.Display.show", lambda self, view, draw, *mode: shown.append(view),
+                        raising=False)
     paths = AppPaths.from_dirs(tmp_path / "state", tmp_path / "config")
     result = play(game("cant-stop"), paths=paths, config=Config(), input_spec=f"script:{script}", camera="auto",
                   players=["Ada", "Ben"], headless=True, seed=1)
     assert result.winner is None
     assert shown[0].message == "No camera found: enter with the buttons"
-    assert any(v.prompt == "Ada: enter your roll: BANK counts a die up, NEXT goes to the next die" for v in shown)
+    assert any(v.prompt == "Ada: enter your roll" for v in shown)

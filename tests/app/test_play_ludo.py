@@ -9,6 +9,7 @@ import pytest
 from companion.cli import main
 from companion.games.ludo import YARD, LudoConfig, LudoState, load_board
 from companion.paths import resolve
+from companion.screens.common import Tone
 from companion.store import Store
 from vision.board.game_frames import generate, position_of
 
@@ -124,9 +125,10 @@ class _Recorder:
         self.shown: list[tuple[tuple, tuple, int]] = []
         self.prompts: list[str] = []
 
-    def show(self, view, draw) -> None:
+    def show(self, view, draw, mode: str = "") -> None:
         moves = sum(1 for a in _recorded(self.store, self.game_id) if a["type"] == "move")
-        self.shown.append((view.problems, view.misplaced, moves))
+        problems = (view.message,) if view.chrome.tone == Tone.WARNING else ()
+        self.shown.append((problems, view.misplaced, moves))
         self.prompts.append(view.prompt)
 
 

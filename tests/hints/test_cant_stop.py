@@ -199,6 +199,25 @@ def test_rolls_again_without_risk_and_banks_when_every_roll_busts(players):
     assert hint.reason == "Bank: 100% bust risk would cost 35 steps in columns 6, 7, 8"
 
 
+def test_a_roll_that_cannot_bust_names_no_bust():
+    """A.5.3: with a runner still off the board and no column claimed every roll can be used, so the reason
+    names no bust chance and no "if you bust" (issue 37: "42 % if you bust" at 0 %)."""
+    two = advise(make(Phase.DECIDE, runners={7: 1}, players=2), 0)
+    assert two.numbers["bust_probability"] == 0.0
+    assert "bust" not in two.reason.replace("cannot bust", "")
+    assert two.reason == ("Roll again: the next roll cannot bust; win chance against an equal player if you bank "
+                          f"now: {round(two.numbers['win_chance_bank'] * 100)}%")
+    solo = advise(make(Phase.DECIDE, runners={7: 1}, players=1), 0)
+    assert solo.reason.startswith("Roll again: the next roll cannot bust, ") and "turns saved" in solo.reason
+    risky = advise(make(Phase.DECIDE, runners={6: 2, 7: 2, 8: 1}, players=2), 0)
+    assert risky.action == RollAgain() and "8% bust risk" in risky.reason and "if you bust" in risky.reason
+
+
+def test_a_chance_that_rounds_to_nought_is_said_as_under_one_percent():
+    assert hints.risk_text(1 / 1296) == "under 1%"
+    assert hints.risk_text(0.0) == "0%" and hints.risk_text(0.08) == "8%"
+
+
 def test_banks_big_progress_on_risky_columns():
     state = make(Phase.DECIDE, runners={2: 2, 3: 4, 12: 2}, players=1)  # 91/162 bust chance
     hint = advise(state, 0)

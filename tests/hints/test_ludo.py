@@ -52,6 +52,25 @@ def test_enter_when_nothing_else_matters():
     assert hint.action == Move(YARD, 6) and hint.kind == "enter"
 
 
+def test_a_move_forced_by_clearing_the_start_square_says_so():
+    """ludo.md B.2b must_clear_start (mensch40): the pawn on the start square must move while pawns wait in
+    the yard; the hint says that rule picked it, in plain words, not "the best progress" (issue 37)."""
+    s = waiting({"red": [0, 20, Y, Y], "green": [Y, Y, Y, Y]}, 3, board="mensch40")
+    assert s.legal_actions() == (Move(0, 3),)
+    hint = advise(s, 0)
+    assert hint.action == Move(0, 3) and hint.kind == "clear_start"
+    assert hint.reason == ("Your start square must be cleared while pawns wait in the yard: the pawn on it "
+                           "moves on.")
+    assert "progress" not in hint.reason and ".md" not in hint.reason
+    # green at 33 (absolute 3 on the 40-square track, green starting at 10) is captured by the forced move
+    s = waiting({"red": [0, 20, Y, Y], "green": [33, Y, Y, Y]}, 3, board="mensch40")
+    hint = advise(s, 0)
+    assert hint.kind == "clear_start" and hint.reason.endswith("moves on and captures green.")
+    # without the rule (ludo52) the same position is a free choice again
+    s = waiting({"red": [0, 20, Y, Y], "green": [Y, Y, Y, Y]}, 3)
+    assert len(s.legal_actions()) == 2 and advise(s, 0).kind != "clear_start"
+
+
 def test_hint_is_always_legal_and_ranked():
     s = waiting({"red": [3, 9, 14, Y], "green": [1, 5, Y, Y]}, 6)
     hint = advise(s, 0)

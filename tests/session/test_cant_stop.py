@@ -101,9 +101,9 @@ def test_scene_change_ignores_the_same_scene_and_sees_a_new_one():
 def test_the_box_proposes_who_starts_and_next_picks_another(store):
     session = new_session(store)
     assert session.mode is Mode.START and session.waiting is Waiting.PLAYERS
-    proposed = build_view(session).active
+    proposed = build_view(session).chrome.active
     press(session, "next")
-    assert build_view(session).active == (proposed + 1) % 2
+    assert build_view(session).chrome.active == (proposed + 1) % 2
     press(session, "confirm")
     assert session.state.active == (proposed + 1) % 2
     assert [e.payload for e in store.events(session.game_id)] == [{"type": "start", "seat": (proposed + 1) % 2}]
@@ -137,16 +137,49 @@ def test_players_correct_a_reading_with_the_buttons(store):
     show(session, scene(1), observation(1, 2, 6, 5, flagged=(1,)), 3)
     assert session.mode is Mode.CHECK
     assert [d.selected for d in build_view(session).dice] == [False, True, False, False]  # first flagged die
-    press(session, "bank", "bank")  # die 2: 2 -> 3 -> 4
-    press(session, "next", "pass")  # die 3 (the 6) removed
-    assert [d.value for d in build_view(session).dice] == [1, 4, 5]
-    press(session, "confirm")  # three dice: refused
-    assert session.mode is Mode.CHECK and "needs 4 dice" in session.message
-    press(session, "next", "bank", "bank")  # on to the "add a die" slot: add a 1, step it to 2
+    press(session, "bank", "bank")  # die 2 up: 2 -> 3 -> 4
+    press(session, "next", "pass", "pass")  # die 3 down: 6 -> 5 -> 4
+    press(session, "next", "next", "pass")  # past the last die back to the first; down round the six: 1 -> 6
+    assert [d.value for d in build_view(session).dice] == [6, 4, 4, 5]
+    press(session, "bank")  # and up again round the six: 6 -> 1
+    assert [d.value for d in build_view(session).dice] == [1, 4, 4, 5]
     press(session, "confirm")
-    assert session.state.dice == (1, 4, 5, 2)
+    assert session.state.dice == (1, 4, 4, 5)
     payload = store.events(session.game_id)[-1].payload
-    assert payload["read"] == [1, 2, 6, 5] and payload["dice"] == [1, 4, 5, 2]
+    assert payload["read"] == [1, 2, 6, 5] and payload["dice"] == [1, 4, 4, 5] and payload["source"] == "camera"
+
+
+def test_a_reading_of_too_few_dice_is_made_four_for_the_players_to_correct(store):
+    session = started(store)
+    show(session, scene(1), observation(3, 5, 2), 3)
+    assert session.mode is Mode.WATCH and dict(build_view(session).keys)["NEXT"] == "correct the dice"
+    press(session, "next")  # the missing die is added at the last die's value, selected, with no box
+    dice = build_view(session).dice
+    assert [(d.value, d.selected, d.box is None) for d in dice] == [
+        (3, False, False), (5, False, False), (2, False, False), (2, True, True)]
+    press(session, "pass", "confirm")
+    assert session.state.dice == (3, 5, 2, 1)
+    assert store.events(session.game_id)[-1].payload["read"] == [3, 5, 2]
+
+
+def test_of_too_many_dice_the_four_surest_are_kept(store):
+    session = started(store)
+    show(session, scene(1), observation(4, 6, 1, 2, 3, flagged=(1,)), 3)  # the 6 is the reader's doubt
+    press(session, "next")
+    dice = build_view(session).dice
+    assert [d.value for d in dice] == [4, 1, 2, 3] and dice[1].box == (90, 10, 120, 40)  # the 1 on its box
+    assert dict(build_view(session).keys)["CONFIRM"] == "accept"
+
+
+def test_a_misread_die_is_corrected_with_the_presses_of_an_entry_by_hand(store):
+    from companion.games.cant_stop import Roll
+    from companion.session.cant_stop import press_for
+
+    session = started(store)
+    show(session, scene(1), observation(2, 5, 3, 6, flagged=(1,)), 3)  # the doubtful 5 is a 4
+    assert [c.button.value for c in press_for(session, Roll((2, 4, 3, 6)))] == ["pass", "confirm"]
+    assert store.events(session.game_id)[-1].payload == {"type": "roll", "dice": [2, 4, 3, 6],
+                                                         "read": [2, 5, 3, 6], "source": "camera"}
 
 
 def test_keyboard_corrections_set_add_and_remove(store):
@@ -159,18 +192,38 @@ def test_keyboard_corrections_set_add_and_remove(store):
 def test_a_roll_can_be_entered_by_hand_when_the_camera_fails(store):
     session = started(store)
     session.on_camera_problem("no picture from device:0")
-    assert session.waiting is Waiting.PLAYERS
-    assert "enter the roll with the buttons" in build_view(session).prompt
-    assert dict(build_view(session).keys) == {"BANK": "enter a die", "UNDO": "undo"}  # every entry is by hand
-    press(session, "next")  # hand entry: the "add a die" slot is selected
-    for value in (2, 3, 4, 5):
-        press(session, "bank")  # add a die showing 1
-        for _ in range(value - 1):
-            press(session, "bank")
-        press(session, "next")
+    assert session.waiting is Waiting.PLAYERS and session.mode is Mode.WATCH  # a camera: no entry by itself
+    assert build_view(session).prompt == "Ada: enter your roll by hand (no picture from device:0)"
+    assert dict(build_view(session).keys) == {"NEXT": "enter by hand", "UNDO": "undo"}
+    press(session, "next")  # the entry: one die at 1, selected
+    assert session.check.values == [1] and dict(build_view(session).keys) == {
+        "NEXT": "new die", "BANK": "+1", "PASS": "-1", "UNDO": "cancel"}
+    press(session, "bank", "next", "bank", "next", "bank", "next", "bank")  # each new die starts where the last is
+    assert session.check.values == [2, 3, 4, 5] and dict(build_view(session).keys)["CONFIRM"] == "accept"
     press(session, "confirm")
     assert session.state.dice == (2, 3, 4, 5)
     assert store.events(session.game_id)[-1].payload["source"] == "hand"
+
+
+def test_with_no_camera_the_entry_opens_by_itself_and_steps_both_ways(store):
+    session = started(store)
+    session.on_camera_problem("No camera")  # what the play loop says with --camera none
+    assert session.mode is Mode.CHECK and session.check.values == [1] and session.check.selected == 0
+    assert build_view(session).prompt == "Ada: enter your roll"
+    press(session, "pass")  # down round the six
+    assert session.check.values == [6]
+    press(session, "next", "pass", "next", "bank", "bank", "next")
+    assert session.check.values == [6, 5, 1, 1]  # each new die starts at the value of the die before
+    press(session, "confirm")
+    assert session.state.dice == (6, 5, 1, 1) and session.mode is Mode.CHOOSE
+    press(session, "undo")  # the roll taken back opens again as it was entered, first die selected
+    assert session.mode is Mode.CHECK and session.check.values == [6, 5, 1, 1] and session.check.selected == 0
+    press(session, "next", "next", "next", "bank", "confirm")  # the last die was a 2
+    assert session.state.dice == (6, 5, 1, 2)
+    press(session, "choose 1", "confirm")  # roll again: a new entry opens at one die
+    assert session.mode is Mode.CHECK and session.check.values == [1]
+    press(session, "undo")  # takes back "roll again"
+    assert session.mode is Mode.DECIDE
 
 
 def test_dice_command_enters_a_whole_roll(store):
@@ -214,7 +267,7 @@ def test_a_bust_ends_the_turn_and_says_so(store):
     press(session, "dice 3 3 3 3", "confirm", "choose 1", "confirm")  # runner on 6: all placed
     press(session, "dice 6 6 6 6", "confirm")  # only 12: bust
     assert session.state.active == 1 and session.state.runner_map() == {}
-    assert session.message == "Ada busts: no pairing of 6 6 6 6 can be used"
+    assert session.message == "Ada busts with 6 6 6 6: the runners on 2, 4 and 6 go back"
 
 
 def test_undo_steps_back_one_event_at_a_time_to_the_start(store):
@@ -324,12 +377,55 @@ def test_a_refusal_does_not_outlive_the_correction(tmp_path):
     with Store(tmp_path / "s.sqlite3") as store:
         session = CantStopSession(store, store.new_game("cant-stop", ["Ada", "Ben"], {}), ["Ada", "Ben"],
                                   rng=random.Random(1))
-        session.on_command(Command(Button.CONFIRM))
-        session.on_command(Command(Button.NEXT))  # enter a roll by hand
-        session.on_command(Command(Button.BANK))  # one die
+        session.on_camera_problem("No camera")
+        session.on_command(Command(Button.CONFIRM))  # the entry opens by itself: one die at 1
         session.on_command(Command(Button.CONFIRM))
         assert session.message == "A roll needs 4 dice, not 1"
         for _ in range(3):
             session.on_command(Command(Button.NEXT))
-            session.on_command(Command(Button.BANK))
         assert session.check.values == [1, 1, 1, 1] and session.message == ""
+
+
+def test_every_event_is_said_with_what_it_means():
+    """Issue 37: a bust with the roll and the runners lost (A.5.3), a bank with the columns claimed and the
+    markers that come off them (A.7), a win (A.4); the routine events only where asked (replay, UNDO)."""
+    from companion.games.cant_stop import Bank, Roll, RollAgain, state_from_position
+    from companion.session.cant_stop import describe
+
+    players = ["Ada", "Ben"]
+    state = state_from_position({"players": players, "active": "Ada", "markers": {"Ada": {}, "Ben": {"7": 4}},
+                                 "runners": {"6": 2, "8": 11, "11": 1}, "dice": [1, 1, 2, 2]})
+    rolling = dataclass_replace(state, phase=Phase.ROLL, dice=())  # 1 1 2 2 gives 2, 3, 4: no runner is free
+    bust = rolling.apply(Roll((1, 1, 2, 2)))
+    assert describe(players, rolling, Roll((1, 1, 2, 2)), bust) == (
+        "Ada busts with 1 1 2 2: the runners on 6, 8 and 11 go back")
+    rolled = rolling.apply(Roll((3, 3, 4, 4)))
+    assert describe(players, rolling, Roll((3, 3, 4, 4)), rolled) == "Ada rolls 3 3 4 4"
+    assert describe(players, rolling, Roll((3, 3, 4, 4)), rolled, routine=False) == ""
+    deciding = dataclass_replace(state, phase=Phase.DECIDE, runners=state.runners)
+    assert describe(players, deciding, RollAgain(), deciding.apply(RollAgain())) == "Ada rolls again"
+    top = dataclass_replace(deciding, runners=tuple(13 if c == 7 else h for c, h in zip(range(2, 13), state.runners)))
+    banked = top.apply(Bank())
+    assert describe(players, top, Bank(), banked) == (
+        "Ada banks and claims columns 7 and 8 (Ben: your marker there comes off)")
+    win = dataclass_replace(top, claimed=tuple(0 if c == 12 else -1 for c in range(2, 13)))
+    assert describe(players, win, Bank(), win.apply(Bank())) == (
+        "Ada banks, claims columns 7 and 8 and wins! (Ben: your marker there comes off)")
+
+
+def test_undo_says_what_it_took_back_and_a_resumed_roll_shows_its_dice(store):
+    session = started(store)
+    press(session, "dice 3 4 5 6", "confirm")
+    again = CantStopSession(store, session.game_id, ["Ada", "Ben"], rng=random.Random(1))  # a restart
+    assert again.mode is Mode.CHOOSE and again.confirmed.values == [3, 4, 5, 6]
+    assert [d.value for d in build_view(again).dice] == [3, 4, 5, 6]
+    press(session, "undo")
+    assert session.message == "Taken back: Ada rolls 3 4 5 6"
+    press(session, "undo")
+    assert session.message == "Taken back: Ada starts"
+
+
+def dataclass_replace(state, **changes):
+    import dataclasses
+
+    return dataclasses.replace(state, **changes)

@@ -9,11 +9,14 @@ import pygame
 import pytest
 
 from companion.commands import Button, Command
+from companion.display.chrome import chrome_layout
 from companion.display.donkey_race import render as render_donkey_race
 from companion.games.donkey_race import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase
 from companion.games.donkey_race.record import codes_from_entry
 from companion.readers.donkey_race import read_table, reading_from_observation
+from companion.screens.common import Tone
 from companion.screens.donkey_race import build_view
+from companion.screens.palette import player_colour
 from companion.session import DonkeyRaceReading as TableReading
 from companion.session import Waiting
 from companion.session.donkey_race import DonkeyRaceSession, Mode
@@ -94,7 +97,7 @@ def test_confirm_without_new_cards_is_refused_and_undo_steps_back(store):
     press(s, "confirm", "confirm", "confirm")
     assert s.mode is Mode.PLAY and "No new card" in s.message
     press(s, "undo")
-    assert s.mode is Mode.FIRST and s.message == "Undone"
+    assert s.mode is Mode.FIRST and s.message == "Taken back: Ada leads the first round"
     again = DonkeyRaceSession(store, s.game_id, s.players, s.config)  # a restart replays the log
     assert again.state == s.state
 
@@ -134,10 +137,12 @@ def test_screen_renders_every_mode_at_800x480(store):
         surfaces.append(render_donkey_race(build_view(s)))
         press(s, line)
     assert s.mode is Mode.OVER and s.winner_name == "Ben" and s.state.phase is Phase.OVER
-    final = render_donkey_race(build_view(s))
+    view = build_view(s)
+    final = render_donkey_race(view)
     assert final.get_size() == (800, 480)
-    centre = final.get_at((400, 200))[:3]
-    assert centre == (255, 255, 255)  # the winner banner
+    assert view.chrome.tone == Tone.WIN and view.chrome.winner == 1 and "Ben" in view.message
+    band = chrome_layout(view.chrome, (800, 480)).notice
+    assert final.get_at((band.left + 1, band.centery))[:3] == player_colour(1)  # the band framed in Ben's colour
     assert all(isinstance(x, pygame.Surface) for x in surfaces)
     press(s, "confirm")
     assert s.finished and s.waiting is Waiting.NOTHING
@@ -176,7 +181,7 @@ def test_start_marker_only_the_shown_donkey_is_set_aside(store):
     press(s, "confirm", "choose 2", "bank")
     assert "shows the donkey card" in build_view(s).prompt
     press(s, "confirm")
-    assert s.mode is Mode.REFILL and build_view(s).prompt == "Set the donkey card aside, draw a card for it, then CONFIRM"
+    assert s.mode is Mode.REFILL and build_view(s).prompt == "Set the donkey card aside and draw a card for it"
     assert build_view(s).reminders[1] == "Ben draws a card in its place"
     press(s, "confirm")
     assert s.mode is Mode.PLAY and s.state.removed == (DONKEY,) and len(s.state.hands[1]) == 3
@@ -244,16 +249,60 @@ def test_the_leaders_entry_by_hand_names_next_for_the_number_of_cards(tmp_path):
             session.on_command(Command(Button.CONFIRM))
         assert session.mode is Mode.PLAY and not session.state.plays
         session.on_command(Command(Button.BANK))
-        assert dict(build_view(session).keys)["NEXT"] == "number of cards"
+        keys = dict(build_view(session).keys)
+        assert keys["NEXT"] == "number of cards" and "PASS" not in keys
 
 
-def test_with_no_camera_confirm_is_not_offered_before_cards_are_entered(store):
+def test_with_no_camera_the_entry_opens_by_itself_and_the_leader_is_never_offered_pass(store):
     s = session(store, players=("Ada", "Ben"))
     s.on_camera_problem("No camera")
     while s.mode is not Mode.PLAY:
         s.on_command(Command(Button.CONFIRM))
-    assert dict(build_view(s).keys) == {"BANK": "enter cards", "PASS": "pass", "UNDO": "undo"}
-    s.on_command(Command(Button.CONFIRM))
-    assert s.message == "Nothing entered: BANK to enter your cards, or PASS" and s.mode is Mode.PLAY
+    view = build_view(s)
+    assert s.proposed_play() == ((DONKEY,), "hand") and view.prompt == "Ada: enter your cards"  # the lowest lead
+    assert dict(view.keys) == {"CONFIRM": "play", "BANK": "value +1", "NEXT": "number of cards", "UNDO": "undo"}
+    assert "PASS" not in view.prompt and not s.may_pass()
+    before = s.state
+    s.on_command(Command(Button.PASS))  # D.4.1: the leader must lead; the refusal says why
+    assert s.refused and s.message == "the leader must lead" and s.state == before
     s.on_command(Command(Button.BANK))
-    assert "CONFIRM" in dict(build_view(s).keys)
+    s.on_command(Command(Button.CONFIRM))  # Ada leads one 1
+    assert s.state.plays == ((0, (1,)),)
+    keys = dict(build_view(s).keys)  # Ben follows: the lowest value above 1, and he may pass
+    assert s.proposed_play() == ((2,), "hand") and keys["PASS"] == "pass" and "NEXT" not in keys
+    s.on_command(Command(Button.BANK))
+    s.on_command(Command(Button.CONFIRM))  # Ben plays a 3
+    s.on_command(Command(Button.UNDO))  # with no camera UNDO takes back the last step: the play opens again
+    assert s.state.active == 1 and s.proposed_play() == ((3,), "hand")
+
+
+def test_with_a_camera_the_leader_is_offered_no_pass_either(store):
+    s = session(store, players=("Ada", "Ben"))
+    press(s, "confirm", "confirm")
+    assert s.mode is Mode.PLAY and not s.state.plays
+    view = build_view(s)
+    assert view.prompt == "Ada: lay your cards" and dict(view.keys) == {"BANK": "by hand", "UNDO": "undo"}
+    for _ in range(2):
+        s.on_frame(FRAME, reading((5, 5), ()))  # two 5s laid in Ada's sector
+    assert dict(build_view(s).keys) == {"CONFIRM": "play", "BANK": "by hand", "UNDO": "undo"}
+    s.on_command(Command(Button.CONFIRM))
+    assert s.state.plays == ((0, (5, 5)),) and "PASS" in dict(build_view(s).keys)
+
+
+def test_a_rounds_end_says_the_points_and_the_tokens_that_move(store):
+    """D.4.5: the highest play 2, every other player who played 1, a pass 0; tokens move as many spaces
+    (D.2); D.6: the winner. The replay's story tells every step, the deal and the refill included."""
+    from companion.session.donkey_race import story
+
+    s = session(store, players=("Ada", "Ben", "Cleo", "Dan"), track_length=3)
+    press(s, "confirm", "confirm", "dice 5", "confirm", "dice 8", "confirm", "pass")
+    assert s.message == "Cleo passes"
+    press(s, "pass")
+    assert s.message == ("Dan passes. Round 1 over: Ada 1 point, Ben 2 points, Cleo 0 points and Dan 0 points; "
+                         "move Ada's token 1 space and Ben's token 2 spaces")
+    press(s, "confirm", "dice 2 2", "confirm", "pass", "pass", "pass")
+    assert s.message.endswith("move Ben's token 2 spaces; Ben wins the race with 4 points")
+    told = story(store.events(s.game_id), s.players, s.config)
+    assert [t.text for t in told][:5] == ["The cards are dealt", "Ada leads the first round", "Ada plays 5",
+                                          "Ben plays 8", "Cleo passes"]
+    assert [t.seq for t in told if t.ends_turn] == [6, 11]  # the two rounds' ends

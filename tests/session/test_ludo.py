@@ -15,7 +15,7 @@ from companion.games.ludo import YARD, LudoConfig, LudoState, Move, Phase, Roll,
 from companion.hints.ludo import advise
 from companion.paths import resolve
 from companion.readers.ludo import pawns_from_board
-from companion.screens.ludo import LudoView, PawnView, build_view
+from companion.screens.ludo import PawnView, board_view, build_view
 from companion.session import LudoReading, Waiting
 from companion.session.ludo import LudoSession, Mode
 from companion.store import Store
@@ -25,7 +25,7 @@ def _frame(board: str, path) -> None:
     """An initial board drawn from the geometry (all pawns of red and yellow in their yards)."""
     pygame.font.init()
     pawns = tuple(PawnView(c, YARD) for c in ("red", "yellow") for _ in range(4))
-    view = LudoView("Ludo", board, (), None, pawns, (), None, (), 0, 0, "", "", "", (), (), None, "roll")
+    view = board_view(board, pawns)
     surface = pygame.Surface((640, 480))
     surface.fill((120, 110, 100))
     draw_board(surface, pygame.Rect(100, 20, 440, 440), view)
@@ -271,21 +271,30 @@ def test_a_game_is_played_with_the_buttons_alone(tmp_path):
         session = LudoSession(store, store.new_game("ludo", ["Ada", "Ben"], {}), ["Ada", "Ben"],
                               rng=random.Random(2))
         session.on_camera_problem("No camera")
-        session.on_command(Command(Button.CONFIRM))  # the proposed player starts
-        assert session.mode is Mode.ROLL and "BANK" in build_view(session).prompt
-        for _ in range(6):
-            session.on_command(Command(Button.BANK))  # 1 .. 6
+        session.on_command(Command(Button.CONFIRM))  # the proposed player starts: the die entry opens at 1
+        name = session.players[session.state.active]
+        view = build_view(session)
+        assert session.mode is Mode.ROLL and session.die_entry == 1 and view.die == 1
+        assert view.prompt == f"{name}: enter your roll"
+        assert dict(view.keys) == {"CONFIRM": "enter", "BANK": "+1", "PASS": "-1", "UNDO": "undo"}
+        session.on_command(Command(Button.PASS))  # down round the six: one press for a 6
         assert session.die_entry == 6 and build_view(session).die == 6
         session.on_command(Command(Button.CONFIRM))
         assert session.mode is Mode.MOVE and session.state.pool == (6,)
         view = build_view(session)
-        assert view.moves and ("CONFIRM", "move") in view.keys
+        assert view.moves and dict(view.keys) == {"CONFIRM": "move", "UNDO": "undo"}  # one move: no NEXT
         session.on_command(Command(Button.CONFIRM))  # the selected move: out of the yard
         assert session.mode is Mode.ROLL and session.state.pawns[session.state.active].count(-1) == 3
+        assert session.die_entry == 1  # the bonus roll's entry is open again, at 1
         session.on_command(Command(Button.BANK))
-        session.on_command(Command(Button.UNDO))  # drops the entry, the move stays
-        assert session.die_entry is None and session.mode is Mode.ROLL
-        assert session.state.pawns[session.state.active].count(-1) == 3
+        assert session.die_entry == 2
+        session.on_command(Command(Button.UNDO))  # with no camera UNDO takes back the last event: the move
+        assert session.mode is Mode.MOVE and session.state.pawns[session.state.active].count(-1) == 4
+        session.on_command(Command(Button.UNDO))  # and the roll: the entry opens again at its value
+        assert session.mode is Mode.ROLL and session.die_entry == 6
+        session.on_command(Command(Button.BANK))  # it was a 1 after all: up round the six
+        session.on_command(Command(Button.CONFIRM))
+        assert store.events(session.game_id)[-1].payload == {"type": "roll", "value": 1, "source": "hand"}
 
 
 def test_a_move_names_its_pawn_by_its_place_on_the_board_not_by_step_numbers():
@@ -324,13 +333,27 @@ def test_an_undone_camera_roll_is_not_read_again_off_the_same_still_die():
         s.on_frame(_die_frame(10), LudoReading(die=5, dice_seen=1))
     assert s.state != first and s.store.log[-1].payload == {"type": "roll", "value": 5, "source": "camera"}
     s.on_command(Command(Button.UNDO))  # the players saw a 3: the 5 was a misreading
-    assert s.state == first
+    assert s.state == first and s.die_entry == 5  # the die taken back, to be corrected with the buttons
+    assert dict(build_view(s).keys) == {"CONFIRM": "enter", "BANK": "+1", "PASS": "-1", "UNDO": "cancel"}
+    s.on_command(Command(Button.UNDO))  # or not: back to the camera
+    assert s.die_entry is None
     for _ in range(3):
         s.on_frame(_die_frame(10), LudoReading(die=5, dice_seen=1))
     assert s.state == first  # the same die lying there is not taken again
     for _ in range(2):
         s.on_frame(_die_frame(60), LudoReading(die=3, dice_seen=1))  # rolled again
     assert s.store.log[-1].payload["value"] == 3
+
+
+def test_a_misread_die_is_corrected_with_the_presses_of_an_entry_by_hand():
+    s = _session()
+    first = s.state
+    for _ in range(2):
+        s.on_frame(_die_frame(10), LudoReading(die=5, dice_seen=1))
+    s.on_command(Command(Button.UNDO))  # the die shows 3
+    for button in (Button.PASS, Button.PASS, Button.CONFIRM):  # 5 -> 4 -> 3, entered
+        s.on_command(Command(button))
+    assert s.state != first and s.store.log[-1].payload == {"type": "roll", "value": 3, "source": "hand"}
 
 
 def test_while_a_die_is_entered_by_hand_the_camera_die_is_not_taken():
@@ -388,3 +411,70 @@ def test_a_board_that_cannot_be_read_does_not_hold_up_the_die():
     assert not s.board_checked and s.state.last_roll is None  # still looking for the board
     s.on_frame(_die_frame(10), LudoReading(die=5, dice_seen=1, problem="board not found"))
     assert s.board_checked  # 4 x 2 frames: the die is read from now on
+
+
+def _pos(pawns, roll, to_move="red", **extra):
+    """The MOVE (or next) state after ``roll`` from a position file (ludo.md B.2 relative positions)."""
+    from companion.games.ludo import state_from_position
+
+    before, _ = state_from_position({"pawns": pawns, "to_move": to_move, "roll": roll, **extra})
+    return before, before.apply(Roll(roll))
+
+
+def test_every_event_is_said_in_the_games_words():
+    """Issue 37: a capture (who captured whom, where the pawn goes, B.5), a six's bonus roll (B.4.4), a
+    third six (B.4.2), a roll with no move (B.4.3), a pawn home and a place (B.6)."""
+    from companion.session.ludo import describe
+
+    players, y = ["Ada", "Ben"], "yard"
+    before, rolled = _pos({"red": [0, y, y, y], "yellow": [27, y, y, y]}, 1)  # yellow 27 = absolute 1
+    assert describe(players, before, Roll(1), rolled) == "Ada rolls 1"
+    assert describe(players, before, Roll(1), rolled, routine=False) == ""
+    moved = rolled.apply(Move(0, 1))
+    assert describe(players, rolled, Move(0, 1), moved) == "Ada captures Ben's pawn: back to the yellow yard"
+    before, rolled = _pos({"red": [3, 9, y, y], "yellow": [27, y, y, y]}, 6)
+    assert describe(players, before, Roll(6), rolled) == "Ada rolls a 6: move, then roll again"
+    moved = rolled.apply(Move(9, 6))
+    assert describe(players, rolled, Move(9, 6), moved) == "Ada moves the leading pawn 6 squares; Ada rolls again"
+    assert describe(players, rolled, Move(9, 6), moved, routine=False) == "Ada rolls again"
+    before, rolled = _pos({"red": [3, 9, y, y], "yellow": [27, y, y, y]}, 6, sixes_in_row=2)
+    assert describe(players, before, Roll(6), rolled) == "Ada rolls a third 6 in a row: no move, the turn passes"
+    before, rolled = _pos({"red": [y, y, y, y], "yellow": [27, y, y, y]}, 4)
+    assert describe(players, before, Roll(4), rolled) == "Ada rolls 4: no pawn can move"
+    before, rolled = _pos({"red": [50, 56, 56, 56], "yellow": [27, 30, 56, 56]}, 6)
+    done = rolled.apply(Move(50, 6))
+    assert describe(players, rolled, Move(50, 6), done) == "Ada has all pawns home and wins!"
+    before, rolled = _pos({"red": [40, 51, 56, 56], "yellow": [27, 30, 56, 56]}, 5)
+    moved = rolled.apply(Move(51, 5))
+    assert describe(players, rolled, Move(51, 5), moved) == "Ada brings the second pawn home"
+
+
+def test_mensch40_tries_for_a_six_and_a_pending_bonus_roll_are_told():
+    """B.2b: with no pawn that can move, three tries for a 6 ("try 2 of 3"); B.4.4: after a six the bonus
+    roll is pending (the state's ``extra_rolls`` reads 0 then: it counts only the rolls after the next)."""
+    s = _session("mensch40")
+    name = s.players[s.state.active]
+    assert s.entry_try == (1, 3) and s.roll_note == "try 1 of 3 for a 6"
+    s.on_command(Command(Button.DICE, (3,)))
+    assert s.entry_try == (2, 3) and s.roll_note == "try 2 of 3 for a 6"
+    assert s.message == f"{name} rolls 3: no pawn can move; try 2 of 3 for a 6"
+    s.on_command(Command(Button.DICE, (6,)))
+    assert s.mode is Mode.MOVE and s.state.extra_rolls == 0 and s.bonus_rolls_pending == 1
+    assert s.roll_note == "then a bonus roll" and s.message == f"{name} rolls a 6: move, then roll again"
+    s.on_command(Command(Button.CONFIRM))
+    assert s.mode is Mode.ROLL and s.players[s.state.active] == name and s.entry_try is None
+    assert s.bonus_rolls_pending == 1 and s.roll_note == "bonus roll" and s.message == f"{name} rolls again"
+    s.on_command(Command(Button.DICE, (2,)))
+    s.on_command(Command(Button.CONFIRM))
+    assert s.players[s.state.active] != name and s.bonus_rolls_pending == 0 and s.roll_note == "try 1 of 3 for a 6"
+
+
+def test_undo_says_what_it_took_back():
+    s = _session()
+    name = s.players[s.state.active]
+    s.on_command(Command(Button.DICE, (6,)))
+    s.on_command(Command(Button.UNDO))
+    assert s.message == f"Taken back: {name} rolls a 6: move, then roll again"
+    s.on_command(Command(Button.DICE, (4,)))
+    s.on_command(Command(Button.UNDO))
+    assert s.message == f"Taken back: {name} rolls 4: no pawn can move"

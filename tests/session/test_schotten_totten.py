@@ -82,8 +82,9 @@ def test_session_plays_claims_refuses_with_reason_and_undoes(tmp_path):
     assert "3 own cards" in session.message and session.attention
     session.on_command(cmd("undo"))
     assert session.state.active == starter and session.state.stones[0].cards[starter] == ()
+    assert session.proposal == (Card(0, 7), 0) and not session.placing  # the play taken back, to be corrected
     session.on_command(cmd("set 1 99"))
-    assert session.attention and session.mode is Mode.WATCH
+    assert session.attention and session.proposal == (Card(0, 7), 0)
 
 
 def test_claim_refused_by_proof_shows_a_beating_completion(tmp_path):
@@ -264,25 +265,94 @@ def test_a_card_is_entered_and_corrected_with_the_buttons_alone(tmp_path):
         session.on_command(Command(Button.CONFIRM))  # the proposed player starts; the deal follows
         assert session.mode is Mode.WATCH
         seat = session.state.active
-        session.on_command(Command(Button.BANK))  # a card to enter: the first not seen, at stone 1
-        assert session.mode is Mode.CHECK and session.proposal == (Card(0, 1), 0)
-        for button in (Button.BANK, Button.BANK, Button.PASS, Button.NEXT, Button.NEXT):
-            session.on_command(Command(button))  # R1 -> R2 -> R3 -> O3; stone 1 -> 2 -> 3
-        assert session.proposal == (Card(1, 3), 2)
-        session.on_command(Command(Button.CONFIRM))
-        assert session.state.stones[2].cards[seat] == (Card(1, 3),)
-        session.on_command(Command(Button.PASS))  # no claim: end the claim step; then Ben plays
-        while session.mode is not Mode.WATCH:
-            session.on_command(Command(Button.PASS))
+        name = session.players[seat]
+        session.on_command(Command(Button.BANK))  # by hand: the stone first, at stone 1; an empty side: R5
+        assert session.mode is Mode.CHECK and session.placing and session.proposal == (Card(0, 5), 0)
+        view = build_view(session)
+        assert view.prompt == f"{name}: play at stone 1?"
+        assert dict(view.keys) == {"CONFIRM": "this stone", "BANK": "next stone", "PASS": "previous stone",
+                                   "UNDO": "cancel"}
+        session.on_command(Command(Button.PASS))  # back round the row: stone 9
+        assert session.proposal == (Card(0, 5), 8)
         session.on_command(Command(Button.BANK))
-        session.on_command(Command(Button.PASS))
-        session.on_command(Command(Button.PASS))  # O1 ... the card on the table (O3) is never offered
+        session.on_command(Command(Button.BANK))
+        assert session.proposal == (Card(0, 5), 1)
+        session.on_command(Command(Button.CONFIRM))  # this stone: now the card
+        view = build_view(session)
+        assert not session.placing and view.prompt == f"{name} plays R5 at stone 2?"
+        assert dict(view.keys) == {"CONFIRM": "play", "BANK": "+1", "PASS": "-1", "NEXT": "colour",
+                                   "UNDO": "stone"}
+        for button in (Button.PASS, Button.PASS, Button.NEXT, Button.BANK):  # R5 -> R4 -> R3 -> O3 -> O4
+            session.on_command(Command(button))
+        assert session.proposal == (Card(1, 4), 1)
+        session.on_command(Command(Button.UNDO))  # back to the stone: the card changed stays
+        session.on_command(Command(Button.BANK))
+        assert session.placing and session.proposal == (Card(1, 4), 2)
+        session.on_command(Command(Button.CONFIRM))
+        session.on_command(Command(Button.CONFIRM))
+        assert session.state.stones[2].cards[seat] == (Card(1, 4),)
+        session.on_command(Command(Button.BANK))  # Ben: R5 at stone 1
+        session.on_command(Command(Button.CONFIRM))
+        for button in (Button.NEXT, Button.PASS):  # O5, then down past O4 (on the table) to O3
+            session.on_command(Command(button))
+        assert session.proposal == (Card(1, 3), 0)
         taken = set(session.state.table_cards())
-        for _ in range(60):
+        for _ in range(30):
             session.on_command(Command(Button.BANK))
+            session.on_command(Command(Button.NEXT))
             assert session.proposal[0] not in taken
         session.on_command(Command(Button.UNDO))
+        session.on_command(Command(Button.UNDO))
         assert session.mode is Mode.WATCH and session.proposal is None
+
+
+def test_with_no_camera_the_entry_opens_by_itself_and_the_card_follows_the_stone(tmp_path):
+    from companion.games.schotten_totten import Card
+
+    session = make_session(tmp_path)
+    session.on_camera_problem("No camera")
+    a = session.start_seat
+    session.on_command(cmd("confirm"))
+    assert session.mode is Mode.CHECK and session.placing and session.proposal == (Card(0, 5), 0)
+    for line in ("set 2 17", "confirm", "set 1 52", "confirm"):  # Ada R7 at stone 2; Ben B2 at stone 1
+        session.on_command(cmd(line))
+    assert session.state.active == a and session.proposal == (Card(0, 5), 0)  # Ada: stone 1, R5
+    session.on_command(cmd("bank"))  # stone 2, where Ada has R7: the next card of her run, R8
+    assert session.proposal == (Card(0, 8), 1)
+    for line in ("confirm", "confirm", "set 1 53", "confirm", "bank", "confirm", "confirm"):  # R8; B3; R9
+        session.on_command(cmd(line))
+    assert session.state.stones[1].cards[a] == (Card(0, 7), Card(0, 8), Card(0, 9))
+    assert session.mode is Mode.CLAIM  # a colour run 24 cannot be beaten: Ada claims
+    session.on_command(cmd("confirm"))
+    assert session.state.stones[1].owner == a
+    assert session.state.active == 1 - a and session.proposal == (likely(session, 0), 0)
+    assert session.proposal == (Card(4, 4), 0)  # beside B2 B3 on stone 1: B4, the next of Ben's run
+    session.on_command(cmd("undo"))  # with no camera, UNDO at the stone takes back the last action: the claim
+    assert session.mode is Mode.CLAIM and session.state.stones[1].owner is None
+    session.on_command(cmd("undo"))  # and Ada's play: it opens again at its card, to be corrected
+    assert session.proposal == (Card(0, 9), 1) and not session.placing
+    session.on_command(cmd("pass"))
+    assert session.proposal == (Card(0, 6), 1)  # down past R8 and R7 on the table
+
+
+def likely(session, stone):
+    from companion.session.schotten_totten import likely_card
+
+    return likely_card(session.state, stone, session.state.active)
+
+
+def test_a_card_read_at_the_wrong_stone_is_corrected_with_the_same_presses(tmp_path):
+    from companion.games.schotten_totten import Card
+    from companion.session.schotten_totten import press_for
+
+    session = make_session(tmp_path, stable_frames=1)
+    a = session.start_seat
+    session.on_command(cmd("confirm"))
+    session.on_frame(None, TableReading((SeenCard(4, a, Card(2, 6)),)))  # Y6 at stone 5; it was Y7 at stone 6
+    assert session.mode is Mode.CHECK and session.proposal == (Card(2, 6), 4) and not session.placing
+    presses = [c.button.value for c in press_for(session, Play(Card(2, 7), 5))]
+    assert presses == ["undo", "bank", "confirm", "bank", "confirm"]
+    assert session.state.stones[5].cards[a] == (Card(2, 7),)
 
 
 def test_a_refused_pass_reads_as_a_sentence_and_goes_with_the_next_press(tmp_path):
@@ -293,3 +363,55 @@ def test_a_refused_pass_reads_as_a_sentence_and_goes_with_the_next_press(tmp_pat
     assert session.refused and session.message == "You can play a card, so you may not pass"
     session.on_command(cmd("bank"))  # a card entered by hand
     assert session.mode is Mode.CHECK and session.message == ""
+
+
+def _claiming(stones: dict, config_game="schotten-totten", **changes):
+    """A CLAIM-phase state of seat a (Ada) from a position file's stones ``{index: {...}}``."""
+    import dataclasses
+
+    from companion.games.schotten_totten import state_from_position
+
+    raw = [stones.get(i, {"a": [], "b": []}) for i in range(9)]
+    state = state_from_position({"variant": config_game, "stones": raw})
+    return dataclasses.replace(state, phase=Phase.CLAIM, **changes)
+
+
+def test_a_claim_is_said_with_the_formation_or_the_proof_that_decided_it():
+    """C.5: the stronger formation, or equal ones with the side completed first; C.6: the proof that the
+    other side can no longer beat it; C.7 and C.8: how the game was won and which game of the match."""
+    from companion.session.schotten_totten import describe
+
+    players = ["Ada", "Ben"]
+    stones = {0: {"a": ["R7", "R8", "R9"], "b": ["B2", "O3", "G4"]},
+              2: {"a": ["G7", "G8", "G9"], "b": ["B9"]},
+              5: {"a": ["O7", "O8", "O9"], "b": [], "owner": "a"}}
+    state = _claiming(stones)
+    assert describe(players, state, Claim(0), state.apply(Claim(0))) == (
+        "Ada claims stone 1: colour run 24 beats run 9")
+    assert describe(players, state, Claim(2), state.apply(Claim(2))) == (
+        "Ada claims stone 3: Ben can no longer beat colour run 24 there")
+    tied = _claiming({0: {"a": ["R1", "R2", "B5"], "b": ["B1", "O2", "G5"], "first_complete": "a"}})
+    assert describe(players, tied, Claim(0), tied.apply(Claim(0))) == (
+        "Ada claims stone 1: sum 8 against sum 8, completed first")
+    stones[3] = {"a": ["P7", "P8", "P9"], "b": [], "owner": "a"}
+    stones[4] = {"a": ["B6", "B7", "B8"], "b": [], "owner": "a"}
+    state = _claiming(stones)
+    won = state.apply(Claim(2))  # stones 3, 4 and 5 side by side (C.7)
+    assert won.phase is Phase.OVER and won.ended == "breakthrough"
+    assert describe(players, state, Claim(2), won) == (
+        "Ada claims stone 3: Ben can no longer beat colour run 24 there; Ada wins game 1 of 3 with 3 stones "
+        "side by side")
+    assert describe(players, state, Claim(2), won, game=3, points=(10, 3)) == (
+        "Ada claims stone 3: Ben can no longer beat colour run 24 there; Ada wins game 3 of 3 with 3 stones "
+        "side by side; Ada wins the match, 10 to 3 points")
+
+
+def test_undo_says_what_it_took_back(tmp_path):
+    session = make_session(tmp_path)
+    session.on_command(cmd("confirm"))
+    name = session.players[session.state.active]
+    session.on_command(cmd("set 3 15"))
+    session.on_command(cmd("confirm"))
+    assert session.message == f"{name} plays R5 at stone 3"
+    session.on_command(cmd("undo"))
+    assert session.message == f"Taken back: {name} plays R5 at stone 3"

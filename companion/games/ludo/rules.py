@@ -73,6 +73,8 @@ class LudoState:
     pool: die values rolled and not yet used (B.4, B.7 split_six_moves). sixes_in_row: sixes rolled
     this turn in a row before the next roll (B.4.2). extra_rolls: bonus rolls owed (B.4.4, B.7).
     six_bonus: the roll in the pool is a (first/second) six whose bonus is still to be granted.
+    bonus_roll: the roll now due (ROLL) is a bonus roll of this turn (B.4.4 after a six; B.7 bonus_on_capture,
+    bonus_on_finish, split_six_moves), not the turn's first roll nor another try for a 6 (B.2b).
     rolls_this_turn: for entry_attempts_when_all_in_yard (B.2b). last_moved: relative position the last
     pawn moved this turn landed on, or None. turn_start: all pawns when this turn began (undo_turn,
     B.7). placings: seats finished, in order (B.6). turn: 1-based count of turns begun. last_roll: the
@@ -88,6 +90,7 @@ class LudoState:
     sixes_in_row: int = 0
     extra_rolls: int = 0
     six_bonus: bool = False
+    bonus_roll: bool = False
     rolls_this_turn: int = 0
     last_moved: int | None = None
     turn_start: tuple[tuple[int, ...], ...] = ()
@@ -246,6 +249,32 @@ class LudoState:
         """Whether rolling ``value`` now would be the third six in a row (B.4.2)."""
         return value == 6 and self.sixes_in_row >= 2
 
+    @property
+    def bonus_rolls_pending(self) -> int:
+        """Bonus rolls the player to act is owed this turn (0 to 3): in ROLL the roll now due counts when it is
+        a bonus roll (:attr:`bonus_roll`), with any owed after it; in MOVE the six's bonus that follows the
+        move (B.4.4; B.7 ``six_bonus_if_unused``) and any owed after it; a capture or a finish the move
+        makes may add one (B.7 ``bonus_on_capture``, ``bonus_on_finish``). 0 in other phases.
+        (``extra_rolls`` alone counts only the rolls owed after the next one: 0 while a six's bonus waits.)"""
+        if self.phase is Phase.ROLL:
+            return int(self.bonus_roll) + self.extra_rolls
+        if self.phase is Phase.MOVE:
+            return int(self.six_bonus) + self.extra_rolls
+        return 0
+
+    def entry_try(self) -> tuple[int, int] | None:
+        """``(k, n)``: the roll now due is try ``k`` of ``n`` for a 6 (ludo.md B.2b
+        ``entry_attempts_when_all_in_yard``: a player none of whose pawns could move with any roll, all in
+        the yard or packed at the far end of the home squares, rolls up to ``n`` times), e.g. ``(2, 3)`` on
+        ``mensch40``; None when the rule gives no tries now (ROLL only; a pawn that can move means one roll
+        as usual; a bonus roll is no try; a rule of one attempt)."""
+        attempts = self.config.entry_attempts_when_all_in_yard or 1
+        if self.phase is not Phase.ROLL or self.bonus_roll or attempts <= 1 or self.rolls_this_turn >= attempts:
+            return None
+        if not self.stuck_outside_yard():
+            return None
+        return self.rolls_this_turn + 1, attempts
+
     def outcome(self) -> Outcome | None:
         """None while running; else placings first to last (B.6), winner = first, scores = pawns finished."""
         if self.phase is not Phase.OVER:
@@ -282,18 +311,19 @@ class LudoState:
 
     def _begin_turn(self, seat: int, turn: int) -> "LudoState":
         return self._with(phase=Phase.ROLL, active=seat, pool=(), sixes_in_row=0, extra_rolls=0,
-                       six_bonus=False, rolls_this_turn=0, last_moved=None, turn_start=self.pawns, turn=turn)
+                       six_bonus=False, bonus_roll=False, rolls_this_turn=0, last_moved=None, turn_start=self.pawns,
+                       turn=turn)
 
     def _roll(self, value: int) -> "LudoState":
         cfg = self.config
-        state = self._with(last_roll=value, rolls_this_turn=self.rolls_this_turn + 1, last_event="")
+        state = self._with(last_roll=value, rolls_this_turn=self.rolls_this_turn + 1, last_event="", bonus_roll=False)
         if self.is_third_six(value):
             return state._third_six()
         six = value == 6
         sixes = self.sixes_in_row + 1 if six else 0
         if cfg.split_six_moves and six:
             # B.7 split_six_moves: keep the six, roll again at once
-            return state._with(pool=self.pool + (6,), sixes_in_row=sixes)
+            return state._with(pool=self.pool + (6,), sixes_in_row=sixes, bonus_roll=True)
         state = state._with(pool=self.pool + (value,), sixes_in_row=sixes,
                         six_bonus=six and not cfg.split_six_moves)
         return state._settle(moved=False)
@@ -326,7 +356,8 @@ class LudoState:
             extra += 1  # B.4.4 bonus roll after a six (B.7 six_bonus_if_unused)
         state = self._with(pool=(), six_bonus=False, last_event="no_move" if lost and not moved else self.last_event)
         if extra > 0:
-            return state._with(phase=Phase.ROLL, extra_rolls=extra - 1)
+            return state._with(phase=Phase.ROLL, extra_rolls=extra - 1, bonus_roll=True)
+        state = state._with(bonus_roll=False)
         if (not moved and self.rolls_this_turn < cfg.entry_attempts_when_all_in_yard  # type: ignore[operator]
                 and self.stuck_outside_yard()):
             return state._with(phase=Phase.ROLL)  # B.2b entry_attempts_when_all_in_yard
@@ -398,7 +429,7 @@ class LudoState:
         return {"game": "ludo", "config": self.config.to_dict(), "colours": list(self.colours),
                 "pawns": [list(p) for p in self.pawns], "phase": self.phase.value, "active": self.active,
                 "pool": list(self.pool), "sixes_in_row": self.sixes_in_row, "extra_rolls": self.extra_rolls,
-                "six_bonus": self.six_bonus, "rolls_this_turn": self.rolls_this_turn,
+                "six_bonus": self.six_bonus, "bonus_roll": self.bonus_roll, "rolls_this_turn": self.rolls_this_turn,
                 "last_moved": self.last_moved, "turn_start": [list(p) for p in self.turn_start],
                 "placings": list(self.placings), "turn": self.turn, "last_roll": self.last_roll,
                 "last_event": self.last_event}
@@ -413,7 +444,8 @@ class LudoState:
                        pawns=tuple(tuple(int(x) for x in p) for p in data["pawns"]), phase=Phase(data["phase"]),
                        active=int(data["active"]), pool=tuple(int(v) for v in data["pool"]),
                        sixes_in_row=int(data["sixes_in_row"]), extra_rolls=int(data["extra_rolls"]),
-                       six_bonus=bool(data["six_bonus"]), rolls_this_turn=int(data["rolls_this_turn"]),
+                       six_bonus=bool(data["six_bonus"]), bonus_roll=bool(data.get("bonus_roll", False)),
+                       rolls_this_turn=int(data["rolls_this_turn"]),
                        last_moved=data["last_moved"],
                        turn_start=tuple(tuple(int(x) for x in p) for p in data["turn_start"]),
                        placings=tuple(int(s) for s in data["placings"]), turn=int(data["turn"]),

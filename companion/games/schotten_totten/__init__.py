@@ -14,13 +14,15 @@ from companion.games.schotten_totten.claims import SIDE_SIZE, ClaimVerdict, clai
 from companion.games.schotten_totten.config import (CLAIM_TIMINGS, GAMES, STALL_RESOLUTIONS, VARIANTS,
     SchottenTottenConfig)
 from companion.games.schotten_totten.positions import state_from_position
-from companion.games.schotten_totten.rules import NUM_STONES, Phase, SchottenTottenGame, SchottenTottenState, Stone
+from companion.games.schotten_totten.rules import (ADJACENT_TO_WIN, NUM_STONES, TOTAL_TO_WIN, Phase,
+    SchottenTottenGame, SchottenTottenState, Stone)
 
 GAME = SchottenTottenGame
 CONFIG = SchottenTottenConfig
 
 __all__ = [
     "GAME", "CONFIG", "VARIANTS", "GAMES", "CLAIM_TIMINGS", "STALL_RESOLUTIONS", "NUM_STONES", "SIDE_SIZE",
+    "ADJACENT_TO_WIN", "TOTAL_TO_WIN",
     "SchottenTottenConfig", "SchottenTottenGame", "SchottenTottenState", "Stone", "Phase", "Action", "StartWith",
     "Draw", "Play", "Claim", "EndClaims", "Pass", "action_from_dict", "action_to_dict", "COLOURS", "Card",
     "parse_card", "full_deck", "formation_key", "formation_name", "formation_rank", "ClaimVerdict",

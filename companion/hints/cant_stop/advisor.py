@@ -144,16 +144,33 @@ def _advise_decide(state: CantStopState, seat: int) -> Hint:
     valuation = search_for(state).valuation(state)
     numbers = _numbers(state, seat, valuation, bust, False)
     if valuation.roll > valuation.bank:
-        if state.num_players == 1:
+        if bust == 0 and state.num_players == 1:  # no roll can bust: name no bust (A.5.3 cannot happen)
+            reason = _("Roll again: the next roll cannot bust, {saved} turns saved on average").format(
+                saved=decimal(valuation.roll - valuation.bank))
+        elif bust == 0:
+            reason = _("Roll again: the next roll cannot bust; win chance against an equal player if you bank "
+                       "now: {bank}").format(bank=percent(numbers["win_chance_bank"]))
+        elif state.num_players == 1:
             reason = _("Roll again: {risk} bust risk is worth it, {saved} turns saved on average").format(
-                risk=percent(bust), saved=decimal(valuation.roll - valuation.bank))
+                risk=risk_text(bust), saved=decimal(valuation.roll - valuation.bank))
         else:
             reason = _("Roll again: {risk} bust risk; win chance against an equal player: {bank} if you bank, "
                        "{bust} if you bust").format(
-                risk=percent(bust), bank=percent(numbers["win_chance_bank"]), bust=percent(numbers["win_chance_bust"]))
+                risk=risk_text(bust), bank=percent(numbers["win_chance_bank"]),
+                bust=percent(numbers["win_chance_bust"]))
         return Hint(RollAgain(), reason, numbers)
-    reason = _("Bank: {risk} bust risk would cost {steps}").format(risk=percent(bust), steps=_steps_text(steps))
+    if bust == 0:  # banking although no roll can bust: rolling on gains nothing the advisor can see
+        return Hint(Bank(), _("Bank: rolling on gains nothing now"), numbers)
+    reason = _("Bank: {risk} bust risk would cost {steps}").format(risk=risk_text(bust), steps=_steps_text(steps))
     return Hint(Bank(), reason, numbers)
+
+
+def risk_text(chance: float) -> str:
+    """A chance (0-1) as a whole percentage that never says "0 %" of an outcome that can happen: a chance
+    above 0 that rounds to 0 % reads "under 1 %" (the smallest bust chance, 1/1296, is 0.08 %)."""
+    if 0 < chance < 0.005:
+        return _("under {percent}").format(percent=percent(0.01))
+    return percent(chance)
 
 
 def _choice_text(choice: Choose) -> str:
@@ -181,16 +198,16 @@ def _advise_choose(state: CantStopState, seat: int) -> Hint:
     elif state.num_players == 1:
         turns = max(0.0, -valuation.value)
         if runner_up is None:
-            reason = _("{choice}: the only choice; next roll busts {risk}").format(choice=head, risk=percent(bust))
+            reason = _("{choice}: the only choice; next roll busts {risk}").format(choice=head, risk=risk_text(bust))
         else:
             reason = _("{choice}: {turns} turns to go after this one ({other} otherwise); "
                        "next roll busts {risk}").format(
-                choice=head, turns=decimal(turns), other=decimal(max(0.0, -runner_up)), risk=percent(bust))
+                choice=head, turns=decimal(turns), other=decimal(max(0.0, -runner_up)), risk=risk_text(bust))
     elif runner_up is None:
-        reason = _("{choice}: the only choice; next roll busts {risk}").format(choice=head, risk=percent(bust))
+        reason = _("{choice}: the only choice; next roll busts {risk}").format(choice=head, risk=risk_text(bust))
     else:
         reason = _("{choice}: next roll busts {risk}; bank then and your win chance against an equal player "
-                   "is {win}").format(choice=head, risk=percent(bust), win=percent(
+                   "is {win}").format(choice=head, risk=risk_text(bust), win=percent(
                        numbers.get("win_chance_bank", numbers["win_probability"])))
         avoided = _avoided_threat(state, seat, choice, options[ranked[1]][0])
         if avoided is not None:

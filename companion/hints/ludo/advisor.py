@@ -45,7 +45,8 @@ linear capture loss, a one-roll own look-ahead, and a linear value fitted to gam
 regression on 0.5 million positions (63.6 % with starts_and_stars, 1600 games).
 
 The reason line names the move's main effect in this order: capture, escape a threat, safe square, enter,
-reach home, progress (the order of issue 4).
+reach home, progress (the order of issue 4); a move the ``must_clear_start`` rule forces (B.2b) says that
+instead, in the players' words (issue 37).
 """
 
 from __future__ import annotations
@@ -181,8 +182,9 @@ def advise(state: LudoState, seat: int) -> Hint:
     Raises ``ValueError`` when ``seat`` has no move to make now (not its turn, a chance node, game over).
     Pure: the same state always gets the same advice.
 
-    The hint's ``action`` is a :class:`Move`; ``kind`` is ``capture``, ``escape``, ``safe``, ``enter``,
-    ``home`` or ``progress`` (the reason's category); ``numbers``: ``to`` (the destination, relative),
+    The hint's ``action`` is a :class:`Move`; ``kind`` is ``clear_start`` (the move is forced by
+    ``must_clear_start``, B.2b: the reason says so), ``capture``, ``escape``, ``safe``, ``enter``, ``home`` or
+    ``progress`` (the reason's category); ``numbers``: ``to`` (the destination, relative),
     ``value`` (the position value after the move, steps), ``danger`` (the own pawns' dangers after the
     move, each 0-1, summed: 0-4), ``danger_before`` (the same before), ``captures`` (pawns captured);
     ``ranking``: every legal move with its value, best first.
@@ -201,10 +203,28 @@ def advise(state: LudoState, seat: int) -> Hint:
                 ranking=tuple((i.move, v) for i, v, _ in ranked))
 
 
+def clears_start(state: LudoState, seat: int) -> bool:
+    """Whether ``seat``'s legal moves are only those that move its pawn off its start square because the
+    ``must_clear_start`` rule forces it (ludo.md B.2b: while a pawn of one's own stands on the start square
+    and others wait in the yard, that pawn must move away first when it can)."""
+    mine = state.pawns[seat]
+    if not state.config.must_clear_start or 0 not in mine or YARD not in mine:
+        return False
+    infos = state.move_infos(seat)
+    return bool(infos) and all(i.move.frm == 0 for i in infos)
+
+
 def _reason(state: LudoState, seat: int, info: MoveInfo, occ: dict[int, dict[int, int]]) -> tuple[str, str]:
     """(kind, the reason in plain words); the pawn is named as players say it (:mod:`.words`)."""
     frm, to = info.move.frm, info.to
     pawn = pawn_phrase(state, frm, seat)
+    if clears_start(state, seat):  # ludo.md B.2b must_clear_start: the rule, not a choice, picks the pawn
+        if info.captures:
+            names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
+            return "clear_start", _("Your start square must be cleared while pawns wait in the yard: the pawn on "
+                                    "it moves on and captures {names}.").format(names=names)
+        return "clear_start", _("Your start square must be cleared while pawns wait in the yard: the pawn on it "
+                                "moves on.")
     if info.captures:
         names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
         return "capture", _("{pawn}: captures {names}.").format(pawn=pawn, names=names)
