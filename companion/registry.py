@@ -22,8 +22,11 @@ session     ``SESSION`` (the session class: ``SESSION(store, game_id, players, c
             stable_frames, rng)``), ``replay_state(events, players, config)``
 stats       ``summarise(events, players, config) -> GameSummary`` (after the game: its course and luck)
 readers     ``make_reader(camera, session, settings) -> reader`` (camera frame -> the session's reading)
-screens     ``build_view(session, wins) -> view``, ``final_line(session) -> str``
+screens     ``build_view(session, wins) -> view``, ``final_line(session) -> str``, ``HOW_TO_PLAY`` (the How
+            to play pages: (heading, text) pairs, marked for translation)
 display     ``draw(surface, view)``
+demos       ``BY_HAND_VARIANT``, ``CAMERA_DEMO`` (``"photos"``, ``"table"`` or ``""``), ``TABLE_VARIANT``,
+            ``Table`` (the rendered table of a camera demo, or None)
 bench       ``fuzz_engine() -> FuzzEngine``, ``crash_workload(folder, script_lines) -> Workload``
 cli         ``add_commands(subparsers)``: the game's own subcommand (``companion <name> ...``)
 ==========  ===================================================================================
@@ -44,7 +47,7 @@ from companion.i18n import _
 
 __all__ = ["GameEntry", "GAMES", "LAYERS", "READS", "game", "names", "game_title", "menu_switches"]
 
-LAYERS = ("games", "hints", "agents", "session", "stats", "readers", "screens", "display", "bench", "cli")
+LAYERS = ("games", "hints", "agents", "session", "stats", "readers", "screens", "display", "demos", "bench", "cli")
 """The layers with one module per game (see the module docstring)."""
 
 READS = ("dice", "board", "cards")

@@ -26,11 +26,12 @@ CONTRACT = {
     "games": ("GAME", "CONFIG", "VARIANTS"),
     "hints": ("advise",),
     "agents": ("AGENTS", "BENCH_OPPONENTS", "simulate", "chance"),
-    "session": ("SESSION", "replay_state", "press_for"),
+    "session": ("SESSION", "replay_state", "press_for", "describe", "describe_event", "story"),
     "stats": ("summarise",),
     "readers": ("make_reader",),
-    "screens": ("build_view", "final_line"),
+    "screens": ("build_view", "final_line", "HOW_TO_PLAY"),
     "display": ("draw",),
+    "demos": ("BY_HAND_VARIANT", "CAMERA_DEMO", "TABLE_VARIANT", "Table"),
     "bench": ("fuzz_engine", "crash_workload"),
     "cli": ("add_commands",),
 }
@@ -134,7 +135,8 @@ def test_every_game_lights_its_leds_recovers_a_damaged_store_and_takes_its_confi
     paths.state_dir.mkdir(parents=True)
     paths.store_file.write_bytes(b"this is not an SQLite file, it was damaged by a power cut" * 20)
     script = tmp_path / "start.script"
-    script.write_text("confirm\nquit\n", encoding="utf-8")  # start (or deal), then quit when asked again
+    script.write_text("confirm\nconfirm\nquit\n", encoding="utf-8")  # past the notice of the store moved aside,
+    # start (or deal), then quit when asked again
     monkeypatch.setattr(play_devices, "make_pin_factory", lambda: factory)
     seen = []
 

@@ -1,8 +1,9 @@
 """The camera demos of Ludo and the card games: a whole game read off rendered frames of the table.
 
 No photographs of whole Ludo or card games may be shipped, so the demo renders the table as the players
-change it (the board of :mod:`vision.board.render` with the die beside it, the cards of
-:mod:`vision.cards.render`) and the box reads every frame with its real readers, session and screens.
+change it (each game's ``Table`` in its ``companion.demos`` module: the board of
+:mod:`vision.board.render` with the die beside it, the cards of :mod:`vision.cards.render`) and the box
+reads every frame with its real readers, session and screens.
 
 :class:`RenderedTable` is the camera above the table and the two players at it, in one. The players play
 a seeded game with the advisor's choices on a full-information engine state (hands included, as the
@@ -57,136 +58,12 @@ def trial_copy(session):
     return copy.deepcopy(session, {id(session.store): NoStore()})
 
 
-class LudoTable:
-    """The Ludo table: the board of a state photographed by a fixed camera (random turn and tilt), the die
-    thrown to a new place beside the board for each roll and lying there until the next one; the light
-    changes now and then (as in :func:`vision.board.game_frames.generate`)."""
-
-    camera_actions = ("Roll", "Move")
-
-    def __init__(self, config, seed: int, size: tuple[int, int] = (480, 360)):
-        from companion.games.ludo import load_board
-        from vision.board.game_frames import DIE_SIDE, homography
-        from vision.board.render import Scene
-
-        self.geometry = load_board(config.board)
-        self.rng = random.Random(seed)
-        rng = self.rng
-        self.scene = Scene(size=size, turn=rng.uniform(0, 360), tilt=rng.uniform(0, 18), fill=rng.uniform(0.6, 0.68),
-                           noise=2.0, seed=rng.randrange(1 << 30))
-        self.hom = homography(self.geometry, self.scene)
-        self.side = DIE_SIDE * min(size)
-        self.die: tuple | None = None
-        self._thrown_at = -1
-
-    def key(self, sim, pending, step: int) -> tuple:
-        """What the camera sees: the pawns (the pending move made) and which roll's die lies there."""
-        name = type(pending).__name__
-        if name == "Roll" and step != self._thrown_at:
-            self._throw(pending.value)
-            self._thrown_at = step
-        shown = sim.apply(pending) if name == "Move" else sim
-        return shown.pawns, self.die, self.scene
-
-    def _throw(self, value: int) -> None:
-        from dataclasses import replace
-
-        from vision.board.game_frames import DIE_TURN, LIGHT_CHANGE, die_place
-
-        rng = self.rng
-        if rng.random() < LIGHT_CHANGE:
-            self.scene = replace(self.scene, gain=rng.uniform(0.85, 1.1), gradient=rng.uniform(0, 0.2),
-                                 shadow=rng.random() < 0.3, seed=rng.randrange(1 << 30))
-        at = die_place(rng, self.geometry, self.hom, self.scene.size, self.side, None if self.die is None else self.die[0])
-        self.die = (at, self.side, rng.uniform(0, DIE_TURN), value)
-
-    def render(self, sim, pending) -> np.ndarray:
-        from vision.board.game_frames import table_photo
-
-        shown = sim.apply(pending) if type(pending).__name__ == "Move" else sim
-        return table_photo(self.geometry, shown, self.scene, self.die)
-
-    def offered(self, session, action) -> bool:
-        """The Ludo session takes what it reads at once: nothing waits for CONFIRM."""
-        return False
-
-
-class SchottenTottenTable:
-    """The Schotten Totten table seen from above (:func:`vision.cards.render.render_st_scene`): each side's
-    cards above or below the line of stones, the card being played added to its column."""
-
-    camera_actions = ("Play",)
-
-    def __init__(self, config, seed: int, size: tuple[int, int] = (1280, 720)):
-        self.seed, self.size = seed, size
-
-    def key(self, sim, pending, step: int) -> tuple:
-        """The cards of every column, in the order played."""
-        from vision.cards.reference_deck import COLOURS
-
-        columns = {(index, "ab"[seat]): [(COLOURS[c.colour], c.value) for c in stone.cards[seat]]
-                   for index, stone in enumerate(sim.stones) for seat in (0, 1) if stone.cards[seat]}
-        if type(pending).__name__ == "Play":
-            columns.setdefault((pending.stone, "ab"[sim.active]), []).append(
-                (COLOURS[pending.card.colour], pending.card.value))
-        return tuple(sorted((place, tuple(cards)) for place, cards in columns.items()))
-
-    def render(self, sim, pending) -> np.ndarray:
-        from vision.cards.render import render_st_scene
-
-        columns = {place: list(cards) for place, cards in self.key(sim, pending, 0)}
-        # one generator seed for every frame: the camera and the table stay where they are
-        frame, _truth, _stones = render_st_scene(np.random.default_rng(self.seed), columns, size=self.size)
-        return frame
-
-    def offered(self, session, action) -> bool:
-        """The card the box proposes for checking is the one played, at its stone."""
-        return session.proposal == (action.card, action.stone)
-
-
-class DonkeyRaceTable:
-    """The donkey race table seen from above (:func:`vision.cards.render.render_donkey_scene`): the cards
-    each player laid this round in the sector in front of them."""
-
-    camera_actions = ("Play",)
-
-    def __init__(self, config, seed: int, size: tuple[int, int] = (800, 800)):
-        self.config, self.seed, self.size = config, seed, size
-
-    def key(self, sim, pending, step: int) -> tuple:
-        """The card values in each seat's sector, the set being played included."""
-        sectors = [list(sim.sector(seat)) for seat in range(sim.num_players)]
-        if type(pending).__name__ == "Play":
-            sectors[sim.active] += list(pending.cards)
-        return tuple(tuple(self.config.value_of(code) for code in sector) for sector in sectors)
-
-    def render(self, sim, pending) -> np.ndarray:
-        from vision.cards.render import render_donkey_scene
-
-        hands = [list(values) for values in self.key(sim, pending, 0)]
-        frame, _truth = render_donkey_scene(np.random.default_rng(self.seed), hands, size=self.size)
-        return frame
-
-    def offered(self, session, action) -> bool:
-        """The camera's new cards in the active sector are the set played (CONFIRM plays them)."""
-        return session.mode.value == "play" and session.proposed_play() == (tuple(sorted(action.cards)), "camera")
-
-
-TABLE_VARIANTS: dict[str, dict[str, str]] = {"ludo": {"board": "dga56"}, "schotten-totten": {"match_length": "1"}}
-"""Each camera demo's variant: Ludo on ``dga56``, the board of the real photos (ludo.md B.2c); one game of
-the Schotten Totten match."""
-
-TABLES = {"ludo": LudoTable, "schotten-totten": SchottenTottenTable, "donkey-race": DonkeyRaceTable}
-"""The rendered table of each game that has a camera demo on rendered frames (Can't Stop's demo is on
-real photos: :mod:`companion.app.demo`)."""
-
-
 class RenderedTable(FrameSource):
     """The camera (``read``) and the players (``poll``, an input source) of a demo game of ``entry``
     (see the module docstring). ``watch(session)`` (called by :func:`companion.app.play.run_game`) gives
     the players the box's session; ``config``: the variant's engine config; ``players``: the number of
     players; ``seed``: the game, the frames and the players' choices; ``patience``: see :data:`PATIENCE`;
-    ``table``: the table to render (default the game's of :data:`TABLES`).
+    ``table``: the table to render (default the game's ``Table`` of its ``companion.demos`` module).
 
     counts: ``read`` (actions the box took from the camera), ``confirmed`` (readings it offered and the
     players confirmed), ``by_hand`` (entered with the buttons because nothing was read in time),
@@ -198,10 +75,11 @@ class RenderedTable(FrameSource):
     exhausted = False
 
     def __init__(self, entry: GameEntry, config, players: int, seed: int, patience: int = PATIENCE, table=None):
-        if table is None and entry.name not in TABLES:
+        rendered = entry.module("demos").Table
+        if table is None and rendered is None:
             raise ValueError(f"no rendered table for {entry.name}")
         self.name = f"rendered {entry.name} table"
-        self.table = table or TABLES[entry.name](config, seed)
+        self.table = table or rendered(config, seed)
         self.sessions, agents = entry.module("session"), entry.module("agents")
         self.chance, self.advisor = agents.chance, agents.AGENTS["advisor"]
         self.sim = entry.module("games").GAME(players, config).new_initial_state()

@@ -9,18 +9,35 @@ import pytest
 
 from companion.app.by_hand import DEMO_PLAYERS
 from companion.app.play import play
-from companion.app.table_demo import TABLES, LudoTable, RenderedTable
+from companion.app.table_demo import RenderedTable
 from companion.cli import main
 from companion.config import Config
+from companion.demos.ludo import Table as LudoTable
 from companion.paths import AppPaths
-from companion.registry import game
+from companion.registry import GAMES, game
 from companion.store import Store
+
+TABLE_GAMES = [entry.name for entry in GAMES if entry.module("demos").CAMERA_DEMO == "table"]
 
 COUNTS = re.compile(r"Readings: (\d+) taken from the camera with no press, (\d+) read by the camera and confirmed "
                     r"with CONFIRM, (\d+) entered with the buttons, (\d+) undone")
 
 
-@pytest.mark.parametrize("name", sorted(TABLES))
+def test_every_game_but_can_t_stop_has_a_rendered_table_and_can_t_stop_its_photos():
+    assert TABLE_GAMES == ["ludo", "schotten-totten", "donkey-race"]
+    assert game("cant-stop").module("demos").CAMERA_DEMO == "photos"
+
+
+def test_a_game_without_a_camera_demo_is_refused_not_played_as_another(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(game("donkey-race").module("demos"), "CAMERA_DEMO", "")
+    store_file = tmp_path / "demo.sqlite3"
+    assert main(["demo", "--game", "donkey-race", "--headless", "--store", str(store_file)]) == 2
+    err = capsys.readouterr().err
+    assert "--game donkey-race" in err and "--camera none" in err
+    assert not store_file.exists()  # refused before anything was stored
+
+
+@pytest.mark.parametrize("name", TABLE_GAMES)
 def test_the_camera_demo_plays_a_whole_game_off_rendered_frames(name, tmp_path, capsys):
     store_file = tmp_path / "demo.sqlite3"
     assert main(["demo", "--game", name, "--headless", "--store", str(store_file)]) == 0
