@@ -32,8 +32,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.commands import Button, Command
-from companion.i18n import LANGUAGES, _, alphabet, current_language, moment, ngettext
+from companion.errors import UserError
+from companion.i18n import LANGUAGES, N_, Nn_, _, alphabet, current_language, listing, moment, ngettext
 from companion.registry import GAMES, MAX_NAME_LENGTH, game_title, menu_switches
+from companion.screens.common import key_legend
 from companion.screens.menu import BarsView, MenuItem, MenuView
 
 
@@ -60,14 +62,18 @@ class Screen(enum.Enum):
 
 @dataclass(frozen=True)
 class SavedGame:
-    """An unfinished game in the store: its id, game name, players in seat order, start time (ISO), and
-    the moves accepted so far (its stored events, the progress the menu shows)."""
+    """An unfinished game in the store: its id, game name, players in seat order, start time (ISO), the
+    turns played so far (``unit`` names them: ``"turn"``, or ``"round"`` in the donkey race; None when its
+    log does not replay), and its stored variant settings (the menu names its board and every switch
+    that differs from the rules' default, :func:`variant_text`)."""
 
     id: int
     game: str
     players: tuple[str, ...]
     created: str
-    moves: int = 0
+    turns: int | None = 0
+    variant: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    unit: str = "turn"
 
 
 @dataclass(frozen=True)
@@ -280,9 +286,7 @@ class MenuModel:
                       for key in menu_switches(self._draft.game)]
             return items
         if screen is Screen.SAVED:
-            return [MenuItem(f"{game_title(g.game)}: {_short_players(g.players)}, "
-                             + ngettext("{n} move", "{n} moves", g.moves).format(n=g.moves)
-                             + f" ({moment(g.created)})") for g in self._saved]
+            return [MenuItem(_saved_line(g)) for g in self._saved]
         if screen is Screen.SAVED_GAME:
             return [MenuItem(_("Resume")), MenuItem(_("Delete")), MenuItem(_("Back"))]
         if screen is Screen.DELETE_CONFIRM:
@@ -448,8 +452,8 @@ class MenuModel:
             chosen = self._saved_choice
             title = _("Delete this game?") if screen is Screen.DELETE_CONFIRM else _("Saved game")
             if chosen is not None:
-                lines = (game_title(chosen.game), ", ".join(chosen.players),
-                         ngettext("{n} move", "{n} moves", chosen.moves).format(n=chosen.moves))
+                lines = (_titled(chosen.game, chosen.variant), ", ".join(chosen.players),
+                         _turns_text(chosen) + f" ({moment(chosen.created)})")
         elif screen is Screen.SCOREBOARD:
             title = _("Scoreboard")
             lines = tuple(self.data.scoreboard_lines()) or (_("No finished games yet"),)
@@ -473,8 +477,8 @@ class MenuModel:
         else:
             title = _("Shut down the box?")
             lines = (_("Wait until the green light stops blinking before you unplug it."),)
-        help_line = _("NEXT: move   CONFIRM: choose   UNDO or hold NEXT: back")
-        return MenuView(title, tuple(items), selected, lines, self.message, help_line, chart)
+        keys = key_legend(((Button.NEXT, N_("move")), (Button.CONFIRM, N_("choose")), (Button.UNDO, N_("back"))))
+        return MenuView(title, tuple(items), selected, lines, self.message, keys, chart)
 
 
 def _short_players(players: tuple[str, ...]) -> str:
@@ -484,12 +488,62 @@ def _short_players(players: tuple[str, ...]) -> str:
 
 
 def _history_line(game: FinishedGame) -> str:
-    """``Can't Stop: Ada won (2026-12-01 21:40)`` (the players are on the game's own screen: the list
-    must fit four of the longest names)."""
-    when = moment(game.created)
+    """``Can't Stop, 12/1/26, 9:40 PM: Ada won against Ben and Cy``: the game, its date, its players and
+    its winner (``no single winner`` for a draw or a shared win; a solo game names its player alone)."""
+    when, title = moment(game.created), game_title(game.game)
+    others = [name for name in game.players if name != game.winner]
+    if game.winner and others:
+        return _("{game}, {when}: {winner} won against {others}").format(game=title, when=when, winner=game.winner,
+                                                                         others=listing(others))
     if game.winner:
-        return _("{game}: {winner} won ({when})").format(game=game_title(game.game), when=when, winner=game.winner)
-    return _("{game}: no single winner ({when})").format(game=game_title(game.game), when=when)
+        return _("{game}, {when}: {winner} won").format(game=title, when=when, winner=game.winner)
+    return _("{game}, {when}: {players}, no single winner").format(game=title, when=when,
+                                                                   players=listing(game.players))
+
+
+TURN_WORDS = {"turn": Nn_("{n} turn", "{n} turns"), "round": Nn_("{n} round", "{n} rounds")}
+"""How a saved game's progress is counted, by its unit of play (:attr:`SavedGame.unit`)."""
+
+
+def _turns_text(game: SavedGame) -> str:
+    """``12 turns`` (``3 rounds`` in the donkey race); "" when the log did not replay."""
+    if game.turns is None:
+        return ""
+    return ngettext(*TURN_WORDS.get(game.unit, TURN_WORDS["turn"]), game.turns).format(n=game.turns)
+
+
+def variant_text(game: str, variant: Mapping[str, Any]) -> str:
+    """The stored ``variant`` of a ``game`` (a registry name) in the menu's words: its board, always
+    (``Ludo, 52 squares``: the players set the table by it, and two games on different boards must be
+    told apart), and each other menu switch whose value differs from the rules' default (``Safe squares:
+    start squares``); "" when there is nothing to name (a game the box does not know names nothing)."""
+    try:
+        keys = menu_switches(game)
+    except UserError:
+        return ""
+    parts = []
+    for key in keys:
+        value = variant.get(key.name, key.default)
+        if key.name == "board":
+            parts.append(_show(key, value))
+        elif value != key.default and not (key.default is None and value == key.menu[0]):
+            parts.append(f"{_(key.label)}: {_show(key, value)}")
+    return ", ".join(parts)
+
+
+def _titled(game: str, variant: Mapping[str, Any]) -> str:
+    """The game's title with :func:`variant_text` when there is one: ``Ludo (Mensch ärgere Dich nicht, 40
+    squares)``."""
+    named = variant_text(game, variant)
+    return _("{game} ({variant})").format(game=game_title(game), variant=named) if named else game_title(game)
+
+
+def _saved_line(game: SavedGame) -> str:
+    """``Ludo (Ludo, 56 squares): Ada, Ben, 12 turns (12/1/26, 9:40 PM)``."""
+    progress = _turns_text(game)
+    players = _short_players(game.players) + (", " + progress if progress else "")
+    return _("{game}: {players} ({when})").format(game=_titled(game.game, game.variant), players=players,
+                                                    when=moment(game.created))
 
 
 def _show(key, value: Any) -> str:

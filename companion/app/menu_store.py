@@ -14,9 +14,10 @@ from pathlib import Path
 
 from companion.app.language import store_choice
 from companion.app.menu_model import FinishedGame, SavedGame
+from companion.errors import CompanionError
 from companion.i18n import _, set_language
 from companion.registry import game_title
-from companion.stats import store_figures
+from companion.stats import game_summary, store_figures
 from companion.store import Store
 
 logger = logging.getLogger(__name__)
@@ -49,11 +50,31 @@ class StoreMenuData:
     def __init__(self, store: Store, state_dir: Path | None = None):
         self.store = store
         self.state_dir = state_dir
+        self._turns: dict[tuple[int, int], tuple[int | None, str]] = {}
 
     def saved_games(self) -> list[SavedGame]:
-        """Unfinished games, oldest first, with the moves stored so far."""
-        return [SavedGame(g.id, g.game, g.players, g.created, self.store.event_count(g.id))
-                for g in self.store.unfinished_games()]
+        """Unfinished games, oldest first, with the turns played so far (rounds in the donkey race: the
+        game's summary, ``companion.stats``, replays its log; None when it does not replay) and the
+        variant stored."""
+        saved = []
+        for g in self.store.unfinished_games():
+            turns, unit = self._turns_of(g.id)
+            saved.append(SavedGame(g.id, g.game, g.players, g.created, turns, dict(g.variant or {}), unit))
+        return saved
+
+    def _turns_of(self, game_id: int) -> tuple[int | None, str]:
+        """(turns played, their unit) of a saved game, replayed once per length of its log (the menu asks
+        on every frame it draws)."""
+        key = (game_id, self.store.event_count(game_id))
+        if key not in self._turns:
+            turns, unit = None, "turn"
+            try:
+                summary = game_summary(self.store, game_id)
+                turns, unit = summary.turns, summary.course.step
+            except CompanionError as error:  # a damaged log, a game or a variant of a newer box
+                logger.warning("saved game %s: no turns counted: %s", game_id, error)
+            self._turns[key] = (turns, unit)
+        return self._turns[key]
 
     def known_names(self) -> list[str]:
         """Scoreboard names, most wins (over all games) first, then name."""
@@ -73,7 +94,7 @@ class StoreMenuData:
         delete_saved_game(self.store._db, game_id)  # the store has no delete method (see module docstring)
 
     def finished_games(self) -> list[FinishedGame]:
-        """Finished games, newest first, with their winner's name."""
+        """Finished games, newest first, with their players and their winner's name."""
         return [FinishedGame(g.id, g.game, g.players, g.created, (g.result or {}).get("winner")
                              if isinstance((g.result or {}).get("winner"), str) else None)
                 for g in reversed(self.store.finished_games())]

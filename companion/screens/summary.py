@@ -4,7 +4,8 @@ game's course as a chart (``companion.stats``), page by page. Pure: frozen views
 
 Pages: the results (placings and scores), each player's luck and captures (at most
 :data:`LINES_PER_PAGE` lines a page, a player's lines kept together), then the course. NEXT pages on,
-UNDO back, CONFIRM leaves (``companion.app.summary``).
+UNDO back, CONFIRM leaves (``companion.app.summary``); :func:`page_prompt` and :func:`page_keys` say so
+page by page, the last page offering CONFIRM.
 """
 
 from __future__ import annotations
@@ -71,13 +72,30 @@ def build_view(session, wins: dict[str, int] | None = None) -> SummaryView:
     every = pages(summary)
     page = min(session.page, len(every) - 1)
     title = _("{game}: after the game").format(game=game_title(summary.game))
-    prompt = _("Page {page} of {pages}: NEXT for the next page, CONFIRM to leave").format(page=page + 1,
-                                                                                         pages=len(every))
-    keys = key_legend(((Button.NEXT, N_("next page")), (Button.UNDO, N_("page back")), (Button.CONFIRM, N_("leave"))))
+    prompt, keys = page_prompt(page, len(every)), page_keys(page, len(every))
     lines = every[page]
     if lines is None:
         return SummaryView(title, page, len(every), (), course_chart(summary), prompt, "", keys)
     return SummaryView(title, page, len(every), lines, None, prompt, "", keys)
+
+
+def page_prompt(page: int, pages: int) -> str:
+    """The prompt of page ``page`` (0-based) of ``pages`` (translated): NEXT for the next page, CONFIRM to
+    leave; on the last page, CONFIRM to leave (NEXT only wraps round to the first page there)."""
+    if page >= pages - 1:
+        return _("Page {page} of {pages}: CONFIRM to leave").format(page=page + 1, pages=pages)
+    return _("Page {page} of {pages}: NEXT for the next page, CONFIRM to leave").format(page=page + 1, pages=pages)
+
+
+def page_keys(page: int, pages: int) -> tuple[tuple[str, str], ...]:
+    """The key chips of page ``page`` of ``pages`` (translated): CONFIRM to leave first on the last page,
+    the other pages' presses only where there is another page."""
+    if pages <= 1:
+        return key_legend(((Button.CONFIRM, N_("leave")),))
+    if page >= pages - 1:
+        return key_legend(((Button.CONFIRM, N_("leave")), (Button.UNDO, N_("page back")),
+                           (Button.NEXT, N_("first page"))))
+    return key_legend(((Button.NEXT, N_("next page")), (Button.UNDO, N_("page back")), (Button.CONFIRM, N_("leave"))))
 
 
 def final_line(session) -> str:

@@ -50,7 +50,10 @@ class Tally:
 class GameSummary:
     """One game's summary: players (names, seat order), ``placings`` (seats, first to last; empty while
     unfinished), ``scores[seat]`` with ``score`` naming one and many of them (untranslated, e.g.
-    ("column", "columns")), its course, and each seat's tallies (luck where the game has chance)."""
+    ("column", "columns")), its course, each seat's tallies (luck where the game has chance), and
+    ``turns``: the turns played, each one in which the player to act did something (a roll, a move, a
+    card, a claim or a pass), counted over a whole match; rounds in the donkey race (the course's
+    ``step`` names the unit)."""
 
     game: str
     players: tuple[str, ...]
@@ -59,6 +62,7 @@ class GameSummary:
     score: tuple[str, str]
     course: Course
     tallies: tuple[Tally, ...] = field(default=())
+    turns: int = 0
 
     @property
     def finished(self) -> bool:

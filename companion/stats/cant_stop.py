@@ -27,10 +27,12 @@ def summarise(events, players: list[str], config: CantStopConfig) -> GameSummary
     n = len(players)
     course: list[list[float]] = [[] for _ in range(n)]
     rolls, busts, expected = [0] * n, [0] * n, [0.0] * n
+    turns: set[int] = set()
 
     def step(event, before, after):
         action = action_from_dict(event.payload)
         if isinstance(action, Roll) and before.phase is Phase.ROLL:
+            turns.add(before.turn)  # a turn played: one with a roll (A.5.1)
             seat = before.active
             rolls[seat] += 1
             expected[seat] += float(bust_chance(before))
@@ -47,4 +49,4 @@ def summarise(events, players: list[str], config: CantStopConfig) -> GameSummary
     return GameSummary("cant-stop", tuple(players), outcome.placings if outcome else (),
                        tuple(final.columns_claimed(s) for s in range(n)), Nn_("column", "columns"),
                        Course(N_("columns climbed (a claimed column counts 1)"), N_("turn"), tuple(tuple(c) for c in course),
-                              high=None), tallies)
+                              high=None), tallies, turns=len(turns))

@@ -24,10 +24,12 @@ def summarise(events, players: list[str], config: LudoConfig) -> GameSummary:
     n = len(players)
     course: list[list[float]] = [[] for _ in range(n)]
     rolls, sixes, captures = [0] * n, [0] * n, [0] * n
+    turns: set[int] = set()
 
     def step(event, before, after):
         action = action_from_dict(event.payload)
         if isinstance(action, Roll):
+            turns.add(before.turn)  # a turn played: one with a roll (B.4.1)
             rolls[before.active] += 1
             sixes[before.active] += action.value == 6
         elif isinstance(action, Move):
@@ -45,4 +47,5 @@ def summarise(events, players: list[str], config: LudoConfig) -> GameSummary:
                                                   Tally(s, "captures", captures[s])))
     return GameSummary("ludo", tuple(players), outcome.placings if outcome else (),
                        tuple(pawns_home(final, s) for s in range(n)), Nn_("pawn home", "pawns home"),
-                       Course(N_("pawns home"), N_("turn"), tuple(tuple(c) for c in course), high=4.0), tallies)
+                       Course(N_("pawns home"), N_("turn"), tuple(tuple(c) for c in course), high=4.0), tallies,
+                       turns=len(turns))

@@ -107,13 +107,13 @@ def test_unavailable_games_are_listed_but_cannot_be_picked():
 
 def test_saved_games_resume_and_delete_with_confirmation():
     saved = [SavedGame(4, "cant-stop", ("Ada", "Ben"), "2026-01-02T10:11:12+00:00", 1),
-             SavedGame(7, "cant-stop", ("Cy", "Di"), "2026-01-03T09:00:00+00:00", 12)]
+             SavedGame(7, "cant-stop", ("Cy", "Di"), "2026-01-03T09:00:00+00:00", 12, {"columns_to_win": 2})]
     data = FakeData(saved=saved)
     model = MenuModel(data, ALL)
     assert labels(model)[1] == "Saved games (2)"
     press(model, NEXT, CONFIRM)
-    assert labels(model) == [f"Can't Stop: Ada, Ben, 1 move ({moment(saved[0].created)})",
-                             f"Can't Stop: Cy, Di, 12 moves ({moment(saved[1].created)})"]
+    assert labels(model) == [f"Can't Stop: Ada, Ben, 1 turn ({moment(saved[0].created)})",
+                             f"Can't Stop (Columns to win: 2): Cy, Di, 12 turns ({moment(saved[1].created)})"]
     press(model, NEXT, CONFIRM, NEXT, CONFIRM)  # Cy/Di, Delete
     assert model.screen is Screen.DELETE_CONFIRM and data.deleted == []
     press(model, CONFIRM)  # "No, keep it"
@@ -121,9 +121,28 @@ def test_saved_games_resume_and_delete_with_confirmation():
     assert model.selected == 1  # back on "Delete"
     press(model, CONFIRM, NEXT, CONFIRM)  # Delete, Yes
     assert data.deleted == [7]
-    assert model.screen is Screen.SAVED and labels(model) == [f"Can't Stop: Ada, Ben, 1 move ({moment(saved[0].created)})"]
+    assert model.screen is Screen.SAVED and labels(model) == [f"Can't Stop: Ada, Ben, 1 turn ({moment(saved[0].created)})"]
     actions = press(model, CONFIRM, CONFIRM)  # Ada/Ben, Resume
     assert actions == [StartGame("cant-stop", ("Ada", "Ben"), {}, game_id=4)]
+
+
+def test_saved_games_name_their_board_and_count_turns_or_rounds():
+    """Two Ludo games on different boards are told apart (ludo.md B.2b); a donkey race counts rounds; a
+    log that did not replay counts nothing."""
+    saved = [SavedGame(1, "ludo", ("Ada", "Ben"), "2026-01-02T10:00:00+00:00", 5, {"board": "mensch40"}),
+             SavedGame(2, "ludo", ("Ada", "Ben"), "2026-01-02T11:00:00+00:00", 1, {}),
+             SavedGame(3, "donkey-race", ("Cy", "Di", "Ed"), "2026-01-02T12:00:00+00:00", 3, {}, "round"),
+             SavedGame(4, "schotten-totten", ("Ada", "Ben"), "2026-01-02T13:00:00+00:00", None,
+                       {"game": "battle-line"})]
+    model = MenuModel(FakeData(saved=saved), ALL)
+    press(model, NEXT, CONFIRM)
+    when = [moment(g.created) for g in saved]
+    assert labels(model) == [f"Ludo (Mensch ärgere Dich nicht, 40 squares): Ada, Ben, 5 turns ({when[0]})",
+                             f"Ludo (Ludo, 52 squares): Ada, Ben, 1 turn ({when[1]})",
+                             f"Donkey race: Cy, Di +1, 3 rounds ({when[2]})",
+                             f"Schotten Totten (Cards: Battle Line, 1-10): Ada, Ben ({when[3]})"]
+    press(model, CONFIRM)
+    assert model.view().lines == ("Ludo (Mensch ärgere Dich nicht, 40 squares)", "Ada, Ben", f"5 turns ({when[0]})")
 
 
 def test_no_saved_games_is_greyed_out():
@@ -189,8 +208,8 @@ def test_history_lists_finished_games_and_offers_replay_and_summary():
     assert "History (2)" in labels(model)
     press(model, *pick_sequence(model, "History (2)"))
     assert model.screen is Screen.HISTORY and model.view().title == "History: finished games"
-    assert labels(model) == [f"Can't Stop: Ada won ({moment(done[0].created)})",
-                             f"Donkey race: no single winner ({moment(done[1].created)})"]
+    assert labels(model) == [f"Can't Stop, {moment(done[0].created)}: Ada won against Ben",
+                             f"Donkey race, {moment(done[1].created)}: Cy, Di and Ed, no single winner"]
     press(model, CONFIRM)
     assert model.screen is Screen.HISTORY_GAME and labels(model) == ["Replay", "Summary", "Back"]
     assert press(model, CONFIRM) == [LookBack(9, replay=True)]

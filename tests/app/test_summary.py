@@ -69,3 +69,17 @@ def test_the_course_page_is_a_chart_drawn_at_both_sizes():
             surface = pygame.Surface(size)
             summary_display.draw(surface, summary_screen.build_view(session))
             assert len({surface.get_at((x, y))[:3] for x in range(0, size[0], 40) for y in range(0, size[1], 40)}) > 3
+
+
+def test_the_last_page_offers_confirm_to_leave():
+    """Issue 37: the last page no longer says "NEXT for the next page"; its first key chip is CONFIRM."""
+    session = SummarySession(SUMMARY, 7)
+    screen = summary_screen
+    view = screen.build_view(session)
+    assert view.prompt == "Page 1 of 3: NEXT for the next page, CONFIRM to leave"
+    assert view.keys == (("NEXT", "next page"), ("UNDO", "page back"), ("CONFIRM", "leave"))
+    session.on_command(Command.parse("undo"))  # the last page: the course
+    view = screen.build_view(session)
+    assert view.chart is not None and view.prompt == "Page 3 of 3: CONFIRM to leave" and "NEXT" not in view.prompt
+    assert view.keys == (("CONFIRM", "leave"), ("UNDO", "page back"), ("NEXT", "first page"))
+    assert summary_screen.page_keys(0, 1) == (("CONFIRM", "leave"),)

@@ -106,3 +106,38 @@ def test_schotten_totten_stones_over_the_match(app_env):
 def test_every_game_has_a_stats_module():
     for name in ("cant-stop", "ludo", "schotten-totten", "donkey-race"):
         assert callable(game(name).module("stats").summarise)
+
+
+def test_schotten_totten_course_ends_at_the_result():
+    """Issue 37: the claim that wins the game (C.7) is the course's last point, so the winner's line ends
+    at the stones it won with; turns count the plays and passes, not the draws."""
+    from companion.agents.schotten_totten import advisor_agent, greedy_agent
+    from companion.games.schotten_totten import Draw, Pass, Play, SchottenTottenConfig, SchottenTottenState, StartWith
+    from companion.games.schotten_totten import action_to_dict as st_dict
+    from companion.stats import schotten_totten as st_stats
+
+    rng = random.Random(5)
+    state, events, plays = SchottenTottenState.new(), [], set()
+    agents = (greedy_agent, advisor_agent)
+    while state.current_player != TERMINAL:
+        if state.current_player < 0:
+            action = StartWith(0) if state.active < 0 else Draw(rng.choice(state.unknown_cards()))
+        else:
+            action = agents[state.active](state.observation(state.active), rng)
+            if isinstance(action, (Play, Pass)):
+                plays.add(state.turn)
+        state = state.apply(action)
+        events.append(Event(1, len(events) + 1, "action", st_dict(action), ""))
+    summary = st_stats.summarise(events, ["Ada", "Ben"], SchottenTottenConfig(match_length=1))
+    assert [series[-1] for series in summary.course.series] == [float(state.stones_of(0)), float(state.stones_of(1))]
+    assert summary.course.series[state.winner][-1] >= 3 and summary.turns == len(plays)
+    assert len(events) > summary.turns  # the deal and the draws are no turns
+
+
+def test_turns_played_in_every_game():
+    start = CantStopState.new(2)
+    events, states = _play(start, [CS_AGENTS["advisor"], CS_AGENTS["random"]], cs_chance, cs_dict, seed=4)
+    assert cs_stats.summarise(events, ["Ada", "Ben"], CantStopConfig()).turns == states[-1].turn
+    start = LudoState.new(2, LudoConfig().resolved())
+    events, states = _play(start, [LUDO_AGENTS["advisor"], LUDO_AGENTS["random"]], ludo_chance, ludo_dict, seed=3)
+    assert ludo_stats.summarise(events, ["Ada", "Ben"], LudoConfig()).turns == states[-1].turn
