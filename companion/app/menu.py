@@ -29,10 +29,11 @@ from companion.app.language import choose_language
 from companion.app.loop import run_loop
 from companion.app.menu_model import LookBack, MenuModel, ShowRules, Shutdown, StartGame
 from companion.app.menu_store import StoreMenuData
+from companion.app.notices import show_notices
 from companion.app.play import run_game
 from companion.app.replay import replay_game
 from companion.app.rules import RulesSession
-from companion.app.startup import load_box_config, open_box_store
+from companion.app.startup import load_box_config, open_box_store, store_notice
 from companion.app.summary import show_summary
 from companion.commands import Button, Command
 from companion.config import Config
@@ -42,6 +43,7 @@ from companion.errors import ScriptEnded
 from companion.i18n import _
 from companion.paths import AppPaths, resolve
 from companion.registry import GAMES, game
+from companion.screens.notice import Notice
 from companion.store import Store
 from hardware import LedPanel, StatusPattern, make_pin_factory
 
@@ -166,10 +168,19 @@ class MenuRunner:
         with store:
             model = MenuModel(StoreMenuData(store, self.paths.state_dir), available_games(), self.config.variants,
                               self.config.players.names)
-            model.message = " ".join(m for m in (self.notice, problem) if m)
+            notices = [n for n in (Notice.CONFIG_IGNORED if self.notice else None, store_notice(store, problem)) if n]
             if self.display is None:
                 self.open_devices()
             try:
+                try:
+                    shown = show_notices(notices, store, self.inputs, self.display, headless=self.headless,
+                                         fps=self.config.session.fps, leds=self.leds)
+                except ScriptEnded:
+                    log.info("the input ended on a notice: leaving the menu")
+                    return self.result
+                if not shown.went_on:
+                    log.info("quit on a notice")
+                    return self.result
                 return self._loop(store, model, max_ticks)
             finally:
                 self.close_devices()
@@ -182,7 +193,7 @@ class MenuRunner:
             if self.leds is not None:
                 self.leds.show_turn(None)
                 self.leds.show_status(StatusPattern.STEADY)
-            self.display.show(model.view(), menu_display.draw)
+            self.display.show(model.view(), menu_display.draw, "menu")
             self.pending.extend(self.inputs.poll())
             while self.pending:
                 command = self.pending.popleft()

@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.app.devices import PlayDevices
 from companion.app.loop import RunResult, run_loop
+from companion.app.notices import show_notices
 from companion.app.summary import show_summary
 from companion.config import Config
 from companion.errors import UserError
@@ -26,6 +27,7 @@ from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
 from companion.readers import ReaderSettings
 from companion.registry import GameEntry
+from companion.screens.notice import Notice
 from companion.store import Store
 from vision.camera import FrameSource
 
@@ -69,14 +71,16 @@ def open_game(store: Store, entry: GameEntry, players: list[str] | None, variant
 def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], variant: dict, *, config: Config,
              state_dir: Path | None, camera: FrameSource | None, inputs: Any, display: Any, leds: Any = None,
              headless: bool = False, screenshots: Path | None = None, seed: int | None = None,
-             max_ticks: int | None = None, notice: str = "") -> RunResult:
+             max_ticks: int | None = None, notice: str = "", notices: tuple[Notice, ...] = ()) -> RunResult:
     """Play the stored game ``game_id`` of ``entry`` until it ends, the players quit or ``max_ticks``.
 
     Builds the game's session (``SESSION``, replaying the stored log; ``CorruptLog`` when it does not
     replay), its reader on ``camera`` (None: everything is entered by hand) with the calibrations of
     ``state_dir`` loaded once, and runs the loop with the game's screen and drawing. ``notice``: a
-    message shown on the first screen (a damaged store moved aside). An event row that cannot be read is
-    set aside with those after it (:meth:`Store.set_aside_unreadable`, logged) and the screen says so.
+    message shown in the first screen's notice band (no camera found). ``notices``: notice screens
+    (``companion.screens.notice``) shown before the game, each until CONFIRM (a damaged store moved
+    aside). An event row that cannot be read is set aside with those after it
+    (:meth:`Store.set_aside_unreadable`, logged) and a notice screen says so.
     ``seed`` seeds the box's draw of
     who starts. Once the game is over its summary is shown (:func:`companion.app.summary.show_summary`)
     until the players leave it. The devices stay the caller's.
@@ -84,8 +88,13 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     damage = store.set_aside_unreadable(game_id)  # an unreadable event ends the log where it was good
     if damage:
         log.error("%s", damage)
-        notice = " ".join(m for m in (_("Part of the saved game could not be read: it goes on from the last "
-                                        "good move"), notice) if m)
+        notices = (*notices, Notice.GAME_CUT)
+    shown = show_notices(list(notices), store, inputs, display, screenshots=screenshots, headless=headless,
+                         fps=config.session.fps, leds=leds)
+    if not shown.went_on:
+        log.info("quit on a notice: the game is saved and resumes at the next start")
+        return RunResult(game_id, None, 0, shown.screenshots)
+    shots = shown.screenshots
     session = entry.module("session").SESSION(store, game_id, players, entry.config(variant),
                                               stable_frames=config.session.stable_frames, rng=random.Random(seed))
     if notice:
@@ -96,7 +105,7 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
         camera.watch(session)
     result = run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
                       draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
-                      fps=config.session.fps, max_ticks=max_ticks, leds=leds)
+                      fps=config.session.fps, max_ticks=max_ticks, leds=leds, shots_before=shots)
     if session.finished and store.game(game_id).finished:
         shots = show_summary(store, game_id, inputs, display, screenshots=screenshots, headless=headless,
                              fps=config.session.fps, leds=leds, shots_before=result.screenshots)
@@ -142,4 +151,5 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
         return run_game(entry, store, game_id, players, variant, config=config, state_dir=paths.state_dir,
                         camera=source, inputs=inputs, display=display, leds=devices.leds, headless=headless,
                         screenshots=screenshots, seed=seed, max_ticks=max_ticks,
-                        notice=" ".join(m for m in (devices.store_problem, devices.camera_notice) if m))
+                        notice=devices.camera_notice,
+                        notices=(Notice.STORE_MOVED,) if devices.store_problem else ())

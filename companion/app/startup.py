@@ -26,6 +26,7 @@ from companion.config import Config, load_config
 from companion.errors import ConfigError, StateDirError, StoreError
 from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
+from companion.screens.notice import Notice
 from companion.store import Store, open_or_move_aside
 
 log = logging.getLogger(__name__)
@@ -41,6 +42,14 @@ def load_box_config(path: Path | None) -> tuple[Config, str | None]:
         message = _("Config ignored, running with the defaults: {error}. Fix the file and restart.").format(error=error)
         log.error("%s", message)
         return Config(), message
+
+
+def store_notice(store: Store, message: str | None) -> Notice | None:
+    """The notice screen for what :func:`open_box_store` said: none when all was well, the store in
+    memory (games are not saved), or a damaged store moved aside."""
+    if not message:
+        return None
+    return Notice.STORE_UNSAVED if str(store.path) == MEMORY else Notice.STORE_MOVED
 
 
 def open_box_store(paths: AppPaths) -> tuple[Store, str | None]:

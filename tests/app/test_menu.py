@@ -47,7 +47,7 @@ def test_buttons_alone_start_a_cant_stop_game(paths, factory):
     # and NEXT around to "Start the game".
     tap(factory, C, C, C, N, C, N, C, N, C, N, N, N, N, C)
     shown = []
-    runner.display.show = lambda view, draw: shown.append(view)  # what the window was asked to show, in order
+    runner.display.show = lambda view, draw, *mode: shown.append(view)  # what the window was asked to show, in order
     result = runner.run(max_ticks=2)
     assert len(result.games) == 1 and not result.shutdown
     with Store(paths.store_file) as store:
@@ -57,7 +57,7 @@ def test_buttons_alone_start_a_cant_stop_game(paths, factory):
     assert [type(v).__name__ for v in shown[:1]] == ["MenuView"]
     game_views = [v for v in shown if isinstance(v, ScreenView)]
     assert len(game_views) == 3  # game_ticks
-    assert game_views[0].players and [p.name for p in game_views[0].players] == ["Ada", "Ben"]
+    assert [p.name for p in game_views[0].chrome.seats] == ["Ada", "Ben"]
     assert type(shown[-1]).__name__ == "MenuView"  # back in the menu after the game's ticks
     assert runner.display is None  # devices closed, pins free
     assert factory.pin(DEFAULT_BUTTON_PINS[C]).state == 1  # ... and the pull-up still reads released
@@ -92,7 +92,7 @@ def test_failed_poweroff_stays_in_the_menu_with_a_message(paths, factory):
     runner = runner_for(paths, factory, poweroff=refuse)
     tap(factory, N, N, N, N, N, N, N, C, N, C)
     shown = []
-    runner.display.show = lambda view, draw: shown.append(view)
+    runner.display.show = lambda view, draw, *mode: shown.append(view)
     result = runner.run(max_ticks=2)
     assert not result.shutdown and result.ticks == 2
     assert shown[-1].message.startswith("Shut down failed: systemctl poweroff failed")
@@ -141,6 +141,65 @@ def test_delete_saved_game_removes_game_and_events_only_when_unfinished(tmp_path
         assert store.integrity_check() == "ok"
 
 
+def test_saved_games_count_turns_not_events_and_name_their_board(tmp_path):
+    """Issue 37: a Schotten Totten game of 8 plays is 8 turns (its log holds the deal and every draw too);
+    two Ludo games on different boards are told apart."""
+    import random
+
+    from companion.games.schotten_totten import SchottenTottenConfig
+    from companion.session.schotten_totten import SchottenTottenSession
+
+    with Store(tmp_path / "s.sqlite3") as store:
+        game_id = store.new_game("schotten-totten", ["Ada", "Ben"], {})
+        session = SchottenTottenSession(store, game_id, ["Ada", "Ben"], SchottenTottenConfig(), rng=random.Random(1))
+        session.on_command(Command.parse("confirm"))
+        for stone, card in enumerate((11, 21, 31, 41, 51, 61, 12, 22), start=1):  # R1 O1 Y1 ... one a stone
+            session.on_command(Command.parse(f"set {stone} {card}"))
+            session.on_command(Command.parse("confirm"))
+        store.new_game("ludo", ["Ada", "Ben"], {"board": "mensch40"})
+        store.new_game("ludo", ["Ada", "Ben"], {"board": "dga56"})
+        saved = StoreMenuData(store).saved_games()
+        assert store.event_count(game_id) > 8
+        assert [(g.game, g.turns, g.unit) for g in saved] == [("schotten-totten", 8, "turn"), ("ludo", 0, "turn"),
+                                                              ("ludo", 0, "turn")]
+        assert [dict(g.variant) for g in saved[1:]] == [{"board": "mensch40"}, {"board": "dga56"}]
+
+
+def test_a_replay_steps_by_play_not_by_draw_and_jumps_a_turn_at_a_time(tmp_path):
+    """Schotten Totten: a step is a card played (the draw after it and the deal need no press of their
+    own); BANK goes from turn's end to turn's end; Can't Stop's replay shows each roll's dice."""
+    import random
+
+    from companion.app.replay import ReplaySession
+    from companion.games.schotten_totten import SchottenTottenConfig
+    from companion.registry import game
+    from companion.session.schotten_totten import SchottenTottenSession
+
+    with Store(tmp_path / "s.sqlite3") as store:
+        game_id = store.new_game("schotten-totten", ["Ada", "Ben"], {})
+        session = SchottenTottenSession(store, game_id, ["Ada", "Ben"], SchottenTottenConfig(), rng=random.Random(1))
+        session.on_command(Command.parse("confirm"))
+        for stone, card in enumerate((11, 21, 31, 41, 51, 61, 12, 22), start=1):
+            session.on_command(Command.parse(f"set {stone} {card}"))
+            session.on_command(Command.parse("confirm"))
+        replay = ReplaySession(store, game("schotten-totten"), game_id)
+        assert replay.total == 29 and replay.last == 9  # who starts (with the deal), then 8 plays
+        assert [stop.text for stop in replay.stops[1:3]] == ["Ada starts", "Ada plays R1 at stone 1"]
+        assert replay.turns == 8
+        presses = 0
+        while replay.at < replay.last:
+            replay.on_command(Command(Button.BANK))
+            presses += 1
+        assert presses == 8 and replay.inner.state.turn == 9
+        cant_stop = _finished_cant_stop_game(store)
+        replay = ReplaySession(store, game("cant-stop"), cant_stop)
+        replay.on_command(Command(Button.NEXT))
+        replay.on_command(Command(Button.NEXT))  # the first roll
+        assert replay.inner.confirmed is not None and list(replay.inner.state.dice) == replay.inner.confirmed.values
+        replay.on_command(Command(Button.PASS))
+        assert replay.at == replay.last and replay.shown == replay.total
+
+
 def test_cant_stop_is_always_available():
     games = available_games()
     assert games["cant-stop"] is True and set(games) == {"cant-stop", "ludo", "schotten-totten", "donkey-race"}
@@ -152,7 +211,7 @@ def test_every_game_runs_in_the_menus_process_on_its_window_and_pins(paths, fact
     window, inputs = runner.display, runner.inputs
     tap(factory, C, *[N] * index, C, C, C, C, C)  # New game, the game, 2 players, Player 1, Player 2, Start
     shown = []
-    window.show = lambda view, draw: shown.append((view, runner.display, runner.inputs))
+    window.show = lambda view, draw, *mode: shown.append((view, runner.display, runner.inputs))
     result = runner.run(max_ticks=1)
     assert len(result.games) == 1
     with Store(paths.store_file) as store:
@@ -168,7 +227,7 @@ def test_a_script_drives_the_same_input_path_and_the_menu_ends_with_it(paths, tm
                         camera_spec="auto", poweroff=lambda: None, game_ticks=1)
     runner.open_devices()
     shown = []
-    runner.display.show = lambda view, draw: shown.append(view)
+    runner.display.show = lambda view, draw, *mode: shown.append(view)
     result = runner.run(max_ticks=50)
     assert result.ticks == 4  # one command a poll; after the fourth the script is exhausted
     assert [v.title for v in shown] == ["Tabletop companion"] * 3 + ["Scoreboard"]
@@ -191,7 +250,7 @@ def test_holding_next_leaves_the_game_for_the_menu_with_the_game_saved(paths, fa
         time.sleep(0.01)
     next_pin.drive_high()
     shown = []
-    runner.display.show = lambda view, draw: shown.append(view)
+    runner.display.show = lambda view, draw, *mode: shown.append(view)
     result = runner.run(max_ticks=2)
     game_views = [v for v in shown if isinstance(v, ScreenView)]
     assert len(result.games) == 1 and len(game_views) == 1  # the hold ended the game at its first tick
@@ -219,26 +278,37 @@ def _finished_cant_stop_game(store) -> int:
 
 
 def test_history_replays_a_finished_game_step_by_step_then_its_summary(paths, tmp_path):
+    """A replay steps one event (NEXT), jumps to the turn's end (BANK) and to the game's end (PASS), and says
+    each event in the notice; past the end, the summary."""
     paths.state_dir.mkdir(parents=True)
     with Store(paths.store_file) as store:
         game_id = _finished_cant_stop_game(store)
         steps = len(store.events(game_id))
     script = tmp_path / "menu.script"
     presses = ["next", "next", "next", "confirm", "confirm", "confirm"]  # History, the game, Replay
-    presses += ["next"] * steps + ["undo", "next", "next"]  # every step, one back, on past the last: the summary
+    presses += ["next", "next", "bank", "undo", "pass", "next"]  # who starts, a roll, the turn's end, back, the end
     presses += ["next", "confirm", "undo"]  # the summary's course page, leave, and a press in the menu
     script.write_text("\n".join(presses) + "\n")
     runner = MenuRunner(paths=paths, config=CONFIG, input_spec=f"script:{script}", headless=True, pin_factory=None,
                         camera_spec="auto", poweroff=lambda: None, game_ticks=None)
     runner.open_devices()
     shown = []
-    runner.display.show = lambda view, draw: shown.append(view)
+    runner.display.show = lambda view, draw, *mode: shown.append(view)
     runner.run(max_ticks=200)
-    replay = [v for v in shown if isinstance(v, ScreenView)]
-    assert replay[0].prompt == f"Replay: step 0 of {steps}. NEXT: on, UNDO: back, CONFIRM: leave"
-    assert replay[-1].prompt.startswith(f"Replay: step {steps} of {steps}")
-    assert {v.prompt for v in replay} == {f"Replay: step {k} of {steps}. NEXT: on, UNDO: back, CONFIRM: leave"
-                                          for k in range(steps + 1)}
+    replay = [v for v in shown if hasattr(v, "prompt") and v.prompt.startswith("Replay:")]
+    seen = []
+    for view in replay:  # one view a press (the loop draws again only when something changed)
+        if not seen or (view.prompt, view.message) != (seen[-1].prompt, seen[-1].message):
+            seen.append(view)
+    assert seen[0].prompt.startswith(f"Replay: step 0 of {steps}, turn 1 of ") and seen[0].message == ""
+    assert seen[1].message in ("Ada starts", "Ben starts")
+    assert seen[2].message.split()[1] == "rolls" and [d.value for d in seen[2].dice] != []
+    assert "?" not in "".join(str(d.value) for d in seen[2].dice)
+    assert seen[3].message.split()[1] in ("banks", "busts", "banks,")  # BANK: the end of the first turn
+    assert seen[-1].prompt.startswith(f"Replay: step {steps} of {steps}") and "wins!" in seen[-1].message
+    assert seen[-1].keys == (("NEXT", "summary"), ("UNDO", "step back"), ("CONFIRM", "leave"))
+    assert seen[0].keys == (("NEXT", "next step"), ("BANK", "to the turn's end"), ("PASS", "to the end"),
+                            ("CONFIRM", "leave"))
     summaries = [v for v in shown if type(v).__name__ == "SummaryView"]
     assert [v.page for v in summaries][:1] == [0] and summaries[-1].page == 1
     assert type(shown[-1]).__name__ == "MenuView"
