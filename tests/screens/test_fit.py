@@ -472,8 +472,38 @@ def test_every_prompt_of_a_game_by_hand_fits_with_the_longest_names(name, size, 
                 if len(getattr(view, field, "") or "") > len(getattr(chosen.get(key), field, "") or ""):
                     chosen[key] = view
             session.on_command(Command(Button(press)))
-    assert len(chosen) >= 4
-    for k, view in enumerate(chosen.values()):
-        lines = drawn_lines(monkeypatch, lambda view=view: save(display.render(view, size), shots,
-                                                                  f"{name} by hand {size[0]} {k}"))
-        assert_readable(lines, players, "", f"{name} by hand at {size}: {view.prompt!r}", size)
+        while not session.finished:  # the winner's screen: CONFIRM until the session ends
+            session.on_command(Command(Button.CONFIRM))
+        assert len(chosen) >= 4
+        for k, view in enumerate(chosen.values()):
+            lines = drawn_lines(monkeypatch, lambda view=view: save(display.render(view, size), shots,
+                                                                      f"{name} by hand {size[0]} {k}"))
+            assert_readable(lines, players, "", f"{name} by hand at {size}: {view.prompt!r}", size)
+        # History's replay of the same game: its first and last steps and the steps with the longest stories
+        from companion.app.replay import ReplaySession, _screen
+
+        replay = ReplaySession(store, entry, store.finished_games(game=name)[0].id)
+        longest = sorted(range(len(replay.stops)), key=lambda k: len(replay.stops[k].text))[-3:]
+        for at in sorted({0, replay.last, *longest}):
+            replay._go(at)
+            view = _screen(entry).build_view(replay)
+            lines = drawn_lines(monkeypatch, lambda view=view: save(display.render(view, size), shots,
+                                                                      f"{name} replay {size[0]} {at}"))
+            assert_readable(lines, players, replay.stops[at].text, f"{name} replay at {size}, step {at}", size)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_the_notice_screens_fit(size, monkeypatch, shots, language):
+    from companion.app.notices import NoticeSession
+    from companion.display import notice as notice_display
+    from companion.screens import notice as notice_screen
+    from companion.screens.notice import Notice
+
+    session = NoticeSession(list(Notice))
+    for k, kind in enumerate(Notice):
+        session.index = k
+        view = notice_screen.build_view(session)
+        surface = pygame.Surface(size)
+        lines = drawn_lines(monkeypatch, lambda view=view, surface=surface: notice_display.draw(surface, view))
+        assert_readable(lines, [], " ".join(view.paragraphs), f"{language} {size} notice {kind.value}", size)
+        save(surface, shots, f"{language} {size[0]} notice {kind.value}")
