@@ -98,10 +98,12 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
                 log.info("quit: the game is saved and resumes at the next start")
                 return RunResult(session.game_id, None, ticks, shots)
             if command.button is Button.RULES and game and not isinstance(session, RulesSession):
-                shots = run_loop(RulesSession(game, session.game_id, session.active_seat), store, None,
-                                 lambda frame: None, inputs, display, screen=rules_screen, draw=rules_display.draw,
-                                 game=game, screenshots=screenshots, headless=headless, fps=fps, leds=leds,
-                                 shots_before=shots).screenshots
+                rules = RulesSession(game, session.game_id, session.active_seat)
+                shots = run_loop(rules, store, None, lambda frame: None, inputs, display, screen=rules_screen,
+                                 draw=rules_display.draw, game=game, screenshots=screenshots, headless=headless,
+                                 fps=fps, leds=leds, shots_before=shots).screenshots
+                if not rules.finished:  # the players quit from the rules: the whole run ends, the game saved
+                    return RunResult(session.game_id, None, ticks, shots)
                 continue
             session.on_command(command)
         if session.winner_name is not None and not scored:

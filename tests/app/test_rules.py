@@ -40,3 +40,16 @@ def test_rules_from_within_a_game_then_back_to_it(app_env, tmp_path):
                  "--players", "Ada,Ben", "--screenshots", str(shots), "--seed", "1"]) == 0
     modes = [p.name.split("-", 1)[1].removesuffix(".png") for p in sorted(shots.glob("*.png"))]
     assert modes[:3] == ["start", "rules", "rules"] and "check" in modes[3:]  # no camera: the roll's entry
+
+
+def test_quit_on_a_rules_page_ends_the_run_with_the_game_saved(app_env, tmp_path):
+    """Q (or `quit`) on How to play quits the program, as it does on the game's own screens."""
+    from companion.store import Store
+
+    script = tmp_path / "s.script"
+    script.write_text("confirm\nrules\nnext\nquit\n", encoding="utf-8")
+    assert main(["play", "cant-stop", "--headless", "--camera", "none", "--input", f"script:{script}",
+                 "--players", "Ada,Ben", "--seed", "1"]) == 0  # not "the script ended while the game waited"
+    with Store(app_env / "state" / "companion.sqlite3") as store:
+        (record,) = store.unfinished_games("cant-stop")
+        assert [e.payload["type"] for e in store.events(record.id)] == ["start"]  # saved where it was
