@@ -39,8 +39,8 @@ import numpy as np
 
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
-from companion.games.donkey_race import (UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw, FirstLeader, Pass,
-    Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name)
+from companion.games.donkey_race import (DONKEY, JOKER, UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw,
+    FirstLeader, Pass, Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name, set_value)
 from companion.games.donkey_race.record import codes_from_entry
 from companion.i18n import _, listing, ngettext
 from companion.session.base import Presses, Told, Waiting, without_camera
@@ -342,8 +342,14 @@ class DonkeyRaceSession(LoggedSession):
         count = (len(self._entry) if self._entry else 1) if leading else max(1, state.count)
         values = self.entry_values()
         if not self._entry:
-            floor = -1 if leading else state.high_value
-            number = next((v for v in values if v > floor), values[-1])
+            start = self.lowest_play()
+            if start is None:  # nothing can be played (a card too few, nothing higher): the keys offer PASS
+                self._entry = None
+                self.message = _("Nothing can be played now: PASS")
+                return
+            self._entry = start
+            self.message = ""
+            return
         elif value:
             current = self.config.value_of(self._entry[0])
             number = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
@@ -352,6 +358,19 @@ class DonkeyRaceSession(LoggedSession):
             count = count % min(3, self.config.hand_size) + 1 if leading else count
         self._entry = codes_from_entry([number] * count, self.config)
         self.message = ""  # the entry is on the screen (the proposal), the keys say what each press does
+
+    def lowest_play(self) -> tuple[int, ...] | None:
+        """The lowest play the player to act may make now, as card codes: of the engine's legal plays at the
+        table (D.4.1-2, D.5: cards not yet seen elsewhere, as many as the round asks and the hand holds),
+        the lowest value, then the fewest cards; jokers are left to scripts. None when no play is legal
+        (the player can only pass)."""
+        plays = [a for a in self.state.legal_actions() if isinstance(a, Play) and JOKER not in a.cards
+                 and UNKNOWN not in a.cards and (DONKEY not in a.cards or self.config.donkey)]
+        if not plays:
+            return None
+        donkey_round = self.state.donkey_round
+        best = min(plays, key=lambda p: (set_value(p.cards, self.config, donkey_round), len(p.cards), p.cards))
+        return tuple(best.cards)
 
     def proposed_play(self) -> tuple[tuple[int, ...], str]:
         """The play CONFIRM would make: the hand entry, else the new cards in the active sector."""

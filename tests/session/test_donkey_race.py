@@ -11,7 +11,7 @@ import pytest
 from companion.commands import Button, Command
 from companion.display.chrome import chrome_layout
 from companion.display.donkey_race import render as render_donkey_race
-from companion.games.donkey_race import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase
+from companion.games.donkey_race import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase, Play
 from companion.games.donkey_race.record import codes_from_entry
 from companion.readers.donkey_race import read_table, reading_from_observation
 from companion.screens.common import Tone
@@ -306,3 +306,22 @@ def test_a_rounds_end_says_the_points_and_the_tokens_that_move(store):
     assert [t.text for t in told][:5] == ["The cards are dealt", "Ada leads the first round", "Ada plays 5",
                                           "Ben plays 8", "Cleo passes"]
     assert [t.seq for t in told if t.ends_turn] == [6, 11]  # the two rounds' ends
+
+
+def test_the_entry_by_hand_opens_at_a_play_the_table_allows(store):
+    """The entry never offers what the box would refuse: not the donkey card once another player is known to
+    hold it, and as many cards as the round asks."""
+    s = session(store, players=("Ada", "Ben"), hand_size=3)
+    s.on_camera_problem("No camera")
+    press(s, "confirm", "bank", "confirm")  # dealt; Ada holds the donkey card and leads
+    assert s.state.active == 0 and DONKEY in s.state.hands[0]
+    press(s, "dice 5 5", "confirm")  # two fives (her third card is the donkey)
+    assert s.state.active == 1 and s.state.count == 2
+    entry = s.proposed_play()[0]
+    assert entry == (6, 6)  # the lowest play that beats them: two cards, not the donkey Ada holds
+    assert Play(entry) in s.state.legal_actions()
+    press(s, "confirm", "pass")  # Ben's 6 6, Ada passes: Ben's play is the highest, he leads the next round
+    press(s, "confirm")  # the players draw
+    assert s.mode is Mode.PLAY and s.state.active == 1 and DONKEY in s.state.hands[0]
+    lead = s.proposed_play()[0]
+    assert lead == (1,) and Play(lead) in s.state.legal_actions()  # the lowest lead, not the donkey card
