@@ -71,10 +71,12 @@ def _axes(surface: pygame.Surface, rect: pygame.Rect, x_label: str, y_label: str
 
 
 def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect, series: Sequence[Sequence[float]],
-                    names: Sequence[str], x_label: str, y_label: str, high: float | None = None) -> None:
+                    names: Sequence[str], x_label: str, y_label: str, high: float | None = None,
+                    colours: Sequence[tuple[int, int, int]] = ()) -> None:
     """One line a seat (``series[seat][k]``: the value after step ``k``) inside ``rect``, with a legend
     of ``names``; the value axis runs from 0 to ``high`` (default: the largest value, at least 1), rounded
-    up to a whole tick (:func:`whole_ticks`: counts are never labelled with fractions)."""
+    up to a whole tick (:func:`whole_ticks`: counts are never labelled with fractions). ``colours``: each
+    line's colour (the players' own, Ludo's pawns), else the palette's; each seat keeps its shape."""
     unit = max(10, rect.height // 12)
     top = whole_ticks(max([high or 0.0] + [v for s in series for v in s] + [1.0]))[-1]
     legend_h = max(unit, text.line_height(text.surface_floor(surface)) + 2)
@@ -85,8 +87,11 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect, series: Sequence
     draw_text(surface, str(steps), pygame.Rect(area.right - unit * 2, area.bottom + 2, unit * 2, label_h),
               label_size(surface), palette.MUTED, align="right")
     radius = max(3, unit // 4)
+    def colour_of(seat: int) -> tuple[int, int, int]:
+        return colours[seat] if seat < len(colours) else palette.PLAYER_COLOURS[seat % len(palette.PLAYER_COLOURS)]
+
     for seat, values in enumerate(series):
-        colour = palette.PLAYER_COLOURS[seat % len(palette.PLAYER_COLOURS)]
+        colour = colour_of(seat)
         points = [(area.x + (area.width * (k + 1)) // max(1, steps), area.bottom - int(area.height * v / top))
                   for k, v in enumerate(values)]
         if len(points) > 1:
@@ -97,7 +102,7 @@ def draw_line_chart(surface: pygame.Surface, rect: pygame.Rect, series: Sequence
                 draw_shape(surface, palette.PLAYER_SHAPES[seat % 4], point, radius, colour)
     x = rect.x + unit * 2
     for seat, name in enumerate(names):
-        colour = palette.PLAYER_COLOURS[seat % len(palette.PLAYER_COLOURS)]
+        colour = colour_of(seat)
         y = rect.bottom - legend_h // 2
         draw_shape(surface, palette.PLAYER_SHAPES[seat % 4], (x + radius, y), radius, colour)
         width = (rect.width - unit * 2) // max(1, len(names))

@@ -38,14 +38,22 @@ def bottom_lines(view: DonkeyRaceView) -> list[tuple[str, palette.RGB, bool]]:
 def draw(surface: pygame.Surface, view: DonkeyRaceView) -> None:
     """Draw ``view`` over the whole of ``surface`` at any size: the shared frame, then the body: the lanes
     with their tokens on the left, the round's plays by sector on the right (what beats the current play,
-    the play CONFIRM would make, the piles), and under both what to do at the table and the hint."""
+    the play CONFIRM would make, the piles), and under both what to do at the table and the hint (as many of
+    those lines as leave each lane a line for its name beside its track)."""
     layout = draw_chrome(surface, view.chrome)
     body, sizes, pad = layout.body, layout.type, layout.pad
     styles = _styles(view)
     floor = sizes.floor
-    wrapped = [(text.wrap_all(line, floor, body.width, bold), colour, bold, line) for line, colour, bold in bottom_lines(view)]
     line_h = text.line_height(floor, bold=True)
-    bottom_h = sum(len(lines) for lines, *_rest in wrapped) * line_h
+    n = len(view.lanes)  # each lane a line (the name beside its track); the panel a line a player and its title
+    least_top = max(n * (line_h + pad), (n + 1) * (line_h + 2) + 2 * pad)
+    wrapped, bottom_h = [], 0
+    for line, colour, bold in bottom_lines(view):  # what to do at the table first, the hint last: while room
+        lines = text.wrap_all(line, floor, body.width, bold)
+        if bottom_h + len(lines) * line_h + pad > body.height - least_top:
+            break
+        wrapped.append((lines, colour, bold, line))
+        bottom_h += len(lines) * line_h
     top = pygame.Rect(body.x, body.y, body.width, body.height - bottom_h - (pad if bottom_h else 0))
     lanes = pygame.Rect(top.x, top.y, round(top.width * 0.58), top.height)
     _draw_lanes(surface, view, lanes, styles, floor, pad)
@@ -60,33 +68,43 @@ def draw(surface: pygame.Surface, view: DonkeyRaceView) -> None:
 
 def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect,
                 styles: dict[int, palette.PlayerStyle], floor: int, pad: int) -> None:
-    """One lane per player: the name over a track of Start + ``track_length`` spaces, the token on its
-    space (the space count past the finish written at its end)."""
+    """One lane per player: the name and the space over a track of Start + ``track_length`` spaces, the
+    token on its space; when the lanes are too low for two lines each, the name beside the track."""
     n = max(1, len(view.lanes))
     lane_h = area.height // n
     name_h = text.line_height(floor, bold=True)
     spaces = view.track_length + 1
-    cell = area.width / spaces
+    stacked = lane_h >= 2 * name_h + pad
+    name_w = 0 if stacked else min(area.width * 2 // 5, max(text.width_of(lane.name, floor, bold=True)
+                                                          for lane in view.lanes) + 2 * pad)
+    track_x, track_w = area.x + name_w, area.width - name_w
+    cell = track_w / spaces
     for i, lane in enumerate(view.lanes):
         y = area.y + i * lane_h
         row = pygame.Rect(area.x, y, area.width, lane_h - 2)
         if view.chrome.active is not None and view.chrome.seats[view.chrome.active].seat == lane.seat:
             pygame.draw.rect(surface, palette.HIGHLIGHT, row, 2, border_radius=pad)
-        label = ngettext("{name}: space {n}", "{name}: space {n}", lane.position).format(name=lane.name,
-                                                                                     n=lane.position)
-        draw_text(surface, label, pygame.Rect(row.x + pad, y, row.width - 2 * pad, name_h), floor,
-                  palette.FOREGROUND, bold=True)
-        track_h = max(4, row.bottom - (y + name_h) - 2)
-        cy = y + name_h + track_h / 2
+        if stacked:
+            label = ngettext("{name}: space {n}", "{name}: space {n}", lane.position).format(name=lane.name,
+                                                                                         n=lane.position)
+            draw_text(surface, label, pygame.Rect(row.x + pad, y, row.width - 2 * pad, name_h), floor,
+                      palette.FOREGROUND, bold=True)
+            track_h = max(4, row.bottom - (y + name_h) - 2)
+            cy = y + name_h + track_h / 2
+        else:
+            draw_text(surface, lane.name, pygame.Rect(row.x + pad, row.centery - name_h // 2, name_w - 2 * pad,
+                                                      name_h), floor, palette.FOREGROUND, bold=True)
+            track_h = max(4, row.height - 4)
+            cy = row.centery
         size = min(cell * 0.95, track_h * 0.9)
         for space in range(spaces):
-            box = pygame.Rect(round(area.x + space * cell) + 1, round(cy - size / 2), max(2, round(cell) - 2),
+            box = pygame.Rect(round(track_x + space * cell) + 1, round(cy - size / 2), max(2, round(cell) - 2),
                               round(size))
             colour = palette.TOP_SPACE if space in (0, spaces - 1) else palette.SLOT
             pygame.draw.rect(surface, colour, box)
             pygame.draw.rect(surface, palette.SLOT_EDGE, box, 1)
         shown = min(lane.position, spaces - 1)
-        draw_token(surface, (area.x + (shown + 0.5) * cell, cy), min(cell * 0.92, track_h), styles[lane.seat])
+        draw_token(surface, (track_x + (shown + 0.5) * cell, cy), min(cell * 0.92, track_h), styles[lane.seat])
 
 
 def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect,

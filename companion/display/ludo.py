@@ -94,7 +94,7 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
         r = _cell_rect(rect, geo, cell)
         pygame.draw.rect(surface, LIGHT[starts[i]] if i in starts else CELL, r)
         pygame.draw.rect(surface, LINE, r, 1)
-        if i in safe and i not in starts:
+        if view.stars_safe and i in safe and i not in starts:
             cx, cy = r.center
             k = r.width * 0.3
             pts = [(cx + k * math.cos(a * math.pi / 5 - math.pi / 2) * (1 if a % 2 == 0 else 0.45),

@@ -13,6 +13,7 @@ from companion.display.text import draw_text, draw_wrapped
 from companion.i18n import _
 from companion.registry import game_title
 from companion.screens import palette
+from companion.screens.summary import course_chart
 from companion.stats import GameSummary
 
 SIZE = (800, 480)
@@ -48,10 +49,11 @@ def write_plots(figures: dict, summaries: Sequence[tuple[int, GameSummary]], fol
     draw_bar_chart(surface, area, [p["wins"] for p in players.values()], list(players), _("wins"))
     written.append(_save(surface, folder / "wins.png"))
     for game_id, summary in summaries:
-        course = summary.course
         surface, area = _canvas(_("{game}, game {id}: the course of the game").format(game=game_title(summary.game),
                                                                                      id=game_id))
-        draw_line_chart(surface, area, course.series, summary.players, _(course.step), _(course.what), course.high)
+        chart = course_chart(summary)
+        draw_line_chart(surface, area, chart.series, chart.names, chart.x_label, chart.y_label, chart.high,
+                        chart.colours)
         written.append(_save(surface, folder / f"game-{game_id}-course.png"))
     return written
 

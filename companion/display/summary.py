@@ -25,7 +25,7 @@ def draw(surface: pygame.Surface, view: SummaryView) -> None:
         draw_text(surface, chart.title, pygame.Rect(body.x, body.y, body.width, title_h), sizes.normal,
                   palette.FOREGROUND, bold=True)
         draw_line_chart(surface, pygame.Rect(body.x, body.y + title_h, body.width, body.height - title_h), chart.series,
-                        chart.names, chart.x_label, chart.y_label, chart.high)
+                        chart.names, chart.x_label, chart.y_label, chart.high, chart.colours)
         return
     size = sizes.normal
     wrapped = [text.wrap_all(line, size, body.width) for line in view.lines]

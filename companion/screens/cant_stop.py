@@ -14,7 +14,8 @@ import numpy as np
 from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
 from companion.i18n import N_, _, percent
-from companion.screens.common import Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend, name_to_act, start_prompt
+from companion.screens.common import (HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend,
+    name_to_act, start_prompt)
 from companion.session.base import without_camera
 from companion.session.cant_stop import DICE, CantStopSession, Mode, RollCheck
 
@@ -189,7 +190,7 @@ def _status(session: CantStopSession) -> str:
 
 
 _KEYS: dict[Mode, Keys] = {
-    Mode.START: ((Button.CONFIRM, N_("start")), (Button.NEXT, N_("other player"))),
+    Mode.START: ((Button.CONFIRM, N_("start")), (Button.NEXT, N_("other player")), HOLD_FOR_RULES),
     Mode.WATCH: ((Button.NEXT, N_("enter by hand")), (Button.UNDO, N_("undo"))),
     Mode.CHOOSE: ((Button.CONFIRM, N_("use pairing")), (Button.NEXT, N_("next pairing")), (Button.UNDO, N_("undo"))),
     Mode.DECIDE: ((Button.CONFIRM, N_("roll again")), (Button.BANK, N_("bank")), (Button.UNDO, N_("undo"))),

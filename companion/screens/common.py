@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from companion.commands import Button
 from companion.i18n import N_, _
 
-__all__ = ["BUTTON_NAMES", "Keys", "SeatChip", "Chrome", "ChromeFields", "Tone", "key_legend", "start_prompt",
+__all__ = ["BUTTON_NAMES", "HOLD_FOR_RULES", "Keys", "SeatChip", "Chrome", "ChromeFields", "Tone", "key_legend", "start_prompt",
            "name_to_act", "with_chrome"]
 
 
@@ -117,6 +117,10 @@ BUTTON_NAMES: dict[Button, str] = {Button.CONFIRM: N_("CONFIRM"), Button.BANK: N
 
 Keys = tuple[tuple[Button, str], ...]
 """One mode's row of a key table: (button, untranslated label of what it does), in screen order."""
+
+HOLD_FOR_RULES: tuple[Button, str] = (Button.UNDO, N_("hold: how to play"))
+"""The chip of every game's first screen: a long press of UNDO shows How to play (the other screens'
+chips name what a short press does; How to play's page on the buttons says it again)."""
 
 
 def key_legend(keys: Iterable[tuple[Button, str]]) -> tuple[tuple[str, str], ...]:

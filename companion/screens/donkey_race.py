@@ -16,7 +16,7 @@ from companion.commands import Button
 from companion.games.donkey_race import Phase, set_value
 from companion.hints.donkey_race import advise
 from companion.i18n import N_, _, ngettext
-from companion.screens.common import Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend
+from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
 from companion.session.base import without_camera
 from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
@@ -221,6 +221,7 @@ _KEYS: dict[Mode, Keys] = {
     Mode.FIRST: ((Button.CONFIRM, N_("accept")), (Button.NEXT, N_("other player")), (Button.BANK, N_("holds the donkey")),
                  (Button.UNDO, N_("undo"))),
     Mode.OVER: ((Button.CONFIRM, N_("end")),),
+    Mode.DEAL: ((Button.CONFIRM, N_("done")), HOLD_FOR_RULES),
 }
 _OTHER_KEYS: Keys = ((Button.CONFIRM, N_("done")), (Button.UNDO, N_("undo")))
 """Dealing, refilling and reshuffling: the players do it, then confirm."""

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from companion.commands import Button
 from companion.hints.ludo.words import pawn_phrase
 from companion.i18n import N_, _
-from companion.screens.common import Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend, name_to_act, start_prompt
+from companion.screens.common import (HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend,
+    name_to_act, start_prompt)
 from companion.screens.palette import LUDO_COLOURS
 from companion.session.base import without_camera
 from companion.session.ludo import LudoSession, Mode
@@ -44,7 +45,8 @@ class LudoView(ChromeFields):
     roll_note: the turn's situation ("try 2 of 3 for a 6", "bonus roll", "then a bonus roll"; B.2b, B.4.4,
     B.7), "" for none. hint: the advisor's line or "". misplaced: (colour, seen,
     should) pawns to correct (relative positions, -1 = yard, None = unknown). winner: the winner's name
-    once over. mode: the session mode's value."""
+    once over. mode: the session mode's value. stars_safe: the board's star squares are safe in this
+    game (``safe_squares`` = ``starts_and_stars``, B.7): only then are they drawn."""
 
     chrome: Chrome
     board: str
@@ -58,6 +60,7 @@ class LudoView(ChromeFields):
     misplaced: tuple[tuple[str, int | None, int | None], ...]
     winner: str | None
     mode: str
+    stars_safe: bool = True
 
 
 def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> LudoView:
@@ -92,7 +95,8 @@ def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> Ludo
         chrome=chrome, board=state.config.board, pawns=pawns, moves=moves, die=_die_shown(session), pool=state.pool,
         sixes_in_row=state.sixes_in_row, roll_note=session.roll_note, hint=hint.reason if hint else "",
         misplaced=tuple((m.colour, m.seen, m.should) for m in session.misplaced),
-        winner=None if session.winner_name is None else session.winner_name, mode=mode.value)
+        winner=None if session.winner_name is None else session.winner_name, mode=mode.value,
+        stars_safe=state.config.safe_squares == "starts_and_stars")
 
 
 def board_view(board: str, pawns: tuple[PawnView, ...]) -> LudoView:
@@ -112,7 +116,7 @@ def board_name(board: str) -> str:
 
 
 _KEYS: dict[Mode, Keys] = {
-    Mode.START: ((Button.CONFIRM, N_("start")), (Button.NEXT, N_("other player"))),
+    Mode.START: ((Button.CONFIRM, N_("start")), (Button.NEXT, N_("other player")), HOLD_FOR_RULES),
     Mode.ROLL: ((Button.BANK, N_("enter from 1")), (Button.PASS, N_("enter from 6")), (Button.UNDO, N_("undo"))),
     Mode.MOVE: ((Button.CONFIRM, N_("move")), (Button.NEXT, N_("next move")), (Button.UNDO, N_("undo"))),
     Mode.OVER: ((Button.CONFIRM, N_("finish")),),
@@ -173,6 +177,8 @@ def _prompt(session: LudoSession) -> str:
             return _("{name}: enter your roll by hand ({problem})").format(name=name, problem=session.camera_problem)
         if not session.board_checked and session.misplaced:
             return _("The board differs from the saved game: set the ringed pawns right")
+        if not session.board_checked and session.state.turn <= 1 and not session.state.last_roll:
+            return _("Checking the board: every pawn in its yard?")  # a new game: nothing saved to compare
         if not session.board_checked:
             return _("Checking the board against the saved game")
         return _("{name}: roll the die").format(name=name)

@@ -14,6 +14,12 @@ from companion.i18n import N_, _
 from companion.registry import game, game_title
 from companion.screens.common import key_legend
 
+BUTTONS = (N_("The buttons"),
+           N_("The chips at the bottom of the screen say what each button does now. Hold UNDO for a second: "
+              "how to play, then CONFIRM back to the game. Hold NEXT for a second: back to the menu, the game "
+              "saved. UNDO takes back the last step."))
+"""The page of every game on the buttons' long presses (``hardware.buttons.HOLDS``)."""
+
 KEYBOARD = (N_("On a keyboard"),
             N_("Space or Enter: CONFIRM. B: BANK. P: PASS. N or Tab: NEXT. U or Backspace: UNDO. The digits "
                "1-9 choose an option. H shows how to play, Q quits (the game is saved)."))
@@ -38,8 +44,8 @@ class RulesView:
 
 def game_pages(name: str) -> tuple[tuple[str, str], ...]:
     """The pages of the game ``name``, untranslated: its ``HOW_TO_PLAY`` (its screens module, found
-    through the registry), then :data:`KEYBOARD`."""
-    return tuple(game(name).module("screens").HOW_TO_PLAY) + (KEYBOARD,)
+    through the registry), then :data:`BUTTONS` and :data:`KEYBOARD`."""
+    return tuple(game(name).module("screens").HOW_TO_PLAY) + (BUTTONS, KEYBOARD)
 
 
 def pages(name: str) -> int:
@@ -52,9 +58,15 @@ def build_view(session, wins: dict[str, int] | None = None) -> RulesView:
     every = game_pages(session.game)
     page = min(session.page, len(every) - 1)
     heading, text = every[page]
-    prompt = _("How to play, page {page} of {pages}: NEXT for the next page, CONFIRM to go back").format(
-        page=page + 1, pages=len(every))
-    keys = key_legend(((Button.NEXT, N_("next page")), (Button.UNDO, N_("page back")), (Button.CONFIRM, N_("back"))))
+    if page < len(every) - 1:
+        prompt = _("How to play, page {page} of {pages}: NEXT for the next page, CONFIRM to go back").format(
+            page=page + 1, pages=len(every))
+        keys = key_legend(((Button.NEXT, N_("next page")), (Button.UNDO, N_("page back")),
+                           (Button.CONFIRM, N_("back"))))
+    else:  # the last page: CONFIRM first, NEXT only goes round to the first page
+        prompt = _("How to play, page {page} of {pages}: CONFIRM to go back").format(page=page + 1, pages=len(every))
+        keys = key_legend(((Button.CONFIRM, N_("back")), (Button.UNDO, N_("page back")),
+                           (Button.NEXT, N_("first page"))))
     return RulesView(_("How to play {game}").format(game=game_title(session.game)), _(heading), _(text), page,
                      len(every), prompt, "", keys)
 

@@ -11,21 +11,22 @@ from dataclasses import dataclass
 from companion.commands import Button
 from companion.games.schotten_totten import Phase, formation_key, formation_name
 from companion.hints.schotten_totten import public_alerts, verdict_text
-from companion.i18n import N_, Np_, _, ngettext, pgettext
-from companion.screens.common import Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend, name_to_act
+from companion.i18n import N_, Np_, _, listing, ngettext, pgettext
+from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend, name_to_act
 from companion.session.base import without_camera
 from companion.session.schotten_totten import Mode, SchottenTottenSession
 
 FORMATION_TAGS: dict[str, dict[int, tuple[str, str]]] = {
     "schotten-totten": {5: Np_("formation tag: colour run", "CR"), 4: Np_("formation tag: three of a kind", "3K"),
-                        3: Np_("formation tag: colour", "C"), 2: Np_("formation tag: run", "R"),
-                        1: Np_("formation tag: sum", "S")},
-    "battle-line": {5: Np_("formation tag: wedge", "W"), 4: Np_("formation tag: phalanx", "P"),
+                        3: Np_("formation tag: colour", "CL"), 2: Np_("formation tag: run", "RN"),
+                        1: Np_("formation tag: sum", "\u03a3")},
+    "battle-line": {5: Np_("formation tag: wedge", "W"), 4: Np_("formation tag: phalanx", "PH"),
                     3: Np_("formation tag: battalion order", "BO"), 2: Np_("formation tag: skirmish line", "SL"),
                     1: Np_("formation tag: host", "H")},
 }
 """A complete side's formation as written under a stone, where only a few letters fit (C.5 table): a tag
-and the sum ("CR 24"); the legend gives each tag's name (:func:`formation_legend`)."""
+and the sum ("CR 24"); the legend gives each tag's name (:func:`formation_legend`). No tag is a card's
+colour letter alone (R, O, Y, G, B, P: "R 9" beside the card R9 would read as a card); Σ is the sum."""
 
 
 def formation_tag(key: tuple[int, int], game: str) -> str:
@@ -104,12 +105,7 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     alert = ""
     if alerts is not None:
         other = session.players[1 - alerts.active]
-        if alerts.win_threat:
-            alert = _("Warning: {name} may win next turn (stones {s})").format(
-                name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
-        elif alerts.threatened:
-            alert = _("{name} may claim stone {s} next turn").format(
-                name=other, s=", ".join(str(i + 1) for i in alerts.threatened))
+        alert = alert_text(other, alerts.threatened, alerts.win_threat)
     points, held = session.match_points, (state.stones_of(0), state.stones_of(1))
     seats = tuple(SeatChip(name, seat, seat_standing(points[seat], held[seat])) for seat, name in
                   enumerate(session.players))
@@ -135,6 +131,20 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     return StView(chrome=chrome, stones=tuple(stones), alert=alert, claiming=mode is Mode.CLAIM,
                   legend=formation_legend(game), winner=state.winner if state.phase is Phase.OVER else None,
                   match_winner=session.winner_name, points=points)
+
+
+def alert_text(name: str, threatened: tuple[int, ...], win_threat: bool) -> str:
+    """The public alert: the stones (0-based indices) ``name`` may claim next turn, "Ben may claim stones 5
+    and 6 next turn", or "Warning: Ben may win next turn (stone 7)" when a claim there would win (C.7);
+    "" when none is threatened."""
+    if not threatened:
+        return ""
+    stones, n = listing(i + 1 for i in threatened), len(threatened)
+    if win_threat:
+        return ngettext("Warning: {name} may win next turn (stone {s})",
+                        "Warning: {name} may win next turn (stones {s})", n).format(name=name, s=stones)
+    return ngettext("{name} may claim stone {s} next turn", "{name} may claim stones {s} next turn", n).format(
+        name=name, s=stones)
 
 
 def seat_standing(points: int, stones: int) -> str:
@@ -178,7 +188,7 @@ def _prompt(session: SchottenTottenSession) -> str:
 
 
 _KEYS: dict[Mode, Keys] = {
-    Mode.START: ((Button.CONFIRM, N_("deal")), (Button.NEXT, N_("other player"))),
+    Mode.START: ((Button.CONFIRM, N_("deal")), (Button.NEXT, N_("other player")), HOLD_FOR_RULES),
     Mode.WATCH: ((Button.BANK, N_("enter by hand")), (Button.UNDO, N_("undo"))),
     Mode.CLAIM: ((Button.CONFIRM, N_("claim")), (Button.NEXT, N_("next stone")), (Button.PASS, N_("done")),
                  (Button.UNDO, N_("undo"))),
@@ -234,14 +244,14 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
      N_("Beside each stone: the formation tag and sum of each complete side. A white ring: a "
         "stone you may claim; a yellow ring: one the other player may claim next turn.")),
     (N_("Formation tags"),
-     N_("CR colour run, 3K three of a kind, C colour, R run, S sum; in Battle Line W wedge, P "
+     N_("CR colour run, 3K three of a kind, CL colour, RN run, \u03a3 sum; in Battle Line W wedge, PH "
         "phalanx, BO battalion order, SL skirmish line, H host. When you claim, NEXT goes through "
         "your complete stones and says why each can or cannot be claimed.")),
     (N_("Entering a card"),
      N_("First its stone: BANK the next stone, PASS the one before, CONFIRM keeps it. The card shown "
         "follows the stone: the next card for your cards there. With no camera this opens by itself "
         "and UNDO takes back the last step.")),
-    (N_("Correcting a card"),
+    (N_("Choosing the card"),
      N_("Then the card: BANK +1, PASS -1, NEXT the next colour, only cards not on the table. CONFIRM "
         "plays it, UNDO goes back to its stone. A card the camera read is corrected the same way.")),
 )

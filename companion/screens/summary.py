@@ -16,6 +16,7 @@ from companion.commands import Button
 from companion.i18n import N_, _, decimal, ngettext, ordinal
 from companion.registry import game_title
 from companion.screens.common import key_legend
+from companion.screens.palette import LUDO_COLOURS
 from companion.stats import GameSummary, Tally
 
 LINES_PER_PAGE = 5
@@ -26,7 +27,7 @@ LINES_PER_PAGE = 5
 class ChartView:
     """A line chart: ``series[seat]`` values after each step, drawn in the seat's palette style; the
     axes' labels; ``high``: the top of the value axis (the largest value when None); ``names`` label the
-    lines."""
+    lines; ``colours``: each line's RGB where the players have colours of their own (Ludo), else ()."""
 
     title: str
     x_label: str
@@ -34,6 +35,7 @@ class ChartView:
     series: tuple[tuple[float, ...], ...]
     names: tuple[str, ...]
     high: float | None = None
+    colours: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -151,5 +153,6 @@ def _luck(count: int, expected: float | None, fewer_is_lucky: bool) -> str:
 def course_chart(summary: GameSummary) -> ChartView:
     """The course of the game as a chart view."""
     course = summary.course
+    colours = tuple(LUDO_COLOURS[name] for name in summary.colours if name in LUDO_COLOURS)
     return ChartView(_("The course of the game"), _(course.step), _(course.what), course.series, summary.players,
-                     course.high)
+                     course.high, colours if len(colours) == len(summary.players) else ())

@@ -53,7 +53,8 @@ class GameSummary:
     ("column", "columns")), its course, each seat's tallies (luck where the game has chance), and
     ``turns``: the turns played, each one in which the player to act did something (a roll, a move, a
     card, a claim or a pass), counted over a whole match; rounds in the donkey race (the course's
-    ``step`` names the unit)."""
+    ``step`` names the unit). ``colours``: each seat's colour on the table where the game gives its
+    players colours of their own (Ludo's pawns: ``"red"``, ``"yellow"``...), else ``()`` (the palette's)."""
 
     game: str
     players: tuple[str, ...]
@@ -63,6 +64,7 @@ class GameSummary:
     course: Course
     tallies: tuple[Tally, ...] = field(default=())
     turns: int = 0
+    colours: tuple[str, ...] = ()
 
     @property
     def finished(self) -> bool:

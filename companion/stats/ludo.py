@@ -48,4 +48,4 @@ def summarise(events, players: list[str], config: LudoConfig) -> GameSummary:
     return GameSummary("ludo", tuple(players), outcome.placings if outcome else (),
                        tuple(pawns_home(final, s) for s in range(n)), Nn_("pawn home", "pawns home"),
                        Course(N_("pawns home"), N_("turn"), tuple(tuple(c) for c in course), high=4.0), tallies,
-                       turns=len(turns))
+                       turns=len(turns), colours=tuple(final.colours))

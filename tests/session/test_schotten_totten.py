@@ -415,3 +415,19 @@ def test_undo_says_what_it_took_back(tmp_path):
     assert session.message == f"{name} plays R5 at stone 3"
     session.on_command(cmd("undo"))
     assert session.message == f"Taken back: {name} plays R5 at stone 3"
+
+
+def test_the_alert_names_the_threatened_stones_in_words_with_the_right_number():
+    """Issue 37: "Ben may claim stones 5 and 6 next turn", "(stone 7)", not "(stones 7)"."""
+    from companion.i18n import set_language
+    from companion.screens.schotten_totten import alert_text
+
+    assert alert_text("Ben", (4, 5), False) == "Ben may claim stones 5 and 6 next turn"
+    assert alert_text("Ben", (6,), True) == "Warning: Ben may win next turn (stone 7)"
+    assert alert_text("Ben", (0, 1, 2), True) == "Warning: Ben may win next turn (stones 1, 2 and 3)"
+    assert alert_text("Ben", (), False) == ""
+    set_language("de")
+    try:
+        assert alert_text("Ben", (4, 5), False) == "Ben kann im nächsten Zug die Steine 5 und 6 beanspruchen"
+    finally:
+        set_language("en")
