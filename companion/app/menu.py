@@ -206,10 +206,10 @@ class MenuRunner:
                 if isinstance(action, StartGame):
                     if self._start(store, action, model):
                         return self.result  # the players quit the program from the game
-                if isinstance(action, LookBack):
-                    self._look_back(store, action, model)
-                if isinstance(action, ShowRules):
-                    self._show_rules(store, action.game)
+                if isinstance(action, LookBack) and self._look_back(store, action, model):
+                    return self.result  # quit (Q, the window closed, SIGTERM) from History or its summary
+                if isinstance(action, ShowRules) and self._show_rules(store, action.game):
+                    return self.result
             if max_ticks is not None and self.result.ticks >= max_ticks:
                 return self.result
             if self.inputs.exhausted and not self.pending:
@@ -241,17 +241,21 @@ class MenuRunner:
             model.message = _("The game could not be started: {error}").format(error=error)
             return False
 
-    def _show_rules(self, store: Store, game_name: str) -> None:
-        """How to play ``game_name``, on the menu's window, inputs and LEDs, until the players go back."""
+    def _show_rules(self, store: Store, game_name: str) -> bool:
+        """How to play ``game_name``, on the menu's window, inputs and LEDs, until the players go back;
+        True when they quit the whole program there."""
+        game_input = GameInput(self.inputs, self.pending)
         try:
-            run_loop(RulesSession(game_name), store, None, lambda frame: None, GameInput(self.inputs, self.pending),
-                     self.display, screen=rules.SCREEN, draw=rules.DRAW, game=game_name, headless=self.headless,
+            run_loop(RulesSession(game_name), store, None, lambda frame: None, game_input, self.display,
+                     screen=rules.SCREEN, draw=rules.DRAW, game=game_name, headless=self.headless,
                      fps=self.config.session.fps, leds=self.leds)
         except ScriptEnded:
             log.info("the script ended while the rules were shown")
+        return game_input.quit_requested
 
-    def _look_back(self, store: Store, action: LookBack, model: MenuModel) -> None:
-        """Replay a finished game, or show its summary, on the menu's window, inputs and LEDs."""
+    def _look_back(self, store: Store, action: LookBack, model: MenuModel) -> bool:
+        """Replay a finished game, or show its summary, on the menu's window, inputs and LEDs; True when the
+        players quit the whole program there."""
         game_input = GameInput(self.inputs, self.pending)
         try:
             if not action.replay:
@@ -263,6 +267,7 @@ class MenuRunner:
         except Exception as error:  # a game that cannot be replayed must not take the box down
             log.exception("the game could not be replayed")
             model.message = _("The game could not be shown: {error}").format(error=error)
+        return game_input.quit_requested
 
     def _play(self, store: Store, action: StartGame) -> bool:
         """Run the game in this process, on the menu's window, inputs and LEDs (``companion.app.play``);

@@ -314,3 +314,28 @@ def test_history_replays_a_finished_game_step_by_step_then_its_summary(paths, tm
     assert type(shown[-1]).__name__ == "MenuView"
     with Store(paths.store_file) as store:
         assert len(store.events(game_id)) == steps  # a replay changes nothing
+
+
+@pytest.mark.parametrize("item", ["Replay", "Summary"])
+def test_quit_on_history_ends_the_menu_not_just_the_replay(paths, factory, item):
+    """Issue 37/42: a quit (Q, the window closed; SDL turns SIGTERM into one) on History's replay or summary
+    ends the box; it used to go back to the menu, which ran on."""
+    from companion.app.menu_model import MenuModel, pick_sequence
+
+    paths.state_dir.mkdir(parents=True)
+    with Store(paths.store_file) as store:
+        done = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        store.finish_game(done, {"winner": "Ada"})
+        model = MenuModel(StoreMenuData(store), available_games())
+        presses = pick_sequence(model, "History (1)")
+        for press in presses:
+            model.handle(press)
+        presses += pick_sequence(model, model.view().items[0].label)
+        for press in presses[len(presses) - 1:]:
+            model.handle(press)
+        presses += pick_sequence(model, item)
+    runner = runner_for(paths, factory)
+    runner.pending.extend(presses + [Command(Button.QUIT)])
+    runner.display.show = lambda view, draw, *mode: None
+    result = runner.run(max_ticks=50)
+    assert result.ticks == 1  # the menu ended with the quit, in its first tick; it used to run on to 50
