@@ -1,4 +1,5 @@
-"""The donkey race's demos: the variant of its by-hand demo and its camera demo on rendered frames of the cards in the players' sectors.
+"""The donkey race's demos: the variant of its by-hand demo and its camera demo on rendered frames of the
+cards in the players' sectors.
 
 ``companion demo --game donkey-race`` (``companion.app.demo``) finds them here through the registry: every game
 has a ``demos`` module (``BY_HAND_VARIANT``, ``CAMERA_DEMO``, ``TABLE_VARIANT``, ``Table``).

@@ -61,7 +61,8 @@ class Table:
         if rng.random() < LIGHT_CHANGE:
             self.scene = replace(self.scene, gain=rng.uniform(0.85, 1.1), gradient=rng.uniform(0, 0.2),
                                  shadow=rng.random() < 0.3, seed=rng.randrange(1 << 30))
-        at = die_place(rng, self.geometry, self.hom, self.scene.size, self.side, None if self.die is None else self.die[0])
+        last = None if self.die is None else self.die[0]
+        at = die_place(rng, self.geometry, self.hom, self.scene.size, self.side, last)
         self.die = (at, self.side, rng.uniform(0, DIE_TURN), value)
 
     def render(self, sim, pending) -> np.ndarray:

@@ -1,4 +1,5 @@
-"""Schotten Totten's demos: the variant of its by-hand demo and its camera demo on rendered frames of its cards at the stones.
+"""Schotten Totten's demos: the variant of its by-hand demo and its camera demo on rendered frames of its
+cards at the stones.
 
 ``companion demo --game schotten-totten`` (``companion.app.demo``) finds them here through the registry: every game
 has a ``demos`` module (``BY_HAND_VARIANT``, ``CAMERA_DEMO``, ``TABLE_VARIANT``, ``Table``).

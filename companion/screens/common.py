@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from companion.commands import Button
 from companion.i18n import N_, _
 
-__all__ = ["BUTTON_NAMES", "HOLD_FOR_RULES", "Keys", "SeatChip", "Chrome", "ChromeFields", "Tone", "key_legend", "start_prompt",
-           "name_to_act", "with_chrome"]
+__all__ = ["BUTTON_NAMES", "HOLD_FOR_RULES", "Keys", "SeatChip", "Chrome", "ChromeFields", "Tone", "key_legend",
+           "start_prompt", "name_to_act", "with_chrome"]
 
 
 class Tone:
