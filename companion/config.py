@@ -13,6 +13,12 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
   device, video), read only after the dice have been still this long (``companion.readers.settle``; photo
   folders ignore it); ``fps`` (float > 0, frames per second): the main loop rate;
   ``frames_per_photo`` (int >= 1): how many frames a photo-folder image is held as a still scene.
+- ``[hints]`` ``deadline_ms`` (float > 0, milliseconds): how long the box lets an advisor search for
+  one hint on the development machine (default 20; each advisor is an anytime search that answers with
+  its best when the time is up, :mod:`companion.hints.base`); ``speed_factor`` (float > 0): how many times
+  slower than the development machine this one runs the advisors (``companion selftest`` measures it; a
+  Raspberry Pi 4 about 3-4), which the deadline is multiplied by. ``simulate`` and the tests never use
+  the deadline (a node budget only).
 - ``[display]`` ``width`` / ``height`` (int >= 1, pixels; ignored when ``fullscreen``), ``fullscreen``
   (bool), ``language`` (``""`` follows ``LANGUAGE``/``LANG``; else a code such as ``"de"``, ``"pt_BR"``).
 - ``[buttons]`` ``confirm``, ``bank``, ``pass``, ``next``, ``undo`` (BCM pin numbers 0-27),
@@ -43,6 +49,7 @@ from typing import Any
 
 from companion.commands import Button
 from companion.errors import ConfigError, VariantError
+from companion.hints.base import DEFAULT_DEADLINE_MS
 from companion.i18n import LANGUAGES, language_code
 from companion.registry import GAMES, MAX_NAME_LENGTH
 
@@ -65,6 +72,20 @@ class SessionConfig:
     still_seconds: float = 0.6
     fps: float = 10.0
     frames_per_photo: int = 4
+
+
+@dataclass(frozen=True)
+class HintsConfig:
+    """``[hints]``: the advisors' deadline for one hint, in milliseconds on the development machine, and
+    this machine's speed factor (see the module docstring); :attr:`deadline` is the one in effect."""
+
+    deadline_ms: float = DEFAULT_DEADLINE_MS
+    speed_factor: float = 1.0
+
+    @property
+    def deadline(self) -> float:
+        """The deadline of one hint on this machine, in milliseconds: ``deadline_ms * speed_factor``."""
+        return self.deadline_ms * self.speed_factor
 
 
 @dataclass(frozen=True)
@@ -119,6 +140,7 @@ class Config:
     """All settings. ``source`` is the file they were read from (None: defaults only)."""
 
     session: SessionConfig = SessionConfig()
+    hints: HintsConfig = HintsConfig()
     display: DisplayConfig = DisplayConfig()
     buttons: ButtonsConfig = ButtonsConfig()
     leds: LedsConfig = LedsConfig()
@@ -217,6 +239,7 @@ _SECTIONS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "fps": _float(0.0, strict=True),
         "frames_per_photo": _int(1),
     },
+    "hints": {"deadline_ms": _float(0.0, strict=True), "speed_factor": _float(0.0, strict=True)},
     "display": {"width": _int(1), "height": _int(1), "fullscreen": _bool, "language": _language},
     "buttons": {
         **{b.value: _pin for b in BUTTON_KEYS},
@@ -320,6 +343,7 @@ def config_from_dict(data: Mapping[str, Any], source: Path | None = None) -> Con
 
     return Config(
         session=SessionConfig(**values["session"]),
+        hints=HintsConfig(**values["hints"]),
         display=DisplayConfig(**values["display"]),
         buttons=buttons,
         leds=leds,

@@ -15,7 +15,8 @@ layer       names
 games       ``VARIANTS`` (its :class:`~companion.games.variants.VariantKey` table), ``CONFIG`` (the
             config class, ``CONFIG.from_variant(settings)``), ``GAME`` (the static rules, OpenSpiel's
             shape: ``GAME(num_players, config).new_initial_state()``)
-hints       ``advise(state, seat) -> Hint``
+hints       ``advise(state, seat, budget=None) -> Hint``, ``prepare(config)`` (its tables, at game start),
+            ``NODES`` (the node budget of its whole search)
 agents      ``AGENTS`` (name -> agent, ``advisor`` among them), ``BENCH_OPPONENTS``,
             ``simulate(agents, games, seed, variant, table=None) -> dict``
 session     ``SESSION`` (the session class: ``SESSION(store, game_id, players, config, *,

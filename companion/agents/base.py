@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.errors import UserError
 from companion.games import CHANCE, TERMINAL
+from companion.hints import Budget
 
 Agent = Callable[[Any, random.Random], Any]
 """``(state, rng) -> action``: the action for ``state.current_player``."""
@@ -29,13 +30,25 @@ def random_agent(state: Any, rng: random.Random) -> Any:
     return rng.choice(state.legal_actions())
 
 
-def advisor_agent(advise: Callable[[Any, int], Any]) -> Agent:
-    """The agent that plays the hint of ``advise(state, seat)`` (a game's ``companion.hints`` advisor) for
-    the seat to act; it ignores ``rng``."""
+def advisor_agent(advise: Callable[..., Any], budget: Budget | None = None,
+                  on_hint: Callable[[Any], None] | None = None) -> Agent:
+    """The agent that plays the hint of ``advise(state, seat, budget)`` (a game's ``companion.hints``
+    advisor) for the seat to act; it ignores ``rng``. ``budget``: the search's (None: the advisor's
+    default node budget, no deadline: its whole search, reproducible). ``on_hint``: called with each
+    hint (the advisor benchmark counts its nodes)."""
     def agent(state: Any, rng: random.Random) -> Any:
-        return advise(state, state.current_player).action
+        hint = advise(state, state.current_player, budget)
+        if on_hint is not None:
+            on_hint(hint)
+        return hint.action
 
     return agent
+
+
+def with_budget(table: Mapping[str, Agent], advisor: Agent | None) -> Mapping[str, Agent]:
+    """``table`` with its ``advisor`` replaced by ``advisor`` (an advisor agent with a budget), or as it is
+    when ``advisor`` is None."""
+    return table if advisor is None else {**table, "advisor": advisor}
 
 
 @dataclass(frozen=True)

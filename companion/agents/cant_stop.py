@@ -9,13 +9,14 @@ starts, the dice) from one seeded ``random.Random``, so a run is reproducible fr
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, advisor_agent, check_run, random_agent, simulate_games
+from companion.agents.base import Agent, advisor_agent, check_run, random_agent, simulate_games, with_budget
 from companion.agents.rule28 import rule28_agent
 from companion.games.cant_stop import MAX_PLAYERS, CantStopConfig, CantStopState, Phase, Roll
+from companion.hints import Budget, Hint
 from companion.hints.cant_stop import advise
 from companion.hints.cant_stop.chance import win_chance
 
@@ -26,7 +27,13 @@ near it (a Can't Stop game takes a few dozen turns); it only guards the driver a
 never make progress."""
 
 
-AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "advisor": advisor_agent(advise)}
+def advisor(budget: Budget | None = None, on_hint: Callable[[Hint], None] | None = None) -> Agent:
+    """The agent playing the hint of :func:`companion.hints.cant_stop.advise` with ``budget`` (None: its
+    default node budget, the whole search; it ignores ``rng``); ``on_hint`` is called with each hint."""
+    return advisor_agent(advise, budget, on_hint)
+
+
+AGENTS: dict[str, Agent] = {"random": random_agent, "rule28": rule28_agent, "advisor": advisor()}
 """Agents by the name used on the command line."""
 
 BENCH_OPPONENTS = ("rule28",)
@@ -64,7 +71,8 @@ def _clock(state: CantStopState) -> int:
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None, jobs: int = 1, calibration: bool = False) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1, calibration: bool = False,
+             budget: Budget | None = None) -> dict:
     """Play ``games`` games of Can't Stop between ``agents`` and count who wins.
 
     agents: 1-4 names from :data:`AGENTS`, in seating order (seat 0 first); one name is solo play.
@@ -88,6 +96,8 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     ``calibration``: also forecast, at the start of every turn of each advisor seat, the win chance its
     hint shows (:func:`companion.hints.cant_stop.chance.win_chance`), and add ``"calibration"``
     (:func:`companion.agents.base.calibration`) to the result.
+    ``budget``: the ``advisor``'s search budget (:class:`companion.hints.Budget`; None: its default
+    node budget, the whole search; never a deadline here, so the figures do not depend on the machine).
     """
     check_run("Can't Stop", agents, 1, MAX_PLAYERS, games)
     config = CantStopConfig.from_variant(variant or {})
@@ -109,4 +119,5 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner = played.state.winner if played.finished else None
         return winner, (0 if winner is None else played.turns[winner]), samples
 
-    return simulate_games(agents, games, seed, table or AGENTS, one_game, jobs=jobs)
+    table = with_budget(table or AGENTS, advisor(budget) if budget is not None else None)
+    return simulate_games(agents, games, seed, table, one_game, jobs=jobs)

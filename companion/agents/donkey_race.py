@@ -10,12 +10,13 @@ random card of the draw pile (the engine never shuffles), the first leader is th
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, check_run, random_agent, simulate_games
+from companion.agents.base import Agent, check_run, random_agent, simulate_games, with_budget
 from companion.games.donkey_race import DonkeyRaceConfig, DonkeyRaceState, Draw, Phase
+from companion.hints import Budget, Hint
 from companion.hints.donkey_race import advise
 
 MAX_ROUNDS = 1000
@@ -24,10 +25,21 @@ MAX_ROUNDS = 1000
 (possible with ``leader_may_pass``)."""
 
 
-def advisor_agent(state: DonkeyRaceState, rng: random.Random) -> Any:
-    """The action of :func:`companion.hints.donkey_race.advise` on the seat's own view (ignores ``rng``)."""
-    seat = state.current_player
-    return advise(state.observation(seat), seat).action
+def advisor(budget: Budget | None = None, on_hint: Callable[[Hint], None] | None = None) -> Agent:
+    """The agent playing the action of :func:`companion.hints.donkey_race.advise` on the seat's own view
+    with ``budget`` (it never binds: a rule; it ignores ``rng``); ``on_hint`` is called with each hint."""
+    def agent(state: DonkeyRaceState, rng: random.Random) -> Any:
+        seat = state.current_player
+        hint = advise(state.observation(seat), seat, budget)
+        if on_hint is not None:
+            on_hint(hint)
+        return hint.action
+
+    return agent
+
+
+advisor_agent = advisor()
+"""The advisor with its default node budget."""
 
 
 AGENTS: dict[str, Agent] = {"random": random_agent, "advisor": advisor_agent}
@@ -57,7 +69,7 @@ def play_game(state: DonkeyRaceState, agents: list[Agent], rng: random.Random,
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None, jobs: int = 1) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1, budget: Budget | None = None) -> dict:
     """Play ``games`` games of the donkey card race between ``agents`` and count who wins.
 
     agents: 2-4 names from :data:`AGENTS` in seating order. games: >= 1. seed: seeds the one
@@ -71,6 +83,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     a bad variant (:class:`companion.games.base.VariantError`).
     ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
     ``jobs``: worker processes (0: one per CPU); the figures do not depend on it.
+    ``budget``: the ``advisor``'s budget (accepted for every game's sake; the donkey race's rule needs none).
     """
     check_run("the donkey card race", agents, 2, 4, games)
     config = DonkeyRaceConfig.from_variant(variant or {})
@@ -80,4 +93,5 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         single = finished and len(final.winners) == 1
         return (final.winners[0] if single else None), final.round_no
 
-    return simulate_games(agents, games, seed, table or AGENTS, one_game, jobs=jobs)
+    table = with_budget(table or AGENTS, advisor(budget) if budget is not None else None)
+    return simulate_games(agents, games, seed, table, one_game, jobs=jobs)

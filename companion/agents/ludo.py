@@ -8,12 +8,13 @@ seeded ``random.Random``, so a run is reproducible from its seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, advisor_agent, check_run, random_agent, simulate_games
+from companion.agents.base import Agent, advisor_agent, check_run, random_agent, simulate_games, with_budget
 from companion.games.ludo import LudoConfig, LudoState, Phase, Roll, StartWith
+from companion.hints import Budget, Hint
 from companion.hints.ludo import advise
 
 MAX_TURNS = 5000
@@ -26,7 +27,13 @@ def first_agent(state: Any, rng: random.Random) -> Any:
     return state.legal_actions()[0]
 
 
-AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "advisor": advisor_agent(advise)}
+def advisor(budget: Budget | None = None, on_hint: Callable[[Hint], None] | None = None) -> Agent:
+    """The agent playing the hint of :func:`companion.hints.ludo.advise` with ``budget`` (None: its
+    default node budget, the whole search; it ignores ``rng``); ``on_hint`` is called with each hint."""
+    return advisor_agent(advise, budget, on_hint)
+
+
+AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "advisor": advisor()}
 """Agents by the name used on the command line."""
 
 BENCH_OPPONENTS = ("random", "random", "random")
@@ -54,7 +61,7 @@ def play_game(state: LudoState, agents: list[Agent], rng: random.Random,
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None, jobs: int = 1) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1, budget: Budget | None = None) -> dict:
     """Play ``games`` games of Ludo between ``agents`` (2-4 names of :data:`AGENTS`, seating order).
 
     Seats take the colours clockwise (2 players: red and yellow, opposite, B.3; 3: red, green, yellow).
@@ -65,6 +72,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     bad variant.
     ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
     ``jobs``: worker processes (0: one per CPU); the figures do not depend on it.
+    ``budget``: the ``advisor``'s search budget (None: its default node budget, every move valued).
     """
     check_run("Ludo", agents, 2, 4, games)
     config = LudoConfig.from_variant(variant or {})
@@ -73,4 +81,5 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner, turns = play_game(LudoState.new(len(players), config), players, rng)
         return winner, (0 if winner is None else turns[winner])
 
-    return simulate_games(agents, games, seed, table or AGENTS, one_game, jobs=jobs)
+    table = with_budget(table or AGENTS, advisor(budget) if budget is not None else None)
+    return simulate_games(agents, games, seed, table, one_game, jobs=jobs)

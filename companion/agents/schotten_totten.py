@@ -17,13 +17,14 @@ Agents (every agent claims every stone it can; claims are never a disadvantage, 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.agents import base
-from companion.agents.base import Agent, check_run, simulate_games
+from companion.agents.base import Agent, check_run, simulate_games, with_budget
 from companion.games.schotten_totten import (Claim, Draw, EndClaims, Pass, Phase, SchottenTottenConfig,
     SchottenTottenState, StartWith, formation_key)
+from companion.hints import Budget, Hint
 from companion.hints.schotten_totten import advise
 
 MAX_TURNS = 400
@@ -59,9 +60,21 @@ def greedy_agent(state: SchottenTottenState, rng: random.Random) -> Any:
     return max(state.legal_plays(), key=rank)
 
 
-def advisor_agent(state: SchottenTottenState, rng: random.Random) -> Any:
-    """The action of :func:`companion.hints.schotten_totten.advisor.advise` (ignores ``rng``)."""
-    return advise(state, state.active).action
+def advisor(budget: Budget | None = None, on_hint: Callable[[Hint], None] | None = None) -> Agent:
+    """The agent playing the action of :func:`companion.hints.schotten_totten.advisor.advise` with
+    ``budget`` (None: its default node budget, every play valued; it ignores ``rng``); ``on_hint`` is
+    called with each hint."""
+    def agent(state: SchottenTottenState, rng: random.Random) -> Any:
+        hint = advise(state, state.active, budget)
+        if on_hint is not None:
+            on_hint(hint)
+        return hint.action
+
+    return agent
+
+
+advisor_agent = advisor()
+"""The advisor with its default node budget."""
 
 
 AGENTS: dict[str, Agent] = {"random": random_agent, "greedy": greedy_agent, "advisor": advisor_agent}
@@ -89,7 +102,7 @@ def play_game(state: SchottenTottenState, agents: list[Agent], rng: random.Rando
 
 
 def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str] | None = None,
-             table: Mapping[str, Agent] | None = None, jobs: int = 1) -> dict:
+             table: Mapping[str, Agent] | None = None, jobs: int = 1, budget: Budget | None = None) -> dict:
     """Play ``games`` games between two agents; seats alternate over games (game 0: ``agents[0]`` in
     seat 0, game 1: in seat 1, ...), and the starting player is drawn from the seed (C.3).
 
@@ -100,6 +113,7 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
     two agents, ``games`` < 1 or a bad variant.
     ``table``: the agents by name (default :data:`AGENTS`; the advisor benchmark adds a timed one).
     ``jobs``: worker processes (0: one per CPU); the figures do not depend on it.
+    ``budget``: the ``advisor``'s search budget (None: its default node budget, every play valued).
     """
     check_run("Schotten Totten", agents, 2, 2, games)
     config = SchottenTottenConfig.from_variant(variant or {})
@@ -108,4 +122,5 @@ def simulate(agents: list[str], games: int, seed: int, variant: Mapping[str, str
         winner, turns = play_game(SchottenTottenState.new(config), players, rng)
         return winner, (0 if winner is None else turns[winner])
 
-    return simulate_games(agents, games, seed, table or AGENTS, one_game, seating=lambda g: [0, 1] if g % 2 == 0 else [1, 0], jobs=jobs)
+    table = with_budget(table or AGENTS, advisor(budget) if budget is not None else None)
+    return simulate_games(agents, games, seed, table, one_game, seating=lambda g: [0, 1] if g % 2 == 0 else [1, 0], jobs=jobs)

@@ -23,6 +23,7 @@ from companion.app.summary import show_summary
 from companion.config import Config
 from companion.errors import UserError
 from companion.files import writable_folder
+from companion.hints import Budget
 from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
 from companion.readers import ReaderSettings
@@ -71,7 +72,8 @@ def open_game(store: Store, entry: GameEntry, players: list[str] | None, variant
 def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], variant: dict, *, config: Config,
              state_dir: Path | None, camera: FrameSource | None, inputs: Any, display: Any, leds: Any = None,
              headless: bool = False, screenshots: Path | None = None, seed: int | None = None,
-             max_ticks: int | None = None, notice: str = "", notices: tuple[Notice, ...] = ()) -> RunResult:
+             max_ticks: int | None = None, notice: str = "", notices: tuple[Notice, ...] = (),
+             hint_deadline: bool = True) -> RunResult:
     """Play the stored game ``game_id`` of ``entry`` until it ends, the players quit or ``max_ticks``.
 
     Builds the game's session (``SESSION``, replaying the stored log; ``CorruptLog`` when it does not
@@ -83,7 +85,10 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     (:meth:`Store.set_aside_unreadable`, logged) and a notice screen says so.
     ``seed`` seeds the box's draw of
     who starts. Once the game is over its summary is shown (:func:`companion.app.summary.show_summary`)
-    until the players leave it. The devices stay the caller's.
+    until the players leave it. The devices stay the caller's. The game's advisor tables are built first
+    (``companion.hints.<game>.prepare``); each hint is searched within ``[hints] deadline_ms`` x
+    ``speed_factor`` (:attr:`companion.config.HintsConfig.deadline`) unless ``hint_deadline`` is False
+    (a scripted run: the node budget only, so the script replays the same on any machine).
     """
     damage = store.set_aside_unreadable(game_id)  # an unreadable event ends the log where it was good
     if damage:
@@ -95,8 +100,11 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
         log.info("quit on a notice: the game is saved and resumes at the next start")
         return RunResult(game_id, None, 0, shown.screenshots)
     shots = shown.screenshots
+    entry.module("hints").prepare(entry.config(variant))  # the advisor's tables, before the first hint
     session = entry.module("session").SESSION(store, game_id, players, entry.config(variant),
-                                              stable_frames=config.session.stable_frames, rng=random.Random(seed))
+                                              stable_frames=config.session.stable_frames, rng=random.Random(seed),
+                                              hint_budget=Budget(deadline_ms=config.hints.deadline)
+                                              if hint_deadline else None)
     if notice:
         session.message = notice
     settings = ReaderSettings(state_dir=state_dir, still_seconds=config.session.still_seconds)
@@ -126,7 +134,8 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     nothing; a saved game is resumed or a new one stored only then (:func:`open_game`). Raises the devices',
     store's and rules' errors as they come (``companion.errors``) and ``ScriptEnded`` when a headless
     script runs out before the game ends. ``inputs``: an input source already open, used instead of
-    ``input_spec`` (the players of the demo's rendered table, :mod:`companion.app.table_demo`).
+    ``input_spec`` (the players of the demo's rendered table, :mod:`companion.app.table_demo`). With a
+    script among the inputs the hints have no deadline (:func:`run_game`: the script replays the same).
     """
     variant_given = variant is not None
     variant = dict(config.variant(entry.name) if variant is None else variant)
@@ -152,4 +161,5 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
                         camera=source, inputs=inputs, display=display, leds=devices.leds, headless=headless,
                         screenshots=screenshots, seed=seed, max_ticks=max_ticks,
                         notice=devices.camera_notice,
-                        notices=(Notice.STORE_MOVED,) if devices.store_problem else ())
+                        notices=(Notice.STORE_MOVED,) if devices.store_problem else (),
+                        hint_deadline="script:" not in input_spec)

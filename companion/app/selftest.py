@@ -16,6 +16,10 @@ What counts as *required*:
 - paths: the state directory must be writable (it is created if missing, as the app would); the
   config file must load when present (the config directory itself is read-only under systemd).
 - store: when the store file exists, SQLite's ``PRAGMA integrity_check`` must say ``ok``.
+- hints: never required. How many times slower than the development machine this one runs the
+  advisors (:func:`companion.hints.speed.speed_factor`), against ``[hints] speed_factor``: a warning when
+  the configured factor is off by more than half, saying what to set (the box still answers within its
+  deadline; it searches less, or waits longer, than it should).
 """
 
 from __future__ import annotations
@@ -315,11 +319,48 @@ def check_dice_calibration(paths: AppPaths, frame_size: list[int] | None) -> dic
     return result
 
 
+SPEED_TOLERANCE = 1.5
+"""``[hints] speed_factor`` is taken as right within this ratio of the measured factor (either way)."""
+
+
+def check_hints(config: Config, measure: Callable[[], float] | None = None) -> dict[str, Any]:
+    """How fast this machine runs the advisors: ``measure()`` (default
+    :func:`companion.hints.speed.reference_ms`, about 0.1 s here and 0.5 s on a Pi 4, after the tables
+    are built) against the development machine's time for the same work.
+
+    Returns ``{"ok", "required", "reference_ms", "ms", "factor", "speed_factor", "deadline_ms", "load",
+    "error"}``: ``factor`` the measured factor (2 decimals), ``speed_factor`` the configured one,
+    ``deadline_ms`` the deadline a hint gets here (``[hints] deadline_ms`` x ``speed_factor``), ``load`` the
+    1-minute load average while measured (other work makes the factor too high). ``ok`` when the
+    configured factor is within :data:`SPEED_TOLERANCE` of the measured one; never required.
+    """
+    from companion.hints.speed import REFERENCE_MS, reference_ms
+
+    result: dict[str, Any] = {"ok": False, "required": False, "reference_ms": REFERENCE_MS, "ms": None,
+                              "factor": None, "speed_factor": config.hints.speed_factor,
+                              "deadline_ms": round(config.hints.deadline, 1), "load": None, "error": None}
+    try:
+        result["load"] = round(os.getloadavg()[0], 2)
+    except OSError:
+        pass
+    try:
+        ms = (measure or reference_ms)()
+    except Exception as error:  # a bug in the advisors must not stop the other checks
+        log.exception("the advisors' speed could not be measured")
+        result["error"] = _error_text(error)
+        return result
+    result["ms"] = round(ms, 1)
+    result["factor"] = round(ms / REFERENCE_MS, 2)
+    ratio = config.hints.speed_factor / (ms / REFERENCE_MS)
+    result["ok"] = 1 / SPEED_TOLERANCE <= ratio <= SPEED_TOLERANCE
+    return result
+
+
 def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAMES,
                  camera_opener: Callable[..., Any] | None = None,
                  factory_maker: Callable[[Mapping[str, str]], Any] | None = None) -> dict[str, Any]:
     """All checks: ``{"ok", "failed": [names], "camera", "gpio", "display", "paths", "store",
-    "dice_calibration"}``.
+    "dice_calibration", "hints"}``.
 
     ``ok`` is true when every check with ``required`` true has ``ok`` true; ``failed`` names the ones
     that failed (required or not, the latter only for information). A bad config file fails ``paths``
@@ -338,6 +379,7 @@ def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAM
         "paths": check_paths(paths),
         "store": check_store(paths),
         "dice_calibration": check_dice_calibration(paths, camera["frame_size"]),
+        "hints": check_hints(config),
     }
     failed = [name for name, part in report.items() if part["required"] and not part["ok"]]
     return {"ok": not failed, "failed": failed, **report}
@@ -346,6 +388,7 @@ def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAM
 def _summary(report: dict[str, Any]) -> list[str]:
     camera, gpio, display = report["camera"], report["gpio"], report["display"]
     paths, store, dice = report["paths"], report["store"], report["dice_calibration"]
+    hints = report["hints"]
 
     def mark(part: dict[str, Any]) -> str:
         return "ok  " if part["ok"] else ("FAIL" if part["required"] else "warn")
@@ -373,6 +416,13 @@ def _summary(report: dict[str, Any]) -> list[str]:
         + (" - made for other frames than the camera's: calibrate again" if dice["fits"] is False else "")
         + (f" - dice on it ({' '.join(map(str, dice['dice_seen']))}): calibrate again with the play area clear"
            if dice["dice_seen"] else ""),
+        f"{mark(hints)} hints: " + (f"not measured - {hints['error']}" if hints["error"] else
+                                    f"{hints['factor']:g} x the development machine's time "
+                                    f"({hints['ms']:g} ms against {hints['reference_ms']:g} ms"
+                                    + (f", load {hints['load']:g}" if hints["load"] is not None else "") + "); "
+                                    f"[hints] speed_factor = {hints['speed_factor']:g}: a hint searches up to "
+                                    f"{hints['deadline_ms']:g} ms"
+                                    + ("" if hints["ok"] else f" - set [hints] speed_factor = {hints['factor']:g}")),
         "self-test passed" if report["ok"] else f"self-test FAILED: {', '.join(report['failed'])}",
     ]
     return lines

@@ -18,6 +18,7 @@ from companion.bench.advisor import measure
 from companion.bench.claims import run as run_claims
 from companion.cli.common import parse_variant, positive, print_figures
 from companion.errors import UserError
+from companion.hints import DEFAULT_DEADLINE_MS
 from companion.registry import names
 
 
@@ -63,6 +64,9 @@ def add_commands(subparsers) -> None:
                          help="the other seats' agent (default: rule28 in cant-stop, random elsewhere)")
     advisor.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
                          help="a rules variant (repeatable; `companion games --json` lists them)")
+    advisor.add_argument("--deadline-ms", type=float, default=DEFAULT_DEADLINE_MS, metavar="MS",
+                         help=f"the advisor's deadline a decision (default {DEFAULT_DEADLINE_MS:g}, "
+                              "the box's on the development machine; 0: none, the whole search)")
 
     add("claims", _claims, "Schotten Totten claims against plain enumeration: agreement, time per stone",
         count="positions", default=3000)
@@ -101,7 +105,8 @@ def _soak(args) -> int:
 
 def _advisor(args) -> int:
     print_figures(measure(args.game, positive(args.games, "--games"), args.seed, players=args.players,
-                          opponent=args.opponent, variant=parse_variant(args.variant)), args.json)
+                          opponent=args.opponent, variant=parse_variant(args.variant),
+                          deadline_ms=args.deadline_ms), args.json)
     return 0
 
 

@@ -20,6 +20,8 @@ def add_commands(subparsers) -> None:
     simulate.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE")
     simulate.add_argument("--jobs", type=int, default=1, metavar="N",
                           help="worker processes (0: one per CPU); the figures do not depend on it")
+    simulate.add_argument("--budget", type=int, metavar="NODES",
+                          help="the advisor's node budget a decision, in its game's unit (default: the whole search)")
     simulate.add_argument("--calibration", action="store_true",
                           help="cant-stop: how often the win chance the hint shows came true (Brier score, 10 bins)")
     simulate.add_argument("--json", action="store_true")
@@ -29,7 +31,7 @@ def add_commands(subparsers) -> None:
 def _simulate(args) -> int:
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     result = run_simulation(args.game, agents, args.games, args.seed, parse_variant(args.variant), jobs=args.jobs,
-                            calibration=args.calibration)
+                            calibration=args.calibration, budget=args.budget)
     if args.json:
         print(json.dumps(result))
     else:

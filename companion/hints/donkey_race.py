@@ -29,8 +29,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from companion.games.donkey_race import JOKER, UNKNOWN, DonkeyRaceState, Pass, Phase, Play, card_name, set_value
-from companion.hints.base import Hint
+from companion.games.donkey_race import (JOKER, UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Pass, Phase, Play, card_name,
+    set_value)
+from companion.hints.base import Budget, Hint
 from companion.i18n import _, ngettext
 
 KEEP_MARGIN = 1
@@ -39,6 +40,18 @@ lowest single is led instead and the pair kept for raises. Advisor vs three rand
 seed 1, 2000 games: 69.0 % wins (66.8-69.7 % when any pair is led, within the noise); seed 2, 1500
 games: 71.1 % against 66.8 %; seed 3, 2000 games: 67.1 %. Leading the highest single instead of the
 lowest (55 %), raising higher than needed (62-66 %) and passing to keep a 12 or 13 (49 %) all lose more."""
+
+
+NODES = 0
+"""The default node budget of one decision (:class:`companion.hints.base.Budget`): none. The advice is a
+rule, not a search: it weighs each legal play once (a hand of up to 10 cards offers a few dozen sets), in
+well under a millisecond, whatever the budget or the deadline; its hints spend no node and are never
+cut."""
+
+
+def prepare(config: DonkeyRaceConfig | None = None) -> None:
+    """Build the advisor's tables before the first hint: none (a rule over the hand). For the box's one
+    call per game start."""
 
 
 def _last_to_act(state: DonkeyRaceState) -> bool:
@@ -65,9 +78,10 @@ def _sure_highest(state: DonkeyRaceState, play: Play) -> bool:
     return _last_to_act(state) or set_value(play.cards, state.config) >= state.config.top_value
 
 
-def advise(state: DonkeyRaceState, seat: int) -> Hint:
+def advise(state: DonkeyRaceState, seat: int, budget: Budget | None = None) -> Hint:
     """The recommended action for ``seat`` and why (module docstring). Pure; never raises for a
-    seat that is not to act (returns a hint with ``action=None``).
+    seat that is not to act (returns a hint with ``action=None``). ``budget`` is accepted as every
+    advisor's is, and never binds (:data:`NODES`: a rule, answered at once, no search).
 
     The hint's ``action`` is a legal :class:`Play` or :class:`Pass`, or None when the hand is unknown
     (table-side) or the seat is not to act. Its ``numbers``: ``count`` (cards per set this round, 0
@@ -88,6 +102,11 @@ def advise(state: DonkeyRaceState, seat: int) -> Hint:
     plays = [a for a in actions if isinstance(a, Play)]
     if not plays:
         return Hint(Pass(), _("No set can beat it: pass."), numbers)
+    return _advise_play(state, seat, plays, numbers)
+
+
+def _advise_play(state: DonkeyRaceState, seat: int, plays: list[Play], numbers: dict[str, float]) -> Hint:
+    """The recommended play among ``plays`` (at least one) and why."""
     if state.donkey_round:
         play = min(plays, key=lambda p: set_value(p.cards, state.config, donkey_round=True))
         return Hint(play, _("Donkey round: play your lowest card, the highest takes the cards."), numbers)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from companion.commands import Button
 from companion.games.donkey_race import Phase, set_value
-from companion.hints.donkey_race import advise
 from companion.i18n import N_, _, ngettext
 from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
@@ -136,10 +135,10 @@ def _moves(session: DonkeyRaceSession) -> tuple[str, ...]:
 
 
 def hint(session: DonkeyRaceSession) -> str:
-    """The advisor's line for the seat to act (public information only: the hand is unknown)."""
-    if session.mode is not Mode.PLAY:
-        return ""
-    return advise(session.state, session.state.active).reason
+    """The advisor's line for the seat to act (public information only: the hand is unknown), worked out
+    once per state by the session (:meth:`DonkeyRaceSession.hint`)."""
+    hint = session.hint() if session.mode is Mode.PLAY else None
+    return hint.reason if hint is not None else ""
 
 
 def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -> DonkeyRaceView:

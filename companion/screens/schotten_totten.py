@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from companion.commands import Button
 from companion.games.schotten_totten import Phase, formation_key, formation_name
-from companion.hints.schotten_totten import public_alerts, verdict_text
+from companion.hints.schotten_totten import verdict_text
 from companion.i18n import N_, Np_, _, listing, ngettext, pgettext
 from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend, name_to_act
 from companion.session.base import without_camera
@@ -89,7 +89,7 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     game = session.config.game
     active = session.active_seat
     claimable = set(state.claimable_stones(state.active)) if state.active >= 0 and mode is not Mode.OVER else set()
-    alerts = public_alerts(state) if state.active >= 0 and mode not in (Mode.OVER, Mode.START) else None
+    alerts = session.hint()  # the alerts, once per state
     stones = []
     for i, stone in enumerate(state.stones):
         labels = tuple(formation_tag(formation_key(side), game) if len(side) == 3 else "" for side in stone.cards)

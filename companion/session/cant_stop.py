@@ -38,6 +38,7 @@ from companion.commands import Button, Command
 from companion.errors import IllegalMove
 from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll,
     RollAgain, StartWith, action_from_dict, action_to_dict, bust_probability)
+from companion.hints import Budget
 from companion.hints.cant_stop import advise
 from companion.i18n import _, listing, ngettext
 from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, without_camera
@@ -276,12 +277,15 @@ class CantStopSession(LoggedSession):
     """One Can't Stop game at the table, backed by an event log in ``store``.
 
     players: names in seating order (1-4). stable_frames: frames a reading must hold (>= 1).
-    rng: draws the proposed first player (seeded in demos and tests).
+    rng: draws the proposed first player (seeded in demos and tests). hint_budget: the advisor's search
+    budget (the box's deadline, :func:`companion.app.play.run_game`; None: the default node budget, no
+    deadline, as in the demos and tests).
     Raises :class:`CorruptLog` when the stored events do not replay.
     """
 
     def __init__(self, store, game_id: int, players: list[str], config: CantStopConfig | None = None,
-                 stable_frames: int = 3, rng: random.Random | None = None):
+                 stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
+        self.hint_budget = hint_budget
         super().__init__(store, game_id, players, config or CantStopConfig())
         self.rng = rng or random.Random()
         self.stabilizer = ReadingStabilizer(stable_frames, DICE)
@@ -559,11 +563,12 @@ class CantStopSession(LoggedSession):
     # -- hint and view ----------------------------------------------------------------------------------
 
     def hint(self):
-        """The advisor's hint for the active player, or None outside CHOOSE/DECIDE (cached per state)."""
+        """The advisor's hint for the active player, or None outside CHOOSE/DECIDE: searched once per
+        state within :attr:`hint_budget` and kept (drawing the screen again does not search again)."""
         if self.state.phase not in (Phase.CHOOSE, Phase.DECIDE):
             return None
         if self.state not in self._hints:
-            self._hints[self.state] = advise(self.state, self.state.active)
+            self._hints[self.state] = advise(self.state, self.state.active, self.hint_budget)
         return self._hints[self.state]
 
     def bust(self, state: CantStopState) -> float:

@@ -24,8 +24,9 @@ the cards that can still be in that hand. Flow, one :class:`Mode` at a time:
   ``confirm``.
 - ``OVER``: the winner (D.6); ``confirm`` ends the session.
 
-``undo`` drops a play entered by hand, else the last accepted step, in every mode but OVER. Every accepted step is appended to the
-store's event log (``{"actions": [...]}``) before the state changes; the state is the replay of the log.
+``undo`` drops a play entered by hand, else the last accepted step, in every mode but OVER. Every accepted
+step is appended to the store's event log (``{"actions": [...]}``) before the state changes; the state is
+the replay of the log.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from companion.errors import IllegalMove
 from companion.games.donkey_race import (DONKEY, JOKER, UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw,
     FirstLeader, Pass, Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name, set_value)
 from companion.games.donkey_race.record import codes_from_entry
+from companion.hints import Budget, Hint
+from companion.hints.donkey_race import advise
 from companion.i18n import _, listing, ngettext
 from companion.session.base import Presses, Told, Waiting, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
@@ -168,13 +171,16 @@ class DonkeyRaceSession(LoggedSession):
 
     players: 2-4 names in seating order (seat k plays in the reader's sector k). stable_frames: frames
     a card reading must hold before it is offered (>= 1). rng: taken for the sessions' one shape and not
-    used: who leads first is shown by the donkey card, or chosen by the players (D.3.3). Raises
+    used: who leads first is shown by the donkey card, or chosen by the players (D.3.3). hint_budget:
+    the advisor's budget (the box's deadline; the donkey race's rule never needs it). Raises
     :class:`CorruptLog` when the stored events do not replay.
     """
 
     def __init__(self, store, game_id: int, players: list[str], config: DonkeyRaceConfig | None = None,
-                 stable_frames: int = 3, rng: random.Random | None = None):
+                 stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
         super().__init__(store, game_id, players, config or DonkeyRaceConfig())
+        self.hint_budget = hint_budget
+        self._hints: dict[DonkeyRaceState, Hint] = {}
         self.stable_frames = stable_frames
         self._first_seat = 0
         self._first_donkey = False
@@ -194,6 +200,16 @@ class DonkeyRaceSession(LoggedSession):
             return Mode.DEAL if self.state.round_no == 0 else Mode.REFILL
         return {Phase.FIRST_LEADER: Mode.FIRST, Phase.PLAY: Mode.PLAY, Phase.RESHUFFLE: Mode.RESHUFFLE,
                 Phase.OVER: Mode.OVER}[phase]
+
+    def hint(self) -> Hint | None:
+        """The advisor's hint for the seat to act while a round is played (PLAY), else None; from the
+        table only (the hands are unknown: the general advice for the spot). Worked out once per state
+        and kept (drawing the screen again does not ask again)."""
+        if self.state.phase is not Phase.PLAY:
+            return None
+        if self.state not in self._hints:
+            self._hints[self.state] = advise(self.state, self.state.active, self.hint_budget)
+        return self._hints[self.state]
 
     @property
     def winner_name(self) -> str | None:
@@ -449,10 +465,10 @@ SESSION = DonkeyRaceSession
 def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
     to it as they are made (by-hand demo scripts): the deal, a refill and a reshuffle with one CONFIRM
-    (the session records every draw of it at once, so the draws after it take none); the first leader with NEXT (BANK: shows the donkey card);
-    a play entered with BANK (value) and NEXT (number of cards), then CONFIRM, BANK opening the entry
-    first unless it is open (with no camera it opens by itself); PASS passes. Raises ``ValueError`` when
-    the presses do not get there."""
+    (the session records every draw of it at once, so the draws after it take none); the first leader
+    with NEXT (BANK: shows the donkey card); a play entered with BANK (value) and NEXT (number of cards),
+    then CONFIRM, BANK opening the entry first unless it is open (with no camera it opens by itself); PASS
+    passes. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 

@@ -51,6 +51,7 @@ from companion.commands import Button, Command
 from companion.errors import IllegalMove
 from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action, LudoConfig, LudoState, Move, Phase,
     Roll, StartWith, action_from_dict, action_to_dict, board_differences, check_move)
+from companion.hints import Budget
 from companion.hints.ludo import advise
 from companion.hints.ludo.words import pawn_phrase
 from companion.i18n import _, ngettext, ordinal
@@ -202,7 +203,9 @@ class LudoSession(LoggedSession):
     """
 
     def __init__(self, store, game_id: int, players: list[str], config: LudoConfig | None = None,
-                 stable_frames: int = 3, rng: random.Random | None = None):
+                 stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
+        self.hint_budget = hint_budget
+        """The advisor's search budget (the box's deadline; None: the default node budget, no deadline)."""
         if not 2 <= len(players) <= 4:
             raise ValueError(f"Ludo takes 2 to 4 players, not {len(players)}")
         super().__init__(store, game_id, players, (config or LudoConfig()).resolved())
@@ -490,12 +493,13 @@ class LudoSession(LoggedSession):
     # -- hint and view ----------------------------------------------------------------------------------
 
     def hint(self):
-        """The advisor's hint for the active player in MOVE, else None (cached per state)."""
+        """The advisor's hint for the active player in MOVE, else None: searched once per state within
+        :attr:`hint_budget` and kept (drawing the screen again does not search again)."""
         if self.state.phase is not Phase.MOVE:
             return None
         key = (self.state.pawns, self.state.pool, self.state.active)
         if key not in self._hints:
-            self._hints[key] = advise(self.state, self.state.active)
+            self._hints[key] = advise(self.state, self.state.active, self.hint_budget)
         return self._hints[key]
 
 

@@ -45,7 +45,8 @@ from companion.errors import CorruptLog, IllegalMove
 from companion.games.schotten_totten import (ADJACENT_TO_WIN, COLOURS, NUM_STONES, TOTAL_TO_WIN, Action, Card, Claim,
     Draw, EndClaims, Pass, Phase, Play, SchottenTottenConfig, SchottenTottenState, StartWith, action_from_dict,
     action_to_dict, formation_key)
-from companion.hints.schotten_totten import formation_label, verdict_text
+from companion.hints import Budget
+from companion.hints.schotten_totten import Alerts, formation_label, public_alerts, verdict_text
 from companion.i18n import _, sentence
 from companion.session.base import Presses, Told, Waiting, seat_to_act, without_camera
 from companion.session.log import Step
@@ -253,14 +254,17 @@ class SchottenTottenSession:
     """One Schotten Totten / Battle Line match at the table, backed by an event log in ``store``.
 
     players: two names, seat 0 (side ``a``) then seat 1 (side ``b``). stable_frames: frames a card
-    reading must hold (>= 1). rng: draws the proposed first player of the first game.
+    reading must hold (>= 1). rng: draws the proposed first player of the first game. hint_budget: the
+    advisors' budget (the box's deadline); the shared screen's alerts are exact and need none.
     Raises :class:`CorruptLog` when the stored events do not replay.
     """
 
     def __init__(self, store, game_id: int, players: list[str], config: SchottenTottenConfig | None = None,
-                 stable_frames: int = 3, rng: random.Random | None = None):
+                 stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
         if len(players) != 2:
             raise ValueError(f"Schotten Totten is for two players, not {len(players)} (C.1)")
+        self.hint_budget = hint_budget
+        self._hints: dict[SchottenTottenState, Alerts] = {}
         self.store = store
         self.game_id = game_id
         self.players = list(players)
@@ -286,6 +290,16 @@ class SchottenTottenSession:
     @property
     def state(self) -> SchottenTottenState:
         return self.match.state
+
+    def hint(self) -> Alerts | None:
+        """The shared screen's alerts (:func:`companion.hints.schotten_totten.public_alerts`, from the
+        table only) while a seat is to act, None before the start and once the game is over; worked out
+        once per state and kept (drawing the screen again does not work them out again)."""
+        if self.state.active < 0 or self.mode in (Mode.OVER, Mode.START):
+            return None
+        if self.state not in self._hints:
+            self._hints[self.state] = public_alerts(self.state)
+        return self._hints[self.state]
 
     # -- what the loop asks -----------------------------------------------------------------------------
 

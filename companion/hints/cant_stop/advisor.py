@@ -51,17 +51,34 @@ the play unchanged since):
   shared machine inflates least): median 0.06 ms, p95 12 ms, p99 18 ms, worst 26 ms; wall clock at load
   5 on two cores: p99 78 ms, worst 118 ms. The slow decisions are a turn's first pairing, which builds
   the grids of its look-ahead (at most four per option).
+- Issue 40, ``companion bench advisor --game cant-stop --games 100 --seed 15`` on two cores, load under
+  0.7: the whole search (before the deadline) median 0.44 ms, p99 36 ms, worst 101 ms (the process's
+  first decision: numpy's first calls, which :func:`prepare` now makes); with the box's 20 ms deadline
+  (two runs) median 0.47-0.76 ms, p99 19.6-21.4 ms, worst 26-28 ms, and 10-13 % of the decisions (a
+  turn's first pairings) cut short. Replaying 40 such games with and without the deadline, about one cut
+  decision in eight (1-1.4 % of all decisions) advised another action than the whole search; against the
+  Rule of 28 with the deadline (seeds 11-13, 500 games each, timing-dependent) the advisor won 384, 399
+  and 399 games (78.8 %) against 399, 411 and 396 (80.4 %) with the whole search: 1.6 points fewer, about
+  one and a half standard errors, so a small cost of the deadline on this machine is not ruled out. ``simulate`` plays the whole search (the default
+  :data:`NODES`, no clock): its figures are exactly those of the search without a budget.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from companion.games.cant_stop import COLUMNS, Bank, CantStopState, Choose, Phase, RollAgain, bust_chance
-from companion.hints.base import Hint
+from dataclasses import replace
+from functools import lru_cache
+from itertools import combinations
+
+from companion.games.cant_stop import (COLUMNS, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, RollAgain,
+    bust_chance)
+from companion.hints.base import Budget, Hint, Meter
 from companion.hints.cant_stop.chance import win_chance
-from companion.hints.cant_stop.search import Valuation, search_for
-from companion.hints.cant_stop.threats import claim_chances
+from companion.hints.cant_stop.search import Valuation, drop_search, search_for
+from companion.hints.cant_stop.threats import claim_chances, claim_table
+from companion.hints.cant_stop.turn import _move_sets, rolls
+from companion.hints.cant_stop.value import column_chances, shipped_coefficients
 from companion.i18n import _, decimal, ngettext, percent
 
 
@@ -73,16 +90,71 @@ def steps_at_risk(state: CantStopState, seat: int) -> dict[int, int]:
 # ----------------------------------------------------------------------------------------------------
 # Advice
 
+NODES = 64
+"""The default node budget of one decision (:class:`companion.hints.base.Budget`): runner grids built.
+More than a decision can build (six pairings, :data:`companion.hints.cant_stop.search.MAX_GRID_BUILDS`
+= 4 grids each), so a hint within it is the whole search's."""
 
-def advise(state: CantStopState, seat: int) -> Hint:
+RESERVE_MS = 2.0
+"""Milliseconds of a deadline kept for the work after the search (the numbers' win chances, the reason):
+about 0.5-1 ms on the development machine."""
+
+
+WARM_UP_ROLL = (2, 3, 4, 6)
+"""The first roll of :func:`prepare`'s warm-up hints."""
+
+
+def prepare(config: CantStopConfig | None = None) -> None:
+    """Build the advisor's tables for the rules ``config`` before the first hint (the box calls it when a
+    game starts): the 126 rolls and their pairings, each column's chance, the value function's
+    coefficients (``assets/cant_stop/value.json``), the claim chances, and the moves the rolls offer every
+    set of runner columns (up to ``num_runners``; a grid's own shape is built with the grid); then the
+    warm-up hints of a first turn, solo and with two players (a first pairing and its roll-or-bank,
+    their searches forgotten afterwards), which load what the first numpy calls load (about 30 ms the
+    first time). Idempotent (cached: again for the same rules, it costs nothing); 0.2-0.4 s on the
+    development machine, most of it the moves of the 231 sets of columns."""
+    config = config or CantStopConfig()
+    rolls()
+    column_chances()
+    shipped_coefficients()
+    claim_table(tuple(config.column_heights))
+    for size in range(1, min(config.num_runners, 3) + 1):
+        for columns in combinations(range(11), size):
+            _move_sets(columns)
+    _warm_up(config)
+
+
+@lru_cache(maxsize=8)
+def _warm_up(config: CantStopConfig) -> None:
+    """Two hints of a first turn (solo and two players), their turn searches forgotten afterwards."""
+    for players in (1, 2):
+        state = CantStopState.new(players, config)
+        if state.phase is Phase.FIRST_PLAYER:
+            state = state.apply(state.chance_outcomes()[0][0])
+        state = state.apply(Roll(WARM_UP_ROLL))
+        if state.phase is Phase.CHOOSE:
+            after = state.apply(advise(state, state.active).action)
+            if after.phase is Phase.DECIDE:
+                advise(after, after.active)
+        drop_search(state)
+
+
+def advise(state: CantStopState, seat: int, budget: Budget | None = None) -> Hint:
     """The recommended action for ``seat`` in ``state``, with a one-line reason and its numbers.
 
     Works in the CHOOSE phase (a pairing, A.5.2/A.6) and the DECIDE phase (roll again or bank, A.5.4).
     Raises ``ValueError`` when ``seat`` is not the player to act (chance nodes, game over, another
     seat's turn). No side effects beyond a small per-turn cache of grids and valuations (the numbers of
     a look-ahead can differ in the last digits with what an earlier decision of the same turn cached,
-    because a look-ahead builds at most a few new grids). Time: median well under 1 ms once the turn's
-    grids exist, tens of ms for the turn's first decisions (``companion bench advisor --game cant-stop``).
+    because a look-ahead builds at most a few new grids). Time, whole search: median well under 1 ms once
+    the turn's grids exist, tens of ms for the turn's first decisions, which a deadline cuts short
+    (``companion bench advisor --game cant-stop``).
+
+    ``budget`` (:class:`companion.hints.base.Budget`; None: :data:`NODES` nodes, no deadline) bounds the
+    search: a node is a runner grid built (1-5 ms each on the development machine); with a deadline,
+    no grid is started that would end past it, less :data:`RESERVE_MS` (:mod:`.search`). Within
+    :data:`NODES` and without a deadline the hint is the whole search's; the hint's ``nodes`` and
+    ``cut`` say what it spent and whether the budget stopped it.
 
     The hint's ``action`` is a :class:`Choose` in CHOOSE, :class:`RollAgain` or :class:`Bank` in DECIDE.
     Its ``numbers``: ``bust_probability`` (0-1, exact: chance that the next roll busts, after the
@@ -96,9 +168,10 @@ def advise(state: CantStopState, seat: int) -> Hint:
     if state.phase not in (Phase.CHOOSE, Phase.DECIDE) or state.active != seat:
         raise ValueError(f"seat {seat} has no decision to make now (phase {state.phase.value}, "
                          f"seat to act {state.current_player})")
-    if state.phase is Phase.CHOOSE:
-        return _advise_choose(state, seat)
-    return _advise_decide(state, seat)
+    meter = Meter(budget, NODES, RESERVE_MS)
+    with search_for(state).metered(meter):
+        hint = _advise_choose(state, seat) if state.phase is Phase.CHOOSE else _advise_decide(state, seat)
+    return replace(hint, nodes=meter.spent, cut=meter.cut)
 
 
 def _numbers(state: CantStopState, seat: int, valuation: Valuation, bust: float, wins: bool) -> dict[str, float]:

@@ -19,17 +19,31 @@ fixed, else a one-roll look-ahead over the engine's legal choices (A.6; worked o
 pairing of totals, not per roll) whose leaves are grid values when the columns then are fixed, else the
 utility of banking there. Grids are cached per turn; a look-ahead builds at most
 :data:`MAX_GRID_BUILDS` (the likeliest), which bounds the slowest decision.
+
+**Budget** (anytime): a decision's optional work is the runner grids it builds (a node each,
+:class:`companion.hints.base.Meter`); a grid is built only while the node budget and the deadline allow
+it (the deadline with the grid's expected time, :func:`build_estimate`), each pairing of a CHOOSE
+getting an equal share of what is left (with a deadline, of the grids that fit in the time left). A
+grid refused leaves its positions valued as when :data:`MAX_GRID_BUILDS` is reached: by banking there
+(or, for the runners' own fixed columns, by one roll of look-ahead over the grids at hand). A
+valuation computed with a grid refused is not kept for the turn's later decisions. With no refusal
+(:data:`companion.hints.cant_stop.advisor.NODES` is more than the 24 grids a decision can build: six
+pairings, four each) the decisions are exactly those of the unbounded search.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
 from companion.games.cant_stop import COLUMNS, CantStopState, Choose, bust_chance
+from companion.hints.base import Meter
 from companion.hints.cant_stop import threats as cant_stop_threats
 from companion.hints.cant_stop.threats import claim_chances, threatened, threatened_turns
 from companion.hints.cant_stop.turn import RunnerGrid, rolls
@@ -62,6 +76,38 @@ one-roll look-ahead. Three runners from the bottom of 6, 7, 8 make 1573."""
 
 _CACHE: OrderedDict = OrderedDict()
 _CACHE_TURNS = 8
+
+BUILD_MS = (1.0, 0.0022)
+"""A grid build's time on the development machine, ``a + b x positions`` milliseconds: measured over
+the builds of 20 games against the Rule of 28 (otherwise idle): 1.2 ms on average below 200 positions,
+2.0 ms at 200-1000, 3.1 ms at 1000-2000 (a third of it the utility of the positions, :meth:`bank_utility`,
+the rest the dynamic program and, for a new extent, the grid's shape)."""
+
+TYPICAL_POINTS = 500
+"""Positions of a typical grid, for the time a node is expected to take (:meth:`Meter.share`)."""
+
+_BUILD_RATIOS: deque = deque(maxlen=16)
+"""This process's last grid builds: their time over :data:`BUILD_MS`'s (this machine's speed, and its load)."""
+
+FIRST_RATIO = 1.5
+"""The ratio taken before any build was timed in this process."""
+
+
+def build_estimate(points: int = TYPICAL_POINTS) -> float:
+    """The seconds a grid build of ``points`` positions is expected to take here: :data:`BUILD_MS` times
+    the upper quartile of this process's last 16 builds' ratios to it (:data:`FIRST_RATIO` before the
+    first). A deadline refuses a build that would end past it."""
+    ratios = sorted(_BUILD_RATIOS)
+    ratio = ratios[3 * len(ratios) // 4] if ratios else FIRST_RATIO
+    return ratio * (BUILD_MS[0] + BUILD_MS[1] * points) / 1000.0
+
+
+def grid_points(origin: tuple[int, ...], tops: tuple[int, ...]) -> int:
+    """Positions of a grid from runner heights ``origin`` to the columns' ``tops``."""
+    points = 1
+    for low, top in zip(origin, tops):
+        points *= max(1, int(top) - int(low) + 1)
+    return points
 
 
 def _phi(z: np.ndarray) -> np.ndarray:
@@ -99,6 +145,8 @@ class TurnSearch:
         self.grids: dict[tuple[int, ...], RunnerGrid] = {}
         self.valuations: dict[tuple[int, ...], Valuation] = {}
         self._depth = 0  # look-ahead nesting
+        self.meter: Meter | None = None
+        """The budget of the decision being searched (:meth:`metered`); None: unbounded."""
         self.bust_utility = float(self.bank_utility(self.markers[None])[0])
 
     # -- utilities ------------------------------------------------------------------------------------
@@ -144,6 +192,28 @@ class TurnSearch:
             chance *= _phi((turns - ours - 0.5) / sigma)
         return np.where(won >= self.to_win, 1.0, chance)
 
+    # -- budget ---------------------------------------------------------------------------------------
+
+    @contextmanager
+    def metered(self, meter: Meter | None) -> Iterator[TurnSearch]:
+        """Search one decision within ``meter`` (None: unbounded)."""
+        outer, self.meter = self.meter, meter
+        try:
+            yield self
+        finally:
+            self.meter = outer
+
+    def _may_build(self, columns: tuple[int, ...], origin: tuple[int, ...]) -> bool:
+        """Whether the decision's budget allows one more grid build (a node): the grid on ``columns``
+        (indices 0-10) from runner heights ``origin``, its expected time within the deadline."""
+        if self.meter is None:
+            return True
+        tops = tuple(int(self.tops[c]) for c in columns)
+        return self.meter.take(1, build_estimate(grid_points(origin, tops)))
+
+    def _refusals(self) -> int:
+        return 0 if self.meter is None else self.meter.refused
+
     # -- positions ------------------------------------------------------------------------------------
 
     def pieces(self, runners: dict[int, int]) -> np.ndarray:
@@ -173,9 +243,17 @@ class TurnSearch:
             if origin is None:
                 origin = tuple(int(self.markers[c]) + 1 for c in columns)
             tops = tuple(int(self.tops[c]) for c in columns)
+            start = time.perf_counter()
             grid = RunnerGrid(columns, origin, tops, self.markers, self.bank_utility, self.bust_utility)
+            model = (BUILD_MS[0] + BUILD_MS[1] * grid_points(origin, tops)) / 1000.0
+            _BUILD_RATIOS.append((time.perf_counter() - start) / model)
             self.grids[columns] = grid
         return grid
+
+    def _grid_at_hand(self, runners: dict[int, int]) -> RunnerGrid | None:
+        """The cached grid covering ``runners``, else None (:meth:`grid` would build one)."""
+        grid = self.grids.get(tuple(sorted(c - 2 for c in runners)))
+        return grid if grid is not None and grid.covers(self._heights(runners)) else None
 
     @staticmethod
     def _heights(runners: dict[int, int]) -> tuple[int, ...]:
@@ -186,7 +264,10 @@ class TurnSearch:
         (cached by the runners' positions)."""
         known = self.valuations.get(state.runners)
         if known is None:
-            known = self.valuations[state.runners] = self._valuation(state)
+            refused = self._refusals()
+            known = self._valuation(state)
+            if self._refusals() == refused:  # a valuation cut short by the budget is not kept
+                self.valuations[state.runners] = known
         return known
 
     def _valuation(self, state: CantStopState) -> Valuation:
@@ -195,10 +276,15 @@ class TurnSearch:
             bank = float(self.bank_utility(self.pieces(runners)[None])[0])
             return Valuation(bank, bank, -np.inf, float(bust_chance(state)))
         if self.fixed(runners):
-            grid = self.grid(runners)
-            heights = self._heights(runners)
-            return Valuation(grid.value(heights), grid.bank_value(heights), grid.roll_value(heights),
-                             grid.bust(heights))
+            grid = self._grid_at_hand(runners)
+            columns = tuple(sorted(c - 2 for c in runners))
+            if grid is None and self._may_build(columns, tuple(int(self.markers[c]) + 1 for c in columns)):
+                grid = self.grid(runners)
+            if grid is not None:
+                heights = self._heights(runners)
+                return Valuation(grid.value(heights), grid.bank_value(heights), grid.roll_value(heights),
+                                 grid.bust(heights))
+            # no grid within the budget: one roll of look-ahead over the grids at hand, as below
         bank = float(self.bank_utility(self.pieces(runners)[None])[0])
         roll, bust = self.lookahead(state)
         return Valuation(max(bank, roll), bank, roll, bust)
@@ -247,7 +333,7 @@ class TurnSearch:
         Each of the 126 rolls leads to the best of the positions its pairings allow (the engine's rules,
         computed once per distinct pairing of totals). Next positions whose columns are then fixed are
         valued by their grids: cached ones, and up to :data:`MAX_GRID_BUILDS` new ones, the likeliest
-        first; the others by banking there.
+        first, while the decision's budget allows (:meth:`metered`); the others by banking there.
         """
         weights, _ = rolls()
         keys, pair_table = _roll_pairs()
@@ -283,6 +369,8 @@ class TurnSearch:
                 lows[columns] = heights_of[i] if low is None else tuple(map(min, zip(low, heights_of[i])))
         new = [c for c in sorted(mass, key=lambda c: -mass[c]) if c not in self.grids]
         for columns in new[:MAX_GRID_BUILDS if self._depth == 0 else NESTED_GRID_BUILDS]:
+            if not self._may_build(columns, lows[columns]):
+                continue  # too long for the time left: a smaller one may still fit
             self.grid({c + 2: h for c, h in zip(columns, lows[columns])}, lows[columns])
         values = np.empty(len(outcomes) + 1)
         values[-1] = -np.inf  # padding: no option
@@ -314,14 +402,20 @@ class TurnSearch:
         return roll_value, bust
 
     def choose(self, state: CantStopState) -> list[tuple[Choose, Valuation, CantStopState]]:
-        """Every legal pairing of a CHOOSE ``state`` with the valuation of the position it leads to."""
+        """Every legal pairing of a CHOOSE ``state`` with the valuation of the position it leads to (in
+        the engine's order; each gets an equal share of the budget left, :meth:`Meter.share`)."""
         options = []
-        for choice in state.choices_for(state.dice):
+        choices = state.choices_for(state.dice)
+        for i, choice in enumerate(choices):
             after = state.apply(choice)
             if after.winner is not None:  # auto_stop_on_win banked and won (A.8 CONFIG)
                 options.append((choice, Valuation(1.0 if not self.solo else 0.0, 0.0, -np.inf, 0.0), after))
                 continue
-            options.append((choice, self.valuation(after), after))
+            if self.meter is None:
+                options.append((choice, self.valuation(after), after))
+                continue
+            with self.meter.share(len(choices) - i, build_estimate()):
+                options.append((choice, self.valuation(after), after))
         return options
 
 
@@ -343,9 +437,18 @@ def forget_searches() -> None:
     _CACHE.clear()
 
 
+def drop_search(state: CantStopState) -> None:
+    """Forget the cached turn search of ``state``'s turn only (the tables' warm-up leaves no trace)."""
+    _CACHE.pop(_key(state), None)
+
+
+def _key(state: CantStopState) -> tuple:
+    return (state.config, state.num_players, state.active, state.markers, state.claimed, state.turn)
+
+
 def search_for(state: CantStopState) -> TurnSearch:
     """The :class:`TurnSearch` of ``state``'s turn, shared by the turn's decisions (small LRU cache)."""
-    key = (state.config, state.num_players, state.active, state.markers, state.claimed, state.turn)
+    key = _key(state)
     search = _CACHE.get(key)
     if search is None:
         search = TurnSearch(state)

@@ -114,11 +114,14 @@ def turns_from_efforts(efforts: np.ndarray, won: np.ndarray, to_win: int,
     table = coefficients() if table is None else table
     efforts = np.sort(efforts, axis=1)
     result = np.zeros(len(efforts))
-    need = to_win - np.asarray(won)
-    for n in np.unique(need):
+    need = np.broadcast_to(to_win - np.asarray(won), (len(efforts),))
+    if len(need) and need.min() == need.max():  # one need for every row (the common case): no masks
+        groups = [(int(need[0]), slice(None))]
+    else:
+        groups = [(int(n), need == n) for n in np.unique(need)]
+    for n, rows in groups:
         if n <= 0:
             continue
-        rows = need == n
         row_efforts = efforts[rows]
         m = min(int(n), MAX_NEED)
         if n > MAX_NEED:  # fold the extra needed columns into the last needed one

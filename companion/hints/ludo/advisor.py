@@ -53,8 +53,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.ludo import YARD, LudoState, MoveInfo, Phase
-from companion.hints.base import Hint
+from companion.games.ludo import YARD, LudoConfig, LudoState, MoveInfo, Phase, Roll, StartWith
+from companion.hints.base import Budget, Hint, Meter
 from companion.hints.ludo.danger import hit_chance, threat_count
 from companion.hints.ludo.words import pawn_phrase
 from companion.i18n import _
@@ -165,22 +165,48 @@ def position_value(state: LudoState, pawns: tuple[tuple[int, ...], ...], seat: i
     return own - w.opponent * opp, total_danger
 
 
-def rank(state: LudoState, seat: int, w: Weights | None = None) -> list[tuple[MoveInfo, float, float]]:
-    """Every legal move of ``seat`` with (value, danger after), best first (ties: engine order)."""
+NODES = 16
+"""The default node budget of one decision (:class:`companion.hints.base.Budget`): moves valued. More
+than a roll ever offers (one move a pawn, four pawns), so a hint within it values every move."""
+
+
+def prepare(config: LudoConfig | None = None) -> None:
+    """Build the advisor's tables before the first hint: none (it keeps no tables; every value is worked
+    out from the board, in well under a millisecond); a warm-up hint on a first six. For the box's one
+    call per game start."""
+    state = LudoState.new(2, config or LudoConfig()).apply(StartWith(0)).apply(Roll(6))
+    if state.phase is Phase.MOVE:
+        advise(state, state.active)
+
+
+def rank(state: LudoState, seat: int, w: Weights | None = None,
+         meter: Meter | None = None) -> list[tuple[MoveInfo, float, float]]:
+    """Every legal move of ``seat`` with (value, danger after), best first (ties: engine order).
+
+    ``meter``: the decision's budget (None: every move); the first move is always valued, each other one
+    is a node. Moves the budget leaves unvalued follow the valued ones, in the engine's order, with the
+    value and danger ``-inf`` and ``nan``."""
     w = w or weights_for(state)
     scored = []
     for info in state.move_infos(seat):
+        if scored and meter is not None and not meter.take(1):
+            scored.append((info, float("-inf"), float("nan")))
+            continue
         value, dz = position_value(state, state.pawns_after(info, seat), seat, w)
         scored.append((info, value, dz))
     scored.sort(key=lambda t: -t[1])
     return scored
 
 
-def advise(state: LudoState, seat: int) -> Hint:
+def advise(state: LudoState, seat: int, budget: Budget | None = None) -> Hint:
     """The recommended move for ``seat`` in ``state`` (MOVE phase), with a one-line reason and numbers.
 
     Raises ``ValueError`` when ``seat`` has no move to make now (not its turn, a chance node, game over).
-    Pure: the same state always gets the same advice.
+    Pure: the same state and budget always get the same advice (without a deadline).
+
+    ``budget`` (:class:`companion.hints.base.Budget`; None: :data:`NODES`, no deadline): a node is a move
+    valued after the first (about 0.03 ms each on the development machine); a move left unvalued by the
+    budget or the deadline is not recommended. Within :data:`NODES` every move is valued.
 
     The hint's ``action`` is a :class:`Move`; ``kind`` is ``clear_start`` (the move is forced by
     ``must_clear_start``, B.2b: the reason says so), ``capture``, ``escape``, ``safe``, ``enter``, ``home`` or
@@ -192,7 +218,8 @@ def advise(state: LudoState, seat: int) -> Hint:
     if state.phase is not Phase.MOVE or state.active != seat:
         raise ValueError(f"seat {seat} has no move to make now (phase {state.phase.value}, "
                          f"seat to act {state.current_player})")
-    ranked = rank(state, seat)
+    meter = Meter(budget, NODES)
+    ranked = rank(state, seat, meter=meter)
     best, value, dz = ranked[0]
     _, dz_before = position_value(state, state.pawns, seat)
     occ = state.occupancy()
@@ -200,7 +227,7 @@ def advise(state: LudoState, seat: int) -> Hint:
     numbers = {"value": value, "danger": dz, "danger_before": dz_before,
                "captures": float(sum(c for _, c in best.captures))}
     return Hint(best.move, reason, {**numbers, "to": float(best.to)}, kind=kind,
-                ranking=tuple((i.move, v) for i, v, _ in ranked))
+                ranking=tuple((i.move, v) for i, v, _ in ranked), nodes=meter.spent, cut=meter.cut)
 
 
 def clears_start(state: LudoState, seat: int) -> bool:

@@ -11,16 +11,23 @@
   other stones is taken with the whole hand, so a card's use elsewhere is not charged to a play
   (charging it, with hand cards counted as sure at every stone at once, made the advisor hoard its
   good cards: it won 45-50 % against ``greedy`` instead of 72 %).
+
+The card advisor is an anytime search over the plays (:class:`companion.hints.base.Budget`): each play
+valued is a node; it values the plays in the order of what each makes of its own stone's side (the
+``greedy`` player's order: formation, then fuller side, higher card, leftmost stone) and, when the
+budget or the deadline stops it, recommends the best play valued so far. With every play valued
+(:data:`NODES` is more than a hand of 10 cards at nine stones can offer) the choice is exactly the
+whole search's, ties broken as before (the engine's order of the plays).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.schotten_totten import (NUM_STONES, SIDE_SIZE, Claim, EndClaims, Pass, Phase,
-    SchottenTottenState, claim_tables)
-from companion.hints.base import Hint
-from companion.hints.schotten_totten.eval import Evaluator, beat_chance, board_value
+from companion.games.schotten_totten import (NUM_STONES, SIDE_SIZE, Claim, Draw, EndClaims, Pass, Phase,
+    SchottenTottenConfig, SchottenTottenState, StartWith, claim_tables, formation_key)
+from companion.hints.base import Budget, Hint, Meter
+from companion.hints.schotten_totten.eval import Evaluator, beat_chance, board_value, prepare_tables
 from companion.i18n import _
 
 MY_DRAW_WEIGHT = 2.0
@@ -30,6 +37,31 @@ MY_DRAW_WEIGHT = 2.0
 THEIR_DRAW_WEIGHT = 0.8
 """Scale of the opponent's chance to hold or draw a given unseen card. With MY_DRAW_WEIGHT 2.0 (seed 2):
 1.0 won 75 %, 0.8 80 %, 0.6 80 %."""
+
+
+NODES = 100
+"""The default node budget of one decision (:class:`companion.hints.base.Budget`): plays valued. More
+than a hand can offer (10 cards, the largest ``hand_size``, at nine stones: 90), so a hint within it
+values every play."""
+
+RESERVE_MS = 1.0
+"""Milliseconds of a deadline kept for the work after the search (the reason)."""
+
+
+def prepare(config: SchottenTottenConfig | None = None) -> None:
+    """Build the tables of the rules ``config`` before the first hint (the box calls it when a game
+    starts): the claim tables (:func:`companion.games.schotten_totten.claim_tables`: every formation's
+    key, about 0.2-0.4 s on the development machine), every 3-card set's strength and, for every 0-2
+    cards on a side, the sets that complete it (:mod:`.eval`); then a warm-up hint and alerts on the
+    first hand (what the first numpy calls load). Idempotent (cached)."""
+    config = config or SchottenTottenConfig()
+    prepare_tables(config.max_value)
+    state = SchottenTottenState.new(config).apply(StartWith(0))
+    while state.phase is Phase.DEAL or state.phase is Phase.DRAW:
+        state = state.apply(Draw(state.unknown_cards()[0]))
+    if state.phase is Phase.PLAY:
+        advise(state.observation(state.active), state.active)
+        public_alerts(state)
 
 
 @dataclass(frozen=True)
@@ -117,14 +149,20 @@ def stone_chances(state: SchottenTottenState, seat: int, evaluator: Evaluator, h
     return chances
 
 
-def advise(state: SchottenTottenState, seat: int) -> Hint:
+def advise(state: SchottenTottenState, seat: int, budget: Budget | None = None) -> Hint:
     """The advisor's action for ``seat`` (PLAY or CLAIM phase, its own turn); uses its own hand and the
     table only. Raises ``ValueError`` when ``seat`` has no decision, or its hand is unknown in PLAY.
+
+    ``budget`` (:class:`companion.hints.base.Budget`; None: :data:`NODES`, no deadline): a node is a play
+    valued after the first (about 0.05-0.2 ms each on the development machine); the plays are valued in
+    the module docstring's order and the best valued one is recommended. Within :data:`NODES` every
+    play is valued. Claims and passes take no search.
 
     The hint's ``numbers`` for a play: ``board_value`` (sum of stone win chances plus the adjacency
     bonus, about 0-14) and ``stone_chance`` (the win chance of the stone played at, 0-1)."""
     if state.phase not in (Phase.PLAY, Phase.CLAIM) or state.active != seat:
         raise ValueError(f"seat {seat} has no decision to make now (phase {state.phase.value})")
+    meter = Meter(budget, NODES, RESERVE_MS)
     if state.phase is Phase.CLAIM:
         claims = state.claimable_stones(seat)
         if claims:
@@ -141,10 +179,13 @@ def advise(state: SchottenTottenState, seat: int) -> Hint:
     hand_mask = tables.mask(hand)  # type: ignore[arg-type]
     base = stone_chances(state, seat, evaluator, hand_mask)
     seen = tables.mask(state.table_cards())
-    best: tuple[float, int, int] | None = None
+    best: tuple[float, int, int, int] | None = None
     best_play = plays[0]
     best_chance = 0.0
-    for play in plays:
+    for order, index in enumerate(_play_order(state, seat, plays)):
+        if order and not meter.take(1):
+            break
+        play = plays[index]
         stone = state.stones[play.stone]
         mine = stone.cards[seat] + (play.card,)
         theirs = stone.cards[1 - seat]
@@ -158,9 +199,21 @@ def advise(state: SchottenTottenState, seat: int) -> Hint:
         chances = list(base)
         chances[play.stone] = chance
         value = board_value(chances)
-        rank = (value, -play.card.value, -play.stone)
+        rank = (value, -play.card.value, -play.stone, -index)  # ties: the engine's first play
         if best is None or rank > best:
             best, best_play, best_chance = rank, play, chance
     assert best is not None
     return Hint(best_play, _("Play {card} at stone {n}").format(card=best_play.card.code, n=best_play.stone + 1),
-                {"board_value": best[0], "stone_chance": best_chance})
+                {"board_value": best[0], "stone_chance": best_chance}, nodes=meter.spent, cut=meter.cut)
+
+
+def _play_order(state: SchottenTottenState, seat: int, plays: list) -> list[int]:
+    """The indices of ``plays`` in the order the search values them: the best formation the card makes of
+    its stone's side first (rank, then sum; C.5), then the fuller side, the higher card, the leftmost
+    stone, the engine's order."""
+    def key(index: int) -> tuple:
+        play = plays[index]
+        side = state.stones[play.stone].cards[seat] + (play.card,)
+        return (formation_key(side), len(side), play.card.value, -play.stone, -index)
+
+    return sorted(range(len(plays)), key=key, reverse=True)

@@ -60,6 +60,20 @@ def _candidates(max_value: int, placed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(masks, dtype=np.uint64), np.array([strength[m] for m in masks])
 
 
+def prepare_tables(max_value: int) -> None:
+    """Build every table of the deck with values 1..``max_value`` before the first hint: the claim tables,
+    the strengths and, for every 0-2 cards placed on a side, the sets completing it strongest first
+    (:func:`_candidates`). Idempotent (cached)."""
+    tables = claim_tables(max_value)
+    strength_table(max_value)
+    n = len(tables.cards)
+    _candidates(max_value, 0)
+    for a in range(n):
+        _candidates(max_value, 1 << a)
+        for b in range(a + 1, n):
+            _candidates(max_value, (1 << a) | (1 << b))
+
+
 class Distribution:
     """Where one side is likely to end: ``values`` (strengths, strongest first) with ``masses``; the
     rest of the mass (``none``) is the chance that the side cannot be completed at all."""
