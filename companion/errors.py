@@ -14,7 +14,7 @@ from __future__ import annotations
 
 __all__ = [
     "CompanionError", "UserError", "MissingFileError", "FileFormatError", "IllegalMove", "VariantError", "ConfigError",
-    "StateDirError", "StoreError", "CorruptLog", "ScriptError", "ScriptEnded", "CameraError", "FrameError",
+    "StateDirError", "StoreError", "StoreBusy", "CorruptLog", "ScriptError", "ScriptEnded", "CameraError", "FrameError",
     "CalibrationError", "DisplayError", "PinFactoryError",
 ]
 
@@ -73,7 +73,16 @@ class StoreError(CompanionError, RuntimeError):
 
 
 class CorruptLog(StoreError):
-    """A stored event log does not replay under the rules (a damaged or foreign store)."""
+    """A stored event log does not replay under the rules (a damaged or foreign store). ``seq``: the
+    first event that cannot be read or replayed, when known (the session resumes before it)."""
+
+    def __init__(self, message: str, seq: int | None = None):
+        super().__init__(message)
+        self.seq = seq
+
+
+class StoreBusy(StoreError):
+    """Another process holds the store (the box is already running); the message names it."""
 
 
 class ScriptError(CompanionError, ValueError):

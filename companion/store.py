@@ -22,6 +22,20 @@ Why a half-written state never appears
     either before or after the whole transaction, never between. ``seq`` numbers are computed inside
     the same transaction, so they stay 1..n without gaps.
 
+One press, one transaction
+    Everything one press makes a game do (a card played and the draws it triggers, the last move and the
+    game's result with the scoreboard) is stored together: the loop runs each press inside
+    :meth:`Store.press`, and every write inside it joins one transaction that commits when the press is
+    handled (or rolls back when handling it raised). A power cut therefore leaves the log between two
+    presses, never inside one.
+
+One box, one writer
+    The box's store is held by one process at a time: :class:`StoreLock` takes an exclusive ``flock``
+    on ``NAME.lock`` beside it, kept until the store is closed (the kernel drops it when the process
+    dies, so a crash or a power cut leaves no stale lock). A second ``companion play`` or ``menu`` gets
+    :class:`~companion.errors.StoreBusy` naming the process that holds it and changes nothing. Readers
+    such as ``companion stats`` take no lock (WAL lets them read while the box writes).
+
 Schema versions
     ``PRAGMA user_version`` holds the schema version; :data:`MIGRATIONS` lists the SQL steps from each
     version to the next. Opening applies the missing steps in one transaction (an empty or new file is
@@ -31,7 +45,7 @@ Schema versions
 Damaged files (issue 9)
     :func:`open_or_move_aside` is how the appliance opens its store: a file that cannot be used (not
     SQLite, truncated, damaged so that ``PRAGMA quick_check`` fails, another program's database, or a
-    newer schema) is renamed to ``NAME.unusable-YYYYMMDDTHHMMSSZ`` (with its ``-wal`` / ``-shm``
+    newer schema, tables or columns missing) is renamed to ``NAME.unusable-YYYYMMDDTHHMMSSZ`` (with its ``-wal`` / ``-shm``
     companions), never deleted, and a fresh store is started in its place; the returned message names
     both files and what to do. A full disk is a :class:`StoreError` saying so; the event that could not
     be written is not in the log (its transaction was rolled back), so the session did not change.
@@ -39,8 +53,10 @@ Damaged files (issue 9)
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -49,7 +65,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CorruptLog, StoreError
+from companion.errors import CorruptLog, StoreBusy, StoreError
 from companion.paths import AppPaths, ensure_state_dir
 
 logger = logging.getLogger(__name__)
@@ -137,28 +153,128 @@ def _to_json(value: Any, what: str) -> str:
         raise ValueError(f"{what} must be JSON-serialisable: {error}") from None
 
 
+LOCK_SUFFIX = ".lock"
+"""The lock file of a store is ``NAME.lock`` beside it (:class:`StoreLock`)."""
+
+
+class StoreLock:
+    """The exclusive hold of one process on the store at ``path`` (see the module docstring).
+
+    Takes ``flock(LOCK_EX | LOCK_NB)`` on ``path`` + :data:`LOCK_SUFFIX` (made 0600 if missing) and writes
+    this process's id into it; :meth:`release` (or the process's end) lets it go. Raises
+    :class:`~companion.errors.StoreBusy` naming the holder's process id when another process holds it, and
+    :class:`StoreError` when the lock file cannot be made.
+    """
+
+    def __init__(self, path: Path | str):
+        self.path = Path(str(path) + LOCK_SUFFIX)
+        try:
+            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            raise StoreError(f"{self.path}: cannot make the store's lock file ({error.strerror or error}). "
+                             f"Check that the directory is writable by this user.") from None
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = _read_pid(self._fd)
+            os.close(self._fd)
+            self._fd = None
+            raise StoreBusy(
+                f"{path}: the box is already running (process {holder or 'unknown'} holds this store). Stop it "
+                f"first (sudo systemctl stop tabletop-companion, or quit it), or give another --store; "
+                f"nothing was changed.") from None
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
+
+    def release(self) -> None:
+        """Let the store go (idempotent). The lock file stays: removing it would race a process waiting."""
+        if self._fd is not None:
+            os.close(self._fd)  # closing drops the flock
+            self._fd = None
+
+
+def _read_pid(fd: int) -> str:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return text if text.isdigit() else ""
+
+
+def _expected_schema() -> dict[str, list[tuple[str, str]]]:
+    """``{table: [(column, type), ...]}`` of a store made by :data:`MIGRATIONS` (built in memory)."""
+    db = sqlite3.connect(":memory:")
+    try:
+        for step in MIGRATIONS:
+            for statement in step:
+                db.execute(statement)
+        return _schema_of(db)
+    finally:
+        db.close()
+
+
+def _schema_of(db: sqlite3.Connection) -> dict[str, list[tuple[str, str]]]:
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                       "AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    return {t: [(c[1], str(c[2]).upper()) for c in db.execute(f"PRAGMA table_info('{t}')")] for t in tables}
+
+
+_EXPECTED_SCHEMA = _expected_schema()
+
+
+def schema_problem(db: sqlite3.Connection) -> str | None:
+    """What the database on ``db`` lacks of the schema :data:`MIGRATIONS` make ("table scores is
+    missing", "table events lacks created TEXT"), None when it has every table and column with its
+    type. Reads only. Raises ``sqlite3.Error`` when the file cannot be read."""
+    found = _schema_of(db)
+    for table, columns in _EXPECTED_SCHEMA.items():
+        if table not in found:
+            return f"table {table} is missing"
+        have = dict(found[table])
+        missing = [f"{name} {kind}" for name, kind in columns if have.get(name) != kind]
+        if missing:
+            return f"table {table} lacks {', '.join(missing)}"
+    return None
+
+
 class Store:
     """The SQLite store at ``path``; opening it migrates the schema forward.
 
-    ``now`` supplies timestamps (default: the UTC wall clock). Use as a context manager or call
-    :meth:`close`. One connection, for the thread that opened it.
+    ``now`` supplies timestamps (default: the UTC wall clock). ``lock``: the process's hold on the
+    store (:class:`StoreLock`, released by :meth:`close`); None for a reader or a test. Use as a context
+    manager or call :meth:`close`. One connection, for the thread that opened it. A new file is made
+    0600 (saved games are the players' own); SQLite gives its ``-wal`` and ``-shm`` files the same mode.
 
     Raises :class:`StoreError` naming the file when it cannot be opened or created, is not an SQLite
-    database or not a companion store, is damaged, or has a newer schema than :data:`SCHEMA_VERSION`.
+    database or not a companion store, is damaged, lacks a table or column of the schema, or has a newer
+    schema than :data:`SCHEMA_VERSION`.
     """
 
-    def __init__(self, path: Path | str, *, now: Callable[[], datetime] = _utc_now):
+    def __init__(self, path: Path | str, *, now: Callable[[], datetime] = _utc_now, lock: StoreLock | None = None):
         self.path = Path(path)
         self._now = now
+        self._lock = lock
+        self._pressing = False
+        self.skipped: dict[int, str] = {}
+        """Saved games whose row could not be read, by id: what was said of each (listings leave them
+        out; ``stats``, History and ``selftest`` name them)."""
         try:
+            if str(self.path) != ":memory:" and not self.path.exists():
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
+        except OSError as error:
+            self._release()
+            raise StoreError(f"{self.path}: cannot open the store: {error.strerror or error}. Check that the "
+                             f"directory exists and is writable by this user.") from None
         except sqlite3.Error as error:
+            self._release()
             raise self._error(error, "cannot open") from None
         try:
             with self._errors("cannot open"):
                 self._setup()
         except BaseException:
             self._db.close()
+            self._release()
             raise
 
     # --- opening -----------------------------------------------------------------------------------
@@ -179,6 +295,15 @@ class Store:
         self._db.execute("PRAGMA foreign_keys=ON")
         if version < SCHEMA_VERSION:
             self._migrate(version)
+        self._check_schema()
+
+    def _check_schema(self) -> None:
+        """Every table and column the box uses is there (a damaged or hand-edited store is refused here
+        rather than failing on the first game it shows)."""
+        problem = schema_problem(self._db)
+        if problem:
+            raise StoreError(f"{self.path}: not the schema of a tabletop-companion store ({problem}). Move it "
+                             f"aside (the box does so by itself) or restore a backup; it was not changed.")
 
     def _migrate(self, version: int) -> None:
         with self._transaction():
@@ -228,7 +353,13 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: BEGIN IMMEDIATE, then COMMIT (or ROLLBACK on any exception)."""
+        """One write transaction: BEGIN IMMEDIATE, then COMMIT (or ROLLBACK on any exception). Inside
+        :meth:`press` it joins the press's transaction, which :meth:`press` commits."""
+        if self._pressing:
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN IMMEDIATE")
+            yield self._db
+            return
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield self._db
@@ -238,9 +369,42 @@ class Store:
                 self._db.execute("ROLLBACK")
             raise
 
+    @contextmanager
+    def press(self) -> Iterator["Store"]:
+        """Store everything written inside as one transaction (see "One press, one transaction" in the
+        module docstring): the first write begins it, the end of the block commits it (durably, as
+        :meth:`append_event`), an exception rolls all of it back and goes on. Nested blocks join the
+        outer one. A press that writes nothing costs nothing. Raises :class:`StoreError` when the commit
+        fails (a full disk: nothing of the press was stored)."""
+        if self._pressing:
+            yield self
+            return
+        self._pressing = True
+        try:
+            yield self
+        except BaseException:
+            self._pressing = False
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        self._pressing = False
+        if self._db.in_transaction:
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise self._error(error, "cannot write to") from None
+
     def close(self) -> None:
-        """Close the connection (checkpoints the WAL when this is the last connection)."""
+        """Close the connection (checkpoints the WAL when this is the last connection) and let the
+        store go (:class:`StoreLock`)."""
         self._db.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> "Store":
         return self
@@ -274,12 +438,16 @@ class Store:
             return cursor.lastrowid
 
     def game(self, game_id: int) -> GameRecord:
-        """The saved game ``game_id``; raises KeyError when there is none."""
+        """The saved game ``game_id``; raises KeyError when there is none, :class:`CorruptLog` naming the
+        file and the game when its row cannot be read."""
         with self._errors("cannot read"):
-            row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute(f"SELECT {_GAME_COLUMNS_RAW} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise KeyError(f"no game {game_id} in {self.path}")
-        return _game_record(row)
+        try:
+            return _game_record(row)
+        except ValueError as error:
+            raise CorruptLog(f"{self.path}: saved game {game_id} cannot be read ({error})") from None
 
     def unfinished_games(self, game: str | None = None) -> list[GameRecord]:
         """Unfinished games (of ``game`` only, when given), oldest first."""
@@ -290,14 +458,21 @@ class Store:
         return self._games("finished = 1", game)
 
     def _games(self, condition: str, game: str | None) -> list[GameRecord]:
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE {condition}"
+        sql = f"SELECT {_GAME_COLUMNS_RAW} FROM games WHERE {condition}"
         params: tuple[Any, ...] = ()
         if game is not None:
             sql += " AND game = ?"
             params = (game,)
         with self._errors("cannot read"):
             rows = self._db.execute(sql + " ORDER BY id", params).fetchall()
-        return [_game_record(row) for row in rows]
+        records = []
+        for row in rows:
+            try:
+                records.append(_game_record(row))
+            except ValueError as error:
+                self.skipped[int(row[0])] = f"{self.path}: saved game {row[0]} cannot be read ({error}); left out"
+                logger.error("%s", self.skipped[int(row[0])])
+        return records
 
     def latest_unfinished(self, game: str) -> int | None:
         """The id of the most recently started unfinished ``game``, or None: the game to resume."""
@@ -329,21 +504,22 @@ class Store:
 
     def events(self, game_id: int) -> list[Event]:
         """The game's events in ``seq`` order (empty for a game without events), without those set aside
-        (:meth:`set_aside_unreadable`). Raises :class:`CorruptLog` naming the store, the game and the
-        event when a row's payload is not JSON (run :meth:`set_aside_unreadable` to go on)."""
+        (:meth:`set_aside_from`). Raises :class:`CorruptLog` naming the store, the game and the event
+        (its ``seq``) when a row cannot be read (not UTF-8, not JSON): :meth:`set_aside_from` goes on."""
         events = []
         for g, s, k, p, c in self._event_rows(game_id):
             try:
-                events.append(Event(g, s, k, json.loads(p), c))
-            except (TypeError, ValueError):
-                raise CorruptLog(f"{self.path}: game {game_id}, event {s} cannot be read (not JSON)") from None
+                events.append(Event(g, s, _text(k, "kind"), _json(p, "payload"), _text(c, "created")))
+            except ValueError as error:
+                raise CorruptLog(f"{self.path}: game {game_id}, event {s} cannot be read ({error})", s) from None
         return events
 
     def _event_rows(self, game_id: int) -> list[tuple]:
+        """The game's rows not set aside, as read: kind, payload and created as bytes (see :func:`_text`)."""
         with self._errors("cannot read"):
             return self._db.execute(
-                "SELECT game_id, seq, kind, payload, created FROM events WHERE game_id = ? AND kind NOT LIKE ? "
-                "ORDER BY seq", (game_id, SET_ASIDE + "%")).fetchall()
+                "SELECT game_id, seq, CAST(kind AS BLOB), CAST(payload AS BLOB), CAST(created AS BLOB) FROM events "
+                "WHERE game_id = ? AND kind NOT LIKE ? ORDER BY seq", (game_id, SET_ASIDE + "%")).fetchall()
 
     def event_count(self, game_id: int) -> int:
         """How many events the game has (those set aside not counted); 0 for an unknown game."""
@@ -351,27 +527,34 @@ class Store:
             return int(self._db.execute("SELECT count(*) FROM events WHERE game_id = ? AND kind NOT LIKE ?",
                                         (game_id, SET_ASIDE + "%")).fetchone()[0])
 
-    def set_aside_unreadable(self, game_id: int) -> str:
-        """End the game's log at its last readable event: the first event whose payload cannot be read
-        and every event after it (they were accepted after it and replay through it) are set aside, kept
-        in the file with their kind prefixed by :data:`SET_ASIDE`, so nothing is deleted. Returns "" when
-        every event reads, else the message naming the store, the game and what was kept."""
-        rows = self._event_rows(game_id)
-        bad = None
-        for _g, seq, _k, payload, _c in rows:
+    def first_unreadable(self, game_id: int) -> tuple[int, str] | None:
+        """``(seq, why)`` of the game's first event row that cannot be read (not UTF-8, not JSON), or None."""
+        for _g, seq, kind, payload, created in self._event_rows(game_id):
             try:
-                json.loads(payload)
-            except (TypeError, ValueError):
-                bad = seq
-                break
-        if bad is None:
-            return ""
-        with self._transaction() as db:
-            db.execute("UPDATE events SET kind = ? || kind WHERE game_id = ? AND seq >= ? AND kind NOT LIKE ?",
-                       (SET_ASIDE, game_id, bad, SET_ASIDE + "%"))
-        kept = sum(1 for row in rows if row[1] < bad)
-        return (f"{self.path}: game {game_id}: event {bad} could not be read; the game goes on after event "
-                f"{kept} ({len(rows) - kept} set aside in the file, not deleted)")
+                _text(kind, "kind"), _json(payload, "payload"), _text(created, "created")
+            except ValueError as error:
+                return seq, str(error)
+        return None
+
+    def set_aside_unreadable(self, game_id: int) -> str:
+        """:meth:`set_aside_from` the first event row that cannot be read (:meth:`first_unreadable`);
+        "" when every row reads."""
+        bad = self.first_unreadable(game_id)
+        return "" if bad is None else self.set_aside_from(game_id, bad[0], f"could not be read ({bad[1]})")
+
+    def set_aside_from(self, game_id: int, seq: int, why: str) -> str:
+        """End the game's log before event ``seq``: that event and every event after it (they were
+        accepted after it and replay through it) are set aside, kept in the file with their kind prefixed
+        by :data:`SET_ASIDE`, so nothing is deleted. ``why``: what is wrong with event ``seq`` (for the
+        message). Returns the message naming the store, the game, the event and what was kept (for the
+        log and ``selftest``). Raises :class:`StoreError` when the file cannot be written."""
+        with self._errors("cannot write to"), self._transaction() as db:
+            kept = db.execute("SELECT count(*) FROM events WHERE game_id = ? AND seq < ? AND kind "
+                              "NOT LIKE ?", (game_id, seq, SET_ASIDE + "%")).fetchone()[0]
+            cursor = db.execute("UPDATE events SET kind = ? || kind WHERE game_id = ? AND seq >= ? "
+                                "AND kind NOT LIKE ?", (SET_ASIDE, game_id, seq, SET_ASIDE + "%"))
+        return (f"{self.path}: game {game_id}: event {seq} {why}; the game goes on after event {kept} "
+                f"({cursor.rowcount} set aside in the file, not deleted)")
 
     def drop_last_event(self, game_id: int) -> Event | None:
         """Undo: delete the game's last event and return it (None when the log is empty).
@@ -381,14 +564,18 @@ class Store:
         with self._errors("cannot write to"), self._transaction() as db:
             self._check_open(game_id)
             row = db.execute(
-                "SELECT game_id, seq, kind, payload, created FROM events WHERE game_id = ? AND kind NOT LIKE ? "
-                "ORDER BY seq DESC LIMIT 1", (game_id, SET_ASIDE + "%"),
+                "SELECT game_id, seq, CAST(kind AS BLOB), CAST(payload AS BLOB), CAST(created AS BLOB) FROM events "
+                "WHERE game_id = ? AND kind NOT LIKE ? ORDER BY seq DESC LIMIT 1",
+                (game_id, SET_ASIDE + "%"),
             ).fetchone()
             if row is None:
                 return None
             db.execute("DELETE FROM events WHERE game_id = ? AND seq = ?", (game_id, row[1]))
         g, s, k, p, c = row
-        return Event(g, s, k, json.loads(p), c)
+        try:
+            return Event(g, s, _text(k, "kind"), _json(p, "payload"), _text(c, "created"))
+        except ValueError as error:
+            raise CorruptLog(f"{self.path}: game {game_id}, event {s} cannot be read ({error})", s) from None
 
     def _check_open(self, game_id: int) -> None:
         row = self._db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -435,15 +622,25 @@ class Store:
         return self.game(game_id).result
 
     def scoreboard(self, game: str | None = None) -> list[ScoreRow]:
-        """Scoreboard rows (of ``game`` only, when given): by game, then most wins, fewest games, name."""
-        sql = "SELECT name, game, games, wins FROM scores"
+        """Scoreboard rows (of ``game`` only, when given): by game, then most wins, fewest games, name. A
+        row that cannot be read (a name that is not UTF-8 text, counts that are not numbers) is left out,
+        and the log names it."""
+        sql = "SELECT CAST(name AS BLOB), CAST(game AS BLOB), games, wins FROM scores"
         params: tuple[Any, ...] = ()
         if game is not None:
             sql += " WHERE game = ?"
             params = (game,)
         with self._errors("cannot read"):
             rows = self._db.execute(sql + " ORDER BY game, wins DESC, games, name", params).fetchall()
-        return [ScoreRow(*row) for row in rows]
+        board = []
+        for name, game_name, games, wins in rows:
+            try:
+                if not isinstance(games, int) or not isinstance(wins, int):
+                    raise ValueError("its counts are not whole numbers")
+                board.append(ScoreRow(_text(name, "name"), _text(game_name, "game"), games, wins))
+            except ValueError as error:
+                logger.error("%s: a scoreboard row cannot be read (%s); left out", self.path, error)
+        return board
 
     def quick_check(self) -> str:
         """SQLite's ``PRAGMA quick_check`` (like :meth:`integrity_check`, faster: no index contents)."""
@@ -466,23 +663,48 @@ class Store:
         return "\n".join(str(r[0]) for r in rows)
 
 
-_GAME_COLUMNS = "id, game, players, variant, created, finished, result"
+_GAME_COLUMNS_RAW = ("id, CAST(game AS BLOB), CAST(players AS BLOB), CAST(variant AS BLOB), "
+                     "CAST(created AS BLOB), finished, CAST(result AS BLOB)")
+"""The games' columns as bytes: a text that is not UTF-8 is then a damaged row, not an SQLite error."""
+
+
+def _text(value: Any, column: str) -> str:
+    """A column read as bytes, decoded; ValueError naming the column when it is not UTF-8 text."""
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{column} is not UTF-8 text") from None
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"{column} is not text")
+
+
+def _json(value: Any, column: str) -> Any:
+    try:
+        return json.loads(_text(value, column))
+    except (RecursionError, json.JSONDecodeError):
+        raise ValueError(f"{column} is not JSON") from None
 
 
 def _game_record(row: tuple[Any, ...]) -> GameRecord:
+    """A ``games`` row read with :data:`_GAME_COLUMNS_RAW`; ValueError naming the column that is damaged."""
     id_, game, players, variant, created, finished, result = row
-    return GameRecord(
-        id=int(id_),
-        game=game,
-        players=tuple(json.loads(players)),
-        variant=json.loads(variant),
-        created=created,
-        finished=bool(finished),
-        result=None if result is None else json.loads(result),
-    )
+    players = _json(players, "players")
+    if not isinstance(players, list) or not players or not all(isinstance(n, str) for n in players):
+        raise ValueError("players is not a list of names")
+    variant = _json(variant, "variant")
+    if not isinstance(variant, dict):
+        raise ValueError("variant is not a JSON object")
+    result = None if result is None else _json(result, "result")
+    if result is not None and not isinstance(result, dict):
+        raise ValueError("result is not a JSON object")
+    return GameRecord(id=int(id_), game=_text(game, "game"), players=tuple(players), variant=variant,
+                      created=_text(created, "created"), finished=bool(finished), result=result)
 
 
-_UNUSABLE_CONTENT = ("not a database", "malformed", "written by a newer", "not a tabletop-companion store")
+_UNUSABLE_CONTENT = ("not a database", "malformed", "written by a newer", "not a tabletop-companion store",
+                     "not the schema of a tabletop-companion store")
 """Signs, in a :class:`StoreError`, that the file's content cannot be used (so it may be moved aside)."""
 
 
@@ -509,16 +731,31 @@ def move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now) -> P
     return target
 
 
-def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now) -> tuple[Store, str | None]:
-    """Open the store at ``path``; when the file cannot be used, move it aside and start a new one.
+def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now,
+                       lock: bool = True) -> tuple[Store, str | None]:
+    """Open the box's store at ``path``, held by this process; when the file cannot be used, move it aside
+    and start a new one.
 
     Returns (store, message): message is None when the file opened cleanly, else a one-line text for
     the log and the screen that names the unusable file, where it went and what to do. Unusable means:
     :class:`Store` raised :class:`StoreError` for the file's content (not SQLite, damaged, foreign,
-    newer schema) or ``PRAGMA quick_check`` is not ``ok``. Raises :class:`StoreError` when even a fresh
-    store cannot be made (e.g. the directory is read-only or the disk is full).
+    newer schema, a table or column missing) or ``PRAGMA quick_check`` is not ``ok``. ``lock``: take the
+    store's :class:`StoreLock` first (the box's one writer), so a file another process holds is never
+    moved. Raises :class:`~companion.errors.StoreBusy` when another process holds it, and
+    :class:`StoreError` when even a fresh store cannot be made (e.g. the directory is read-only or the
+    disk is full).
     """
     path = Path(path)
+    held = StoreLock(path) if lock else None
+    try:
+        return _open_or_move_aside(path, now, held)
+    except BaseException:
+        if held is not None:
+            held.release()
+        raise
+
+
+def _open_or_move_aside(path: Path, now: Callable[[], datetime], held: StoreLock | None) -> tuple[Store, str | None]:
     try:
         store = Store(path, now=now)
     except StoreError as error:
@@ -529,6 +766,7 @@ def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_n
     else:
         check = store.quick_check()
         if check == "ok":
+            store._lock = held
             return store, None
         store.close()
         reason = f"{path}: the store is damaged ({check.splitlines()[0]})"
@@ -538,13 +776,13 @@ def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_n
         raise StoreError(f"{reason}. It could not be moved aside ({error.strerror or error}); "
                          f"move or delete {path} by hand.") from None
     logger.error("%s", reason)
-    store = Store(path, now=now)
+    store = Store(path, now=now, lock=held)
     return store, (f"The saved games could not be read and were kept as {moved}; a new store was started "
                    f"at {path}. To recover them, update the program or restore a backup. ({reason})")
 
 
 def open_store(paths: AppPaths) -> Store:
-    """Create the state directory if needed and open ``paths.store_file``.
+    """Create the state directory if needed and open ``paths.store_file`` (no lock: a reader's open).
 
     Raises ``companion.paths.StateDirError`` or :class:`StoreError`, each naming the path.
     """

@@ -13,7 +13,7 @@ import pytest
 from companion import store as store_module
 from companion.errors import StoreError
 from companion.paths import AppPaths
-from companion.store import SCHEMA_VERSION, Event, ScoreRow, Store, open_store
+from companion.store import SCHEMA_VERSION, Event, ScoreRow, Store, open_or_move_aside, open_store
 from tests.paths import REPO
 
 REPO = REPO
@@ -269,7 +269,7 @@ def test_an_unreadable_event_is_named_and_set_aside_with_those_after_it(tmp_path
         with pytest.raises(CorruptLog, match=f"game {game_id}, event 3 cannot be read"):
             store.events(game_id)
         message = store.set_aside_unreadable(game_id)
-        assert message == (f"{path}: game {game_id}: event 3 could not be read; the game goes on after event 2 "
+        assert message == (f"{path}: game {game_id}: event 3 could not be read (payload is not JSON); the game goes on after event 2 "
                            "(3 set aside in the file, not deleted)")
         assert [e.payload for e in store.events(game_id)] == [{"k": 0}, {"k": 1}]
         assert store.event_count(game_id) == 2
@@ -280,3 +280,130 @@ def test_an_unreadable_event_is_named_and_set_aside_with_those_after_it(tmp_path
         assert store.set_aside_unreadable(game_id) == ""
     with sqlite3.connect(path) as db:  # nothing was deleted
         assert db.execute("SELECT count(*) FROM events WHERE kind LIKE 'unreadable:%'").fetchone() == (3,)
+
+
+# --- one press, one transaction; one writer; damaged schemas and rows (issue 42) ----------------------------
+
+
+def test_a_press_stores_all_its_writes_or_none(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as store:
+        game_id = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        with store.press():
+            store.append_event(game_id, "action", {"k": 1})
+            with store.press():  # a nested press joins the outer one
+                store.append_event(game_id, "action", {"k": 2})
+            assert store.event_count(game_id) == 2  # the press sees its own writes
+        with pytest.raises(RuntimeError):
+            with store.press():
+                store.append_event(game_id, "action", {"k": 3})
+                store.finish_game(game_id, {"winner": "Ada"})
+                raise RuntimeError("the handling of the press failed")
+        assert [e.payload["k"] for e in store.events(game_id)] == [1, 2]
+        assert not store.game(game_id).finished and store.scoreboard() == []
+    with Store(tmp_path / "s.sqlite3") as store:  # committed durably, seen by a new connection
+        assert store.event_count(game_id) == 2
+
+
+def test_a_press_that_writes_nothing_opens_no_transaction(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as store:
+        with store.press():
+            assert store.unfinished_games() == []
+            assert not store._db.in_transaction
+
+
+def test_a_second_holder_of_the_store_is_refused_and_nothing_changes(tmp_path):
+    from companion.errors import StoreBusy
+
+    path = tmp_path / "s.sqlite3"
+    store, problem = open_or_move_aside(path)
+    game_id = store.new_game("cant-stop", ["Ada", "Ben"], {})
+    store.append_event(game_id, "action", {"k": 1})
+    with pytest.raises(StoreBusy, match=rf"{path}: the box is already running \(process {os.getpid()} holds"):
+        open_or_move_aside(path)
+    assert store.append_event(game_id, "action", {"k": 2}) == 2  # the first holder goes on
+    with Store(path) as reader:  # a reader (companion stats) takes no lock
+        assert reader.event_count(game_id) == 2
+    store.close()
+    again, _problem = open_or_move_aside(path)  # released on close
+    assert again.event_count(game_id) == 2
+    again.close()
+
+
+def test_the_store_files_are_the_owners_alone(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    store, _problem = open_or_move_aside(path)
+    store.new_game("cant-stop", ["Ada", "Ben"], {})
+    modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+    store.close()
+    assert modes["s.sqlite3"] == 0o600 and modes["s.sqlite3-wal"] == 0o600 and modes["s.sqlite3.lock"] == 0o600
+
+
+@pytest.mark.parametrize("damage, what", [
+    ("DROP TABLE scores", "table scores is missing"),
+    ("ALTER TABLE events DROP COLUMN created", "table events lacks created TEXT"),
+])
+def test_a_store_of_the_right_version_without_its_tables_is_moved_aside(tmp_path, damage, what):
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as store:
+        store.new_game("cant-stop", ["Ada", "Ben"], {})
+    with sqlite3.connect(path) as db:
+        db.execute(damage)
+    with pytest.raises(StoreError, match=f"not the schema of a tabletop-companion store \\({what}\\)"):
+        Store(path)
+    store, problem = open_or_move_aside(path)
+    with store:
+        assert store.unfinished_games() == [] and "could not be read and were kept as" in problem
+    assert len(list(tmp_path.glob("s.sqlite3.unusable-*Z"))) == 1
+
+
+@pytest.mark.parametrize("column, value, why", [
+    ("players", "Ada,Ben", "players is not JSON"),
+    ("players", '"Ada"', "players is not a list of names"),
+    ("variant", "[]", "variant is not a JSON object"),
+    ("players", b"[\"\xff\"]", "players is not UTF-8 text"),
+])
+def test_a_saved_game_whose_row_cannot_be_read_is_left_out_and_named(tmp_path, column, value, why):
+    from companion.errors import CorruptLog
+
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as store:
+        bad = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        good = store.new_game("ludo", ["Ada", "Ben"], {})
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, bad))
+    with Store(path) as store:
+        assert [g.id for g in store.unfinished_games()] == [good]
+        assert store.skipped == {bad: f"{path}: saved game {bad} cannot be read ({why}); left out"}
+        with pytest.raises(CorruptLog, match=f"saved game {bad} cannot be read"):
+            store.game(bad)
+
+
+def test_an_event_that_is_not_utf8_is_named_with_its_seq_and_set_aside(tmp_path):
+    from companion.errors import CorruptLog
+
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as store:
+        game_id = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        for k in range(4):
+            store.append_event(game_id, "action", {"k": k})
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE events SET payload = CAST(? AS TEXT) WHERE seq = 2", (b'{"k": "\xff\xfe"}',))
+    with Store(path) as store:
+        with pytest.raises(CorruptLog, match="event 2 cannot be read \\(payload is not UTF-8 text\\)") as raised:
+            store.events(game_id)
+        assert raised.value.seq == 2
+        assert "event 2 could not be read (payload is not UTF-8 text); the game goes on after event 1 (3 set aside" \
+            in store.set_aside_unreadable(game_id)
+        assert [e.payload for e in store.events(game_id)] == [{"k": 0}]
+
+
+def test_a_scoreboard_row_that_cannot_be_read_is_left_out(tmp_path, caplog):
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as store:
+        game_id = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        store.finish_game(game_id, {"winner": "Ada"})
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE scores SET name = CAST(? AS TEXT) WHERE name = 'Ben'", (b"B\xffn",))
+    with Store(path) as store:
+        assert store.scoreboard() == [ScoreRow("Ada", "cant-stop", 1, 1)]
+    assert "a scoreboard row cannot be read (name is not UTF-8 text); left out" in caplog.text

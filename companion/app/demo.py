@@ -86,7 +86,7 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
     which camera demo a game has, and each demo's variant, its ``companion.demos`` module says (a game
     with none is refused with :class:`UserError`, naming ``--camera none``).
     Prints "Demo over: NAME wins after N frames." (by hand: "... N button presses.") and returns the exit
-    status (0 once someone won)."""
+    status (0 once someone won, or when SIGTERM stopped it: :mod:`companion.app.stop`)."""
     paths = AppPaths.from_dirs(state_dir, state_dir)
     if store_file is not None:
         paths = replace(paths, store_file=Path(store_file).expanduser().absolute())
@@ -100,6 +100,8 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
         result = play(entry, paths=paths, config=Config(), camera=NO_CAMERA, input_spec=f"script:{script}",
                       players=list(DEMO_PLAYERS), variant=by_hand_variant(entry.name), headless=headless,
                       screenshots=screenshots, seed=DEMO_SEED, new=True)
+        if result.stopped:
+            return 0  # SIGTERM (companion.app.stop): no "Demo over", the game kept in --store
         presses = sum(1 for line in script.read_text(encoding="utf-8").splitlines()
                       if line.strip() and not line.startswith("#"))
         print(ngettext("Demo over: {name} wins after {n} button press.", "Demo over: {name} wins after {n} button "
@@ -110,6 +112,8 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
             result = play(entry, paths=paths, config=Config(), camera=table, input_spec="", inputs=table,
                           players=list(DEMO_PLAYERS), variant=variant, headless=headless, screenshots=screenshots,
                           seed=DEMO_SEED, new=True)
+        if result.stopped:
+            return 0
         print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
         counts = table.counts
         print(_("Readings: {read} taken from the camera with no press, {confirmed} read by the camera and "
@@ -122,6 +126,8 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
             result = play(entry, paths=paths, config=Config(), camera=camera,
                           input_spec=f"script:{demo_script_path()}", players=list(DEMO_PLAYERS),
                           headless=headless, screenshots=screenshots, seed=DEMO_SEED, new=True)
+        if result.stopped:
+            return 0
         print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
     else:
         raise UserError(f"--game {entry.name}: this game has no camera demo; play it with the buttons alone: "

@@ -141,6 +141,7 @@ class ScriptInput:
         self._next = 0
         self._waiting = 0
         self.last_line: int | None = None
+        self._ended = False
 
     @classmethod
     def from_text(cls, text: str, name: str = "<script>") -> "ScriptInput":
@@ -148,7 +149,7 @@ class ScriptInput:
         self = cls.__new__(cls)
         self.path = Path(name)
         self.steps = parse_script(text, name)
-        self._next, self._waiting, self.last_line = 0, 0, None
+        self._next, self._waiting, self.last_line, self._ended = 0, 0, None, False
         return self
 
     @property
@@ -157,7 +158,15 @@ class ScriptInput:
         return self._next >= len(self.steps) and self._waiting == 0
 
     def poll(self, script_allowed: bool = True) -> list[Command]:
-        """The next command, or nothing while a ``wait`` runs, while paused, or after the end."""
+        """The next command, or nothing while a ``wait`` runs, while paused, or after the end. The poll
+        that ends the script (its last command, or its last ``wait`` passed) logs it once."""
+        commands = self._poll(script_allowed)
+        if not self._ended and self.exhausted:
+            self._ended = True
+            logger.info("script %s: ended (its last command was line %s)", self.path, self.last_line)
+        return commands
+
+    def _poll(self, script_allowed: bool) -> list[Command]:
         if not script_allowed:
             return []
         if self._waiting:

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from companion.app import stop
 from companion.app.rules import RulesSession
 from companion.app.trace import EventTrace
 from companion.commands import Button
@@ -37,13 +38,15 @@ log = logging.getLogger(__name__)
 @dataclass
 class RunResult:
     """How a run ended: the game's id in the store, its winner's name (None if unfinished), ticks run,
-    screenshots written, and the line ``companion play`` prints at the end ("" when unfinished)."""
+    screenshots written, the line ``companion play`` prints at the end ("" when unfinished), and whether
+    a stop request (SIGTERM, SIGINT: :mod:`companion.app.stop`) ended it."""
 
     game_id: int
     winner: str | None
     ticks: int
     screenshots: int
     final: str = ""
+    stopped: bool = False
 
 
 def run_loop(session: GameSession, store: Store, camera: FrameSource | None, reader: Callable[[Any], Any],
@@ -61,6 +64,8 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
     ``leds``: the seat LED of ``session.active_seat`` is lit; the status LED blinks slowly while the box
     waits for the camera, fast when ``session.attention`` asks the players to look, and is steady while
     it waits for a button. Headless runs do not wait between ticks; windowed runs tick at ``fps``.
+    A stop request (SIGTERM, SIGINT: :mod:`companion.app.stop`) ends it at the next tick, as a quit does
+    (every accepted press is stored already), and the rules shown from the game with it.
     ``shots_before``: screenshots already in ``screenshots`` (numbering goes on after them).
     ``Button.RULES`` (a long press of UNDO) shows the game's rules (:class:`companion.app.rules.RulesSession`,
     in this same loop) and comes back to the session where it was. Raises
@@ -73,6 +78,9 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
     wins, scored = _wins(store, game), False
     period = 1.0 / fps
     while not session.finished:
+        if stop.requested():
+            log.info("quit (%s): the game is saved and resumes at the next start", stop.signal_name() or "stop")
+            return RunResult(session.game_id, None, ticks, shots, stopped=True)
         started = time.monotonic()
         ticks += 1
         if session.wants_frame:
@@ -82,7 +90,8 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
             elif frame is None:
                 session.on_camera_problem(_("No picture from {name}").format(name=camera.name))
             else:
-                session.on_frame(frame, reader(frame))
+                with store.press():
+                    session.on_frame(frame, reader(frame))
         if leds is not None:
             show_leds(leds, session)
         view = screen.build_view(session, wins)
@@ -103,9 +112,12 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
                                  draw=rules_display.draw, game=game, screenshots=screenshots, headless=headless,
                                  fps=fps, leds=leds, shots_before=shots).screenshots
                 if not rules.finished:  # the players quit from the rules: the whole run ends, the game saved
-                    return RunResult(session.game_id, None, ticks, shots)
+                    return RunResult(session.game_id, None, ticks, shots, stopped=stop.requested())
                 continue
-            session.on_command(command)
+            with store.press():  # one press, one transaction (companion.store)
+                session.on_command(command)
+        if stop.requested():
+            continue  # the presses polled with it are taken (stored); the loop returns at the top
         if session.winner_name is not None and not scored:
             wins, scored = _wins(store, game), True
         if inputs.exhausted and session.waiting is Waiting.PLAYERS and not session.finished and headless:
@@ -113,7 +125,7 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
         if max_ticks is not None and ticks >= max_ticks:
             break
         if not headless:
-            time.sleep(max(0.0, period - (time.monotonic() - started)))
+            stop.sleep(period - (time.monotonic() - started))  # ends at once on a stop request
     return RunResult(session.game_id, session.winner_name, ticks, shots, screen.final_line(session))
 
 

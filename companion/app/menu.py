@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.app import rules
+from companion.app import rules, stop
 from companion.app.devices import PlayDevices, display_available
 from companion.app.inputs import open_input
 from companion.app.language import choose_language
@@ -75,7 +75,17 @@ class GameInput:
     def __init__(self, inner: Any, pending: "deque[Command]"):
         self.inner = inner
         self.pending = pending
-        self.quit_requested = False
+        self._quit = False
+
+    @property
+    def quit_requested(self) -> bool:
+        """The players quit the whole program in the game (Q, the window closed), or a signal asked the box
+        to stop (:mod:`companion.app.stop`): the menu ends too."""
+        return self._quit or stop.requested()
+
+    @quit_requested.setter
+    def quit_requested(self, value: bool) -> None:
+        self._quit = value
 
     @property
     def exhausted(self) -> bool:
@@ -95,7 +105,7 @@ class GameInput:
                 self.pending.extend(commands[len(out):])  # the rest goes back to the menu
                 return out
             if command.button is Button.QUIT:
-                self.quit_requested = True
+                self._quit = True
             out.append(command)
         return out
 
@@ -188,6 +198,9 @@ class MenuRunner:
     def _loop(self, store: Store, model: MenuModel, max_ticks: int | None) -> MenuResult:
         period = 1.0 / self.config.session.fps
         while True:
+            if stop.requested():  # SIGTERM, SIGINT: on the menu, or on the way back from any screen it opened
+                log.info("quit from the menu (%s)", stop.signal_name() or "stop")
+                return self.result
             started = time.monotonic()
             self.result.ticks += 1
             if self.leds is not None:
@@ -195,7 +208,7 @@ class MenuRunner:
                 self.leds.show_status(StatusPattern.STEADY)
             self.display.show(model.view(), menu_display.draw, "menu")
             self.pending.extend(self.inputs.poll())
-            while self.pending:
+            while self.pending and not stop.requested():
                 command = self.pending.popleft()
                 if command.button is Button.QUIT:
                     log.info("quit from the menu")
@@ -216,7 +229,7 @@ class MenuRunner:
                 log.info("the input has ended (script without keyboard or buttons): leaving the menu")
                 return self.result
             if not self.headless:
-                time.sleep(max(0.0, period - (time.monotonic() - started)))
+                stop.sleep(period - (time.monotonic() - started))  # ends at once on a stop request
 
     def _shutdown(self, model: MenuModel) -> bool:
         """Power off; True when it went through, False (message on the screen) when it failed."""
@@ -312,7 +325,8 @@ def run_menu(*, paths: AppPaths, config: Config, input_spec: str = "keys+gpio", 
 
 
 def menu_command(args: argparse.Namespace, env: Any = None) -> int:
-    """``companion menu``: resolve paths, load the config, run the menus. Exit status 0."""
+    """``companion menu``: resolve paths, load the config, run the menus. Exit status 0 (also after SIGTERM,
+    :mod:`companion.app.stop`; after SIGINT ``KeyboardInterrupt`` is raised, once the devices are closed)."""
     paths = resolve(os.environ if env is None else env)
     config, notice = load_box_config(paths.config_file)  # issue 9: a bad config never stops the box
     log.info("state in %s, config from %s", paths.state_dir, config.source or "defaults")
@@ -321,7 +335,8 @@ def menu_command(args: argparse.Namespace, env: Any = None) -> int:
     if not headless and not display_available():
         log.info("no display found: running headless")
         headless = True
-    result = run_menu(paths=paths, config=config, input_spec=args.input, headless=headless,
-                      camera_spec=args.camera, max_ticks=args.max_ticks, notice=notice or "")
+    with stop.on_signals():  # SIGTERM (systemctl stop) ends it with status 0; SIGINT raises KeyboardInterrupt: 130
+        result = run_menu(paths=paths, config=config, input_spec=args.input, headless=headless,
+                          camera_spec=args.camera, max_ticks=args.max_ticks, notice=notice or "")
     log.info("menu ended after %d ticks, %d game(s) started", result.ticks, len(result.games))
     return 0

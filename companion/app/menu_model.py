@@ -114,6 +114,10 @@ class MenuData(Protocol):
         """The dice the camera read over every saved game: ``{"faces": [n1..n6], "verdict": str, ...}``
         (``companion.stats.store_figures``'s ``dice``)."""
 
+    def unreadable(self) -> int:
+        """Saved games left out of the lists because their row cannot be read (0: none; the log names
+        each, ``companion.store.Store.skipped``)."""
+
 
 @dataclass(frozen=True)
 class StartGame:
@@ -424,6 +428,9 @@ class MenuModel:
 
     # --- drawing ----------------------------------------------------------------------------------
 
+    def _unreadable_lines(self) -> tuple[str, ...]:
+        return _unreadable_text(self.data.unreadable())
+
     def view(self) -> MenuView:
         """What to draw now."""
         items = self._items()
@@ -448,6 +455,7 @@ class MenuModel:
             lines = (", ".join(draft.names),)
         elif screen is Screen.SAVED:
             title = _("Saved games")
+            lines = self._unreadable_lines()
         elif screen in (Screen.SAVED_GAME, Screen.DELETE_CONFIRM):
             chosen = self._saved_choice
             title = _("Delete this game?") if screen is Screen.DELETE_CONFIRM else _("Saved game")
@@ -459,6 +467,7 @@ class MenuModel:
             lines = tuple(self.data.scoreboard_lines()) or (_("No finished games yet"),)
         elif screen is Screen.HISTORY:
             title = _("History: finished games")
+            lines = self._unreadable_lines()
         elif screen is Screen.HISTORY_GAME:
             title = _("Finished game")
             chosen = self._finished_choice
@@ -479,6 +488,14 @@ class MenuModel:
             lines = (_("Wait until the green light stops blinking before you unplug it."),)
         keys = key_legend(((Button.NEXT, N_("move")), (Button.CONFIRM, N_("choose")), (Button.UNDO, N_("back"))))
         return MenuView(title, tuple(items), selected, lines, self.message, keys, chart)
+
+
+def _unreadable_text(count: int) -> tuple[str, ...]:
+    """The line that names the saved games left out (none when ``count`` is 0), translated."""
+    if not count:
+        return ()
+    return (ngettext("{n} saved game could not be read and is left out",
+                     "{n} saved games could not be read and are left out", count).format(n=count),)
 
 
 def _short_players(players: tuple[str, ...]) -> str:

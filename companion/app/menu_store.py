@@ -103,6 +103,10 @@ class StoreMenuData:
         """The dice the camera read over every saved game (``companion.stats.store_figures``)."""
         return store_figures(self.store)["dice"]
 
+    def unreadable(self) -> int:
+        """Saved games left out because their row cannot be read (``Store.skipped``, filled by the lists)."""
+        return len(self.store.skipped)
+
     def choose_language(self, code: str) -> str:
         """Speak ``code`` from now on and keep the choice in the state directory (the config file is
         read-only to the service); returns "" or what went wrong, for the screen."""

@@ -14,14 +14,16 @@ import logging
 import random
 from dataclasses import replace
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
+from companion.app import stop
 from companion.app.devices import PlayDevices
 from companion.app.loop import RunResult, run_loop
 from companion.app.notices import show_notices
 from companion.app.summary import show_summary
 from companion.config import Config
-from companion.errors import UserError
+from companion.errors import CorruptLog, UserError
 from companion.files import writable_folder
 from companion.hints import Budget
 from companion.i18n import _
@@ -69,6 +71,32 @@ def open_game(store: Store, entry: GameEntry, players: list[str] | None, variant
     return None, players, dict(variant)
 
 
+def resume_session(store: Store, game_id: int, build: Callable[[], Any]) -> tuple[Any, str]:
+    """``build()`` the session of the saved game ``game_id`` (replaying its log, completing what a press
+    left undone: the game's session does that, in one transaction here) and return ``(session, damage)``.
+
+    A row that cannot be read (not UTF-8, not JSON) or replayed (not an action, or one the rules refuse:
+    the session raises ``CorruptLog`` with its ``seq``) is set aside with the rows after it
+    (:meth:`Store.set_aside_from`) and the game resumes from its last good event; ``damage`` is then the
+    message naming the file, the game and what was kept (logged), else "". Raises ``CorruptLog`` when the
+    log cannot be cut at a known event (a bug), ``StoreError`` when the store cannot be written.
+    """
+    damage = store.set_aside_unreadable(game_id)
+    if damage:
+        log.error("%s", damage)
+    cut: set[int] = set()
+    while True:
+        try:
+            with store.press():
+                return build(), damage
+        except CorruptLog as error:
+            if error.seq is None or error.seq in cut:
+                raise
+            cut.add(error.seq)
+            damage = store.set_aside_from(game_id, error.seq, f"does not replay ({error})")
+            log.error("%s", damage)
+
+
 def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], variant: dict, *, config: Config,
              state_dir: Path | None, camera: FrameSource | None, inputs: Any, display: Any, leds: Any = None,
              headless: bool = False, screenshots: Path | None = None, seed: int | None = None,
@@ -76,35 +104,35 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
              hint_deadline: bool = True) -> RunResult:
     """Play the stored game ``game_id`` of ``entry`` until it ends, the players quit or ``max_ticks``.
 
-    Builds the game's session (``SESSION``, replaying the stored log; ``CorruptLog`` when it does not
-    replay), its reader on ``camera`` (None: everything is entered by hand) with the calibrations of
+    Builds the game's session (``SESSION``, replaying the stored log: :func:`resume_session`), its reader on ``camera`` (None: everything is entered by hand) with the calibrations of
     ``state_dir`` loaded once, and runs the loop with the game's screen and drawing. ``notice``: a
     message shown in the first screen's notice band (no camera found). ``notices``: notice screens
     (``companion.screens.notice``) shown before the game, each until CONFIRM (a damaged store moved
-    aside). An event row that cannot be read is set aside with those after it
-    (:meth:`Store.set_aside_unreadable`, logged) and a notice screen says so.
-    ``seed`` seeds the box's draw of
+    aside). An event row that cannot be read or replayed is set aside with those after it (logged) and a
+    notice screen says so. ``seed`` seeds the box's draw of
     who starts. Once the game is over its summary is shown (:func:`companion.app.summary.show_summary`)
     until the players leave it. The devices stay the caller's. The game's advisor tables are built first
     (``companion.hints.<game>.prepare``); each hint is searched within ``[hints] deadline_ms`` x
     ``speed_factor`` (:attr:`companion.config.HintsConfig.deadline`) unless ``hint_deadline`` is False
     (a scripted run: the node budget only, so the script replays the same on any machine).
     """
-    damage = store.set_aside_unreadable(game_id)  # an unreadable event ends the log where it was good
+    entry.module("hints").prepare(entry.config(variant))  # the advisor's tables, before the first hint
+
+    def build_session():
+        return entry.module("session").SESSION(store, game_id, players, entry.config(variant),
+                                               stable_frames=config.session.stable_frames, rng=random.Random(seed),
+                                               hint_budget=Budget(deadline_ms=config.hints.deadline)
+                                               if hint_deadline else None)
+
+    session, damage = resume_session(store, game_id, build_session)
     if damage:
-        log.error("%s", damage)
         notices = (*notices, Notice.GAME_CUT)
     shown = show_notices(list(notices), store, inputs, display, screenshots=screenshots, headless=headless,
                          fps=config.session.fps, leds=leds)
     if not shown.went_on:
         log.info("quit on a notice: the game is saved and resumes at the next start")
-        return RunResult(game_id, None, 0, shown.screenshots)
+        return RunResult(game_id, None, 0, shown.screenshots, stopped=stop.requested())
     shots = shown.screenshots
-    entry.module("hints").prepare(entry.config(variant))  # the advisor's tables, before the first hint
-    session = entry.module("session").SESSION(store, game_id, players, entry.config(variant),
-                                              stable_frames=config.session.stable_frames, rng=random.Random(seed),
-                                              hint_budget=Budget(deadline_ms=config.hints.deadline)
-                                              if hint_deadline else None)
     if notice:
         session.message = notice
     settings = ReaderSettings(state_dir=state_dir, still_seconds=config.session.still_seconds)
@@ -114,7 +142,7 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     result = run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
                       draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
                       fps=config.session.fps, max_ticks=max_ticks, leds=leds, shots_before=shots)
-    if session.finished and store.game(game_id).finished:
+    if session.finished and store.game(game_id).finished and not stop.requested():
         shots = show_summary(store, game_id, inputs, display, screenshots=screenshots, headless=headless,
                              fps=config.session.fps, leds=leds, shots_before=result.screenshots)
         result = replace(result, screenshots=shots)
@@ -136,6 +164,8 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     script runs out before the game ends. ``inputs``: an input source already open, used instead of
     ``input_spec`` (the players of the demo's rendered table, :mod:`companion.app.table_demo`). With a
     script among the inputs the hints have no deadline (:func:`run_game`: the script replays the same).
+    SIGTERM and SIGINT end it on any screen, the game saved (:func:`companion.app.stop.on_signals`; after
+    SIGINT it raises ``KeyboardInterrupt`` once the devices are closed).
     """
     variant_given = variant is not None
     variant = dict(config.variant(entry.name) if variant is None else variant)
@@ -147,7 +177,7 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     if screenshots:
         writable_folder(screenshots, "--screenshots")
     ensure_state_dir(paths)
-    with PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
+    with stop.on_signals(), PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
         source = camera if spec is None else devices.open_camera(spec)
         display = devices.open_display()
         inputs = inputs if inputs is not None else devices.open_inputs(input_spec, leds=True)

@@ -18,12 +18,15 @@ screenshots are named ``NNNN-replay.png``.
 
 from __future__ import annotations
 
+import contextlib
+
 import enum
 import logging
 import random
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
+from companion.app import stop
 from companion.app.loop import run_loop
 from companion.app.summary import show_summary
 from companion.commands import Button, Command
@@ -53,6 +56,10 @@ class LogPrefix:
         raise StoreError("a replay changes nothing in the store")
 
     drop_last_event = append_event
+
+    def press(self):
+        """Nothing is written, so a press needs no transaction."""
+        return contextlib.nullcontext(self)
 
     def finish_game(self, game_id: int, result) -> None:
         """The game's result is stored already (a session records it again when it replays the end)."""
@@ -219,6 +226,6 @@ def replay_game(store, entry: GameEntry, game_id: int, inputs, display, *, scree
                           headless=headless, fps=fps, leds=leds)
     except ScriptEnded:
         return
-    if session.to_summary:
+    if session.to_summary and not stop.requested():
         show_summary(store, game_id, inputs, display, screenshots=screenshots, headless=headless, fps=fps, leds=leds,
                      shots_before=result.screenshots)

@@ -15,7 +15,8 @@ What counts as *required*:
   driver; otherwise the headless fallback (SDL's dummy driver) is reported and passes.
 - paths: the state directory must be writable (it is created if missing, as the app would); the
   config file must load when present (the config directory itself is read-only under systemd).
-- store: when the store file exists, SQLite's ``PRAGMA integrity_check`` must say ``ok``.
+- store: when the store file exists, SQLite's ``PRAGMA integrity_check`` must say ``ok``, the schema
+  must be the box's, and every saved game must read and replay (:func:`check_store`).
 - hints: never required. How many times slower than the development machine this one runs the
   advisors (:func:`companion.hints.speed.speed_factor`), against ``[hints] speed_factor``: a warning when
   the configured factor is off by more than half, saying what to set (the box still answers within its
@@ -37,9 +38,10 @@ from typing import Any
 
 from companion.app.devices import HEADLESS_DRIVERS
 from companion.config import Config, load_config
-from companion.errors import (CameraError, ConfigError, NoCameraFound, PinFactoryError, StateDirError, StoreError,
-    UserError)
+from companion.errors import (CameraError, CompanionError, ConfigError, NoCameraFound, PinFactoryError,
+    StateDirError, StoreError, UserError)
 from companion.paths import AppPaths, ensure_state_dir, resolve
+from companion.stats import game_summary
 from companion.store import Store
 from hardware import make_pin_factory
 from vision.camera import open_camera
@@ -267,13 +269,19 @@ def check_paths(paths: AppPaths) -> dict[str, Any]:
 
 
 def check_store(paths: AppPaths) -> dict[str, Any]:
-    """SQLite's integrity check of the store, when it exists (a missing store is made at first start).
+    """The store, when it exists (a missing store is made at first start): SQLite's integrity check, the
+    schema (every table and column the box uses), and every saved game's row and event log replayed
+    under its game's rules, as a resumed game, History and ``stats`` would.
 
-    Returns ``{"ok", "required", "file", "exists", "integrity", "schema_version", "error"}``.
+    Returns ``{"ok", "required", "file", "exists", "integrity", "schema_version", "games", "damaged",
+    "error"}``: ``games`` the saved games checked, ``damaged`` one line for each that cannot be read or
+    replayed (the box resumes such a game from its last good event, and lists and History leave out a
+    game whose row cannot be read; the line says which). ``ok`` when the integrity is ``ok`` and nothing
+    is damaged.
     """
     file = paths.store_file
     result: dict[str, Any] = {"ok": False, "required": True, "file": str(file), "exists": file.is_file(),
-                              "integrity": None, "schema_version": None, "error": None}
+                              "integrity": None, "schema_version": None, "games": 0, "damaged": [], "error": None}
     if not result["exists"]:
         result["ok"] = True
         return result
@@ -281,10 +289,22 @@ def check_store(paths: AppPaths) -> dict[str, Any]:
         with Store(file) as store:
             result["integrity"] = store.integrity_check()
             result["schema_version"] = store.schema_version
+            records = store.unfinished_games() + store.finished_games()
+            result["games"] = len(records) + len(store.skipped)
+            result["damaged"] = list(store.skipped.values())
+            for record in sorted(records, key=lambda r: r.id):
+                try:
+                    game_summary(store, record.id)
+                except CompanionError as error:  # a row that does not read or replay, a game of a newer box
+                    text = str(error)
+                    result["damaged"].append(text if text.startswith(str(file)) else f"{file}: game {record.id}: {text}")
     except StoreError as error:
         result["error"] = str(error)
         return result
-    result["ok"] = result["integrity"] == "ok"
+    result["ok"] = result["integrity"] == "ok" and not result["damaged"]
+    if result["damaged"]:
+        result["error"] = (f"{len(result['damaged'])} saved game(s) cannot be read or replayed to the end: a "
+                           f"resumed game goes on from its last good event, the damaged rows kept in the file")
     return result
 
 

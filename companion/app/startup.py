@@ -23,7 +23,7 @@ import logging
 from pathlib import Path
 
 from companion.config import Config, load_config
-from companion.errors import ConfigError, StateDirError, StoreError
+from companion.errors import ConfigError, StateDirError, StoreBusy, StoreError
 from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
 from companion.screens.notice import Notice
@@ -55,11 +55,15 @@ def store_notice(store: Store, message: str | None) -> Notice | None:
 def open_box_store(paths: AppPaths) -> tuple[Store, str | None]:
     """(store, message): the state directory's store (damaged files moved aside), or a store in memory.
 
-    message is None when all is well, else one line for the log and the screen.
+    message is None when all is well, else one line for the log and the screen. Raises
+    :class:`~companion.errors.StoreBusy` when another process holds the store (the box already runs: a
+    second one would only confuse the players).
     """
     try:
         ensure_state_dir(paths)
         store, message = open_or_move_aside(paths.store_file)
+    except StoreBusy:
+        raise
     except (StateDirError, StoreError) as error:
         message = _("Games will NOT be saved: {error}").format(error=error)
         log.error("%s", message)

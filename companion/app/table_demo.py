@@ -18,6 +18,8 @@ Deterministic: the same seed gives the same frames, presses and winner.
 
 from __future__ import annotations
 
+import contextlib
+
 import copy
 import logging
 import random
@@ -48,6 +50,10 @@ class NoStore:
 
     def finish_game(self, *args, **kwargs) -> None:
         pass
+
+    def press(self):
+        """Nothing is recorded, so a press needs no transaction."""
+        return contextlib.nullcontext(self)
 
     def game(self, game_id):
         return SimpleNamespace(finished=True)  # a copy never records a result

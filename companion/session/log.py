@@ -33,10 +33,12 @@ def replay_log(state: Any, events: Iterable[Any], actions_of: Callable[[dict], I
             continue
         before = state
         try:
+            if not isinstance(event.payload, dict):
+                raise ValueError(f"not an action: {event.payload!r:.40}")
             for action in actions_of(event.payload):
                 state = state.apply(action)
-        except (IllegalMove, ValueError, KeyError, TypeError) as error:
-            raise CorruptLog(f"event {event.seq} of the saved game does not apply: {error}") from None
+        except (IllegalMove, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise CorruptLog(f"event {event.seq} of the saved game does not apply: {error}", event.seq) from None
         if step is not None:
             step(event, before, state)
     return state

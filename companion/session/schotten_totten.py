@@ -85,6 +85,8 @@ def replay_match(events, config: SchottenTottenConfig, step: Step | None = None)
     for event in events:
         before = state
         try:
+            if not isinstance(event.payload, dict):
+                raise ValueError(f"not an action: {event.payload!r:.40}")
             if event.payload.get("type") == "next_game":
                 outcome = state.outcome()
                 if outcome is None:
@@ -94,8 +96,8 @@ def replay_match(events, config: SchottenTottenConfig, step: Step | None = None)
                 state = SchottenTottenState.new(config)
             else:
                 state = state.apply(action_from_dict(event.payload, config.max_value))
-        except (IllegalMove, ValueError) as error:
-            raise CorruptLog(f"event {event.seq} of the saved match does not apply: {error}") from None
+        except (IllegalMove, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise CorruptLog(f"event {event.seq} of the saved match does not apply: {error}", event.seq) from None
         if step is not None:
             step(event, before, state)
     return Match((points[0], points[1]), tuple(winners), state)
@@ -285,6 +287,7 @@ class SchottenTottenSession:
         self.camera_problem = ""
         self.selected = 0
         self.start_seat = self._proposed_starter()
+        self._automatic()  # a log cut by a power cut before a press's draws were stored (older boxes)
         self._enter_mode()
 
     @property

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scipy.stats import chi2 as chi_square
 
 from companion.i18n import _, decimal, ngettext, number
 
@@ -118,6 +117,10 @@ def fairness(faces: Iterable[int]) -> Fairness:
         return Fairness(counts, 0.0, 1.0)
     expected = n / FACES
     statistic = sum((c - expected) ** 2 / expected for c in counts)
+    # Imported here: scipy.stats takes about a second to import (more on a Pi), and the box would pay
+    # it at every start for a figure shown only on the menu's dice screen and by `stats`.
+    from scipy.stats import chi2 as chi_square
+
     return Fairness(counts, statistic, float(chi_square.sf(statistic, FACES - 1)))
 
 

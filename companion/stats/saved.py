@@ -3,11 +3,15 @@ each player's record (``companion stats``, the menu's screens)."""
 
 from __future__ import annotations
 
+import logging
+
 from companion.errors import CorruptLog
 from companion.registry import game as game_entry
 from companion.registry import names
 from companion.stats.base import GameSummary
 from companion.stats.dice import face_counts, fairness, rolls_of
+
+log = logging.getLogger(__name__)
 
 
 def game_summary(store, game_id: int) -> GameSummary:
@@ -28,13 +32,19 @@ def store_figures(store, game: str | None = None, *, hand: bool = False) -> dict
     ``rolls`` counts roll events, ``faces`` the dice in them (the camera's only, unless ``hand``).
     Tallies are summed over each player's games (``busts`` and ``busts_expected`` in Can't Stop,
     ``sixes``, ``sixes_expected`` and ``captures`` in Ludo). A game whose log does not replay is left out
-    of the players' figures (its dice still count) and listed in ``"unreadable"``.
+    of the players' figures (its dice still count) and listed in ``"unreadable"`` (ids, ascending), as is
+    a game whose row or events cannot be read at all (``Store.skipped``, the reasons logged).
     """
     records = [r for r in store.unfinished_games(game) + store.finished_games(game) if r.game in names()]
     records.sort(key=lambda r: r.id)
     rolls, players, unreadable = [], {}, []
     for record in records:
-        events = store.events(record.id)
+        try:
+            events = store.events(record.id)
+        except CorruptLog as error:
+            log.error("%s; left out of the figures", error)
+            unreadable.append(record.id)
+            continue
         game_rolls = [r for r in rolls_of(events) if hand or r.source == "camera"]
         rolls += game_rolls
         try:
@@ -55,6 +65,7 @@ def store_figures(store, game: str | None = None, *, hand: bool = False) -> dict
     test = fairness(face_counts(rolls, hand=True))
     out = {"games": len(records), "finished": sum(1 for r in records if r.finished),
            "dice": {"rolls": len(rolls), **test.to_dict()}, "players": players}
+    unreadable = sorted(set(unreadable) | set(store.skipped))
     if unreadable:
         out["unreadable"] = unreadable
     return out

@@ -10,7 +10,8 @@ ALL = {"cant-stop": True, "ludo": False, "schotten-totten": False, "donkey-race"
 
 
 class FakeData:
-    def __init__(self, saved=(), names=(), lines=(), finished=(), dice=None):
+    def __init__(self, saved=(), names=(), lines=(), finished=(), dice=None, left_out=0):
+        self.left_out = left_out
         self.saved = list(saved)
         self.names = list(names)
         self.lines = list(lines)
@@ -30,6 +31,9 @@ class FakeData:
 
     def saved_games(self):
         return list(self.saved)
+
+    def unreadable(self):
+        return self.left_out
 
     def known_names(self):
         return list(self.names)
@@ -218,6 +222,20 @@ def test_history_lists_finished_games_and_offers_replay_and_summary():
     press(model, NEXT, CONFIRM)  # the donkey race: not playable here (ALL), but a replay needs no camera
     assert press(model, CONFIRM) == [LookBack(4, replay=True)]
     assert press(model, NEXT, CONFIRM) == [LookBack(4, replay=False)]
+
+
+def test_history_and_saved_games_say_how_many_games_could_not_be_read():
+    done = [FinishedGame(9, "cant-stop", ("Ada", "Ben"), "2026-12-01T21:40:00", "Ada")]
+    saved = [SavedGame(2, "ludo", ("Ada", "Ben"), "2026-12-01T21:40:00")]
+    model = MenuModel(FakeData(finished=done, saved=saved, left_out=2), ALL)
+    press(model, *pick_sequence(model, "History (1)"))
+    assert model.view().lines == ("2 saved games could not be read and are left out",)
+    model = MenuModel(FakeData(finished=done, saved=saved), ALL)
+    press(model, *pick_sequence(model, "History (1)"))
+    assert model.view().lines == ()
+    model = MenuModel(FakeData(saved=saved, left_out=1), ALL)
+    press(model, *pick_sequence(model, "Saved games (1)"))
+    assert model.screen is Screen.SAVED and model.view().lines == ("1 saved game could not be read and is left out",)
 
 
 def test_history_is_greyed_without_finished_games_and_the_dice_show_a_chart():

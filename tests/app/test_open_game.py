@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+
 import pytest
 
 from companion.app import open_game
@@ -72,7 +75,7 @@ def test_a_saved_game_with_an_unreadable_event_resumes_from_the_last_good_one(ap
     assert count >= 2
     script.write_text("quit\n", encoding="utf-8")
     assert main(args) == 0  # resumed, not "Expecting property name enclosed in double quotes"
-    assert any("event 2 could not be read; the game goes on after event 1" in r.getMessage() for r in caplog.records)
+    assert any("event 2 could not be read (payload is not JSON); the game goes on after event 1" in r.getMessage() for r in caplog.records)
     with Store(path) as store:
         (record,) = store.unfinished_games("cant-stop")
         assert len(store.events(record.id)) == 1
@@ -92,3 +95,67 @@ def test_an_unknown_variant_key_on_a_saved_game_is_named_not_sent_to_new(tmp_pat
         store.new_game("cant-stop", ["A", "B"], {})
         with pytest.raises(VariantError, match="unknown Can't Stop variant key 'nope'"):
             open_game(store, CANT_STOP, None, {"nope": "1"}, variant_given=True)
+
+
+def test_a_schotten_totten_play_whose_draw_was_cut_off_resumes_playable(app_env):
+    """Issue 42: a power cut once fell between a card played and its draw (then two transactions); the
+    resumed match refused every card. Now the press is one transaction, and a log cut there anyway (an
+    older box) gets its draw on resuming."""
+    import sqlite3
+
+    script = app_env / "s.script"
+    args = ["play", "schotten-totten", "--headless", "--camera", "none", "--seed", "1", "--players", "Ada,Ben",
+            "--input", f"script:{script}"]
+    script.write_text("confirm\nconfirm\nconfirm\nquit\n", encoding="utf-8")  # the starter; a stone and a card
+    assert main([*args, "--new"]) == 0
+    path = app_env / "state" / "companion.sqlite3"
+    with sqlite3.connect(path) as db:
+        kinds = [json.loads(p)["type"] for (p,) in db.execute("SELECT payload FROM events ORDER BY seq")]
+        assert kinds[-2:] == ["play", "draw"]
+        db.execute("DELETE FROM events WHERE seq = (SELECT max(seq) FROM events)")  # the cut
+    script.write_text("confirm\nconfirm\nquit\n", encoding="utf-8")  # Ben plays a card: accepted
+    assert main(args) == 0
+    with sqlite3.connect(path) as db:
+        kinds = [json.loads(p)["type"] for (p,) in db.execute("SELECT payload FROM events ORDER BY seq")]
+    assert kinds[-4:] == ["play", "draw", "play", "draw"]
+
+
+@pytest.mark.parametrize("payload", ["null", '{"type": "teleport"}', '[1, 2]', '"roll"'])
+def test_a_saved_game_with_an_event_that_is_no_action_resumes_before_it(app_env, caplog, payload):
+    import sqlite3
+
+    script = app_env / "s.script"
+    script.write_text("confirm\ndice 1 2 3 4\nconfirm\nquit\n", encoding="utf-8")
+    args = ["play", "cant-stop", "--headless", "--camera", "none", "--players", "Ada,Ben", "--input", f"script:{script}"]
+    assert main(args) == 0
+    path = app_env / "state" / "companion.sqlite3"
+    with sqlite3.connect(path) as db:
+        (count,) = db.execute("SELECT count(*) FROM events").fetchone()
+        db.execute("UPDATE events SET payload = ? WHERE seq = 2", (payload,))
+    script.write_text("quit\n", encoding="utf-8")
+    assert main(args) == 0 and main(args) == 0  # resumes, and again without a word
+    said = [r.getMessage() for r in caplog.records if "does not replay" in r.getMessage()]
+    assert len(said) == 1 and f"{path}: game 1: event 2 does not replay" in said[0]
+    assert f"the game goes on after event 1 ({count - 1} set aside in the file, not deleted)" in said[0]
+
+
+def test_a_second_box_on_the_same_store_says_so_and_changes_nothing(app_env, capsys):
+    from companion.store import StoreLock
+
+    script = app_env / "s.script"
+    script.write_text("quit\n", encoding="utf-8")
+    args = ["play", "donkey-race", "--headless", "--camera", "none", "--input", f"script:{script}"]
+    assert main(args) == 0
+    path = app_env / "state" / "companion.sqlite3"
+    before = path.read_bytes()
+    held = StoreLock(path)  # the box that runs
+    try:
+        assert main(args) == 2
+        assert main(["menu", "--headless", "--input", f"script:{script}"]) == 2
+    finally:
+        held.release()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (f"companion: {path}: the box is already running (process {os.getpid()} holds this store). "
+                       "Stop it first (sudo systemctl stop tabletop-companion, or quit it), or give another --store; "
+                       "nothing was changed.")
+    assert path.read_bytes() == before

@@ -54,7 +54,8 @@ def test_off_the_pi_the_fallbacks_are_reported_and_pass(env):
     assert report["display"]["driver"] == "dummy" and report["display"]["screen"] is False
     assert report["paths"]["state_writable"] is True and report["paths"]["config_exists"] is False
     assert report["store"] == {"ok": True, "required": True, "file": env["COMPANION_STATE_DIR"] + "/companion.sqlite3",
-                               "exists": False, "integrity": None, "schema_version": None, "error": None}
+                               "exists": False, "integrity": None, "schema_version": None, "games": 0, "damaged": [],
+                               "error": None}
 
 
 def test_camera_counts_frames_and_names_a_failure():
@@ -110,6 +111,31 @@ def test_paths_and_store_integrity(tmp_path):
     Store(paths.store_file).close()
     store = check_store(paths)
     assert (store["ok"], store["integrity"], store["schema_version"]) == (True, "ok", 1)
+
+
+def test_the_store_check_replays_every_saved_game_and_names_the_damaged_ones(tmp_path):
+    import sqlite3
+
+    paths = AppPaths.from_dirs(tmp_path / "state", tmp_path / "config")
+    paths.state_dir.mkdir()
+    with Store(paths.store_file) as store:
+        good = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        store.append_event(good, "action", {"type": "start", "seat": 0})
+        not_an_action = store.new_game("cant-stop", ["Ada", "Ben"], {})
+        store.append_event(not_an_action, "action", None)
+        unreadable_row = store.new_game("ludo", ["Ada", "Ben"], {})
+    assert check_store(paths)["damaged"] == [
+        f"{paths.store_file}: game {not_an_action}: event 1 of the saved game does not apply: not an action: None"]
+    with sqlite3.connect(paths.store_file) as db:
+        db.execute("UPDATE games SET players = 'Ada' WHERE id = ?", (unreadable_row,))
+    result = check_store(paths)
+    assert (result["ok"], result["games"], len(result["damaged"])) == (False, 3, 2)
+    assert result["damaged"][0] == f"{paths.store_file}: saved game {unreadable_row} cannot be read (players is not JSON); left out"
+    assert result["error"].startswith("2 saved game(s) cannot be read or replayed to the end")
+    with sqlite3.connect(paths.store_file) as db:
+        db.execute("ALTER TABLE events DROP COLUMN created")
+    result = check_store(paths)
+    assert result["ok"] is False and "not the schema of a tabletop-companion store" in result["error"]
 
 
 def test_cli_json_and_exit_status(env, monkeypatch, capsys):
