@@ -19,17 +19,19 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
   slower than the development machine this one runs the advisors (``companion selftest`` measures it; a
   Raspberry Pi 4 about 3-4), which the deadline is multiplied by. ``simulate`` and the tests never use
   the deadline (a node budget only).
-- ``[display]`` ``width`` / ``height`` (int >= 1, pixels; ignored when ``fullscreen``), ``fullscreen``
+- ``[display]`` ``width`` / ``height`` (pixels, 320-7680 / 200-4320: :data:`MIN_WINDOW`, :data:`MAX_WINDOW`;
+  ignored when ``fullscreen``), ``fullscreen``
   (bool), ``language`` (``""`` follows ``LANGUAGE``/``LANG``; else a code such as ``"de"``, ``"pt_BR"``).
 - ``[buttons]`` ``confirm``, ``bank``, ``pass``, ``next``, ``undo`` (BCM pin numbers 0-27),
   ``bounce_time`` (float >= 0, seconds; 0 disables debouncing), ``hold_time`` (float > bounce_time,
   seconds: how long ``next`` or ``undo`` is held to mean ``menu`` or ``rules``).
 - ``[leds]`` ``seats`` (list of up to 4 BCM pins, seat order), ``status`` (BCM pin).
   All button and LED pins must be distinct.
-- ``[camera]`` ``spec`` (non-empty string: ``auto``, ``picamera``, ``device:N``, ``video:FILE``,
-  ``folder:DIR``; parsed by ``vision.camera.open_camera``).
-- ``[players]`` ``names`` (list of names, each 1 to ``MAX_NAME_LENGTH`` characters, each once): the
-  names the menu offers first for each seat.
+- ``[camera]`` ``spec`` (``auto``, ``picamera``, ``device:N`` with N 0-99, ``video:FILE``, ``folder:DIR``,
+  or ``none``; checked when the file is read, opened by ``vision.camera.open_camera``).
+- ``[players]`` ``names`` (list of names, each 1 to ``MAX_NAME_LENGTH`` printable characters that the
+  box's font draws, :func:`companion.names.name_problem`, each once): the names the menu offers first
+  for each seat.
 - ``[cant_stop]``, ``[ludo]``, ``[schotten_totten]``, ``[donkey_race]`` (one per game of
   ``companion.registry``, named by its key): the game's variant switches, the keys of its
   ``VARIANTS`` table with values as ``--variant`` takes them (TOML strings, numbers, booleans, lists),
@@ -38,6 +40,7 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import tomllib
@@ -51,6 +54,7 @@ from companion.commands import Button
 from companion.errors import ConfigError, VariantError
 from companion.hints.base import DEFAULT_DEADLINE_MS
 from companion.i18n import LANGUAGES, language_code
+from companion.names import name_problem
 from companion.registry import GAMES, MAX_NAME_LENGTH
 
 logger = logging.getLogger(__name__)
@@ -62,6 +66,12 @@ BUTTON_KEYS: tuple[Button, ...] = (Button.CONFIRM, Button.BANK, Button.PASS, But
 
 MAX_SEAT_LEDS = 4
 _MAX_BCM = 27
+
+MIN_WINDOW = (320, 200)
+"""The smallest ``[display]`` width and height (pixels) taken: below it no screen's texts fit."""
+MAX_WINDOW = (7680, 4320)
+"""The largest ``[display]`` width and height (pixels) taken: an 8K screen. A window larger than the
+screen it opens on is refused when it is opened (``companion.display.window.Display``), naming the keys."""
 
 
 @dataclass(frozen=True)
@@ -203,22 +213,44 @@ def _language(value: Any) -> str:
     return value
 
 
-def _nonempty_str(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise _Bad('a non-empty string such as "auto", "picamera", "device:0", "folder:DIR"')
-    return value
+CAMERA_SPECS = ("auto", "picamera", "none")
+"""The camera specs without an argument; ``device:N``, ``video:FILE`` and ``folder:DIR`` take one."""
+
+MAX_CAMERA_DEVICE = 99
+"""The highest ``device:N`` (``vision.camera.MAX_DEVICE``: OpenCV reads 100 on as a backend's code)."""
+
+
+def _camera_spec(value: Any) -> str:
+    """A camera spec as ``vision.camera.check_camera_spec`` takes it (checked here without loading
+    OpenCV; ``tests/test_config.py`` checks that both agree), or ``none``: nothing is opened yet."""
+    allowed = (f'"auto", "picamera", "device:N" (N 0-{MAX_CAMERA_DEVICE}), "video:FILE", "folder:DIR" or "none" '
+               "(every entry made with the buttons)")
+    if not isinstance(value, str):
+        raise _Bad(allowed)
+    spec = value.strip()
+    kind, _, arg = spec.partition(":")
+    if spec in CAMERA_SPECS or (kind in ("video", "folder") and arg):
+        return spec
+    if kind == "device" and arg.isascii() and arg.isdigit() and int(arg) <= MAX_CAMERA_DEVICE:
+        return spec
+    raise _Bad(allowed)
 
 
 _pin = _int(0, _MAX_BCM)
 
 
 def _names(value: Any) -> tuple[str, ...]:
-    allowed = f'a list of names, each 1 to {MAX_NAME_LENGTH} characters and given once, such as ["Ada", "Ben"]'
+    allowed = (f'a list of names, each 1 to {MAX_NAME_LENGTH} characters (printable, that the box\'s font draws) and '
+               'given once, such as ["Ada", "Ben"]')
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _Bad(allowed)
     names = tuple(v.strip() for v in value)
-    if not all(0 < len(n) <= MAX_NAME_LENGTH for n in names) or len(set(names)) != len(names):
+    if len(set(names)) != len(names):
         raise _Bad(allowed)
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            raise _Bad(f"{allowed}; {_show(name)} has {problem}" if name else allowed)
     return names
 
 
@@ -240,14 +272,15 @@ _SECTIONS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "frames_per_photo": _int(1),
     },
     "hints": {"deadline_ms": _float(0.0, strict=True), "speed_factor": _float(0.0, strict=True)},
-    "display": {"width": _int(1), "height": _int(1), "fullscreen": _bool, "language": _language},
+    "display": {"width": _int(MIN_WINDOW[0], MAX_WINDOW[0]), "height": _int(MIN_WINDOW[1], MAX_WINDOW[1]),
+                "fullscreen": _bool, "language": _language},
     "buttons": {
         **{b.value: _pin for b in BUTTON_KEYS},
         "bounce_time": _float(0.0),
         "hold_time": _float(0.0, strict=True),
     },
     "leds": {"seats": _pin_list, "status": _pin},
-    "camera": {"spec": _nonempty_str},
+    "camera": {"spec": _camera_spec},
     "players": {"names": _names},
 }
 
@@ -276,6 +309,8 @@ def load_config(path: Path | None, *, must_exist: bool = False) -> Config:
         return Config(source=None)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib nests one call a level: a = [[[[... 200,000 deep
+        raise ConfigError(f"{path}: not a config file (nested too deep); see assets/config.example.toml") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not a config file (not UTF-8 text); see assets/config.example.toml") from None
     except OSError as error:
@@ -373,5 +408,5 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return f'"{value}"'
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string: quotes and control characters escaped
     return repr(value)

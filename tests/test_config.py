@@ -87,7 +87,7 @@ def test_variant_table_kept_as_given(tmp_path):
         ("[leds]\nseats = [5, 5]\n", r"\[leds\] seats\[1\] = 5: BCM pin 5 is already used by \[leds\] seats\[0\]"),
         ("[leds]\nseats = [1, 2, 3, 4, 7]\n", r"\[leds\] seats = \[1, 2, 3, 4, 7\]: expected a list of at most 4"),
         ("[buttons]\nhold_time = 0.01\n", r"\[buttons\] hold_time = 0.01: expected a number > bounce_time"),
-        ("[camera]\nspec = \"\"\n", r"\[camera\] spec = \"\": expected a non-empty string"),
+        ("[camera]\nspec = \"\"\n", r"\[camera\] spec = \"\": expected \"auto\", \"picamera\", \"device:N\" \(N 0-99\)"),
         ("[buttons]\nmenu = 5\n", r"unknown key \[buttons\] menu; known keys: confirm, bank, pass, next, undo"),
         ("[sesion]\nfps = 5\n", r"unknown section or key 'sesion'; known sections: \[session\]"),
         ("fps = 5\n", r"unknown section or key 'fps'"),

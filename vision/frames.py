@@ -7,10 +7,14 @@
 
 from __future__ import annotations
 
+import io
+import os
+import struct
 import sys
 from pathlib import Path
 
 import cv2
+import imagesize
 import numpy as np
 
 from companion.errors import FrameError
@@ -136,14 +140,82 @@ def load_image(name: str | Path, command: str) -> np.ndarray | None:
 
 
 def decode_file(path: str | Path) -> tuple[np.ndarray | None, str]:
-    """(the BGR uint8 image in file ``path``, "") or (None, why: ``cannot read it (...)``, ``truncated
-    image (...)`` or ``not a readable image``); the file is read once."""
+    """(the BGR uint8 image in file ``path``, "") or (None, why: ``cannot read it (...)``, ``image too
+    large (...)`` (:func:`size_problem`, checked before anything is decoded), ``truncated image (...)`` or
+    ``not a readable image``); the file is read once."""
+    data, why = _read_image_bytes(path)
+    if data is None:
+        return None, why
+    why = data_truncation(data) or size_problem(data)
+    if why:
+        return None, why
     try:
-        data = Path(path).read_bytes()
+        frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+    except cv2.error:  # OpenCV's own checks (its pixel limit, a header it refuses)
+        frame = None
+    return (frame, "") if frame is not None else (None, "not a readable image")
+
+
+def image_file_problem(path: str | Path) -> str | None:
+    """Why the image file ``path`` must not be decoded (it cannot be read, is larger than
+    :data:`MAX_IMAGE_BYTES`, or its header claims more than :data:`MAX_IMAGE_PIXELS`), else None: the
+    check of :func:`decode_file` for code that decodes the file itself (the evals' ``cv2.imread``)."""
+    data, why = _read_image_bytes(path)
+    return why if data is None else size_problem(data)
+
+
+def _read_image_bytes(path: str | Path) -> tuple[bytes | None, str]:
+    """(the file's bytes, "") or, for a file that cannot be read or is larger than
+    :data:`MAX_IMAGE_BYTES` (then not read), (None, why)."""
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_IMAGE_BYTES:
+                return None, (f"image too large (a file of {size / 2 ** 20:.0f} MiB; images of at most "
+                              f"{MAX_IMAGE_BYTES // 2 ** 20} MiB are read)")
+            data = handle.read(MAX_IMAGE_BYTES + 1)
     except OSError as error:
         return None, f"cannot read it ({error.strerror or error})"
-    cut = data_truncation(data)
-    if cut:
-        return None, cut
-    frame = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-    return (frame, "") if frame is not None else (None, "not a readable image")
+    return data, ""
+
+
+# --- image sizes from the headers, before anything is decoded ---------------------------------------
+
+MAX_IMAGE_PIXELS = 50_000_000
+"""The most pixels (width x height) an image file may claim in its header to be decoded: 50 megapixels,
+150 MB as a BGR frame (a phone's photo is 12-50). A file claiming more is refused before decoding
+(``image too large``): a PNG of a few hundred KB can claim 20000 x 20000 pixels, 1.2 GB once decoded."""
+
+MAX_IMAGE_BYTES = 200 * 2 ** 20
+"""The largest image file read (bytes): a 50-megapixel photo even uncompressed (BMP) is smaller."""
+
+IMAGE_FORMATS = "JPEG, PNG, BMP, GIF, WebP, TIFF, PNM"
+"""The image formats whose size :func:`header_size` reads; files of other formats are not decoded."""
+
+
+def size_problem(data: bytes) -> str | None:
+    """Why an image file's bytes must not be decoded: its header claims more than
+    :data:`MAX_IMAGE_PIXELS` (``image too large (...)``), or it is of a format whose size cannot be read
+    from its header (``not a readable image (...)``); None when it may be decoded (or is empty, which
+    decodes to nothing)."""
+    if not data:
+        return None
+    size = header_size(data)
+    if size is None:
+        return f"not a readable image (no size in its header; {IMAGE_FORMATS} images are read)"
+    width, height = size
+    if width * height > MAX_IMAGE_PIXELS:
+        return (f"image too large ({width}x{height} pixels in its header; at most "
+                f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels are read)")
+    return None
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) in pixels that an image file's header claims, read without decoding (the
+    ``imagesize`` library: PNG, JPEG, GIF, TIFF, WebP, PNM, BMP...). None for another format or a header too
+    short or malformed to say."""
+    try:
+        width, height = imagesize.get(io.BytesIO(data))
+    except (ValueError, OSError, struct.error, IndexError):  # a header that lies about its own length
+        return None
+    return (width, height) if width >= 0 and height >= 0 else None

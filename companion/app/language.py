@@ -32,7 +32,7 @@ def stored_choice(state_dir: Path) -> str | None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RecursionError) as error:
         log.warning("%s: cannot read the language chosen on the menu (%s); it is ignored", path, error)
         return None
     code = language_code(str(data.get("language", ""))) if isinstance(data, dict) else None

@@ -24,6 +24,7 @@ import time
 import traceback
 from pathlib import Path
 
+from companion.cli.common import one_line
 from companion.errors import CompanionError
 from companion.paths import resolve
 from companion.registry import GAMES
@@ -44,6 +45,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "menu": ("appliance", "the full-screen menus driven by the buttons (the appliance)"),
     "selftest": ("appliance", "check camera, pins, display, paths and store"),
     "calibrate": ("appliance", "calibrate a part of the box"),
+    "report": ("appliance", "one archive of versions, self-test, config and logs for a bug report"),
     "stats": ("stats", "the saved games' statistics: dice fairness, players, charts"),
     "bench": ("bench", "benchmarks: power cuts, fuzzed rules, long evenings, advisor speed"),
     **{entry.name: (entry.key, f"check {entry.title()} positions and records") for entry in GAMES},
@@ -83,9 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     debug = args.debug or os.environ.get("DEBUG") == "1"
     logging.basicConfig(level=logging.DEBUG if debug else logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        return int(args.handler(args) or 0)
+        return _after_signal(int(args.handler(args) or 0))
     except KeyboardInterrupt:
-        return 130
+        return _after_signal(130)
     except BrokenPipeError:  # the reader of our output went away (`... --json | head`): not a bug
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0
@@ -93,12 +95,20 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             raise
         if isinstance(error, CompanionError) or (isinstance(error, OSError) and error.filename is not None):
-            print(f"companion: {error}", file=sys.stderr)
+            print(f"companion: {one_line(str(error))}", file=sys.stderr)
             return 2
         where = _log_bug(" ".join(["companion", *argv]))
-        print(f"companion: internal error, a bug and not your input: {type(error).__name__}: {error}. "
+        print(f"companion: internal error, a bug and not your input: {type(error).__name__}: {one_line(str(error))}. "
               f"The traceback is in {where}; please report it.", file=sys.stderr)
         return 1
+
+
+def _after_signal(status: int) -> int:
+    """``status``; but when SIGTERM or SIGINT ended the box (``companion.app.stop``, loaded by ``play``,
+    ``demo`` and ``menu``), the process ends here with it: the game is stored and the devices closed, and
+    the interpreter's teardown of its modules (~0.5 s, more on a Pi) would eat the 2 s a stop may take."""
+    stop = sys.modules.get("companion.app.stop")
+    return stop.exit_now_if_signalled(status) if stop is not None else status
 
 
 def _log_bug(command: str) -> Path:

@@ -58,7 +58,6 @@ import json
 import cv2
 import numpy as np
 
-from companion.bench.board_games import evaluate_die, evaluate_games
 from companion.cli.common import add_reader_commands
 from companion.cli.images import read_each_image
 from companion.errors import UserError
@@ -190,6 +189,9 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.die_on_board is not None and not 0.0 <= args.die_on_board <= 1.0:
         raise UserError(f"--die-on-board is a share of the rolls, 0 to 1, not {args.die_on_board}")
     cv2.setNumThreads(1)
+    # Here, not at the top: `board read` does not load the benchmarks (and the app and SciPy they import).
+    from companion.bench.board_games import evaluate_die, evaluate_games
+
     result: dict = {}
     if args.renders:
         for name in (args.board,) if args.board else BOARDS:

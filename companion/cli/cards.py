@@ -10,6 +10,7 @@ Schotten Totten, ``--dr-...`` for the donkey race) and its reader in ``vision.ca
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -65,6 +66,8 @@ def stones_calibration(args, frame_shape) -> StCalibration:
     if args.st_stones:
         try:
             points = tuple(tuple(float(v) for v in p.split(",")) for p in args.st_stones.split(";") if p.strip())
+            if not all(len(p) == 2 and all(math.isfinite(v) and 0 <= v <= 100_000 for v in p) for p in points):
+                raise ValueError("each centre is two numbers X,Y of 0-100000 pixels")
             return StCalibration(stones=points)
         except ValueError as error:
             raise UserError(f"--st-stones takes X,Y;X,Y;... pixel centres: {error}") from None

@@ -4,13 +4,16 @@ figures printed as one JSON object or a line of text."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from companion.errors import FileFormatError, UserError
+from companion.names import name_problem
 from companion.registry import MAX_NAME_LENGTH
+from companion.store import SCHEMA_VERSION, schema_problem
 
 LANGUAGE_HELP = ("the screen's language: en, de, nl, pt_BR (pt), ru (default: the menu's choice, then the "
                  "config's [display] language, then LANGUAGE/LANG)")
@@ -30,7 +33,9 @@ def parse_variant(items: list[str]) -> dict[str, str]:
 
 def parse_players(text: str | None) -> list[str] | None:
     """``--players "Ada,Ben"`` -> ``["Ada", "Ben"]``; None when the flag is not given. Raises
-    :class:`UserError` for an empty name (``--players ""``, ``Ada,,Ben``) or a name given twice."""
+    :class:`UserError` for an empty name (``--players ""``, ``Ada,,Ben``), a name given twice, or a name
+    the box cannot show (:func:`companion.names.name_problem`: too long, a control character, a character
+    the font cannot draw), naming it and the reason."""
     if text is None:
         return None
     names = [name.strip() for name in text.split(",")]
@@ -41,7 +46,70 @@ def parse_players(text: str | None) -> list[str] | None:
     long = [name for name in names if len(name) > MAX_NAME_LENGTH]
     if long:
         raise UserError(f"--players: {long[0]!r} is longer than {MAX_NAME_LENGTH} characters; shorten it")
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            raise UserError(f"--players: {name!r} has {problem}; names are printable letters, digits, signs and "
+                            "spaces that the box's font can draw")
     return names
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file (sqlite.org/fileformat.html, 1.3)."""
+
+
+def check_given_store(path: Path | None, flag: str = "--store") -> Path | None:
+    """``path`` (a store named by ``flag``) when it is missing (a new store is made there) or is the box's
+    store: an SQLite file (its header) whose ``PRAGMA user_version`` is a schema this box knows (1 to
+    ``companion.store.SCHEMA_VERSION``), with the box's tables, that passes SQLite's quick check. Anything
+    else (a folder, an empty file, a text file, another program's database, a newer or damaged store) is
+    refused with :class:`UserError` naming the flag, the file and why; the file is read only, never
+    changed (opened read-only, as immutable when no write-ahead log lies beside it, so that no ``-wal`` or
+    ``-shm`` file is made), and never moved aside as the box does with its own damaged store."""
+    if path is None:
+        return None
+    path = Path(path)
+    if not path.exists():
+        return path
+    why = _store_problem(path)
+    if why:
+        raise UserError(f"{flag} {path}: {why}; give the box's store or the name of a new file (the file was "
+                        "not changed)")
+    return path
+
+
+def _store_problem(path: Path) -> str | None:
+    """Why ``path`` (it exists) is not the box's store, or None (see :func:`check_given_store`)."""
+    if path.is_dir():
+        return "a folder, not a store file"
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
+    if not header:
+        return "an empty file, not a store of the box"
+    if not header.startswith(SQLITE_HEADER) or len(header) < 100:
+        return "not a store of the box (not an SQLite database)"
+    wal = path.with_name(path.name + "-wal").exists()
+    uri = path.absolute().as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
+    try:
+        db = sqlite3.connect(uri, uri=True)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            schema = schema_problem(db)
+            check = db.execute("PRAGMA quick_check").fetchone()[0] if version and not schema else "ok"
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        return f"not a store of the box (SQLite cannot read it: {error})"
+    if version > SCHEMA_VERSION:
+        return f"a store of a newer tabletop-companion (schema version {version}; this one knows up to {SCHEMA_VERSION})"
+    if version == 0 or schema:
+        return f"an SQLite database, but not a store of the box ({schema or 'no schema version'})"
+    if check != "ok":
+        return f"a damaged store (SQLite's quick check: {check})"
+    return None
 
 
 def positive(value: int, flag: str) -> int:
@@ -53,20 +121,29 @@ def positive(value: int, flag: str) -> int:
 
 def read_json(path: Path) -> Any:
     """The JSON value in the file ``path``. Raises OSError when it cannot be read and
-    :class:`FileFormatError` ("not JSON (reason, line L column C)") when it is not UTF-8 JSON text."""
+    :class:`FileFormatError` ("not JSON (reason, line L column C)") when it is not UTF-8 JSON text, or
+    nested deeper than Python's parser goes."""
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise FileFormatError(f"not JSON ({error.msg}, line {error.lineno} column {error.colno})") from None
     except UnicodeDecodeError:
         raise FileFormatError("not JSON (not UTF-8 text)") from None
+    except RecursionError:  # Python's parser nests one call a level: [[[[... 200,000 deep
+        raise FileFormatError("not a file of this kind (JSON nested too deep)") from None
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and other control characters (a file's or a value's) written as
+    escapes (``\\n``, ``\\x07``), so that a message is always the one line the command line promises."""
+    return "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text)
 
 
 def report_file_error(path: Path, error: OSError | ValueError) -> int:
     """Print the one line a per-file command gives for a file it cannot use ("companion: PATH: reason":
     the system's reason for an unreadable file, else the error's text); returns the exit status 2."""
     reason = error.strerror if isinstance(error, OSError) else error
-    print(f"companion: {path}: {reason}", file=sys.stderr)
+    print(f"companion: {one_line(f'{path}: {reason}')}", file=sys.stderr)
     return 2
 
 

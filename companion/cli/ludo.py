@@ -14,6 +14,11 @@ from companion.registry import game
 from vision.board.game_frames import generate
 
 
+MIN_FRAME_SIDE, MAX_FRAME_SIDE = 64, 4096
+"""``ludo frames --size``: the smallest and largest side of a frame, pixels (a board and a die must fit;
+a 4096 x 4096 frame is 50 MB)."""
+
+
 def add_commands(subparsers) -> None:
     """Register ``ludo moves`` and ``ludo frames``."""
     ludo = subparsers.add_parser("ludo", help="check Ludo positions")
@@ -60,6 +65,9 @@ def _frames(args) -> int:
     except ValueError:
         raise UserError(f"--size is WIDTHxHEIGHT and --wrong a list of whole numbers, "
                         f"not {args.size!r} / {args.wrong!r}") from None
+    if not (MIN_FRAME_SIDE <= w <= MAX_FRAME_SIDE and MIN_FRAME_SIDE <= h <= MAX_FRAME_SIDE):
+        raise UserError(f"--size takes WIDTHxHEIGHT of {MIN_FRAME_SIDE} to {MAX_FRAME_SIDE} pixels a side, "
+                        f"not {args.size!r}")
     game("ludo").check_players(args.players)
     if not 0.0 <= args.hand_rate <= 1.0:
         raise UserError(f"--hand-rate is a share of the moves, 0 to 1, not {args.hand_rate}")

@@ -18,7 +18,7 @@ from companion.app.demo import run_demo
 from companion.app.language import choose_language
 from companion.app.play import play
 from companion.app.text_log import recording
-from companion.cli.common import LANGUAGE_HELP, parse_players, parse_variant
+from companion.cli.common import LANGUAGE_HELP, check_given_store, parse_players, parse_variant
 from companion.config import Config, load_config
 from companion.errors import ConfigError, UserError
 from companion.files import writable_folder
@@ -123,6 +123,7 @@ def _play(args) -> int:
 
 
 def _demo(args) -> int:
+    check_given_store(args.store)  # not moved aside as the box's own damaged store is: refused, never changed
     paths = resolve(os.environ)
     try:
         config = load_config(paths.config_file)

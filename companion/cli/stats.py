@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from companion.cli.common import check_given_store
 from companion.display.stats import write_plots
 from companion.errors import CorruptLog, MissingFileError
 from companion.paths import resolve
@@ -29,6 +30,7 @@ def add_commands(subparsers) -> None:
 
 
 def _stats(args) -> int:
+    check_given_store(args.store)  # a file given that is not the box's store is refused, never changed
     path = args.store or resolve().store_file
     if not Path(path).is_file():
         raise MissingFileError(f"{path}: no store there (play a game first, or give --store FILE)")
@@ -57,4 +59,7 @@ def _stats(args) -> int:
         print(f"{name}: {player['games']} games, {player['wins']} wins" + (f", {extra}" if extra else ""))
     for path in figures.get("plots", []):
         print(f"chart: {path}")
+    if figures.get("unreadable"):
+        print(f"left out, cannot be read or replayed: game {', '.join(map(str, figures['unreadable']))} "
+              f"(the log says why)")
     return 0

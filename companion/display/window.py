@@ -61,7 +61,11 @@ class Display:
             else:
                 self._window = pygame.display.set_mode((int(width), int(height)))
         except pygame.error as error:
-            raise DisplayError(str(error)) from None
+            if fullscreen or "too large" not in str(error).lower():
+                raise DisplayError(str(error)) from None
+            # SDL's reason alone ("Window is too large.") names nothing the user can change: the config's keys do
+            raise DisplayError(f"cannot open a {int(width)}x{int(height)} window ({error}): set the config's "
+                               "[display] width and height to the screen's size or less, or fullscreen = true") from None
         self._title = ""
 
     @property

@@ -57,7 +57,9 @@ def test_a_bad_variant_is_named_before_the_inputs(capsys):
 @pytest.mark.parametrize("args, said", [
     (["--players", "Ada"], "Donkey race takes 2 to 4 players, not 1"),
     (["--camera", "bogus"], "camera spec 'bogus' not understood"),
-    (["--camera", "device:x"], "device number must be an integer"),
+    (["--camera", "device:x"], "device number must be a whole number 0-99"),
+    (["--camera", "device:-1"], "camera spec 'device:-1': device number must be a whole number 0-99"),
+    (["--camera", "device:100"], "device number must be a whole number 0-99"),
     (["--screenshots", "/proc/forbidden"], "--screenshots /proc/forbidden: cannot make this folder"),
 ])
 def test_each_bad_argument_is_named_before_the_inputs_and_nothing_is_stored(app_env, capsys, args, said):

@@ -19,6 +19,7 @@ from companion.errors import FileFormatError, MissingFileError
 from companion.games.ludo import BoardGeometry
 from vision.board.layouts import board_by_name
 from vision.board.reader import read_board
+from vision.frames import image_file_problem
 from vision.board.render import Render, Scene, random_position, render
 from vision.observation import BoardObservation
 
@@ -183,12 +184,15 @@ def evaluate_labelled(folder: str | Path, labels_file: str | Path) -> dict:
         labels = json.loads(path.read_text(encoding="utf-8"))
         geometry = board_by_name(labels["board"])
         items = list(labels["frames"].items())
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise FileFormatError(f"{path}: not a board labels file ({type(error).__name__}: {error}); its format is "
                               f"that of tests/fixtures/ludo_board/labels.json") from None
     results, frames, times = [], {}, []
     for name, label in items:
-        frame = cv2.imread(str(Path(folder) / name), cv2.IMREAD_COLOR)
+        problem = image_file_problem(Path(folder) / name)  # nothing decoded whose header claims too many pixels
+        if problem and problem.startswith("image too large"):
+            raise FileFormatError(f"{Path(folder) / name}: {problem}")
+        frame = None if problem else cv2.imread(str(Path(folder) / name), cv2.IMREAD_COLOR)
         if frame is None:
             raise MissingFileError(f"{Path(folder) / name}: missing or not an image")
         start = time.perf_counter()

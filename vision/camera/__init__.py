@@ -22,7 +22,7 @@ from vision.camera.sources import (DEFAULT_FRAMES_PER_PHOTO, PHOTO_SUFFIXES, Dev
 
 __all__ = ["open_camera", "CameraError", "FrameSource", "PhotoListSource", "PhotoFolderSource", "VideoSource",
            "DeviceSource", "Picamera2Source", "DEFAULT_FRAMES_PER_PHOTO", "PHOTO_SUFFIXES", "SETTINGS_FILE",
-           "bundled_photos_dir"]
+           "bundled_photos_dir", "check_camera_spec", "MAX_DEVICE"]
 
 log = logging.getLogger(__name__)
 
@@ -30,15 +30,20 @@ log = logging.getLogger(__name__)
 SPEC_KINDS = ("device", "video", "folder")
 """The camera specs that take an argument (``KIND:ARG``); ``auto`` and ``picamera`` take none."""
 
+MAX_DEVICE = 99
+"""The highest ``device:N``: OpenCV reads a number from 100 on as a backend's code plus a device (200 is
+V4L2's device 0), and a negative one (-1, "any device") crashes some of its backends."""
+
 
 def check_camera_spec(spec: str) -> str:
     """``spec`` stripped when it is one :func:`open_camera` understands (nothing is opened); raises
-    CameraError naming it and the forms it may take otherwise."""
+    CameraError naming it and the forms it may take otherwise (``device:N`` takes N from 0 to
+    :data:`MAX_DEVICE`)."""
     spec = spec.strip()
     kind, _, arg = spec.partition(":")
     if spec in ("auto", "picamera") or (kind in SPEC_KINDS and arg):
-        if kind == "device" and not arg.lstrip("-").isdigit():
-            raise CameraError(f"camera spec {spec!r}: device number must be an integer")
+        if kind == "device" and not (arg.isascii() and arg.isdigit() and int(arg) <= MAX_DEVICE):
+            raise CameraError(f"camera spec {spec!r}: device number must be a whole number 0-{MAX_DEVICE}")
         return spec
     raise CameraError(f"camera spec {spec!r} not understood: use auto, picamera, device:N, video:FILE, "
                       "folder:DIR, or none to enter everything with the buttons")

@@ -154,7 +154,7 @@ def load_settings(path: Path) -> CameraSettings | None:
                           "again") from None
     try:
         return CameraSettings.from_dict(json.loads(text))
-    except (json.JSONDecodeError, ValueError, AttributeError) as error:
+    except (json.JSONDecodeError, ValueError, AttributeError, TypeError, KeyError, RecursionError) as error:
         raise CameraError(f"{path}: not valid camera settings ({error}); run `companion calibrate camera` "
                           "again") from None
 

@@ -192,6 +192,8 @@ class DeviceSource(_CaptureSource):
     """A camera through OpenCV (``/dev/videoN`` on Linux). Raises CameraError when it cannot be opened."""
 
     def __init__(self, index: int):
+        if not 0 <= index <= 99:  # vision.camera.MAX_DEVICE: -1 crashes OpenCV, 100 on names a backend
+            raise CameraError(f"camera device {index}: device numbers are 0-99")
         with _quiet_opencv():  # its own "can't open camera by index" lines say less than our message
             capture = cv2.VideoCapture(index)
         if not capture.isOpened():

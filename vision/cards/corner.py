@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CalibrationError
-from vision.cards.colour_model import balance_gains, balanced, nearest_colour, strip_histogram, table_colour
+from vision.cards.colour_model import HUE_BINS, balance_gains, balanced, nearest_colour, strip_histogram, table_colour
 from vision.cards.digits import glyph_scores
 from vision.cards.find import _quad_of, orient_corners, rectify_with_homography
 from vision.cards.value import split_digits
@@ -80,14 +80,48 @@ class CornerDesign:
 
     @classmethod
     def from_dict(cls, data: dict) -> "CornerDesign":
-        """Inverse of to_dict; raises KeyError/TypeError/ValueError on a malformed dict."""
-        index = tuple(float(v) for v in data["index"])
-        if len(index) != 4 or data["polarity"] not in POLARITIES:
-            raise ValueError("corner design: index needs 4 fractions, polarity dark, light or black")
-        return cls(index=index, polarity=data["polarity"], aspect=float(data["aspect"]),
-                   colours={c: np.asarray(h, np.float32) for c, h in data["colours"].items()},
-                   table_bgr=tuple(float(v) for v in data.get("table_bgr", (128.0, 128.0, 128.0))),
-                   card_px=float(data.get("card_px", 0.0)))
+        """Inverse of to_dict; raises ValueError naming what is wrong on a malformed dict (every value
+        checked: index four fractions 0-1 in order, a known polarity, aspect > 0, each colour's histogram
+        of HUE_BINS x 3 + 1 numbers >= 0, table_bgr three levels 0-255, card_px >= 0)."""
+        if not isinstance(data, dict):
+            raise ValueError("corner design: a JSON object expected")
+        index = _numbers(data.get("index"), 4, "design index")
+        if not (0 <= index[0] < index[2] <= 1 and 0 <= index[1] < index[3] <= 1):
+            raise ValueError("design index: x0, y0, x1, y1 card fractions 0-1 with x0 < x1 and y0 < y1")
+        if data.get("polarity") not in POLARITIES:
+            raise ValueError(f"design polarity: one of {', '.join(POLARITIES)}")
+        aspect = _numbers([data.get("aspect")], 1, "design aspect")[0]
+        if aspect <= 0:
+            raise ValueError("design aspect: a card's height / width, above 0")
+        colours = data.get("colours")
+        if not isinstance(colours, dict):
+            raise ValueError("design colours: a JSON object of colour -> histogram")
+        bins = HISTOGRAM_BINS
+        histograms = {str(c): np.asarray(_numbers(h, bins, f"design colour {c}"), np.float32) for c, h in colours.items()}
+        if any((h < 0).any() for h in histograms.values()):
+            raise ValueError("design colours: histogram shares are 0 or more")
+        table = _numbers(data.get("table_bgr", [128.0, 128.0, 128.0]), 3, "design table_bgr")
+        if not all(0 <= v <= 255 for v in table):
+            raise ValueError("design table_bgr: three levels 0-255")
+        card_px = _numbers([data.get("card_px", 0.0)], 1, "design card_px")[0]
+        if card_px < 0:
+            raise ValueError("design card_px: a card's width in pixels, 0 or more")
+        return cls(index=tuple(index), polarity=data["polarity"], aspect=aspect, colours=histograms,
+                   table_bgr=tuple(table), card_px=card_px)
+
+
+HISTOGRAM_BINS = HUE_BINS * 3 + 1
+"""The numbers of one colour's histogram (vision.cards.colour_model.strip_histogram)."""
+
+
+def _numbers(value: object, count: int, what: str) -> list[float]:
+    """``value`` as ``count`` finite floats of size at most 1e9 (JSON numbers, not true/false); ValueError
+    naming ``what``."""
+    if (not isinstance(value, list) or len(value) != count
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= 1e9 for v in value)
+            or not all(np.isfinite(float(v)) for v in value)):
+        raise ValueError(f"{what}: {count} finite number{'s' if count > 1 else ''} expected")
+    return [float(v) for v in value]
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ The index boxes themselves are found by :mod:`vision.cards.st_index`.
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -85,12 +86,26 @@ class StCalibration:
     @classmethod
     def from_json(cls, text: str) -> "StCalibration":
         """Parse ``{"stones": [[x, y] x9], "palette": {colour: [L, a, b]}, "design": {...}}`` (palette and
-        design optional; design as vision.cards.corner.CornerDesign.to_dict)."""
-        data = json.loads(text)
+        design optional; design as vision.cards.corner.CornerDesign.to_dict). Every value is checked:
+        raises ValueError naming what is wrong (not JSON, nested too deep, not an object, not nine
+        stones of two finite pixel coordinates 0-100000, a palette colour that is not three finite
+        numbers, a bad design)."""
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise ValueError("JSON nested too deep") from None
+        if not isinstance(data, dict):
+            raise ValueError('a JSON object {"stones": [[x, y], ... nine]} expected')
+        stones = data.get("stones")
+        if not isinstance(stones, list) or len(stones) != 9 or not all(_pair(p) for p in stones):
+            raise ValueError('"stones": nine [x, y] pixel centres (finite numbers 0-100000) expected, left to right')
+        palette_in = data.get("palette", {})
+        if not isinstance(palette_in, dict) or not all(_finite(v, 3) for v in palette_in.values()):
+            raise ValueError('"palette": a JSON object of colour -> [L, a, b] (three finite numbers) expected')
         palette = dict(DEFAULT_PALETTE)
-        palette.update({c: tuple(map(float, v)) for c, v in data.get("palette", {}).items() if c in COLOURS})
+        palette.update({c: tuple(map(float, v)) for c, v in palette_in.items() if c in COLOURS})
         design = CornerDesign.from_dict(data["design"]) if data.get("design") else None
-        return cls(stones=tuple((float(x), float(y)) for x, y in data["stones"]), palette=palette, design=design)
+        return cls(stones=tuple((float(x), float(y)) for x, y in stones), palette=palette, design=design)
 
     def to_json(self) -> str:
         out = {"stones": [list(p) for p in self.stones],
@@ -120,6 +135,18 @@ class StCalibration:
     def line_distance(self, x: float, y: float) -> float:
         origin, _, normal = self.line()
         return abs(float((np.array([x, y]) - origin) @ normal))
+
+
+def _finite(value: object, count: int, limit: float = 1e6) -> bool:
+    """Whether ``value`` is a list of ``count`` finite JSON numbers (not true/false) of size at most ``limit``."""
+    return (isinstance(value, list) and len(value) == count
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= limit
+                    and math.isfinite(v) for v in value))
+
+
+def _pair(value: object) -> bool:
+    """Whether ``value`` is an [x, y] pixel position: two finite numbers 0-100000."""
+    return _finite(value, 2, 100_000) and min(value) >= 0
 
 
 def _nearest_colour(lab: np.ndarray | None, palette: dict) -> tuple[str | None, float]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import math
+import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -153,5 +154,5 @@ def load_calibration(state_dir) -> DiceCalibration | None:
             shape = tuple(int(v) for v in data["frame_shape"])
             return DiceCalibration(data["background"].copy(), data["empty_grey"].copy(), shape,
                                    float(data["noise"]), float(data["die_side"]))
-    except (OSError, KeyError, ValueError, EOFError):
+    except (OSError, KeyError, ValueError, EOFError, TypeError, IndexError, zipfile.BadZipFile):
         return None

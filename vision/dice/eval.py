@@ -55,6 +55,7 @@ import numpy as np
 
 from companion.errors import FileFormatError, MissingFileError
 from vision.dice.reader import DEFAULT_METHOD, read_dice, warm_up
+from vision.frames import image_file_problem
 from vision.observation import DiceObservation
 
 log = logging.getLogger(__name__)
@@ -229,9 +230,11 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str 
     has_cocked = any(item.cocked for item in images)
     for item in images:
         path = set_dir / item.file
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None  # no OpenCV warning
+        # no OpenCV warning for a missing file; nothing decoded whose header claims too many pixels
+        problem = image_file_problem(path) if path.is_file() else "no such file"
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if problem is None else None
         if frame is None:
-            log.warning("cannot read %s", set_dir / item.file)
+            log.warning("cannot read %s%s", set_dir / item.file, f": {problem}" if problem else "")
             unreadable += 1
             obs = DiceObservation(dice=(), frame_shape=(0, 0), problem="unreadable file")
         else:

@@ -28,6 +28,7 @@ from math import factorial
 from typing import Any, Union
 
 from companion.errors import IllegalMove, VariantError
+from companion.games import schema
 from companion.games.base import CHANCE, TERMINAL, Outcome, decode_action, encode_action
 from companion.games.cant_stop.config import COLUMNS, CantStopConfig
 from companion.games.cant_stop.config import column_index as _index
@@ -455,37 +456,64 @@ def state_from_position(position: Mapping) -> CantStopState:
     """A CHOOSE-phase state from a position file of the ``cant-stop moves`` contract.
 
     ``{"players": ["A", "B"], "active": "A", "markers": {"A": {"7": 4}, "B": {}}, "claimed": {"12": "B"},
-    "runners": {"7": 6}, "dice": [3, 4, 3, 4]}`` with heights in spaces from the bottom, default variant.
-    Raises ``ValueError`` naming what is wrong.
+    "runners": {"7": 6}, "dice": [3, 4, 3, 4]}`` with heights in spaces from the bottom (0 to the column's
+    top), default variant (or ``"variant": {KEY: VALUE}``). Every value is checked before the engine sees
+    it (:mod:`companion.games.schema`): 1-4 distinct names, columns ``"2"``-``"12"``, whole-number heights
+    in their column, a runner above the active player's marker and not in a claimed column, four dice
+    1-6 (no ``3.5``, no ``true``). Raises ``ValueError`` naming the key and what is wrong.
     """
-    try:
-        players = list(position["players"])
-        seat = {name: i for i, name in enumerate(players)}
-        if len(seat) != len(players):
-            raise ValueError("player names must be distinct")
-        active = seat[position["active"]]
-        config = CantStopConfig.from_variant(position.get("variant", {}))
-        state = CantStopState.new(len(players), config)
-        markers = [[0] * 11 for _ in players]
-        for name, columns in position.get("markers", {}).items():
-            for column, height in columns.items():
-                markers[seat[name]][_index(int(column))] = int(height)
-        claimed = [-1] * 11
-        for column, name in position.get("claimed", {}).items():
-            claimed[_index(int(column))] = seat[name]
-        runners = [0] * 11
-        for column, height in position.get("runners", {}).items():
-            runners[_index(int(column))] = int(height)
-        dice = tuple(int(d) for d in position["dice"])
-    except KeyError as error:
-        raise ValueError(f"position lacks {error} or names an unknown player") from None
-    if len(dice) != 4 or not all(1 <= d <= 6 for d in dice):
-        raise ValueError(f"dice must be four values 1-6, not {list(dice)}")
-    for i, top in enumerate(config.column_heights):
-        if runners[i] > top or any(m[i] > top for m in markers):
-            raise ValueError(f"a piece stands above the top of column {i + 2} ({top} spaces)")
+    position = schema.obj(position)
+    players = schema.items(schema.need(position, "players"), '"players"', 1, MAX_PLAYERS, "distinct names")
+    if not all(isinstance(name, str) for name in players) or len(set(players)) != len(players):
+        raise schema.PositionError(f'"players" must be a list of 1-{MAX_PLAYERS} distinct names, '
+                                   f"not {schema.show(players)}")
+    seat = {name: i for i, name in enumerate(players)}
+
+    def player(name: Any, key: str) -> int:
+        if not isinstance(name, str) or name not in seat:
+            raise schema.PositionError(f"{key}: unknown player {schema.show(name)}; the players are "
+                                       f"{schema.show(players)}")
+        return seat[name]
+
+    active = player(schema.need(position, "active"), '"active"')
+    config = CantStopConfig.from_variant(schema.mapping(position.get("variant", {}), '"variant"', "variant settings"))
+    state = CantStopState.new(len(players), config)
+
+    def column(key: str, where: str) -> int:
+        if key not in _COLUMN_KEYS:
+            raise schema.PositionError(f'{where}: columns are "2" to "12", not {schema.show(key)}')
+        return _index(int(key))
+
+    def height(value: Any, i: int, where: str) -> int:
+        return schema.whole(value, f"{where} (column {i + 2})", 0, config.column_heights[i])
+
+    markers = [[0] * 11 for _ in players]
+    for name, columns in schema.mapping(position.get("markers", {}), '"markers"', "players' markers").items():
+        where, owner = f'"markers" of {schema.show(name)}', player(name, '"markers"')
+        for key, value in schema.mapping(columns, where, "columns and heights").items():
+            i = column(key, where)
+            markers[owner][i] = height(value, i, where)
+    claimed = [-1] * 11
+    for key, name in schema.mapping(position.get("claimed", {}), '"claimed"', "columns and players").items():
+        claimed[column(key, '"claimed"')] = player(name, f'"claimed" column {key}')
+    runners = [0] * 11
+    for key, value in schema.mapping(position.get("runners", {}), '"runners"', "columns and heights").items():
+        i = column(key, '"runners"')
+        runners[i] = height(value, i, '"runners"')
+        if runners[i] and runners[i] <= markers[active][i]:
+            raise schema.PositionError(f'"runners": the runner in column {key} at {runners[i]} must stand above '
+                                       f"the marker of {players[active]} there ({markers[active][i]})")
+        if runners[i] and claimed[i] != -1:
+            raise schema.PositionError(f'"runners": column {key} is claimed; no runner stands there')
+    dice = schema.need(position, "dice")
+    if (not isinstance(dice, list) or len(dice) != 4
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
+        raise schema.PositionError(f'"dice" must be a list of 4 whole numbers 1-6, not {schema.show(dice)}')
     if sum(1 for h in runners if h) > config.num_runners:
-        raise ValueError(f"more than {config.num_runners} runners on the board")
+        raise schema.PositionError(f"more than {config.num_runners} runners on the board")
     return replace(state, phase=Phase.CHOOSE, active=active, turn=1,
                    markers=tuple(tuple(m) for m in markers), claimed=tuple(claimed),
-                   runners=tuple(runners), dice=dice)
+                   runners=tuple(runners), dice=tuple(dice))
+
+
+_COLUMN_KEYS = frozenset(str(c) for c in COLUMNS)

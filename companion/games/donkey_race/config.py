@@ -168,6 +168,8 @@ def parse_deck(raw: object) -> tuple[tuple[int, int], ...]:
         for part in raw.split(","):
             span, _, copies = part.strip().partition("x")
             low, _, high = span.partition("-")
+            if not 0 <= int(low) <= int(high or low) <= 99:  # before the loop: "0-99999999999" would never end
+                raise ValueError(f"deck values are 0-99 in ascending spans, not {span!r}")
             for value in range(int(low), int(high or low) + 1):
                 pairs.append((value, int(copies or 1)))
     else:

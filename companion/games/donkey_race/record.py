@@ -17,11 +17,12 @@ needed (D.4.7). The report (``check --json`` prints one a line, with ``file``)::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from companion.errors import IllegalMove
+from companion.games import schema
 from companion.games.donkey_race.actions import Draw, FirstLeader, Pass, Play, Reshuffle
-from companion.games.donkey_race.config import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig
+from companion.games.donkey_race.config import DONKEY, JOKER, MAX_PLAYERS, MIN_PLAYERS, UNKNOWN, DonkeyRaceConfig
 from companion.games.donkey_race.rules import DonkeyRaceState, Phase
 from companion.i18n import N_
 
@@ -45,20 +46,52 @@ def codes_from_entry(values: Iterable[int], config: DonkeyRaceConfig) -> tuple[i
 
 
 
+def _checked(record: object) -> tuple[list[str], str, bool, list, Mapping]:
+    """(players, leader, donkey, rounds, variant) of a record whose every value has its type and range
+    (:mod:`companion.games.schema`); raises ``ValueError`` naming the key otherwise."""
+    record = schema.obj(record, "a record")
+    players = schema.items(schema.need(record, "players", "a record"), '"players"', MIN_PLAYERS, MAX_PLAYERS,
+                           "distinct names")
+    if not all(isinstance(name, str) for name in players) or len(set(players)) != len(players):
+        raise schema.PositionError(f'"players" must be a list of {MIN_PLAYERS}-{MAX_PLAYERS} distinct names, '
+                                   f"not {schema.show(players)}")
+
+    def player(name: object, key: str) -> str:
+        if not isinstance(name, str) or name not in players:
+            raise schema.PositionError(f"{key}: unknown player {schema.show(name)}; the players are "
+                                       f"{schema.show(players)}")
+        return name
+
+    leader = player(schema.need(record, "leader", "a record"), '"leader"')
+    donkey = schema.flag(record.get("donkey", False), '"donkey"')
+    variant = schema.mapping(record.get("variant", {}), '"variant"', "variant settings")
+    rounds = schema.items(record.get("rounds", []), '"rounds"', what="rounds")
+    for r, actions in enumerate(rounds, 1):
+        for a, action in enumerate(schema.items(actions, f'"rounds" round {r}', what="actions"), 1):
+            where = f'"rounds" round {r} action {a}'
+            if not isinstance(action, list) or len(action) != 2:
+                raise schema.PositionError(f'{where} must be [NAME, "pass"] or [NAME, [VALUE, ...]], '
+                                           f"not {schema.show(action)}")
+            player(action[0], where)
+            cards = action[1]
+            if cards != "pass":
+                schema.items(cards, where, 0, None, "card values")
+                for value in cards:
+                    schema.whole(value, f"{where} card", 0, JOKER_ENTRY)
+    return players, leader, donkey, rounds, variant
+
+
 def check_record(record: dict) -> dict:
     """Replay one record (module docstring); returns the report dict without ``file``.
 
-    Raises ``ValueError`` for a malformed record (unknown player, bad variant, wrong shapes).
+    Raises ``ValueError`` for a malformed record (unknown player, bad variant, wrong shapes), every value
+    checked before the engine sees it: ``donkey`` is true or false, card values whole numbers 0-100.
     """
-    try:
-        players = [str(p) for p in record["players"]]
-        seat = {name: i for i, name in enumerate(players)}
-        config = DonkeyRaceConfig.from_variant(record.get("variant", {}))
-        state = DonkeyRaceState.new(len(players), config, hidden=True)
-        first = FirstLeader(seat[record["leader"]], bool(record.get("donkey", False)))
-        rounds = list(record.get("rounds", []))
-    except KeyError as error:
-        raise ValueError(f"record lacks {error} or names an unknown player") from None
+    players, leader, donkey, rounds, variant = _checked(record)
+    seat = {name: i for i, name in enumerate(players)}
+    config = DonkeyRaceConfig.from_variant(variant)
+    state = DonkeyRaceState.new(len(players), config, hidden=True)
+    first = FirstLeader(seat[leader], donkey)
 
     def settle(state: DonkeyRaceState) -> DonkeyRaceState:
         while state.phase in (Phase.DRAW, Phase.RESHUFFLE):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from companion.games import schema
 from companion.games.ludo.config import LudoConfig
 from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase, Roll
 
@@ -26,47 +27,42 @@ from companion.games.ludo.rules import YARD, LudoState, MoveInfo, Phase, Roll
 def state_from_position(position: Mapping) -> tuple[LudoState, int]:
     """(ROLL-phase state of the player to move, the roll) from a position dict.
 
-    Applying ``Roll(roll)`` to the state gives the real continuation. Raises ``ValueError`` naming what
-    is wrong (unknown colour, a position off the board, a bad roll, a bad variant).
+    Applying ``Roll(roll)`` to the state gives the real continuation. Every value is checked before the
+    engine sees it (:mod:`companion.games.schema`: ``roll`` a whole number 1-6, not ``3.5`` or ``true``).
+    Raises ``ValueError`` naming what is wrong (unknown colour, a position off the board, a bad roll, a
+    bad variant).
     """
-    try:
-        variant = dict(position.get("variant", {}))
-        if "board" in position:
-            variant["board"] = position["board"]
-        config = LudoConfig.from_variant(variant)
-        pawns_in = position["pawns"]
-        to_move = position["to_move"]
-        roll = int(position["roll"])
-        sixes = int(position.get("sixes_in_row", 0))
-        tries = int(position.get("tries", 0))
-    except KeyError as error:
-        raise ValueError(f"position lacks {error}") from None
-    except (TypeError, AttributeError) as error:
-        raise ValueError(f"malformed position: {error}") from None
+    position = schema.obj(position)
+    variant = dict(schema.mapping(position.get("variant", {}), '"variant"', "variant settings"))
+    if "board" in position:
+        variant["board"] = schema.text(position["board"], '"board"')
+    config = LudoConfig.from_variant(variant)
+    pawns_in = schema.mapping(schema.need(position, "pawns"), '"pawns"', "colours and their pawns' positions")
+    to_move = schema.text(schema.need(position, "to_move"), '"to_move"')
+    roll = schema.whole(schema.need(position, "roll"), '"roll"', 1, 6)
+    sixes = schema.whole(position.get("sixes_in_row", 0), '"sixes_in_row"', 0, 2)
+    tries = position.get("tries", 0)
+    if isinstance(tries, bool) or not isinstance(tries, int):
+        raise schema.PositionError(f'"tries" must be a whole number, not {schema.show(tries)}')
     state = LudoState.new(tuple(pawns_in), config)
     last = state.geometry.last_relative
     pawns = []
     for colour in state.colours:
-        items = list(pawns_in[colour])
-        if len(items) != 4:
-            raise ValueError(f"{colour} must have 4 pawns, not {len(items)}")
+        items = schema.items(pawns_in[colour], f'"pawns" of {colour}', 4, 4, "pawns (their positions)")
         rels = []
         for item in items:
             if item == "yard":
                 rels.append(YARD)
             elif item == "finish":
                 rels.append(last)
-            elif isinstance(item, int) and 0 <= item <= last:
+            elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= last:
                 rels.append(item)
             else:
-                raise ValueError(f"{colour} pawn at {item!r}: positions are 'yard' or 0-{last} on {config.board}")
+                raise ValueError(f"{colour} pawn at {schema.show(item)}: positions are 'yard', 'finish' or "
+                                 f"0-{last} on {config.board}")
         pawns.append(tuple(sorted(rels)))
     if to_move not in state.colours:
-        raise ValueError(f"to_move {to_move!r} is not among the colours in play {list(state.colours)}")
-    if not 1 <= roll <= 6:
-        raise ValueError(f"roll must be 1-6, not {roll}")
-    if not 0 <= sixes <= 2:
-        raise ValueError(f"sixes_in_row must be 0-2, not {sixes}")
+        raise ValueError(f"to_move {schema.show(to_move)} is not among the colours in play {list(state.colours)}")
     attempts = max(1, config.resolved().entry_attempts_when_all_in_yard)
     if not 0 <= tries < attempts:
         raise ValueError(f"tries must be 0-{attempts - 1} on {config.board} with these rules, not {tries}")

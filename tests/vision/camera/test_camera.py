@@ -96,7 +96,8 @@ def test_video_source(video_file):
 
 @pytest.mark.parametrize("spec,words", [
     ("video:/no/such/clip.mp4", "does not exist"),
-    ("device:abc", "integer"),
+    ("device:abc", "whole number 0-99"),
+    ("device:-1", "whole number 0-99"),
     ("folder:/no/such/folder", "does not exist"),
     ("webcam", "not understood"),
     ("folder:", "not understood"),
