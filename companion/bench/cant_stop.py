@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
-from companion.bench.crash import Workload, random_commands
+from companion.bench.crash import Workload, by_hand_workload
 from companion.bench.fuzz import FuzzEngine
 from companion.games.cant_stop import COLUMNS, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll, StartWith
-from vision.camera import bundled_photos_dir
 
 
 def fuzz_engine() -> FuzzEngine:
@@ -68,21 +66,6 @@ def fuzz_engine() -> FuzzEngine:
 
 
 def crash_workload(folder: Path, script_lines: int) -> Workload:
-    """One real photo of four dice (read by the camera path, corrected to its true values), then, once
-    the folder has run out, random rolls entered by hand, each confirmed, a random pairing chosen and
-    a random roll-again-or-bank: many events in little time."""
-    photos = folder / "photos"
-    photos.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(bundled_photos_dir() / "IMG_20191209_100026.jpg", photos / "dice.jpg")  # 3 4 5 6
-
-    def turn(rng: random.Random) -> list[str]:
-        dice = " ".join(str(rng.randint(1, 6)) for _ in range(4))
-        return [f"dice {dice}", "confirm", f"choose {rng.randint(1, 3)}", rng.choice(["confirm", "confirm", "bank"])]
-
-    lines = ["confirm", "next", "dice 3 4 5 6", "confirm", "choose 1", "confirm"]
-    lines += random_commands(2, script_lines, turn)
-    script = folder / "crash.script"
-    script.write_text("\n".join(lines + ["quit"]) + "\n", encoding="utf-8")
-    argv = ["play", "cant-stop", "--headless", "--players", "Ada,Ben", "--seed", "3",
-            "--camera", f"folder:{photos}"]
-    return Workload(argv, script)
+    """The seeded game entered by hand, no camera: its first ``script_lines`` presses, then quit
+    (:func:`companion.bench.crash.by_hand_workload`: the restarts play on from any stored log)."""
+    return by_hand_workload("cant-stop", folder, script_lines)

@@ -7,10 +7,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-import cv2
-import numpy as np
-
-from companion.bench.crash import Workload, random_commands
+from companion.bench.crash import Workload, by_hand_workload
 from companion.bench.fuzz import FuzzEngine
 from companion.games.donkey_race import UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Draw, Pass, Phase, Play
 
@@ -51,18 +48,6 @@ def fuzz_engine() -> FuzzEngine:
 
 
 def crash_workload(folder: Path, script_lines: int) -> Workload:
-    """An empty table as the only photo; plays entered by hand (``dice V``: one card of value V), passes,
-    each confirmed, on a long track so that the race lasts."""
-    photos = folder / "photos"
-    photos.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(photos / "empty.png"), np.full((240, 320, 3), 90, np.uint8))
-
-    def turn(rng: random.Random) -> list[str]:
-        return [rng.choice([f"dice {rng.randint(1, 13)}", "pass"]), "confirm"]
-
-    lines = ["confirm", "choose 1", "confirm"] + random_commands(6, script_lines, turn)
-    script = folder / "crash.script"
-    script.write_text("\n".join(lines + ["quit"]) + "\n", encoding="utf-8")
-    argv = ["play", "donkey-race", "--headless", "--players", "Ada,Ben", "--variant", "track_length=60",
-            "--camera", f"folder:{photos}"]
-    return Workload(argv, script)
+    """The seeded game entered by hand, no camera: its first ``script_lines`` presses, then quit
+    (:func:`companion.bench.crash.by_hand_workload`: the restarts play on from any stored log)."""
+    return by_hand_workload("donkey-race", folder, script_lines)

@@ -6,13 +6,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pygame
-
-from companion.bench.crash import Workload, random_commands
+from companion.bench.crash import Workload, by_hand_workload
 from companion.bench.fuzz import FuzzEngine
-from companion.display.ludo import draw_board
 from companion.games.ludo import YARD, LudoConfig, LudoState, Move, Phase, Roll, StartWith
-from companion.screens.ludo import PawnView, board_view
 
 
 def fuzz_engine() -> FuzzEngine:
@@ -70,21 +66,6 @@ def fuzz_engine() -> FuzzEngine:
 
 
 def crash_workload(folder: Path, script_lines: int) -> Workload:
-    """A rendered empty Ludo board as the only photo (the die is entered by hand: ``dice N``), and
-    random rolls, each confirmed (the selected move)."""
-
-    photos = folder / "photos"
-    photos.mkdir(parents=True, exist_ok=True)
-    pygame.font.init()
-    pawns = tuple(PawnView(c, YARD) for c in ("red", "yellow") for _ in range(4))
-    view = board_view("ludo52", pawns)
-    surface = pygame.Surface((640, 480))
-    surface.fill((120, 110, 100))
-    draw_board(surface, pygame.Rect(100, 20, 440, 440), view)
-    pygame.image.save(surface, str(photos / "board.png"))
-    lines = ["confirm"] + random_commands(5, script_lines, lambda rng: [f"dice {rng.randint(1, 6)}", "confirm"])
-    script = folder / "crash.script"
-    script.write_text("\n".join(lines + ["quit"]) + "\n", encoding="utf-8")
-    argv = ["play", "ludo", "--headless", "--players", "Ada,Ben", "--seed", "3", "--variant", "board=ludo52",
-            "--camera", f"folder:{photos}"]
-    return Workload(argv, script)
+    """The seeded game entered by hand, no camera: its first ``script_lines`` presses, then quit
+    (:func:`companion.bench.crash.by_hand_workload`: the restarts play on from any stored log)."""
+    return by_hand_workload("ludo", folder, script_lines)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from companion.bench.crash import Workload, random_commands
+from companion.bench.crash import Workload, by_hand_workload
 from companion.bench.fuzz import FuzzEngine
 from companion.games.schotten_totten import (CLAIM_TIMINGS, GAMES, NUM_STONES, STALL_RESOLUTIONS, Card, Claim, Phase,
     Play, SchottenTottenConfig, SchottenTottenState)
@@ -57,14 +57,6 @@ def fuzz_engine() -> FuzzEngine:
 
 
 def crash_workload(folder: Path, script_lines: int) -> Workload:
-    """No camera (every card entered by hand): random cards set at random stones and confirmed."""
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def turn(rng: random.Random) -> list[str]:
-        return [f"set {rng.randint(1, 9)} {rng.randint(1, 6)}{rng.randint(1, 9)}", "confirm"]
-
-    lines = ["confirm"] + random_commands(4, script_lines, turn)
-    script = folder / "crash.script"
-    script.write_text("\n".join(lines + ["quit"]) + "\n", encoding="utf-8")
-    argv = ["play", "schotten-totten", "--headless", "--players", "Ada,Ben", "--seed", "1", "--camera", "none"]
-    return Workload(argv, script)
+    """The seeded game entered by hand, no camera: its first ``script_lines`` presses, then quit
+    (:func:`companion.bench.crash.by_hand_workload`: the restarts play on from any stored log)."""
+    return by_hand_workload("schotten-totten", folder, script_lines)

@@ -1,6 +1,6 @@
-"""``companion bench``: the benchmarks: ``crash``, ``fuzz``, ``soak`` (robustness, issue 9), ``advisor``
-(the advisors' decision times), ``claims`` (Schotten Totten's claims against plain enumeration) and
-``texts`` (every text of the four demos checked through the text log).
+"""``companion bench``: the benchmarks: ``crash``, ``power-cut`` (issue 42), ``fuzz``, ``soak`` (robustness,
+issue 9), ``advisor`` (the advisors' decision times), ``claims`` (Schotten Totten's claims against plain
+enumeration) and ``texts`` (every text of the four demos checked through the text log).
 
 Each prints its figures as one JSON object with ``--json`` (else a line of text) and exits 0 when it
 ran; the figures, not the exit status, say how robust or fast the box is (benchmarks, not tests). The one
@@ -23,7 +23,8 @@ from companion.registry import names
 
 
 def add_commands(subparsers) -> None:
-    """Register ``bench crash|fuzz|soak|advisor|claims`` on the ``companion`` command's subparsers."""
+    """Register ``bench crash|power-cut|fuzz|soak|advisor|claims|texts`` on the ``companion`` command's
+    subparsers."""
     bench = subparsers.add_parser("bench", help="benchmarks: power cuts, fuzzed rules, long evenings, advisor speed")
     sub = bench.add_subparsers(dest="bench_command", metavar="BENCH")
     sub.required = True
@@ -43,10 +44,18 @@ def add_commands(subparsers) -> None:
     crash = add("crash", _crash, "SIGKILL `companion play GAME` at random moments; check the store", game=True,
                 count="trials", default=20)
     crash.add_argument("--script-lines", type=int, default=60, metavar="N",
-                       help="script commands each child plays before quitting (default 60)")
+                       help="presses each child plays before quitting, rounded up to a whole action "
+                            "(default 60)")
     crash.add_argument("--exec", dest="exec_children", action="store_true",
                        help="start each child as a fresh interpreter instead of forking this one")
     crash.add_argument("--verbose", action="store_true", help="one line per trial on stderr")
+
+    cut = add("power-cut", _power_cut, "whole games by hand, SIGKILLed several times each and resumed to the end; "
+              "compared with an uninterrupted run", game=True, count="runs", default=20)
+    cut.add_argument("--kills", type=int, default=3, metavar="K", help="SIGKILLs a run (default 3)")
+    cut.add_argument("--jobs", type=int, default=1, metavar="N",
+                     help="runs at once (0: one per CPU); the figures do not depend on it")
+    cut.add_argument("--verbose", action="store_true", help="one line per run on stderr")
 
     fuzz = add("fuzz", _fuzz, "random play over random variants, every action and invariant checked", game=True,
                count="games", default=1000)
@@ -82,6 +91,17 @@ def _crash(args) -> int:
                              script_lines=positive(args.script_lines, "--script-lines"),
                              exec_children=args.exec_children, progress=progress)
     print_figures(result, args.json)
+    return 0
+
+
+def _power_cut(args) -> int:
+    from companion.bench.power_cut import run_power_cut
+
+    if args.kills < 0 or args.jobs < 0:
+        raise UserError(f"--kills and --jobs must be 0 or more, not {min(args.kills, args.jobs)}")
+    progress = (lambda line: print(line, file=sys.stderr)) if args.verbose else None
+    print_figures(run_power_cut(args.game, positive(args.runs, "--runs"), args.kills, args.seed, jobs=args.jobs,
+                                progress=progress), args.json)
     return 0
 
 
