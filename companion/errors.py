@@ -1,10 +1,16 @@
-"""Every error the box reports to its users, by cause, under one base: :class:`CompanionError`.
+"""Every error the box reports to its users, by cause: :class:`CompanionError` and its kinds (and vision's, re-exported).
 
 A ``CompanionError`` carries a message meant for the person at the table or at the shell: it names the
 file, key, flag or rule that is wrong and, where there is one, what to do. The command line prints it
 as one line (exit status 2); anything else that escapes is a bug, reported as such with the place its
-traceback was logged (``companion.cli``). The engines, the vision readers and the hardware layer raise
-these too, so this module imports nothing of the project.
+traceback was logged (``companion.cli``). The engines and the hardware layer raise these too, so this
+module imports nothing of the project but :mod:`vision.errors`, the layer below everything here.
+
+Vision imports nothing of companion, so its errors are its own (:class:`vision.errors.VisionError`);
+the ones the app handles are re-exported here under their names (``CameraError``, ``NoCameraFound``,
+``FrameError``, ``CalibrationError``: the same classes, so ``except CameraError`` catches what the
+camera raises, and the app raises them too). :data:`USER_ERRORS` is what the command line prints as
+one line with exit status 2: a ``CompanionError`` or a ``VisionError``.
 
 Where an error also is a ``ValueError``, ``OSError`` or ``RuntimeError`` (as python-chess's move errors
 are ``ValueError``\\ s), code that caught the built-in kind before goes on working.
@@ -12,15 +18,21 @@ are ``ValueError``\\ s), code that caught the built-in kind before goes on worki
 
 from __future__ import annotations
 
+from vision.errors import CalibrationError, CameraError, FrameError, NoCameraFound, VisionError
+
 __all__ = [
     "CompanionError", "UserError", "MissingFileError", "FileFormatError", "IllegalMove", "VariantError", "ConfigError",
     "StateDirError", "StoreError", "StoreBusy", "CorruptLog", "ScriptError", "ScriptEnded", "CameraError", "FrameError",
-    "CalibrationError", "DisplayError", "PinFactoryError",
+    "CalibrationError", "NoCameraFound", "VisionError", "USER_ERRORS", "DisplayError", "PinFactoryError",
 ]
 
 
 class CompanionError(Exception):
     """Base of every error whose message is meant for the user (one line, names what is wrong)."""
+
+
+USER_ERRORS: tuple[type[Exception], ...] = (CompanionError, VisionError)
+"""The errors whose message is meant for the user: the app's and vision's (``except USER_ERRORS``)."""
 
 
 class UserError(CompanionError):
@@ -93,25 +105,7 @@ class ScriptEnded(CompanionError, RuntimeError):
     """A headless run's script ended while the game still waited for the players."""
 
 
-# --- devices -----------------------------------------------------------------------------------------
-
-
-class CameraError(CompanionError, RuntimeError):
-    """A camera spec that cannot be opened (missing folder, no device, picamera2 not installed)."""
-
-
-class NoCameraFound(CameraError):
-    """``auto`` found no camera (no Pi camera, no OpenCV device giving frames): the box then takes the
-    players' entries by hand and says so on the screen."""
-
-
-class FrameError(CompanionError, ValueError):
-    """The input is not a frame a reader can use (None, empty, wrong dtype or shape)."""
-
-
-class CalibrationError(CompanionError, ValueError):
-    """Frames that cannot make a calibration (none, wrong dtype, mixed sizes), or a stored calibration
-    that cannot be read; the message says why."""
+# --- devices (the camera's, a frame's and a calibration's errors are vision's, imported above) ----------
 
 
 class DisplayError(CompanionError, RuntimeError):

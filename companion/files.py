@@ -4,18 +4,20 @@ The bytes go to a temporary file in the target's directory, are flushed and fsyn
 puts the file in place (atomic on POSIX), and the directory is fsynced so that the rename itself
 survives a power cut. Used for the camera settings, the dice calibration and any other small file the
 box keeps in its state directory (the games themselves live in SQLite, :mod:`companion.store`); and
-making an output folder a flag names (:func:`writable_folder`).
+making an output folder a flag names (:func:`writable_folder`). :func:`write_atomic` itself is
+:func:`vision.files.write_atomic` (vision, which imports nothing of companion, stores the dice
+calibration with it).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from companion.errors import UserError
+from vision.files import write_atomic
 
 __all__ = ["write_atomic", "write_json_atomic", "writable_folder"]
 
@@ -34,41 +36,7 @@ def writable_folder(path: str | os.PathLike, flag: str) -> Path:
     return folder
 
 
-def write_atomic(path: str | os.PathLike, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically (see the module docstring); returns ``path`` as a Path.
-
-    The folder must exist. Raises OSError as it comes; the old file, if any, is then unchanged and no
-    temporary file is left behind.
-    """
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    _fsync_directory(path.parent)
-    return path
-
-
 def write_json_atomic(path: str | os.PathLike, data: Any) -> Path:
     """Write ``data`` as indented UTF-8 JSON (and a final newline) to ``path``, atomically as
     :func:`write_atomic`. Raises TypeError for data JSON cannot hold, OSError as :func:`write_atomic`."""
     return write_atomic(path, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
-
-
-def _fsync_directory(folder: Path) -> None:
-    try:
-        directory = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return  # some file systems do not open directories; the rename is then as durable as they allow
-    try:
-        os.fsync(directory)
-    except OSError:
-        pass
-    finally:
-        os.close(directory)

@@ -1,6 +1,6 @@
 """Frames and image files, checked the same way for every reader (dice, board, cards).
 
-:func:`check_frame` refuses input that is not an image (:class:`companion.errors.FrameError`);
+:func:`check_frame` refuses input that is not an image (:class:`vision.errors.FrameError`);
 :func:`frame_problem` says why an image cannot show anything (too small, black, saturated, uniform);
 :func:`load_image` loads a photo named on a ``read`` command line, saying why it cannot.
 """
@@ -17,7 +17,7 @@ import cv2
 import imagesize
 import numpy as np
 
-from companion.errors import FrameError
+from vision.errors import FrameError
 
 # Smallest frame side read (pixels): below this no die is big enough to show pips (the board reader
 # asks for more).

@@ -2,7 +2,7 @@
 needs it (``companion board eval --games N``), and how the session's die reader does on them
 (``--die-on-board RATE``).
 
-:func:`evaluate_games` plays ``games`` seeded games with :func:`vision.board.game_frames.generate` and
+:func:`evaluate_games` plays ``games`` seeded games with :func:`companion.demos.ludo_frames.generate` and
 reads every ``roll`` and ``move`` photo (the ones that show the true board: not the hand, wrong-move or
 capture photos) with :func:`vision.board.reader.read_board`, then converts the reading to relative pawns
 per seat with the session's adapter (:func:`companion.readers.ludo.pawns_from_board`). A photo
@@ -22,10 +22,10 @@ import cv2
 import numpy as np
 
 from companion.errors import UserError
+from companion.demos.ludo_frames import generate
 from companion.games.ludo import LudoState, action_from_dict, load_board
 from companion.readers.ludo import LudoFrameReader, pawns_from_board
 from vision.board import read_board
-from vision.board.game_frames import generate
 
 
 def evaluate_games(board: str, games: int, moves: int, seed: int = 1, players: int = 2,

@@ -7,9 +7,9 @@ Only the module of the command given is imported, so ``companion demo`` loads wh
 ``companion --help`` loads them all.
 
 ``main(argv)`` returns the exit code so tests call it directly. An error meant for the user
-(:class:`~companion.errors.CompanionError`, or an ``OSError`` on a named file) prints one line on
-stderr, exit status 2. Anything else is a bug: one line says so and where its traceback was written
-(``errors.log`` in the state directory). ``--debug`` (or ``DEBUG=1``) shows the traceback instead.
+(:data:`~companion.errors.USER_ERRORS`: a ``CompanionError`` or vision's ``VisionError``; or an ``OSError``
+on a named file) prints one line on stderr, exit status 2. Anything else is a bug: one line says so and
+where its traceback was written (``errors.log`` in the state directory). ``--debug`` (or ``DEBUG=1``) shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import traceback
 from pathlib import Path
 
 from companion.cli.common import one_line
-from companion.errors import CompanionError
+from companion.errors import USER_ERRORS
 from companion.paths import resolve
 from companion.registry import GAMES
 
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:
         if debug:
             raise
-        if isinstance(error, CompanionError) or (isinstance(error, OSError) and error.filename is not None):
+        if isinstance(error, USER_ERRORS) or (isinstance(error, OSError) and error.filename is not None):
             print(f"companion: {one_line(str(error))}", file=sys.stderr)
             return 2
         where = _log_bug(" ".join(["companion", *argv]))

@@ -61,9 +61,9 @@ import numpy as np
 from companion.cli.common import add_reader_commands
 from companion.cli.images import read_each_image
 from companion.errors import UserError
-from companion.games.ludo import BOARD_NAMES
+from companion.games.ludo import BOARD_NAMES, load_board, load_boards
 from companion.registry import names
-from vision.board import BoardObservation, board_by_name, layout_for
+from vision.board import BoardObservation, layout_for
 from vision.board.eval import evaluate_labelled, evaluate_renders
 from vision.board.recognise import read_known_board
 
@@ -163,12 +163,13 @@ def _cell_pixels(hom: np.ndarray, n: int) -> float:
 
 def run_read(args: argparse.Namespace) -> int:
     named = parse_variant(args.variant).get("board")
+    boards = load_boards()
     cv2.setNumThreads(1)
 
     def overlay(frame, obs):
-        return draw_overlay(frame, obs, board_by_name(obs.board)) if obs.board else draw_overlay(frame, obs, None)
+        return draw_overlay(frame, obs, boards[obs.board]) if obs.board else draw_overlay(frame, obs, None)
 
-    return read_each_image(args, "companion board read", lambda frame: read_known_board(frame, named), _line,
+    return read_each_image(args, "companion board read", lambda frame: read_known_board(frame, boards, named), _line,
                            observation_json, overlay)
 
 
@@ -195,9 +196,9 @@ def run_eval(args: argparse.Namespace) -> int:
     result: dict = {}
     if args.renders:
         for name in (args.board,) if args.board else BOARDS:
-            result[f"renders_{name}"] = evaluate_renders(board_by_name(name), args.renders, args.seed)
+            result[f"renders_{name}"] = evaluate_renders(load_board(name), args.renders, args.seed, load_boards())
     if args.real:
-        result["real"] = evaluate_labelled(args.real, args.labels)
+        result["real"] = evaluate_labelled(args.real, args.labels, load_boards())
     if args.games:
         for name in (args.board,) if args.board in GAME_BOARDS else () if args.board else GAME_BOARDS:
             result[f"games_{name}"] = evaluate_games(name, args.games, args.moves, args.seed,

@@ -1,6 +1,6 @@
 """Ludo's commands: ``companion ludo moves FILE... [--json]`` (the legal moves of position files) and
 ``companion ludo frames DIR [...]`` (a scripted game as rendered camera frames, for ``companion play ludo
---camera folder:DIR --input script:DIR/game.script``; :mod:`vision.board.game_frames`)."""
+--camera folder:DIR --input script:DIR/game.script``; :mod:`companion.demos.ludo_frames`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from companion.cli.common import each_json_file, positive
 from companion.errors import UserError
 from companion.games.ludo import BOARD_NAMES, position_moves
 from companion.registry import game
-from vision.board.game_frames import generate
+from companion.demos.ludo_frames import generate
 
 
 MIN_FRAME_SIDE, MAX_FRAME_SIDE = 64, 4096

@@ -24,13 +24,13 @@ TABLE_VARIANT: dict[str, str] = {"board": "dga56"}
 class Table:
     """The Ludo table: the board of a state photographed by a fixed camera (random turn and tilt), the die
     thrown to a new place beside the board for each roll and lying there until the next one; the light
-    changes now and then (as in :func:`vision.board.game_frames.generate`)."""
+    changes now and then (as in :func:`companion.demos.ludo_frames.generate`)."""
 
     camera_actions = ("Roll", "Move")
 
     def __init__(self, config, seed: int, size: tuple[int, int] = (480, 360)):
         from companion.games.ludo import load_board
-        from vision.board.game_frames import DIE_SIDE, homography
+        from companion.demos.ludo_frames import DIE_SIDE, homography
         from vision.board.render import Scene
 
         self.geometry = load_board(config.board)
@@ -55,7 +55,7 @@ class Table:
     def _throw(self, value: int) -> None:
         from dataclasses import replace
 
-        from vision.board.game_frames import DIE_TURN, LIGHT_CHANGE, die_place
+        from companion.demos.ludo_frames import DIE_TURN, LIGHT_CHANGE, die_place
 
         rng = self.rng
         if rng.random() < LIGHT_CHANGE:
@@ -66,7 +66,7 @@ class Table:
         self.die = (at, self.side, rng.uniform(0, DIE_TURN), value)
 
     def render(self, sim, pending) -> np.ndarray:
-        from vision.board.game_frames import table_photo
+        from companion.demos.ludo_frames import table_photo
 
         shown = sim.apply(pending) if type(pending).__name__ == "Move" else sim
         return table_photo(self.geometry, shown, self.scene, self.die)

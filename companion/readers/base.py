@@ -1,4 +1,5 @@
-"""What every game's reader shares: its settings, and a frame that cannot be read never stops the game."""
+"""What every game's reader shares: its settings, a frame that cannot be read never stops the game, and
+the card readers' reasons for refusing a photo, marked for translation (:data:`CARD_PROBLEMS`)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,21 @@ from typing import Any, TypeVar
 import cv2
 
 from companion.errors import FrameError
-from companion.i18n import _
+from companion.i18n import N_, _
 
 log = logging.getLogger(__name__)
 
 R = TypeVar("R")
+
+CARD_PROBLEMS: tuple[str, ...] = (
+    N_("a card lies partly outside the picture: move it into view"),
+    N_("more than three cards at one side of a stone"),
+    N_("one card is seen in two places"),
+)
+"""The reasons the card readers refuse a photo for (``vision.cards.checks``: ``OUTSIDE``, ``CROWDED``,
+``TWICE``), word for word. Vision reports them in English and imports nothing of companion; they are
+marked here for the catalogues, and the card readers show a reading's problem through ``_``
+(``tests/readers/test_card_problems.py`` checks that these are vision's texts)."""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from companion.games.ludo import YARD, LudoConfig, LudoState, load_board
 from companion.paths import resolve
 from companion.screens.common import Tone
 from companion.store import Store
-from vision.board.game_frames import generate, position_of
+from companion.demos.ludo_frames import generate, position_of
 
 SIZE = (480, 360)
 

@@ -51,7 +51,11 @@ def marker_image(marker_id: int, pixels: int) -> np.ndarray:
     """The sticker ``marker_id`` as a grey uint8 (pixels, pixels) image with a white border of 1/6 its side
     (the black square is 2/3 of ``pixels``)."""
     inner = int(round(pixels * 2 / 3))
-    code = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(DICTIONARY), marker_id, inner)
+    dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
+    if hasattr(cv2.aruco, "generateImageMarker"):
+        code = cv2.aruco.generateImageMarker(dictionary, marker_id, inner)
+    else:  # OpenCV before 4.7 (Debian Bookworm's 4.6)
+        code = cv2.aruco.drawMarker(dictionary, marker_id, inner)
     out = np.full((pixels, pixels), 255, np.uint8)
     o = (pixels - inner) // 2
     out[o:o + inner, o:o + inner] = code
@@ -64,13 +68,27 @@ def marker_sheet(pixels: int = 300) -> np.ndarray:
     return np.hstack([marker_image(k, pixels) for k in MARKER_IDS])
 
 
+def _detect(gray: np.ndarray) -> tuple[tuple, np.ndarray | None]:
+    """(the corners of each marker found, their ids (n, 1) or None) in a grey image, with sub-pixel
+    corners. OpenCV 4.7 made the detector a class; before it (Debian Bookworm's 4.6) it is a function
+    whose parameters come from ``DetectorParameters_create`` (there, ``DetectorParameters()`` builds an
+    object the detector crashes on)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
+    if hasattr(cv2.aruco, "ArucoDetector"):
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, params).detectMarkers(gray)
+    else:
+        params = cv2.aruco.DetectorParameters_create()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        corners, ids, _ = cv2.aruco.detectMarkers(gray, dictionary, parameters=params)
+    return corners, ids
+
+
 def find_markers(frame_bgr: np.ndarray, grid_size: int) -> tuple[np.ndarray | None, int]:
     """(grid -> image homography 3x3 or None, stickers seen) from the ArUco stickers in a BGR frame."""
     gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-    params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
-    corners, ids, _ = detector.detectMarkers(gray)
+    corners, ids = _detect(gray)
     if ids is None:
         return None, 0
     known = marker_corners(grid_size)

@@ -15,9 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import FileFormatError, MissingFileError
-from companion.games.ludo import BoardGeometry
-from vision.board.layouts import board_by_name
+from vision.errors import FileFormatError, MissingFileError
+from vision.board.geometry import BoardGeometry, Boards
 from vision.board.reader import read_board
 from vision.frames import image_file_problem
 from vision.board.render import Render, Scene, random_position, render
@@ -146,9 +145,10 @@ def exact(obs: BoardObservation, label: dict) -> bool:
             homes == {c: tuple(sorted(v)) for c, v in label.get("homes", {}).items() if v})
 
 
-def evaluate_renders(geometry: BoardGeometry, count: int, seed: int) -> dict:
+def evaluate_renders(geometry: BoardGeometry, count: int, seed: int, boards: Boards) -> dict:
     """Read ``count`` random renders of ``geometry`` as the players named it
-    (:func:`vision.board.recognise.read_known_board`); :func:`summarise` plus orientation by homography
+    (:func:`vision.board.recognise.read_known_board`, which tells ``boards``, the known boards by name,
+    apart); :func:`summarise` plus orientation by homography
     (corner error under half a cell), timing (``median_ms``, ``max_ms``), and what the players feel:
     ``refused`` (readings not offered: :func:`accepted`) and ``false_accepts`` (offered and not
     :func:`exact`)."""
@@ -159,7 +159,7 @@ def evaluate_renders(geometry: BoardGeometry, count: int, seed: int) -> dict:
     refused = false_accepts = 0
     for _ in range(count):
         rend = render(geometry, random_position(geometry, rng), random_scene(rng))
-        obs = read_known_board(rend.image, geometry.name)
+        obs = read_known_board(rend.image, boards, geometry.name)
         times.append(obs.ms)
         label = render_label(rend)
         res = compare(obs, label, geometry.track_length, rend.hidden)
@@ -175,14 +175,18 @@ def evaluate_renders(geometry: BoardGeometry, count: int, seed: int) -> dict:
     return out
 
 
-def evaluate_labelled(folder: str | Path, labels_file: str | Path) -> dict:
-    """Read every labelled frame in ``folder`` (labels file format: ``tests/fixtures/ludo_board/labels.json``);
-    :func:`summarise` plus per-frame results and timing. Raises OSError for a missing labels file,
-    :class:`FileFormatError` for one that is not such a file, MissingFileError for a missing frame."""
+def evaluate_labelled(folder: str | Path, labels_file: str | Path, boards: Boards) -> dict:
+    """Read every labelled frame in ``folder`` (labels file format: ``tests/fixtures/ludo_board/labels.json``;
+    its ``board`` one of ``boards``, the known boards by name); :func:`summarise` plus per-frame results
+    and timing. Raises OSError for a missing labels file, :class:`~vision.errors.FileFormatError` for one
+    that is not such a file (or names another board), :class:`~vision.errors.MissingFileError` for a
+    missing frame."""
     path = Path(labels_file)
     try:
         labels = json.loads(path.read_text(encoding="utf-8"))
-        geometry = board_by_name(labels["board"])
+        if labels["board"] not in boards:
+            raise ValueError(f"unknown board {labels['board']!r}; one of {', '.join(boards)}")
+        geometry = boards[labels["board"]]
         items = list(labels["frames"].items())
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise FileFormatError(f"{path}: not a board labels file ({type(error).__name__}: {error}); its format is "

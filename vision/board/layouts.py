@@ -1,6 +1,6 @@
 """Print layouts of Ludo boards for the board reader: where the printed features sit on the geometry's grid.
 
-The rules geometry (:class:`companion.games.ludo.board.BoardGeometry`, ludo.md B.2 / B.2b) says which grid
+The geometry (ludo.md B.2 / B.2b, handed in: :mod:`vision.board.geometry`) says which grid
 cells are track, home and yard squares. The reader also needs what is *printed* there, to find the board
 and to tell a pawn from the print under it: the big coloured yard disks, the yard spots (where yard
 pawns stand; on many boards not on grid cells), the coloured start and home squares.
@@ -8,19 +8,22 @@ pawns stand; on many boards not on grid cells), the coloured start and home squa
 Grid coordinates are floats ``(row, col)`` in cells: the centre of cell ``(r, c)`` is at ``(r, c)``, the
 board's grid covers ``-0.5 .. grid_size - 0.5`` on both axes.
 
-Besides the two shipped geometries this module defines :func:`dga56`, the board of the real photos in
+Besides ``ludo52`` and ``mensch40``, whose print follows from their yard cells, this module knows the
+print of ``dga56`` (``load_board("dga56")``, ludo.md B.2c), the board of the real photos in
 ``../shared/data/ludo/board_frames`` (measured from those photos): a 15x15 cross with a **56-square**
-track (each inner corner of the cross has three track squares, not the one diagonal step of ``ludo52``),
-red's start square at the outer end of the left arm's upper row, 5 home squares and a finish triangle per
-colour, and the colours clockwise red, BLUE, yellow, GREEN (the shipped geometries have green and blue
-the other way round). Neither ``ludo52`` nor ``mensch40`` matches that board.
+track (each inner corner of the cross has three track squares, not the one diagonal step of ``ludo52``:
+per quarter the upper row of the left arm ``(6, 0..5)``, the inner corner ``(5, 5)``, the left column of
+the top arm ``(5..0, 6)``, the end square ``(0, 7)``), red's start square at the outer end of the left
+arm's upper row, 5 home squares and a finish triangle per colour, and the colours clockwise red, BLUE,
+yellow, GREEN (start offsets 0, 14, 28, 42; the other boards have green and blue the other way round).
+Neither ``ludo52`` nor ``mensch40`` matches that board.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.ludo import COLOURS, BoardGeometry, load_board
+from vision.board.geometry import BoardGeometry
 
 Point = tuple[float, float]
 
@@ -29,7 +32,7 @@ Point = tuple[float, float]
 class PrintLayout:
     """What is printed where, in grid coordinates ``(row, col)`` (see the module docstring).
 
-    geometry: the rules geometry. yard_centre: colour -> centre of its yard disk; yard_radius: the disk's
+    geometry: the board's geometry. yard_centre: colour -> centre of its yard disk; yard_radius: the disk's
     radius in cells. yard_spots: colour -> the 4 spots where yard pawns stand. cell_radius: radius of a
     printed square's circle in cells (0.45: circles nearly touch). clockwise: the colours clockwise from
     red as printed (red's yard is at the top-left in grid coordinates).
@@ -44,31 +47,11 @@ class PrintLayout:
     @property
     def clockwise(self) -> tuple[str, ...]:
         """Colours in clockwise order of their start offsets, red first."""
-        return tuple(sorted(COLOURS, key=lambda c: self.geometry.colours[c].start_offset))
+        return self.geometry.clockwise
 
     @property
     def name(self) -> str:
         return self.geometry.name
-
-
-def _turn(cell: tuple[int, int], n: int, times: int) -> tuple[int, int]:
-    """Turn a cell by 90 degrees clockwise ``times`` times on an ``n`` x ``n`` grid: (r, c) -> (c, n-1-r)."""
-    r, c = cell
-    for _ in range(times % 4):
-        r, c = c, n - 1 - r
-    return r, c
-
-
-def dga56() -> BoardGeometry:
-    """The 56-square board of the real photos (``load_board("dga56")``, ludo.md B.2c; grid 15).
-
-    Track (clockwise, index 0 = red's start ``(6, 0)``): per quarter the upper row of the left arm
-    ``(6, 0..5)``, the inner corner ``(5, 5)``, the left column of the top arm ``(5..0, 6)``, the end square
-    ``(0, 7)``: 14 squares, four quarters turned by 90 degrees: 56. Start offsets red 0, blue 14, yellow 28,
-    green 42 (as printed: clockwise red, blue, yellow, green). Home columns of 5 squares and a finish
-    triangle next to the centre, like ``ludo52`` (B.2). Yard cells: the 2x2 spots' nearest cells.
-    """
-    return load_board("dga56")
 
 
 # Measured on the real photos (homography fitted to the track circles): yard disk centre and radius,
@@ -107,18 +90,8 @@ def layout_for(geometry: BoardGeometry) -> PrintLayout:
 
 
 def _turn_point(p: Point, n: int, times: int) -> Point:
-    """Turn a grid point by 90 degrees clockwise ``times`` times (as :func:`_turn`, for floats)."""
+    """Turn a grid point by 90 degrees clockwise ``times`` times on an ``n`` x ``n`` grid: (r, c) -> (c, n-1-r)."""
     r, c = p
     for _ in range(times % 4):
         r, c = c, n - 1 - r
     return r, c
-
-
-def board_by_name(name: str) -> BoardGeometry:
-    """``ludo52``, ``mensch40`` (the shipped geometries) or ``dga56`` (the real photos' board).
-
-    Raises ValueError for another name.
-    """
-    if name == "dga56":
-        return dga56()
-    return load_board(name)

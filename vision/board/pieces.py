@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.board.colour import COLOUR_CLASS, LIGHT, NONE
 from vision.board.find import BoardFit
+from vision.board.geometry import PAWNS
 from vision.board.layouts import PrintLayout
 from vision.board.pinhole import camera_matrix, project
 from vision.board.printed import print_image, printed_colours, to_top
@@ -44,7 +45,6 @@ SPOT_CLEAR = 0.42
 # Stacks (read_pieces(stacks=True)): a second pawn of a colour is looked for this far (cells) from the
 # square's centre, beside the one read there, and taken at this unclaimed-evidence score.
 STACK_OFFSET, STACK_ACCEPT = 0.4, 0.3
-PAWNS_PER_COLOUR = 4
 # Yard spots: radius (cells) of the foot disc looked at, and the least fraction of it in the yard's colour.
 YARD_FOOT, YARD_ACCEPT = 0.3, 0.33
 # A yard is seen when at least this fraction of its disk shows the disk's colour (else it is covered).
@@ -156,7 +156,7 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
                            for (p, _), s in zip(where, samples, strict=True)])
         taken = in_yard.get(colour, 0)
         for i in np.argsort(-scores):
-            if taken >= PAWNS_PER_COLOUR or scores[i] < ACCEPT:
+            if taken >= PAWNS or scores[i] < ACCEPT:
                 break
             score = _score(flat, claimed, samples[i])  # again: an earlier pawn may have claimed its pixels
             if score < ACCEPT:
@@ -168,7 +168,7 @@ def read_pieces(frame_bgr: np.ndarray, labels: np.ndarray, fit: BoardFit, layout
             taken += 1
         if stacks:
             for r in [r for r in readings if r.colour == colour and r.place[0] == "track"]:
-                if taken >= PAWNS_PER_COLOUR:
+                if taken >= PAWNS:
                     break
                 second = _second_pawn(flat, claimed, cam, offsets, layout, r, (h, w))
                 if second is not None:
@@ -263,7 +263,7 @@ def _read_yards(labels: np.ndarray, cam: np.ndarray, layout: PrintLayout, printe
                 conf = float(min(1.0, 0.5 + 0.5 * (score - YARD_ACCEPT) / (1 - YARD_ACCEPT)))
                 found.append(PawnReading(("yard", colour, k), shown, score, conf, (float(centre[0]), float(centre[1]))))
         found.sort(key=lambda r: -r.score)
-        out += found[: max(0, PAWNS_PER_COLOUR - taken.get(shown, 0))]
+        out += found[: max(0, PAWNS - taken.get(shown, 0))]
     return out
 
 

@@ -25,7 +25,7 @@ import time
 import cv2
 import numpy as np
 
-from companion.games.ludo import BoardGeometry
+from vision.board.geometry import BoardGeometry
 from vision.board.aruco import marker_fit
 from vision.board.colour import classify
 from vision.board.find import BoardFit, find_board
@@ -47,7 +47,7 @@ def read_board(frame_bgr: np.ndarray, geometry: BoardGeometry,
                calibration: BoardObservation | None = None, stacks: bool = False) -> BoardObservation:
     """Read the pawns of a Ludo board in a BGR uint8 frame (h, w, 3); see the module docstring.
 
-    geometry: the board (``load_board("mensch40")``, ``vision.board.layouts.dga56()``, ...).
+    geometry: the board, handed in (:mod:`vision.board.geometry`; the app's ``load_board("mensch40")``, ...).
     calibration: an earlier observation of the same board from the same camera; its homography is reused
     when this frame's board is not found on its own (a hand over a yard). stacks: count two pawns of
     one colour side by side on a track square (``own_stacking`` allowed / block; see

@@ -1,6 +1,8 @@
 """Which Ludo board a photo shows: ``ludo52``, ``mensch40``, ``dga56``, or that it does not know.
 
-``recognise_board(frame_bgr) -> Recognition``. The three layouts differ in what is printed where
+``recognise_board(frame_bgr, boards) -> Recognition``; ``boards``: the three boards' geometries by name,
+handed in (:data:`vision.board.geometry.Boards`; the app's ``companion.games.ludo.load_boards()``). The
+three layouts differ in what is printed where
 (ludo.md B.2, B.2b, B.2c): ``mensch40`` is an 11x11 grid, the other two 15x15 crosses that differ only at
 the four inner corners of the cross, which hold a track square on ``dga56`` and nothing on ``ludo52``.
 So the board is first fitted as ``mensch40`` and as ``ludo52`` (:func:`vision.board.find.find_board`): a
@@ -20,9 +22,9 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from companion.games.ludo import PAWNS, load_board
 from vision.board.colour import classify
 from vision.board.find import find_board
+from vision.board.geometry import PAWNS, Boards
 from vision.board.layouts import layout_for
 from vision.board.refine import _top_response
 from vision.frames import frame_problem_bgr
@@ -53,8 +55,9 @@ class Recognition:
     corner_rings: int | None = None
 
 
-def recognise_board(frame_bgr: np.ndarray) -> Recognition:
-    """Which board ``frame_bgr`` (BGR uint8, (h, w, 3)) shows; see the module docstring."""
+def recognise_board(frame_bgr: np.ndarray, boards: Boards) -> Recognition:
+    """Which board ``frame_bgr`` (BGR uint8, (h, w, 3)) shows; see the module docstring. ``boards`` holds
+    at least ``mensch40`` and ``ludo52`` (KeyError otherwise)."""
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     work = frame_bgr if scale == 1.0 else cv2.resize(frame_bgr, (round(w * scale), round(h * scale)),
@@ -62,7 +65,7 @@ def recognise_board(frame_bgr: np.ndarray) -> Recognition:
     labels = classify(work)
     matched, fits = {}, {}
     for name in ("mensch40", "ludo52"):
-        fit = find_board(work, layout_for(load_board(name)), labels)
+        fit = find_board(work, layout_for(boards[name]), labels)
         fits[name] = fit
         matched[name] = round(fit.inliers / fit.squares, 3) if fit.found and fit.squares else 0.0
     if matched["mensch40"] >= MENSCH_MATCHED and matched["mensch40"] > matched["ludo52"]:
@@ -87,24 +90,24 @@ def corner_rings(gray: np.ndarray, hom: np.ndarray, scale: int = 22, window: flo
     return rings
 
 
-def read_known_board(frame_bgr: np.ndarray, board: str | None = None, **options) -> BoardObservation:
+def read_known_board(frame_bgr: np.ndarray, boards: Boards, board: str | None = None, **options) -> BoardObservation:
     """Read the board of ``frame_bgr`` right, or refuse it (``problem`` set; issue 25).
 
-    board: the board the players named (a ``board`` variant), None to read the board recognised (a photo
-    whose board is not known is refused). A named board the photo contradicts is refused, and so is a
+    boards: the known boards by name (:func:`recognise_board`). board: the board the players named (a
+    ``board`` variant, one of ``boards``), None to read the board recognised (a photo whose board is not
+    known is refused). A named board the photo contradicts is refused, and so is a
     reading in which a colour does not hold exactly four pawns (:func:`pawn_counts`). ``options`` go to
     :func:`vision.board.reader.read_board`. ``recognised`` and ``finished`` are filled in.
     """
-    from vision.board.layouts import board_by_name
     from vision.board.reader import read_board
 
     h, w = frame_bgr.shape[:2]
     problem = frame_problem_bgr(frame_bgr)
-    recognition = Recognition(None) if problem else recognise_board(frame_bgr)
+    recognition = Recognition(None) if problem else recognise_board(frame_bgr, boards)
     name = board or recognition.board
     if name is None:
         return BoardObservation(None, False, frame_shape=(h, w), problem=problem or UNKNOWN_BOARD)
-    geometry = board_by_name(name)
+    geometry = boards[name]
     observation = read_board(frame_bgr, geometry, **options)
     finished, count_problem = pawn_counts(observation, geometry)
     problem = observation.problem or contradiction(recognition, name) or count_problem

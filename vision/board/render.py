@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.games.ludo import BoardGeometry
+from vision.board.geometry import BoardGeometry
 from vision.board.aruco import MARKER_CELLS, marker_centres, marker_image
 from vision.board.layouts import layout_for
 from vision.board.printed import print_image, to_top

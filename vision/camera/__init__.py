@@ -7,7 +7,7 @@ what it is; ``close()`` releases it; sources are context managers.
 
 :func:`open_camera` turns a camera spec (the ``--camera`` flag, ARCHITECTURE.md) into a source:
 ``auto``, ``picamera``, ``device:N``, ``video:FILE``, ``folder:DIR``. A spec that cannot be opened
-raises :class:`~companion.errors.CameraError` with a message saying why.
+raises :class:`~vision.errors.CameraError` with a message saying why.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from companion.errors import CameraError, NoCameraFound
+from vision.errors import CameraError, NoCameraFound
 from vision.camera.pi import SETTINGS_FILE, Picamera2Source
 from vision.camera.sources import (DEFAULT_FRAMES_PER_PHOTO, PHOTO_SUFFIXES, DeviceSource, FirstFrameSource,
     FrameSource, PhotoFolderSource, PhotoListSource, VideoSource, bundled_photos_dir)
@@ -55,7 +55,7 @@ def open_camera(spec: str, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO, sta
     ``picamera``: the Pi camera (picamera2). ``device:N``: OpenCV device N. ``video:FILE``: a video file.
     ``folder:DIR``: the photos of DIR, each held for ``frames_per_photo`` reads. ``auto``: picamera2 if
     it works, else device 0 if it actually delivers a frame; with neither it raises
-    :class:`~companion.errors.NoCameraFound` (never someone else's photos: the bundled ones are used only
+    :class:`~vision.errors.NoCameraFound` (never someone else's photos: the bundled ones are used only
     when asked for, ``folder:``). ``state_dir``: where
     ``companion calibrate camera`` stored the Pi camera's settings (``vision.camera.pi.SETTINGS_FILE``),
     None for none. Raises CameraError (the reason in its message) when the source cannot be opened or the spec is

@@ -36,7 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.errors import CameraError
+from vision.errors import CameraError
 from vision.camera.sources import FrameSource
 
 log = logging.getLogger(__name__)

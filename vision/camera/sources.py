@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import CameraError
+from vision.errors import CameraError
 from vision.frames import decode_file
 
 log = logging.getLogger(__name__)

@@ -5,8 +5,9 @@ seen whole (or is no card: an outline extrapolated from a mark near the edge), s
 photo refused: the players are asked rather than shown a partial table. In Schotten Totten a side of a
 stone holds at most three cards (schotten-totten.md C.3) and every card exists once (C.2), so more
 cards at a side, or one card in two places, refuse the photo too. The boxes of the cards kept are
-clipped to the picture. The reasons are marked for translation (``companion.readers`` shows them
-translated).
+clipped to the picture. The reasons (:data:`OUTSIDE`, :data:`CROWDED`, :data:`TWICE`) are English, as
+every problem vision reports; the app marks the same texts for translation and shows them translated
+(``companion.readers.base.CARD_PROBLEMS``): vision imports nothing of companion, its i18n included.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from companion.i18n import N_
 from vision.observation import CardReading
 
 OUTSIDE_TOLERANCE = 0.03
@@ -23,9 +23,9 @@ still count as seen whole: the outline is extrapolated from the printed index bo
 SIDE_LIMIT = 3
 """Cards at one side of a stone (schotten-totten.md C.3)."""
 
-OUTSIDE = N_("a card lies partly outside the picture: move it into view")
-CROWDED = N_("more than three cards at one side of a stone")
-TWICE = N_("one card is seen in two places")
+OUTSIDE = "a card lies partly outside the picture: move it into view"
+CROWDED = "more than three cards at one side of a stone"
+TWICE = "one card is seen in two places"
 
 
 def settle(cards: list[CardReading], frame_shape: tuple[int, int], game: str) -> tuple[list[CardReading], str | None]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.errors import CalibrationError
+from vision.errors import CalibrationError
 from vision.cards.colour_model import HUE_BINS, balance_gains, balanced, nearest_colour, strip_histogram, table_colour
 from vision.cards.digits import glyph_scores
 from vision.cards.find import _quad_of, orient_corners, rectify_with_homography

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.errors import CalibrationError
+from vision.errors import CalibrationError
 from vision.cards.checks import settle
 from vision.cards.common import FLAG_BELOW
 from vision.cards.corner import CornerDesign, learn_design, read_corner_cards, stone_cuts

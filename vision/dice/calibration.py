@@ -31,8 +31,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import CalibrationError, FrameError
-from companion.files import write_atomic
+from vision.errors import CalibrationError, FrameError
+from vision.files import write_atomic
 from vision.dice.reader import read_dice, work_image
 from vision.dice.segment import lab_distance
 from vision.frames import check_frame

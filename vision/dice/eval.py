@@ -53,7 +53,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import FileFormatError, MissingFileError
+from vision.errors import FileFormatError, MissingFileError
 from vision.dice.reader import DEFAULT_METHOD, read_dice, warm_up
 from vision.frames import image_file_problem
 from vision.observation import DiceObservation

@@ -74,7 +74,7 @@ class SettleStatus:
 def motion_image(frame_bgr: np.ndarray) -> np.ndarray:
     """The small blurred grey float32 image compared between frames (long side MOTION_SIDE or less).
 
-    Raises :class:`~companion.errors.FrameError` naming the problem for input that is not a non-empty
+    Raises :class:`~vision.errors.FrameError` naming the problem for input that is not a non-empty
     (h, w, 3) or (h, w) uint8 array.
     """
     check_frame(frame_bgr, grey_ok=True)

@@ -7,7 +7,7 @@ move turns one board into another) and :mod:`.position` (position files). ``GAME
 """
 
 from companion.games.ludo.actions import YARD, Move, MoveInfo, Roll, StartWith, action_from_dict, action_to_dict
-from companion.games.ludo.board import BOARD_NAMES, COLOURS, BoardGeometry, ColourGeometry, load_board
+from companion.games.ludo.board import BOARD_NAMES, COLOURS, BoardGeometry, ColourGeometry, load_board, load_boards
 from companion.games.ludo.check import (CAPTURE_PENDING, ILLEGAL, MOVED, UNCHANGED, Misplaced, MoveCheck,
     board_differences, check_move)
 from companion.games.ludo.config import VARIANTS, LudoConfig
@@ -20,6 +20,6 @@ CONFIG = LudoConfig
 __all__ = [
     "GAME", "CONFIG", "VARIANTS", "LudoConfig", "LudoGame", "LudoState", "Phase", "PAWNS", "YARD", "Action",
     "StartWith", "Roll", "Move", "MoveInfo", "action_from_dict", "action_to_dict", "BOARD_NAMES", "COLOURS",
-    "BoardGeometry", "ColourGeometry", "load_board", "check_move", "board_differences", "MoveCheck", "Misplaced", "MOVED", "UNCHANGED",
+    "BoardGeometry", "ColourGeometry", "load_board", "load_boards", "check_move", "board_differences", "MoveCheck", "Misplaced", "MOVED", "UNCHANGED",
     "CAPTURE_PENDING", "ILLEGAL", "position_moves", "state_from_position",
 ]

@@ -1,11 +1,14 @@
 """Ludo board geometry as data (ludo.md B.2, B.2b), shared by the engine, the board reader and the display.
 
+The board reader (``vision.board``) imports nothing of companion: the app hands it these geometries
+(:func:`load_board`, :func:`load_boards`), and ``vision.board.geometry`` says what it reads of them.
+
 The geometry lives in ``assets/ludo/<name>.json`` (``ludo52``: the 52-square 15x15 cross; ``mensch40``:
 the 40-square 11x11 "Mensch ärgere Dich nicht" board; ``dga56``: the 56-square 15x15 cross of the real
 photos, B.2c, whose colours sit clockwise red, blue, yellow, green and whose pawns pass all 56 squares,
 relative 0..55, before the home column 56..60 and the finish 61) and is loaded with :func:`load_board`.
 
-Cell conventions (``ludo52`` and ``mensch40``; ``dga56`` as in ``vision.board.layouts``):
+Cell conventions (``ludo52`` and ``mensch40``; ``dga56`` as described in ``vision.board.layouts``):
 
 - A cell is ``(row, col)`` on the square ``grid_size`` x ``grid_size`` grid of equal cells; row 0 is the
   TOP row of the board as drawn, col 0 the LEFT column (image convention: row = y downwards, col = x).
@@ -158,3 +161,9 @@ def load_board(name: str) -> BoardGeometry:
         safe_squares={k: tuple(int(i) for i in v) for k, v in raw["safe_squares"].items()},
         centre=_cells(raw["centre"]),
     )
+
+
+def load_boards() -> dict[str, BoardGeometry]:
+    """Every shipped board by name (:data:`BOARD_NAMES`): what the board recogniser tells apart
+    (``vision.board.recognise``, handed these since vision imports nothing of companion)."""
+    return {name: load_board(name) for name in BOARD_NAMES}

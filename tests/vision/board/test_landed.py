@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.games.ludo import LudoConfig, LudoState, StartWith, load_board
-from vision.board.game_frames import DIE_SIDE, homography, table_photo
+from companion.demos.ludo_frames import DIE_SIDE, homography, table_photo
 from vision.board.landed import align_reference, changed_mask, landed_view
 from vision.board.render import Scene
 

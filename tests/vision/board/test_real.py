@@ -1,6 +1,6 @@
 """The Ludo board reader on the three labelled real photos (../shared/data/ludo/board_frames; skipped when absent).
 
-Labels: tests/fixtures/ludo_board/labels.json (board vision.board.layouts.dga56). The figures asserted
+Labels: tests/fixtures/ludo_board/labels.json (board dga56). The figures asserted
 are a little under what the reader reaches today (all squares but one, all yards), so a real regression
 fails while an honest small change does not.
 """
@@ -10,8 +10,9 @@ import json
 import cv2
 import pytest
 
+from companion.games.ludo import load_board
 from tests.paths import FIXTURES
-from vision.board import dga56, read_board
+from vision.board import read_board
 from vision.board.eval import compare
 
 LABELS = json.loads((FIXTURES / "ludo_board" / "labels.json").read_text())
@@ -28,7 +29,7 @@ def readings(shared_data):
         for name in FRAMES:
             frame = cv2.imread(str(shared_data / "ludo" / "board_frames" / name), cv2.IMREAD_COLOR)
             assert frame is not None, name
-            _CACHE[name] = (read_board(frame, dga56()), LABELS["frames"][name])
+            _CACHE[name] = (read_board(frame, load_board("dga56")), LABELS["frames"][name])
     return _CACHE
 
 
@@ -71,7 +72,7 @@ def test_homography_maps_red_start_near_the_red_yard(readings):
 
     for obs, _ in readings.values():
         hom = obs.homography_array()
-        geo = dga56()
+        geo = load_board("dga56")
         r, c = geo.track[0]
         start = cv2.perspectiveTransform(np.array([[[c, r]]], np.float64), hom)[0, 0]
         red_yard = [p.pixel for p in obs.pawns if p.place[0] == "yard" and p.place[1] == "red"]

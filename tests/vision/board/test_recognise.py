@@ -10,16 +10,17 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.games.ludo import LudoConfig, LudoState, load_board
 from companion.agents.ludo import chance
+from companion.demos.ludo_frames import position_of
+from companion.games.ludo import LudoConfig, LudoState, load_board, load_boards
 from tests.paths import FIXTURES
 from vision.board.eval import accepted, evaluate_renders, exact
-from vision.board.game_frames import position_of
 from vision.board.recognise import UNKNOWN_BOARD, pawn_counts, read_known_board, recognise_board
 from vision.board.render import Scene, render
 from vision.observation import BoardObservation
 
 LABELS = json.loads((FIXTURES / "ludo_board" / "labels.json").read_text())
+BOARDS = load_boards()  # handed to the recogniser: vision loads no board itself
 
 
 def mid_game(board: str, seed: int) -> np.ndarray:
@@ -38,7 +39,7 @@ def mid_game(board: str, seed: int) -> np.ndarray:
 
 @pytest.mark.parametrize("board", ["ludo52", "mensch40", "dga56"])
 def test_each_rendered_board_is_recognised(board):
-    assert [recognise_board(mid_game(board, seed)).board for seed in range(4)] == [board] * 4
+    assert [recognise_board(mid_game(board, seed), BOARDS).board for seed in range(4)] == [board] * 4
 
 
 def test_a_colour_must_show_four_pawns():
@@ -55,7 +56,7 @@ def test_a_colour_must_show_four_pawns():
 
 
 def test_render_eval_counts_refusals_and_false_accepts():
-    result = evaluate_renders(load_board("dga56"), 6, seed=4)
+    result = evaluate_renders(BOARDS["dga56"], 6, seed=4, boards=BOARDS)
     assert result["frames"] == 6 and 0 <= result["refused"] <= 6 and result["false_accepts"] == 0
 
 
@@ -66,19 +67,19 @@ def frames(shared_data):
 
 
 def test_the_medium_frame_with_no_variant_is_read_as_dga56_exactly(frames):
-    obs = read_known_board(frames["dga_medium.jpg"])
+    obs = read_known_board(frames["dga_medium.jpg"], BOARDS)
     assert obs.board == obs.recognised == "dga56" and accepted(obs), obs.problem
     assert exact(obs, LABELS["frames"]["dga_medium.jpg"])
 
 
 @pytest.mark.parametrize("board", [None, "dga56"])
 def test_the_easy_frame_with_a_hand_is_refused(frames, board):
-    assert not accepted(read_known_board(frames["dga_easy.jpg"], board))
+    assert not accepted(read_known_board(frames["dga_easy.jpg"], BOARDS, board))
 
 
 @pytest.mark.parametrize("board", [None, "dga56", "mensch40", "ludo52"])
 def test_the_hard_frame_is_refused_or_read_exactly(frames, board):
-    obs = read_known_board(frames["dga_hard.jpg"], board)
+    obs = read_known_board(frames["dga_hard.jpg"], BOARDS, board)
     assert not accepted(obs) or exact(obs, LABELS["frames"]["dga_hard.jpg"])
     if board is None:
         assert obs.problem == UNKNOWN_BOARD  # too small and oblique to tell its corners
@@ -87,4 +88,4 @@ def test_the_hard_frame_is_refused_or_read_exactly(frames, board):
 @pytest.mark.parametrize("name", ["dga_easy.jpg", "dga_medium.jpg", "dga_hard.jpg"])
 @pytest.mark.parametrize("board", ["mensch40", "ludo52"])
 def test_another_board_forced_on_the_real_board_is_refused(frames, name, board):
-    assert not accepted(read_known_board(frames[name], board))
+    assert not accepted(read_known_board(frames[name], BOARDS, board))

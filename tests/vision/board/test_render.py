@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from companion.games.ludo import load_board
-from vision.board import dga56, read_board
+from vision.board import read_board
 from vision.board.eval import compare, corner_error, render_label
 from vision.board.render import Position, Scene, random_position, render
 
-BOARDS = {"ludo52": lambda: load_board("ludo52"), "mensch40": lambda: load_board("mensch40"), "dga56": dga56}
+BOARDS = {name: (lambda name=name: load_board(name)) for name in ("ludo52", "mensch40", "dga56")}
 
 
 def _position(geometry):

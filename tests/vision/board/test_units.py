@@ -9,8 +9,8 @@ import pytest
 from companion.cli import main
 from companion.cli.board import parse_variant
 from companion.errors import FrameError, UserError
-from companion.games.ludo import load_board
-from vision.board import board_by_name, dga56, layout_for, read_board
+from companion.games.ludo import load_board, load_boards
+from vision.board import layout_for, read_board
 from vision.board.colour import BLUE, DARK, GREEN, LIGHT, RED, YELLOW, classify
 from vision.board.pinhole import camera_matrix, focal_from_homography, project
 from vision.board.render import Position, Scene, camera, render
@@ -51,7 +51,7 @@ def test_non_images_raise_a_clear_error(frame):
 # --- dga56, the board of the real photos ---------------------------------------------------------
 
 def test_dga56_track_is_a_closed_clockwise_loop_of_56():
-    geo = dga56()
+    geo = load_board("dga56")
     assert geo.track_length == 56 and len(set(geo.track)) == 56 and geo.grid_size == 15
     for a, b in zip(geo.track, geo.track[1:] + geo.track[:1], strict=True):
         assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1  # edge neighbours all the way round
@@ -67,16 +67,17 @@ def test_dga56_track_is_a_closed_clockwise_loop_of_56():
     assert not set(geo.track) & {cell for c in geo.colours.values() for cell in c.home_column}
 
 
-def test_board_by_name():
-    assert board_by_name("dga56").name == "dga56"
-    assert board_by_name("mensch40").track_length == 40
+def test_the_boards_are_handed_in_by_name():
+    boards = load_boards()
+    assert sorted(boards) == ["dga56", "ludo52", "mensch40"]
+    assert boards["dga56"].name == "dga56" and boards["mensch40"].track_length == 40
     with pytest.raises(ValueError):
-        board_by_name("ludo99")
+        load_board("ludo99")
 
 
 def test_layouts_keep_yards_off_the_track():
     for name in ("ludo52", "mensch40", "dga56"):
-        layout = layout_for(board_by_name(name))
+        layout = layout_for(load_board(name))
         for (yr, yc) in layout.yard_centre.values():
             for r, c in layout.geometry.track:
                 assert np.hypot(r - yr, c - yc) > layout.yard_radius, (name, r, c)

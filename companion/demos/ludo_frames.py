@@ -1,5 +1,10 @@
 """A scripted Ludo game as the camera would see it: a folder of rendered frames plus the input script.
 
+Here, in the app, not in ``vision``: it plays whole games with the rules engine, which vision does not
+import (vision draws one board, :mod:`vision.board.render`; this module says what stands on it). Used by
+the camera demo's rendered table (:mod:`companion.demos.ludo`), ``companion ludo frames`` and the board
+reader's benchmark on whole games (``companion.bench.board_games``).
+
 ``generate(directory, board=..., players=..., moves=..., seed=...) -> GameFrames`` plays a seeded game
 with the engine (:mod:`companion.games.ludo.rules`) and, for every step, renders the photo the box's camera
 would take (:func:`vision.board.render.render`: the board from the geometry in perspective, pawns where
