@@ -57,7 +57,21 @@ _FACTORIES = {
 
 def _load_factory(name: str) -> Any:
     module_name, class_name = _FACTORIES[name].split(":")
-    return getattr(import_module(module_name), class_name)()
+    try:
+        module = import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name != module_name:
+            raise
+        # gpiozero itself lacks the driver: lgpio came with gpiozero 2.0 (Debian Bookworm's own apt has 1.6.2,
+        # Raspberry Pi OS's python3-gpiozero has 2.0 and lgpio).
+        try:
+            from importlib.metadata import version
+            found = version("gpiozero")
+        except Exception:
+            found = "?"
+        raise ModuleNotFoundError(f"gpiozero {found} has no {name} pin factory ({module_name}); "
+                                  "gpiozero 2.0 or later has it", name=module_name) from None
+    return getattr(module, class_name)()
 
 
 def make_pin_factory(env: Mapping[str, str] = os.environ) -> Any:

@@ -38,12 +38,17 @@ APT_PACKAGES=(
     python3-numpy python3-opencv python3-picamera2
     python3-gpiozero python3-lgpio
     python3-pygame libsdl2-2.0-0 libgbm1 libegl1 libgles2 libdrm2
-    python3-platformdirs python3-scipy python3-babel
+    python3-platformdirs python3-scipy python3-babel python3-imagesize
     polkitd git
 )
 
-# Printed after installing: the versions the venv really sees (apt's, through --system-site-packages).
-VERSIONS_PY='import numpy, cv2, pygame, gpiozero, scipy; print("numpy", numpy.__version__, "opencv", cv2.__version__, "pygame", pygame.version.ver, "gpiozero", gpiozero.__version__, "scipy", scipy.__version__)'
+# Printed after installing: the versions the venv really sees (apt's, through --system-site-packages), read
+# with importlib.metadata (no gpiozero release has a __version__); informational, never stops the install.
+VERSIONS_PY='from companion.app.report import versions_line; print(versions_line())'
+
+# systemd runs on a booted system; not in a chroot or while an image is built, where daemon-reload and
+# restarts fail but `systemctl enable` (links in /etc) works. The variable is for the tests' dry runs.
+SYSTEMD_RUN_DIR=${COMPANION_SYSTEMD_RUN_DIR:-/run/systemd/system}
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE_DIR=${COMPANION_SOURCE:-$(dirname "$SCRIPT_DIR")}
@@ -65,6 +70,20 @@ run() {
     printf '+ %s\n' "$*"
     if [ "$DRY_RUN" -eq 0 ]; then
         "$@"
+    fi
+}
+
+# True when systemd is the running init (see SYSTEMD_RUN_DIR).
+systemd_running() {
+    [ -d "$SYSTEMD_RUN_DIR" ]
+}
+
+# systemctl daemon-reload, only where systemd runs (a chroot reads the unit at its first boot).
+daemon_reload() {
+    if systemd_running; then
+        run systemctl daemon-reload
+    else
+        printf '  systemd is not running here (a chroot or an image being built): no daemon-reload\n'
     fi
 }
 
@@ -142,7 +161,10 @@ install_venv() {
 install_project() {
     say "the project from $SOURCE_DIR, without dependencies (apt provides them; apt's numpy stays)"
     run "$VENV/bin/pip" install --no-deps --no-build-isolation --upgrade "$SOURCE_DIR"
-    run "$VENV/bin/python" -c "$VERSIONS_PY"
+    printf '+ %s\n' "$VENV/bin/python -c '$VERSIONS_PY'"
+    if [ "$DRY_RUN" -eq 0 ]; then
+        "$VENV/bin/python" -c "$VERSIONS_PY" || printf '  warning: the versions could not be listed\n'
+    fi
 }
 
 install_config() {
@@ -163,7 +185,7 @@ install_unit() {
     run install -m 0644 "$SCRIPT_DIR/$UNIT" "$UNIT_DIR/$UNIT"
     run install -d -m 0755 "$(dirname "$POLKIT_RULE")"
     run install -m 0644 "$SCRIPT_DIR/50-$APP.rules" "$POLKIT_RULE"
-    run systemctl daemon-reload
+    daemon_reload
     run systemctl enable "$UNIT"
 }
 
@@ -185,7 +207,7 @@ do_install() {
     install_unit
     console_boot
     say "done: reboot, or start now with: sudo systemctl start $UNIT"
-    say "self-test (README.md (Build the box), First boot): sudo systemctl stop $UNIT, then run $VENV/bin/companion selftest as $SERVICE_USER"
+    say "self-test (README.md (Build the box), First boot): sudo systemctl stop $UNIT, then sudo -u $SERVICE_USER $VENV/bin/companion selftest (it finds $STATE_DIR and $CONFIG_DIR/config.toml)"
 }
 
 do_update() {
@@ -199,9 +221,14 @@ do_update() {
     fi
     install_project
     run install -m 0644 "$SCRIPT_DIR/$UNIT" "$UNIT_DIR/$UNIT"
+    run install -d -m 0755 "$(dirname "$POLKIT_RULE")"
     run install -m 0644 "$SCRIPT_DIR/50-$APP.rules" "$POLKIT_RULE"
-    run systemctl daemon-reload
-    run systemctl try-restart "$UNIT"
+    daemon_reload
+    if systemd_running; then
+        run systemctl try-restart "$UNIT"
+    else
+        printf '  systemd is not running here: the new version starts at the next boot\n'
+    fi
 }
 
 ask_remove_state() {
@@ -225,9 +252,13 @@ do_uninstall() {
     check_system
     say "stop and remove the unit, the polkit rule and $PREFIX"
     if [ -e "$UNIT_DIR/$UNIT" ] || [ "$DRY_RUN" -eq 1 ]; then
-        run systemctl disable --now "$UNIT"
+        if systemd_running; then
+            run systemctl disable --now "$UNIT"
+        else
+            run systemctl disable "$UNIT"
+        fi
         run rm -f "$UNIT_DIR/$UNIT"
-        run systemctl daemon-reload
+        daemon_reload
     fi
     run rm -f "$POLKIT_RULE"
     run rm -rf "$PREFIX"

@@ -10,6 +10,9 @@ from tests.paths import SHARED_DATA
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# Never the box installed on the machine that runs the tests (/var/lib/companion, /etc/companion): the
+# system directories of companion.paths are looked for under a root that does not exist (children too).
+os.environ["COMPANION_SYSTEM_ROOT"] = str(Path(__file__).resolve().parent / "fixtures" / "no-system-root")
 
 
 @pytest.fixture

@@ -15,9 +15,15 @@ SCRIPT = ROOT / "systemd" / "install.sh"
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 
 
+BOOTED = {"COMPANION_SYSTEMD_RUN_DIR": str(ROOT)}
+"""A folder that exists: the script takes systemd as running (a booted Pi)."""
+CHROOT = {"COMPANION_SYSTEMD_RUN_DIR": str(ROOT / "no-such-folder")}
+"""A folder that does not exist: systemd is not running (a chroot, an image being built)."""
+
+
 def dry_run(*args, env=None):
     done = subprocess.run(["bash", str(SCRIPT), "--dry-run", *args], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+                          env={**os.environ, **BOOTED, **(env or {})}, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -102,6 +108,30 @@ def test_uninstall_keeps_state_unless_told():
     assert steps(dry_run("uninstall", "--keep-state")) == kept
     removed = steps(dry_run("uninstall", "--yes"))
     assert "rm -rf /var/lib/companion /etc/companion" in removed and "userdel companion" in removed
+
+
+def test_without_systemd_running_enable_but_no_reload_nor_restart():
+    """In a chroot (an image being built) daemon-reload, try-restart and stopping fail: only enable and
+    disable, which work on the files, are run."""
+    install = dry_run("install", env=CHROOT)
+    commands = steps(install)
+    assert "systemctl enable tabletop-companion.service" in commands
+    assert not any(c.startswith(("systemctl daemon-reload", "systemctl try-restart")) for c in commands)
+    assert "systemd is not running here" in install
+    update = steps(dry_run("update", env=CHROOT))
+    assert not any(c.startswith("systemctl") for c in update)
+    uninstall = steps(dry_run("uninstall", "--yes", env=CHROOT))
+    assert "systemctl disable tabletop-companion.service" in uninstall
+    assert not any("--now" in c or "daemon-reload" in c for c in uninstall)
+
+
+def test_versions_are_read_with_importlib_metadata():
+    """No gpiozero release has __version__: the versions come from companion.app.report (importlib.metadata),
+    and a failure to list them never stops the install."""
+    text = SCRIPT.read_text()
+    assert "gpiozero.__version__" not in text
+    assert "from companion.app.report import versions_line" in text
+    assert "|| printf '  warning: the versions could not be listed" in text
 
 
 def test_bad_arguments_and_root_check():

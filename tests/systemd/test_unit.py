@@ -37,6 +37,11 @@ def test_unit_has_the_appliance_settings():
     assert unit["Install"]["WantedBy"] == "multi-user.target"
 
 
+def test_unit_has_no_network():
+    """Nothing in the box uses the network (issue #42): all IP traffic is denied."""
+    assert unit_sections()["Service"]["IPAddressDeny"] == "any"
+
+
 def test_polkit_rule_only_grants_power_off_and_reboot_to_the_service_user():
     rule = (SYSTEMD / "50-tabletop-companion.rules").read_text()
     actions = {line.split('"')[1] for line in rule.splitlines() if "action.id ==" in line}

@@ -51,6 +51,17 @@ TAIL = 1e-3
 """A side's distribution stops where the chance of reaching further down its list falls below this."""
 
 
+def _popcount_bytes(values: np.ndarray) -> np.ndarray:
+    """The set bits of each uint64 in ``values``, counted byte by byte (numpy before 2.0, e.g. Debian
+    Bookworm's 1.24, has no ``np.bitwise_count``)."""
+    flat = np.ascontiguousarray(values, dtype=np.uint64).reshape(-1)
+    return np.unpackbits(flat.view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1).reshape(np.shape(values))
+
+
+bitwise_count = getattr(np, "bitwise_count", None) or _popcount_bytes
+"""``np.bitwise_count`` (numpy 2.0 and later), else :func:`_popcount_bytes`."""
+
+
 @lru_cache(maxsize=None)
 def _candidates(max_value: int, placed: int) -> tuple[np.ndarray, np.ndarray]:
     """(masks, strengths) of every 3-card set containing ``placed`` (0-2 cards), strongest first."""
@@ -119,10 +130,10 @@ class Evaluator:
             unseen = np.uint64(self.unseen)
             blocked = np.uint64(self.tables.full_mask & ~(self.unseen | hand | placed))
             ok = (masks & blocked) == 0
-            needed = np.bitwise_count(masks & unseen)
+            needed = bitwise_count(masks & unseen)
             p = np.where(ok, (self.p_mine if mine else self.p_theirs) ** needed, 0.0)
             if hand and HAND_P < 1.0:
-                p = p * HAND_P ** np.bitwise_count(masks & np.uint64(hand))
+                p = p * HAND_P ** bitwise_count(masks & np.uint64(hand))
             keep = p > 0
             p = p[keep]
             values = strengths[keep]
