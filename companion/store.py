@@ -181,8 +181,7 @@ class StoreLock:
             self._fd = None
             raise StoreBusy(
                 f"{path}: the box is already running (process {holder or 'unknown'} holds this store). Stop it "
-                f"first (sudo systemctl stop tabletop-companion, or quit it), or give another --store; "
-                f"nothing was changed.") from None
+                f"first (sudo systemctl stop tabletop-companion, or quit it); nothing was changed.") from None
         os.ftruncate(self._fd, 0)
         os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
 
@@ -470,8 +469,9 @@ class Store:
             try:
                 records.append(_game_record(row))
             except ValueError as error:
-                self.skipped[int(row[0])] = f"{self.path}: saved game {row[0]} cannot be read ({error}); left out"
-                logger.error("%s", self.skipped[int(row[0])])
+                if int(row[0]) not in self.skipped:  # said once, however often the lists are read
+                    self.skipped[int(row[0])] = f"{self.path}: saved game {row[0]} cannot be read ({error}); left out"
+                    logger.error("%s", self.skipped[int(row[0])])
         return records
 
     def latest_unfinished(self, game: str) -> int | None:
@@ -554,7 +554,7 @@ class Store:
             cursor = db.execute("UPDATE events SET kind = ? || kind WHERE game_id = ? AND seq >= ? "
                                 "AND kind NOT LIKE ?", (SET_ASIDE, game_id, seq, SET_ASIDE + "%"))
         return (f"{self.path}: game {game_id}: event {seq} {why}; the game goes on after event {kept} "
-                f"({cursor.rowcount} set aside in the file, not deleted)")
+                f"(events {seq} and on, {cursor.rowcount} in all, set aside in the file, not deleted)")
 
     def drop_last_event(self, game_id: int) -> Event | None:
         """Undo: delete the game's last event and return it (None when the log is empty).

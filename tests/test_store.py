@@ -270,7 +270,7 @@ def test_an_unreadable_event_is_named_and_set_aside_with_those_after_it(tmp_path
             store.events(game_id)
         message = store.set_aside_unreadable(game_id)
         assert message == (f"{path}: game {game_id}: event 3 could not be read (payload is not JSON); the game goes on after event 2 "
-                           "(3 set aside in the file, not deleted)")
+                           "(events 3 and on, 3 in all, set aside in the file, not deleted)")
         assert [e.payload for e in store.events(game_id)] == [{"k": 0}, {"k": 1}]
         assert store.event_count(game_id) == 2
         assert store.append_event(game_id, "action", {"k": "new"}) == 6  # the set-aside rows keep their seq
@@ -392,7 +392,7 @@ def test_an_event_that_is_not_utf8_is_named_with_its_seq_and_set_aside(tmp_path)
         with pytest.raises(CorruptLog, match="event 2 cannot be read \\(payload is not UTF-8 text\\)") as raised:
             store.events(game_id)
         assert raised.value.seq == 2
-        assert "event 2 could not be read (payload is not UTF-8 text); the game goes on after event 1 (3 set aside" \
+        assert "event 2 could not be read (payload is not UTF-8 text); the game goes on after event 1 (events 2 and on, 3 in all" \
             in store.set_aside_unreadable(game_id)
         assert [e.payload for e in store.events(game_id)] == [{"k": 0}]
 

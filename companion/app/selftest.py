@@ -303,8 +303,9 @@ def check_store(paths: AppPaths) -> dict[str, Any]:
         return result
     result["ok"] = result["integrity"] == "ok" and not result["damaged"]
     if result["damaged"]:
-        result["error"] = (f"{len(result['damaged'])} saved game(s) cannot be read or replayed to the end: a "
-                           f"resumed game goes on from its last good event, the damaged rows kept in the file")
+        result["error"] = (f"{len(result['damaged'])} saved game(s) cannot be read or replayed to the end (below): "
+                           f"a game whose event cannot be replayed resumes from its last good event; one whose "
+                           f"row cannot be read is left out; the rows stay in the file")
     return result
 
 
@@ -429,7 +430,10 @@ def _summary(report: dict[str, Any]) -> list[str]:
         f"config {paths['config_file']} ({'present' if paths['config_exists'] else 'absent: defaults'})"
         + (f" - {paths['error']}" if paths["error"] else ""),
         f"{mark(store)} store {store['file']}: "
-        + (store["integrity"] or store["error"] or "") if store["exists"] else f"{mark(store)} store: not created yet",
+        + (f"integrity {store['integrity']}, {store['games']} saved games" if store["integrity"] else "")
+        + (f" - {store['error']}" if store["error"] else "")
+        + "".join(f"\n       {line}" for line in store["damaged"]) if store["exists"]
+        else f"{mark(store)} store: not created yet",
         f"{mark(dice)} dice calibration: "
         + (f"{dice['file']} ({dice['frame_size'][0]}x{dice['frame_size'][1]})" if dice["frame_size"] else
            dice["error"] or "none (companion calibrate dice: the reader then ignores the table's print)")

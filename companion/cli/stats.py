@@ -33,7 +33,8 @@ def _stats(args) -> int:
     check_given_store(args.store)  # a file given that is not the box's store is refused, never changed
     path = args.store or resolve().store_file
     if not Path(path).is_file():
-        raise MissingFileError(f"{path}: no store there (play a game first, or give --store FILE)")
+        raise MissingFileError(f"--store {path}: no store there (give the box's store)" if args.store else
+                               f"{path}: no store there (play a game first, or give --store FILE)")
     with Store(path) as store:
         figures = store_figures(store, args.game, hand=args.all)
         if args.plots:

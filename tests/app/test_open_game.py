@@ -136,7 +136,7 @@ def test_a_saved_game_with_an_event_that_is_no_action_resumes_before_it(app_env,
     assert main(args) == 0 and main(args) == 0  # resumes, and again without a word
     said = [r.getMessage() for r in caplog.records if "does not replay" in r.getMessage()]
     assert len(said) == 1 and f"{path}: game 1: event 2 does not replay" in said[0]
-    assert f"the game goes on after event 1 ({count - 1} set aside in the file, not deleted)" in said[0]
+    assert f"the game goes on after event 1 (events 2 and on, {count - 1} in all, set aside in the file, not deleted)" in said[0]
 
 
 def test_a_second_box_on_the_same_store_says_so_and_changes_nothing(app_env, capsys):
@@ -156,6 +156,5 @@ def test_a_second_box_on_the_same_store_says_so_and_changes_nothing(app_env, cap
         held.release()
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1] == (f"companion: {path}: the box is already running (process {os.getpid()} holds this store). "
-                       "Stop it first (sudo systemctl stop tabletop-companion, or quit it), or give another --store; "
-                       "nothing was changed.")
+                       "Stop it first (sudo systemctl stop tabletop-companion, or quit it); nothing was changed.")
     assert path.read_bytes() == before

@@ -131,7 +131,7 @@ def test_the_store_check_replays_every_saved_game_and_names_the_damaged_ones(tmp
     result = check_store(paths)
     assert (result["ok"], result["games"], len(result["damaged"])) == (False, 3, 2)
     assert result["damaged"][0] == f"{paths.store_file}: saved game {unreadable_row} cannot be read (players is not JSON); left out"
-    assert result["error"].startswith("2 saved game(s) cannot be read or replayed to the end")
+    assert result["error"].startswith("2 saved game(s) cannot be read or replayed to the end (below)")
     with sqlite3.connect(paths.store_file) as db:
         db.execute("ALTER TABLE events DROP COLUMN created")
     result = check_store(paths)
