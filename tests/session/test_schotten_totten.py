@@ -20,6 +20,7 @@ from companion.session import SchottenTottenReading as TableReading
 from companion.session import SeenCard
 from companion.session.schotten_totten import Mode, SchottenTottenSession, card_from_number, new_card
 from companion.store import Store
+from tests.opencv import figures_of_opencv5
 from tests.paths import FIXTURES
 
 GAME = "schotten-totten"
@@ -225,6 +226,7 @@ def test_buttons_used_are_known():
     assert {Button.SET, Button.CHOOSE, Button.PASS, Button.CONFIRM, Button.NEXT, Button.UNDO} <= set(Button)
 
 
+@figures_of_opencv5
 def test_cards_read_by_the_camera_from_a_photo_folder(app_env, tmp_path):
     """Rendered reference-deck photos (vision.cards.render): each new card is proposed by the reader and
     confirmed with one button press."""
