@@ -732,7 +732,7 @@ def move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now) -> P
 
 
 def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now,
-                       lock: bool = True) -> tuple[Store, str | None]:
+                       lock: bool | StoreLock = True) -> tuple[Store, str | None]:
     """Open the box's store at ``path``, held by this process; when the file cannot be used, move it aside
     and start a new one.
 
@@ -741,12 +741,12 @@ def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_n
     :class:`Store` raised :class:`StoreError` for the file's content (not SQLite, damaged, foreign,
     newer schema, a table or column missing) or ``PRAGMA quick_check`` is not ``ok``. ``lock``: take the
     store's :class:`StoreLock` first (the box's one writer), so a file another process holds is never
-    moved. Raises :class:`~companion.errors.StoreBusy` when another process holds it, and
+    moved; or the lock the caller took already (handed to the store, released when it closes). Raises :class:`~companion.errors.StoreBusy` when another process holds it, and
     :class:`StoreError` when even a fresh store cannot be made (e.g. the directory is read-only or the
     disk is full).
     """
     path = Path(path)
-    held = StoreLock(path) if lock else None
+    held = lock if isinstance(lock, StoreLock) else StoreLock(path) if lock else None
     try:
         return _open_or_move_aside(path, now, held)
     except BaseException:

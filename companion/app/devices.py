@@ -27,7 +27,7 @@ from companion.config import Config
 from companion.display import Display
 from companion.errors import NoCameraFound
 from companion.i18n import _
-from companion.store import Store, open_or_move_aside
+from companion.store import Store, StoreLock, open_or_move_aside
 from hardware import LedPanel, make_pin_factory
 from vision.camera import FrameSource, open_camera
 
@@ -94,12 +94,14 @@ class PlayDevices:
         ``"display"``, ``"inputs"``, ``"leds"``)."""
         return tuple(name for name, _close in self._opened)
 
-    def open_store(self, path: str | Path, *, move_aside: bool = False) -> Store:
+    def open_store(self, path: str | Path, *, move_aside: bool = False, lock: StoreLock | None = None) -> Store:
         """Open the SQLite store at ``path``. With ``move_aside``, a damaged file is renamed and kept
         (``companion.store.open_or_move_aside``) and a fresh store is opened; the message saying so is
-        put in ``store_problem``. Raises ``companion.store.StoreError`` for a store that cannot be used."""
+        put in ``store_problem``. ``lock``: the store's lock, taken already by the caller (else taken here
+        with ``move_aside``); the store releases it when closed. Raises ``companion.store.StoreError`` for a
+        store that cannot be used."""
         if move_aside:
-            store, problem = open_or_move_aside(path)
+            store, problem = open_or_move_aside(path, lock=lock if lock is not None else True)
             self.store_problem = problem or ""
         else:
             store = Store(path)

@@ -31,7 +31,7 @@ from companion.paths import AppPaths, ensure_state_dir
 from companion.readers import ReaderSettings
 from companion.registry import GameEntry
 from companion.screens.notice import Notice
-from companion.store import Store
+from companion.store import Store, StoreLock
 from vision.camera import FrameSource
 
 log = logging.getLogger(__name__)
@@ -158,8 +158,9 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     camera: a camera spec (``auto``, ``device:0``, ``folder:DIR``, ``none``...; None: the config's), or
     a source already open (the demo's photos; it stays the caller's). variant: the ``--variant``
     settings, None for the config's ``[game]`` section. Everything given is checked before the store is
-    opened (the variant, the players, the screenshots folder, the camera, the window and the inputs), so a bad argument stores
-    nothing; a saved game is resumed or a new one stored only then (:func:`open_game`). Raises the devices',
+    opened (the variant, the players, the screenshots folder, the camera, the window and the inputs), so a bad
+    argument stores nothing; only the store's lock is taken before them (``StoreBusy``: another box runs on
+    it, and holds the screen too); a saved game is resumed or a new one stored only then (:func:`open_game`). Raises the devices',
     store's and rules' errors as they come (``companion.errors``) and ``ScriptEnded`` when a headless
     script runs out before the game ends. ``inputs``: an input source already open, used instead of
     ``input_spec`` (the players of the demo's rendered table, :mod:`companion.app.table_demo`). With a
@@ -177,19 +178,24 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     if screenshots:
         writable_folder(screenshots, "--screenshots")
     ensure_state_dir(paths)
-    with stop.on_signals(), PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
-        source = camera if spec is None else devices.open_camera(spec)
-        display = devices.open_display()
-        inputs = inputs if inputs is not None else devices.open_inputs(input_spec, leds=True)
-        store = devices.open_store(paths.store_file, move_aside=True)  # a damaged file is moved aside, kept
-        if devices.store_problem:
-            log.error("%s", devices.store_problem)
-        game_id, players, variant = open_game(store, entry, players, variant, new, variant_given=variant_given)
-        if game_id is None:
-            game_id = store.new_game(entry.name, players, variant)
-        return run_game(entry, store, game_id, players, variant, config=config, state_dir=paths.state_dir,
-                        camera=source, inputs=inputs, display=display, leds=devices.leds, headless=headless,
-                        screenshots=screenshots, seed=seed, max_ticks=max_ticks,
-                        notice=devices.camera_notice,
-                        notices=(Notice.STORE_MOVED,) if devices.store_problem else (),
-                        hint_deadline="script:" not in input_spec)
+    # The store's lock before any device: a second box says it is one (the first holds the screen too).
+    held = StoreLock(paths.store_file)
+    try:
+        with stop.on_signals(), PlayDevices(config, headless=headless, state_dir=paths.state_dir) as devices:
+            source = camera if spec is None else devices.open_camera(spec)
+            display = devices.open_display()
+            inputs = inputs if inputs is not None else devices.open_inputs(input_spec, leds=True)
+            store = devices.open_store(paths.store_file, move_aside=True, lock=held)  # a damaged file: moved aside
+            if devices.store_problem:
+                log.error("%s", devices.store_problem)
+            game_id, players, variant = open_game(store, entry, players, variant, new, variant_given=variant_given)
+            if game_id is None:
+                game_id = store.new_game(entry.name, players, variant)
+            return run_game(entry, store, game_id, players, variant, config=config, state_dir=paths.state_dir,
+                            camera=source, inputs=inputs, display=display, leds=devices.leds, headless=headless,
+                            screenshots=screenshots, seed=seed, max_ticks=max_ticks,
+                            notice=devices.camera_notice,
+                            notices=(Notice.STORE_MOVED,) if devices.store_problem else (),
+                            hint_deadline="script:" not in input_spec)
+    finally:
+        held.release()  # idempotent: the store released it when the devices closed it

@@ -54,7 +54,7 @@ def fakes(monkeypatch):
         return factory
 
     monkeypatch.setattr(play_devices, "Store", make("store"))
-    monkeypatch.setattr(play_devices, "open_or_move_aside", lambda path: (make("store")(), "moved aside"))
+    monkeypatch.setattr(play_devices, "open_or_move_aside", lambda path, lock=True: (make("store")(), "moved aside"))
     monkeypatch.setattr(play_devices, "open_camera", make("camera"))
     monkeypatch.setattr(play_devices, "Display", make("display"))
     monkeypatch.setattr(play_devices, "open_input", make("inputs"))

@@ -158,3 +158,22 @@ def test_a_second_box_on_the_same_store_says_so_and_changes_nothing(app_env, cap
     assert err[-1] == (f"companion: {path}: the box is already running (process {os.getpid()} holds this store). "
                        "Stop it first (sudo systemctl stop tabletop-companion, or quit it); nothing was changed.")
     assert path.read_bytes() == before
+
+
+def test_a_second_box_is_told_before_it_opens_any_device(app_env, capsys, monkeypatch):
+    """On the Pi the running box holds the screen: the second one must say it is a second box, not that
+    the display cannot be opened."""
+    from companion.app.devices import PlayDevices
+    from companion.store import StoreLock
+
+    opened = []
+    monkeypatch.setattr(PlayDevices, "open_display", lambda self: opened.append("display"))
+    script = app_env / "s.script"
+    script.write_text("quit\n", encoding="utf-8")
+    (app_env / "state").mkdir()
+    held = StoreLock(app_env / "state" / "companion.sqlite3")
+    try:
+        assert main(["play", "ludo", "--headless", "--camera", "none", "--input", f"script:{script}"]) == 2
+    finally:
+        held.release()
+    assert opened == [] and "the box is already running" in capsys.readouterr().err
