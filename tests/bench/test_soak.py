@@ -10,8 +10,8 @@ from companion.cli import main
 
 
 def test_a_soak_runs_the_frames_and_keeps_memory_and_files(tmp_path):
-    figures = run_soak(400, fast=True, state_dir=tmp_path)
-    assert figures["frames"] == 400 and figures["games"] >= 1  # the demo game may end and a new one start
+    figures = run_soak(200, fast=True, state_dir=tmp_path)
+    assert figures["frames"] == 200 and figures["games"] >= 1  # the demo game may end and a new one start
     assert figures["files_end"] == figures["files_start"] > 0
     assert figures["rss_start_mb"] > 10 and abs(figures["rss_growth_mb"]) < 10
     assert (tmp_path / "companion.sqlite3").exists()
