@@ -63,14 +63,8 @@ def greedy_agent(state: SchottenTottenState, rng: random.Random) -> Any:
 def advisor(budget: Budget | None = None, on_hint: Callable[[Hint], None] | None = None) -> Agent:
     """The agent playing the action of :func:`companion.hints.schotten_totten.advisor.advise` with
     ``budget`` (None: its default node budget, every play valued; it ignores ``rng``); ``on_hint`` is
-    called with each hint."""
-    def agent(state: SchottenTottenState, rng: random.Random) -> Any:
-        hint = advise(state, state.active, budget)
-        if on_hint is not None:
-            on_hint(hint)
-        return hint.action
-
-    return agent
+    called with each hint (:func:`companion.agents.base.advisor_agent`)."""
+    return base.advisor_agent(advise, budget, on_hint)
 
 
 advisor_agent = advisor()

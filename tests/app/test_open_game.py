@@ -61,19 +61,26 @@ def test_a_failed_play_leaves_no_game_behind_and_the_next_play_starts(app_env, g
         assert [g.game for g in store.unfinished_games()] == [game]
 
 
-def test_a_saved_game_with_an_unreadable_event_resumes_from_the_last_good_one(app_env, tmp_path, caplog):
+def _play_a_roll_then_damage_event_2(app_env, payload) -> tuple[list[str], object, int]:
+    """(the play command resuming it, the store's path, events stored) of a Can't Stop game whose event 2
+    was then given ``payload``; the command's script quits at once."""
     import sqlite3
 
-    script = tmp_path / "s.script"
+    script = app_env / "s.script"
     script.write_text("confirm\ndice 1 2 3 4\nconfirm\nquit\n", encoding="utf-8")
     args = ["play", "cant-stop", "--headless", "--camera", "none", "--players", "Ada,Ben", "--input", f"script:{script}"]
     assert main(args) == 0
     path = app_env / "state" / "companion.sqlite3"
     with sqlite3.connect(path) as db:
         (count,) = db.execute("SELECT count(*) FROM events").fetchone()
-        db.execute("UPDATE events SET payload = '{torn' WHERE seq = 2")
-    assert count >= 2
+        db.execute("UPDATE events SET payload = ? WHERE seq = 2", (payload,))
     script.write_text("quit\n", encoding="utf-8")
+    return args, path, count
+
+
+def test_a_saved_game_with_an_unreadable_event_resumes_from_the_last_good_one(app_env, caplog):
+    args, path, count = _play_a_roll_then_damage_event_2(app_env, "{torn")
+    assert count >= 2
     assert main(args) == 0  # resumed, not "Expecting property name enclosed in double quotes"
     assert any("event 2 could not be read (payload is not JSON); the game goes on after event 1" in r.getMessage() for r in caplog.records)
     with Store(path) as store:
@@ -122,17 +129,7 @@ def test_a_schotten_totten_play_whose_draw_was_cut_off_resumes_playable(app_env)
 
 @pytest.mark.parametrize("payload", ["null", '{"type": "teleport"}', '[1, 2]', '"roll"'])
 def test_a_saved_game_with_an_event_that_is_no_action_resumes_before_it(app_env, caplog, payload):
-    import sqlite3
-
-    script = app_env / "s.script"
-    script.write_text("confirm\ndice 1 2 3 4\nconfirm\nquit\n", encoding="utf-8")
-    args = ["play", "cant-stop", "--headless", "--camera", "none", "--players", "Ada,Ben", "--input", f"script:{script}"]
-    assert main(args) == 0
-    path = app_env / "state" / "companion.sqlite3"
-    with sqlite3.connect(path) as db:
-        (count,) = db.execute("SELECT count(*) FROM events").fetchone()
-        db.execute("UPDATE events SET payload = ? WHERE seq = 2", (payload,))
-    script.write_text("quit\n", encoding="utf-8")
+    args, path, count = _play_a_roll_then_damage_event_2(app_env, payload)
     assert main(args) == 0 and main(args) == 0  # resumes, and again without a word
     said = [r.getMessage() for r in caplog.records if "does not replay" in r.getMessage()]
     assert len(said) == 1 and f"{path}: game 1: event 2 does not replay" in said[0]
