@@ -21,7 +21,7 @@ class DieReading:
     confidence: 0-1, how sure the reader is of ``value``.
     flagged: True when the players should confirm this die before it is used.
     cocked: True when the die leans on an edge or on another die instead of lying flat
-    (:mod:`vision.dice.cocked`); a cocked die is always flagged.
+    (the reader's cocked-die classifier, :mod:`vision.dice.networks`); a cocked die is always flagged.
     """
 
     value: int

@@ -1,1 +1,1 @@
-"""The dice models (die detector, face classifiers; see README.md), loaded by vision.dice.detect and vision.dice.model."""
+"""The dice models (die detector, face classifiers; see README.md), loaded by vision.dice.networks and vision.dice.params."""

@@ -11,7 +11,7 @@ reads the file at every start.
 
 ``calibrate dice`` stores a few frames of the empty play area for the dice reader. The reader works
 without it; with it, the product's reader drops whatever it finds on a part of the table nothing has
-been put on since (a board's circles, a card's pips: ``vision.dice.learned.on_the_empty_table``), and the
+been put on since (a board's circles, a card's pips: ``vision.dice.reader.DiceReader._on_the_empty_table``), and the
 classical one compares the table with the empty table's own picture (``vision.dice.calibration``).
 Frames come from the configured camera (or ``--camera``); the players are asked to clear the play area
 first, and ``--wait`` gives them time.

@@ -46,6 +46,9 @@ from companion.store import Store
 from hardware import make_pin_factory
 from vision.camera import open_camera
 from vision.dice import CALIBRATION_FILE, dice_left_on, load_calibration
+from vision.dice.networks import DiceNetworks, model_dir
+from vision.dice.params import PARAMS_FILE, load_params
+from vision.errors import VisionError
 
 log = logging.getLogger(__name__)
 
@@ -309,6 +312,22 @@ def check_store(paths: AppPaths) -> dict[str, Any]:
     return result
 
 
+def check_dice_reader(folder: Path | None = None) -> dict[str, Any]:
+    """The dice reader's settings and model files (``assets/dice_model``, or ``folder``), loaded afresh.
+
+    Returns ``{"ok", "required": True, "folder", "error"}``; ``error`` is the one line that names the file
+    that is missing or cannot be read (a broken install: reinstall the box), else None."""
+    folder = Path(folder) if folder else model_dir()
+    result: dict[str, Any] = {"ok": False, "required": True, "folder": str(folder), "error": None}
+    try:
+        DiceNetworks.load(load_params(folder / PARAMS_FILE), folder)
+    except VisionError as error:
+        result["error"] = str(error)
+        return result
+    result["ok"] = True
+    return result
+
+
 def check_dice_calibration(paths: AppPaths, frame_size: list[int] | None) -> dict[str, Any]:
     """The dice calibration of ``companion calibrate dice`` in the state directory, if any, and whether it
     was made for the camera's frames (``frame_size`` [w, h], None when the camera gave none), and the values
@@ -381,7 +400,7 @@ def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAM
                  camera_opener: Callable[..., Any] | None = None,
                  factory_maker: Callable[[Mapping[str, str]], Any] | None = None) -> dict[str, Any]:
     """All checks: ``{"ok", "failed": [names], "camera", "gpio", "display", "paths", "store",
-    "dice_calibration", "hints"}``.
+    "dice_reader", "dice_calibration", "hints"}``.
 
     ``ok`` is true when every check with ``required`` true has ``ok`` true; ``failed`` names the ones
     that failed (required or not, the latter only for information). A bad config file fails ``paths``
@@ -399,6 +418,7 @@ def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAM
         "display": check_display(config, env),
         "paths": check_paths(paths),
         "store": check_store(paths),
+        "dice_reader": check_dice_reader(),
         "dice_calibration": check_dice_calibration(paths, camera["frame_size"]),
         "hints": check_hints(config),
     }
@@ -409,7 +429,7 @@ def run_selftest(env: Mapping[str, str] = os.environ, frames: int = DEFAULT_FRAM
 def _summary(report: dict[str, Any]) -> list[str]:
     camera, gpio, display = report["camera"], report["gpio"], report["display"]
     paths, store, dice = report["paths"], report["store"], report["dice_calibration"]
-    hints = report["hints"]
+    hints, reader = report["hints"], report["dice_reader"]
 
     def mark(part: dict[str, Any]) -> str:
         return "ok  " if part["ok"] else ("FAIL" if part["required"] else "warn")
@@ -434,6 +454,7 @@ def _summary(report: dict[str, Any]) -> list[str]:
         + (f" - {store['error']}" if store["error"] else "")
         + "".join(f"\n       {line}" for line in store["damaged"]) if store["exists"]
         else f"{mark(store)} store: not created yet",
+        f"{mark(reader)} dice reader: {reader['folder']}" + (f" - {reader['error']}" if reader["error"] else ""),
         f"{mark(dice)} dice calibration: "
         + (f"{dice['file']} ({dice['frame_size'][0]}x{dice['frame_size'][1]})" if dice["frame_size"] else
            dice["error"] or "none (companion calibrate dice: the reader then ignores the table's print)")

@@ -30,7 +30,7 @@ from companion.readers.base import ReaderSettings
 from companion.session import LudoReading
 from vision.board import board_outline, mask_board, read_board
 from vision.board.landed import align_reference, landed_view
-from vision.dice import DiceCalibration, load_calibration, read_dice
+from vision.dice import DiceCalibration, DiceReader, load_calibration, shipped_reader
 
 log = logging.getLogger(__name__)
 
@@ -40,17 +40,20 @@ class LudoFrameReader:
 
     board: geometry name; colours: the colours in play (seat order); stacks: count two pawns of one
     colour on a square (set when the variant's ``own_stacking`` is not ``forbidden``, ludo.md B.5 / B.7);
-    dice_calibration: the empty table of ``companion calibrate dice``, or None; session: the session,
+    dice_calibration: the empty table of ``companion calibrate dice``, or None; dice_reader: the
+    :class:`vision.dice.DiceReader` for the die and for a die that landed on the board (default the
+    shipped one, loaded at the first roll); session: the session,
     asked which part to read (``mode``: ``roll`` reads the die, ``move`` the
     board). Reader failures become a reading with ``problem`` set, never an exception.
     """
 
     def __init__(self, board: str, colours: tuple[str, ...], stacks: bool = False,
-                 dice_calibration: DiceCalibration | None = None):
+                 dice_calibration: DiceCalibration | None = None, dice_reader: DiceReader | None = None):
         self.geometry = load_board(board)
         self.colours = colours
         self.stacks = stacks
         self.dice_calibration = dice_calibration
+        self.dice_reader = dice_reader
         self.session = None
         self._cache: dict[tuple[str, bytes], LudoReading] = {}
         self._calibration = None
@@ -74,12 +77,13 @@ class LudoFrameReader:
             if board.found:
                 self._calibration = board
             table = frame_bgr if self._calibration is None else mask_board(frame_bgr, self._calibration, self.geometry)
-            obs = read_dice(table, calibration=self.dice_calibration)
+            self.dice_reader = self.dice_reader or shipped_reader()
+            obs = self.dice_reader.read(table, calibration=self.dice_calibration)
             dice, view = obs.dice, table
             if not dice and obs.problem is None:
                 landed = self._landed_view(frame_bgr)
                 if landed is not None:  # no calibration: the empty table it holds is not this blanked view
-                    dice, view = read_dice(landed).dice, landed
+                    dice, view = self.dice_reader.read(landed).dice, landed
         except Exception as error:  # a reader failure must not stop the game: hand entry still works
             log.exception("the die reader failed on a frame")
             return LudoReading(problem=f"die reader: {error}")
@@ -96,7 +100,7 @@ class LudoFrameReader:
         if quad is None or self._settled is None or self._settled[0].shape != frame_bgr.shape:
             return None
         reference = align_reference(*self._settled, self._calibration.homography_array())
-        return landed_view(frame_bgr, reference, quad, self._last_die).view
+        return landed_view(frame_bgr, reference, quad, self._last_die, self.dice_reader).view
 
     def _read_board(self, frame_bgr: np.ndarray) -> LudoReading:
         try:

@@ -12,8 +12,8 @@ from vision.observation import DiceObservation, DieReading
 
 def _reader_seeing(monkeypatch, *dice: DieReading):
     monkeypatch.setattr(ludo_reader, "read_board", lambda *args, **kwargs: SimpleNamespace(found=False))
-    monkeypatch.setattr(ludo_reader, "read_dice", lambda frame, calibration=None: DiceObservation(dice, (480, 640)))
-    return ludo_reader.LudoFrameReader("ludo52", ("red", "blue"))
+    seeing = SimpleNamespace(read=lambda frame, calibration=None: DiceObservation(dice, (480, 640)))
+    return ludo_reader.LudoFrameReader("ludo52", ("red", "blue"), dice_reader=seeing)
 
 
 def test_a_leaning_die_is_not_taken_and_the_reason_is_said(monkeypatch):

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.dice.detect import overlap
-from vision.dice.gate import die_probabilities
+from vision.dice.reader import DiceReader, shipped_reader
 
 # A pixel has changed when a colour channel differs from the light-corrected reference by more than this
 # many levels (0-255): a die's pips differ by 100+, a white die on cream print by 30-60, jpeg noise and
@@ -89,15 +89,16 @@ def changed_mask(frame_bgr: np.ndarray, reference_bgr: np.ndarray, window: int) 
 
 
 def landed_view(frame_bgr: np.ndarray, reference_bgr: np.ndarray, board_quad: np.ndarray,
-                last_die: tuple[int, int, int, int] | None = None) -> Landed:
+                last_die: tuple[int, int, int, int] | None = None, reader: DiceReader | None = None) -> Landed:
     """The frame as the dice reader should see a die that landed on the board since ``reference_bgr``.
 
     frame_bgr, reference_bgr: (h, w, 3) uint8 frames of the same camera, the reference showing the
     settled board; board_quad: the board's corners in frame pixels ((4, 2), see
-    :func:`vision.board.board_outline`); last_die: the box of the last die taken, or None. A die picked
-    up changes its old place too: a blob over ``last_die``, or one that the gate classifier
-    (:func:`vision.dice.gate.die_probabilities`) finds no more like a die now than in the reference, is
-    a place a die left, not where one landed. Returns a :class:`Landed`. Raises ValueError when the
+    :func:`vision.board.board_outline`); last_die: the box of the last die taken, or None; reader: the
+    dice reader whose gate judges the blobs (default :func:`vision.dice.reader.shipped_reader`). A die
+    picked up changes its old place too: a blob over ``last_die``, or one that the gate
+    (:meth:`vision.dice.reader.DiceReader.die_likelihood`) finds no more like a die now than in the
+    reference, is a place a die left, not where one landed. Returns a :class:`Landed`. Raises ValueError when the
     frames' shapes differ.
     """
     quad = np.asarray(board_quad, np.float32)
@@ -123,7 +124,8 @@ def landed_view(frame_bgr: np.ndarray, reference_bgr: np.ndarray, board_quad: np
         blobs.append((label, box))
     if blobs:  # a die was put there (more like a die now than before), not picked up from there
         boxes = [b for _, b in blobs]
-        now, before = die_probabilities(frame_bgr, boxes), die_probabilities(reference_bgr, boxes)
+        reader = reader or shipped_reader()
+        now, before = reader.die_likelihood(frame_bgr, boxes), reader.die_likelihood(reference_bgr, boxes)
         blobs = [blob for blob, p, q in zip(blobs, now, before) if p > q]
     if len(blobs) != 1:
         return Landed(None, tuple(b for _, b in blobs))

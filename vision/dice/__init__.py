@@ -1,17 +1,17 @@
-"""The dice reader: ``read_dice(frame_bgr, calibration=None, method=DEFAULT_METHOD) -> DiceObservation``.
+"""The dice reader: ``DiceReader(params, networks).read(frame_bgr, calibration=None) -> DiceObservation``
+(:mod:`.reader`; :func:`read_dice` reads with the shipped one).
 
-:mod:`.reader` (the front of the reader: frame checks, work image, reading order; v2, the classical
-reader), :mod:`.learned` (v3, the product's: the learned detector :mod:`.detect` and face classifier
-:mod:`.model`), :mod:`.segment` and :mod:`.pips` (candidates and pip counting), :mod:`.calibration` (the
-empty table, stored in the state directory), :mod:`.settle` (moving, still or empty) and :mod:`.eval`
-(the figures on a labelled set).
+:mod:`.reader` (the recognizer and its stages), :mod:`.params` (its settings, one file), :mod:`.networks`
+(its networks, loaded once), :mod:`.detect` (the die detector), :mod:`.pips` (the pip count),
+:mod:`.calibration` (the empty table, stored in the state directory), :mod:`.settle` (moving, still or
+empty) and :mod:`.eval` (the figures on a labelled set).
 """
 
 from vision.dice.calibration import CALIBRATION_FILE, DiceCalibration, calibrate_dice, dice_left_on, load_calibration
 from vision.dice.eval import evaluate, load_errata
-from vision.dice.reader import DEFAULT_METHOD, METHODS, read_dice, warm_up
+from vision.dice.reader import DiceReader, read_dice, shipped_reader, warm_up
 from vision.dice.settle import EMPTY, MOVING, STILL_SECONDS, SettleStatus, SettleTracker
 
-__all__ = ["read_dice", "warm_up", "METHODS", "DEFAULT_METHOD", "DiceCalibration", "CALIBRATION_FILE",
+__all__ = ["DiceReader", "read_dice", "shipped_reader", "warm_up", "DiceCalibration", "CALIBRATION_FILE",
            "calibrate_dice", "load_calibration", "dice_left_on", "SettleTracker", "SettleStatus", "EMPTY", "MOVING",
            "STILL_SECONDS", "evaluate", "load_errata"]

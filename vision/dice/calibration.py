@@ -12,10 +12,10 @@ the frame's size, and works as before without.
 What is stored (``numpy .npz``, no pickles):
 
 - ``background``: (h, w, 3) uint8 Lab (OpenCV 8-bit scaling) per-pixel median of the empty frames, at
-  the reader's work size (long side ``vision.dice.reader.WORK_MAX_SIDE`` or less);
+  the reader's work size (long side :data:`WORK_SIDE` or less);
 - ``empty_grey``: the same median as grey uint8 at frame size / 4 (for :class:`vision.dice.settle.SettleTracker`);
 - ``frame_shape``: (height, width) of the frames in pixels;
-- ``noise``: median Lab distance (units of :func:`vision.dice.segment.lab_distance`) between each empty
+- ``noise``: median Lab distance (units of :func:`vision.dice.pips.lab_distance`) between each empty
   frame and the median: the camera's noise level;
 - ``die_side``: median side (work pixels) of the dice in the face frames, 0 when none were given.
 """
@@ -33,14 +33,17 @@ import numpy as np
 
 from vision.errors import CalibrationError, FrameError
 from vision.files import write_atomic
+from vision.dice.pips import lab_distance
 from vision.dice.reader import read_dice, work_image
-from vision.dice.segment import lab_distance
 from vision.frames import check_frame
 
 CALIBRATION_FILE = "dice_calibration.npz"
 FORMAT_VERSION = 1
 # Fewest and most empty frames used (a median of 3 already removes a passing hand; more adds little).
 MIN_FRAMES, MAX_FRAMES = 1, 15
+WORK_SIDE = 640
+"""Long side (px) of the stored background: the shipped reader's work size (its settings' work_max_side);
+:meth:`DiceCalibration.background_lab` resizes it to another."""
 # A pixel of a face frame is part of a die when its Lab distance from the calibrated table exceeds this
 # many times the camera noise, and at least DIE_MIN_DISTANCE.
 DIE_NOISE, DIE_MIN_DISTANCE = 6.0, 25.0
@@ -58,7 +61,7 @@ class DiceCalibration:
 
     @property
     def die_threshold(self) -> float:
-        """Lab distance (units of :func:`vision.dice.segment.lab_distance`) from the empty table above which
+        """Lab distance (units of :func:`vision.dice.pips.lab_distance`) from the empty table above which
         a pixel belongs to something new on it: DIE_NOISE times the camera noise, at least DIE_MIN_DISTANCE."""
         return max(DIE_MIN_DISTANCE, DIE_NOISE * self.noise)
 
@@ -93,7 +96,7 @@ def make_calibration(frames, face_frames=()) -> DiceCalibration:
         raise CalibrationError("no frames of the empty play area were given")
     frames = frames[:MAX_FRAMES]
     h, w = frames[0].shape[:2]
-    labs = [cv2.cvtColor(work_image(f)[0], cv2.COLOR_BGR2Lab) for f in frames]
+    labs = [cv2.cvtColor(work_image(f, WORK_SIDE)[0], cv2.COLOR_BGR2Lab) for f in frames]
     median = np.median(np.stack(labs), axis=0).astype(np.uint8)
     bg = median.astype(np.float32)
     noise = float(np.median([np.median(lab_distance(lab.astype(np.float32), bg)) for lab in labs])) \
@@ -107,7 +110,7 @@ def make_calibration(frames, face_frames=()) -> DiceCalibration:
     calibration = DiceCalibration(median, grey, (h, w), noise)
     sides = []
     for frame in faces:
-        lab = cv2.cvtColor(work_image(frame)[0], cv2.COLOR_BGR2Lab)
+        lab = cv2.cvtColor(work_image(frame, WORK_SIDE)[0], cv2.COLOR_BGR2Lab)
         mask = (lab_distance(lab.astype(np.float32), bg) > calibration.die_threshold).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask)

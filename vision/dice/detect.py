@@ -7,9 +7,9 @@ normalised by :func:`normalise`) and returns (1, 3, H/4, W/4): channel 0 the cen
 0-1: the probability that a die's centre falls in this 4x4 cell), channel 1 the die side as
 ``log(side / STRIDE)``, channels 2-3 the centre's sub-cell offset (x, y) in cells.
 
-:func:`detect` runs it at :data:`LEVELS` (the frame's long side scaled to 320 px, where dice of about
-8-70 px are found, and to 96 px for close-ups of one big die), keeps the local maxima of the heat map
-above :data:`DETECT_MIN` and merges the levels (a big-die box holding two or more small-die centres is
+:meth:`DieDetector.detect_with_dropped` runs it at the settings' ``detect_levels`` (the frame's long side
+scaled to 320 px, where dice of about 8-70 px are found, and to 96 px for close-ups of one big die), keeps
+the local maxima of the heat map above ``detect_min`` and merges the levels (a big-die box holding two or more small-die centres is
 dropped; a box whose centre lies close to a higher-scoring one's, relative to the smaller box's side,
 is the same die found twice and is dropped).
 """
@@ -18,48 +18,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.dice.model import model_dir
 
-MODEL_FILE = "detect.onnx"
-# Output stride of the heat map (input pixels per cell).
+# Output stride of the heat map (input pixels per cell): the network's architecture.
 STRIDE = 4
-# Long side (pixels) of the image fed to the network at each pyramid level. At 320 px a die of 1/40 to
-# 1/5 of the frame's long side (the range trained on: 8-70 px) is found; the 96 px level finds a die
-# filling a third to most of the frame (a close-up), which at 320 px would be bigger than any trained.
-LEVELS = (320, 96)
-# The smallest side (network-input pixels) a detection of the coarse level keeps: smaller ones are the
-# fine level's job.
-COARSE_MIN_SIDE = 20.0
-# Heat-map peaks below this are not dice. Detections between this and the peak value are kept; the
-# reader turns the score into part of each die's confidence.
-DETECT_MIN = 0.25
-# A detection whose centre lies closer than this fraction of the smaller box's side to a higher-scoring
-# one's centre, of comparable size (neither pip-sized for the other), is the same die found twice. Set
-# from the byler_d6 training photos (149): the 320 px level never gave two peaks (score >= 0.3) on one
-# labelled die, and touching dice lie 0.48 of the smaller side apart and more (the 0.8 used before,
-# set while looking at pi_cam_tray, merged 16 pairs of touching byler training dice into one box).
-DUP_CENTRE = 0.45
-# Two such peaks of about equal score (at least TWIN_SCORE of the higher one) each box part of one die:
-# the die's box becomes the square around their union (square_hull).
-TWIN_SCORE = 0.7
-# ... and of about equal size (the smaller side at least TWIN_SIZE of the larger): a die's peak beside
-# a coarse box over its whole cluster is not grown into that box (byler_d6 training photo
-# IMG_20191208_112404: dice grown into the 120-170 px coarse boxes over a cluster of 17).
-TWIN_SIZE = 0.6
-# A detection inside another's box and smaller than this fraction of its side is a pip of that die
-# (pips are 0.12-0.25 of a die's side, but a 1's pip, centred on the die, up to a third or more; in a
-# cluster of touching dice each is a third or more of the cluster, and the reader tells the two apart from
-# the members, vision.dice.learned.split_clusters). 0.4 since the tenth round (was 0.3, at which a
-# close-up 1 whose pip scored higher than the die was dropped as that pip's duplicate): chosen on byler's
-# training photos and the synthetic close-ups and clusters (close-ups found 0.793 -> 0.827, the rest
-# unchanged), see assets/dice_model/README.md.
-PIP_RATIO = 0.4
 # Input padding unit of the network (it downsamples five times).
 PAD_TO = 32
 
@@ -99,7 +65,7 @@ def network_input(image_bgr: np.ndarray, long_side: int) -> tuple[np.ndarray, fl
     return np.ascontiguousarray(blob.transpose(2, 0, 1)[None]), scale
 
 
-def decode(out: np.ndarray, scale: float, min_score: float = DETECT_MIN) -> list[Detection]:
+def decode(out: np.ndarray, scale: float, min_score: float) -> list[Detection]:
     """Detections from one network output (1, 4, h, w); boxes in pixels of the image before scaling."""
     heat, log_side, dx, dy = out[0, 0], out[0, 1], out[0, 2], out[0, 3]
     peaks = (heat >= min_score) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
@@ -122,18 +88,17 @@ def overlap(a, b) -> float:
 
 
 class DieDetector:
-    """The ONNX detector through cv2.dnn. Raises FileNotFoundError when the model file is missing."""
+    """The ONNX detector at ``path`` through cv2.dnn, with the merge settings of ``params``
+    (:class:`vision.dice.params.DiceParams`: detect_levels, coarse_min_side, detect_min, dup_centre,
+    twin_score, twin_size, pip_ratio). Raises cv2.error when OpenCV cannot read the file."""
 
-    def __init__(self, folder: Path | None = None) -> None:
-
-        path = Path(folder or model_dir()) / MODEL_FILE
-        if not path.is_file():
-            raise FileNotFoundError(f"die detector missing: {path} (train it with python -m vision.training.train_dice_detect)")
+    def __init__(self, path: str | Path, params) -> None:
         # One network per input shape: cv2.dnn re-plans a network whenever its input shape changes,
         # which costs more than the inference itself.
         self.path = str(path)
+        self.params = params
         self.nets: dict[tuple[int, int], cv2.dnn.Net] = {}
-        self.net = self._net((LEVELS[0], LEVELS[0]))
+        self._net((params.detect_levels[0], params.detect_levels[0]))
 
     def _net(self, shape: tuple[int, int]):
         net = self.nets.get(shape)
@@ -143,56 +108,56 @@ class DieDetector:
             net = self.nets[shape] = cv2.dnn.readNetFromONNX(self.path)
         return net
 
-    def run(self, image_bgr: np.ndarray, long_side: int, min_score: float = DETECT_MIN) -> list[Detection]:
+    def run(self, image_bgr: np.ndarray, long_side: int) -> list[Detection]:
         """Detections of one pyramid level (boxes in pixels of ``image_bgr``)."""
         blob, scale = network_input(image_bgr, long_side)
         net = self._net(blob.shape[2:])
         net.setInput(blob)
-        return decode(net.forward(), scale, min_score)
+        return decode(net.forward(), scale, self.params.detect_min)
 
-    def detect(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN) -> list[Detection]:
-        """Every die in a BGR uint8 image (h, w, 3), highest score first (see :meth:`detect_members`)."""
-        return [d for d, _ in self.detect_members(image_bgr, min_score)]
+    def detect(self, image_bgr: np.ndarray) -> list[Detection]:
+        """Every die in a BGR uint8 image (h, w, 3), highest score first (see :meth:`detect_with_dropped`)."""
+        return [d for d, _ in self.detect_with_dropped(image_bgr)[0]]
 
-    def detect_members(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
-                       ) -> list[tuple[Detection, list[Detection]]]:
-        """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels: the
-        (detection, members) pairs of :meth:`detect_with_dropped` without the dropped boxes."""
-        return self.detect_with_dropped(image_bgr, min_score)[0]
+    def detect_members(self, image_bgr: np.ndarray) -> list[tuple[Detection, list[Detection]]]:
+        """The (detection, members) pairs of :meth:`detect_with_dropped` without the dropped boxes."""
+        return self.detect_with_dropped(image_bgr)[0]
 
-    def detect_with_dropped(self, image_bgr: np.ndarray, min_score: float = DETECT_MIN
+    def detect_with_dropped(self, image_bgr: np.ndarray
                             ) -> tuple[list[tuple[Detection, list[Detection]]], list[Detection]]:
         """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels.
 
-        Merging the levels: a coarse (big-die) box holding the centres of two or more fine detections
-        of at least PIP_RATIO of its side is a group of small dice and is dropped. Then, highest score
-        first, a box of comparable size (neither is below PIP_RATIO of the other) whose centre lies
-        within DUP_CENTRE of the smaller side of a kept box's centre goes (when it scores at least
-        TWIN_SCORE of that box's score and is of about its size, TWIN_SIZE, the kept box grows to the
-        square around both: :func:`square_hull`). Last, kept boxes inside another kept box and smaller
-        than PIP_RATIO of its side are its pips and go.
+        The fine level (``detect_levels[0]``) finds dice of 1/40 to 1/5 of the long side, the coarse one
+        close-ups. Merging the levels: a coarse (big-die) box holding the centres of two or more fine
+        detections of at least pip_ratio of its side is a group of small dice and is dropped. Then,
+        highest score first, a box of comparable size (neither is below pip_ratio of the other) whose
+        centre lies within dup_centre of the smaller side of a kept box's centre goes (when it scores at
+        least twin_score of that box's score and is of about its size, twin_size, the kept box grows to
+        the square around both: :func:`square_hull`). Last, kept boxes inside another kept box and
+        smaller than pip_ratio of its side are its pips and go.
 
         Returns the dice, as (detection, members) pairs: members are the detections dropped as the
         pips of that detection, or as its duplicates when smaller than it (empty for most), so that a
         reader can tell a close-up die from a cluster of small dice that a coarse box covers (both look
         alike to the merge: pips and dice in a cluster are 0.13-0.25 of the box's side and score alike);
         and the dropped boxes that may be a close-up die after all: coarse boxes dropped as groups of
-        small dice and duplicates bigger than the box they were merged into. The fine level boxes parts
-        of a die bigger than it was trained on, and only a reader can tell such a die from a group of
-        dice (:func:`vision.dice.learned.split_clusters`).
+        small dice and duplicates bigger than the box they were merged into. Only a reader can tell
+        such a die from a group of dice (:class:`vision.dice.reader.DiceReader`).
         """
-        fine = self.run(image_bgr, LEVELS[0], min_score)
-        coarse_scale = LEVELS[1] / max(image_bgr.shape[:2])
-        coarse = [d for d in self.run(image_bgr, LEVELS[1], min_score) if d.side * coarse_scale >= COARSE_MIN_SIDE]
+        p = self.params
+        fine_side, coarse_side = p.detect_levels[0], p.detect_levels[1]
+        fine = self.run(image_bgr, fine_side)
+        coarse_scale = coarse_side / max(image_bgr.shape[:2])
+        coarse = [d for d in self.run(image_bgr, coarse_side) if d.side * coarse_scale >= p.coarse_min_side]
         dropped = []
         for c in coarse:
-            if sum(_centre_in(f, c.box) and f.side >= PIP_RATIO * c.side for f in fine) < 2:
+            if sum(_centre_in(f, c.box) and f.side >= p.pip_ratio * c.side for f in fine) < 2:
                 fine.append(c)
             else:
                 dropped.append(c)
 
         def pip_of(d: Detection, o: Detection) -> bool:
-            return _centre_in(d, o.box) and d.side < PIP_RATIO * o.side and o.score >= d.score * 0.5
+            return _centre_in(d, o.box) and d.side < p.pip_ratio * o.side and o.score >= d.score * 0.5
 
         # Duplicates first, among boxes of comparable size only (a pip-sized box is never the same
         # die as the box it lies in: that is settled below, once the kept boxes are known, so that
@@ -200,11 +165,12 @@ class DieDetector:
         kept: list[Detection] = []
         dups: list[list[Detection]] = []
         for d in sorted(fine, key=lambda d: -d.score):
-            same = next((i for i, k in enumerate(kept) if _comparable(d, k) and same_die(d, k)), None)
+            same = next((i for i, k in enumerate(kept)
+                         if _comparable(d, k, p.pip_ratio) and same_die(d, k, p.dup_centre)), None)
             if same is None:
                 kept.append(d)
                 dups.append([])
-            elif d.score >= TWIN_SCORE * kept[same].score and min(d.side, kept[same].side) >= TWIN_SIZE * max(
+            elif d.score >= p.twin_score * kept[same].score and min(d.side, kept[same].side) >= p.twin_size * max(
                     d.side, kept[same].side):
                 # grown at once: later peaks are compared with the whole die
                 kept[same] = square_hull([kept[same], d], kept[same].score)
@@ -228,28 +194,19 @@ def square_hull(dets: list[Detection], score: float) -> Detection:
     return Detection((cx - half, cy - half, cx + half, cy + half), score)
 
 
-def _comparable(a: Detection, b: Detection) -> bool:
-    """True when neither box is pip-sized for the other (the smaller side at least PIP_RATIO of the larger)."""
-    return min(a.side, b.side) >= PIP_RATIO * max(a.side, b.side)
+def _comparable(a: Detection, b: Detection, pip_ratio: float) -> bool:
+    """True when neither box is pip-sized for the other (the smaller side at least ``pip_ratio`` of the larger)."""
+    return min(a.side, b.side) >= pip_ratio * max(a.side, b.side)
 
 
-def same_die(a: Detection, b: Detection) -> bool:
-    """True when two detections are one die found twice: their centres lie closer than DUP_CENTRE of
-    the smaller box's side."""
+def same_die(a: Detection, b: Detection, dup_centre: float) -> bool:
+    """True when two detections are one die found twice: their centres lie closer than ``dup_centre``
+    (:attr:`vision.dice.params.DiceParams.dup_centre`) of the smaller box's side."""
     ax, ay = (a.box[0] + a.box[2]) / 2, (a.box[1] + a.box[3]) / 2
     bx, by = (b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2
-    return math.hypot(ax - bx, ay - by) < DUP_CENTRE * min(a.side, b.side)
+    return math.hypot(ax - bx, ay - by) < dup_centre * min(a.side, b.side)
 
 
 def _centre_in(d: Detection, box) -> bool:
     cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
     return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
-
-
-@lru_cache(maxsize=1)
-def shipped_detector() -> DieDetector | None:
-    """The shipped detector, loaded once; None when its file is absent."""
-    try:
-        return DieDetector()
-    except (FileNotFoundError, cv2.error):
-        return None

@@ -54,7 +54,7 @@ import cv2
 import numpy as np
 
 from vision.errors import FileFormatError, MissingFileError
-from vision.dice.reader import DEFAULT_METHOD, read_dice, warm_up
+from vision.dice.reader import read_dice, warm_up
 from vision.frames import image_file_problem
 from vision.observation import DiceObservation
 
@@ -203,12 +203,13 @@ def _fraction(num: int, den: int) -> float | None:
     return None if den == 0 else round(num / den, 4)
 
 
-def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str = DEFAULT_METHOD) -> dict:
+def evaluate(set_dir: str | Path, errata: list[dict] | None = None, reader=None) -> dict:
     """Run the reader on every image of a set and compare with the labels (figures: module docstring).
 
     ``errata``: label corrections (:func:`load_errata` rows) applied to the labels first
     (:func:`apply_errata`); the result then also has ``errata``, the number of rows that name an image of
-    the set. ``method``: the reader (``vision.dice.reader.METHODS``). Raises ValueError when a row's
+    the set. ``reader``: a function frame -> DiceObservation to measure instead of the box's
+(:func:`vision.dice.reader.read_dice`; the training tools pass theirs). Raises ValueError when a row's
     label matches no labelled die. Sets OpenCV to one thread so
     that timings are comparable between machines and runs.
     """
@@ -219,7 +220,9 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str 
     if errata is not None:
         images = [apply_errata(item, errata) for item in images]
     cv2.setNumThreads(1)
-    warm_up(method)
+    if reader is None:
+        warm_up()
+        reader = read_dice
     n_exact = n_exact16 = n_16 = 0
     n_read = n_label = n_common = 0
     times = []
@@ -238,7 +241,7 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None, method: str 
             unreadable += 1
             obs = DiceObservation(dice=(), frame_shape=(0, 0), problem="unreadable file")
         else:
-            obs = read_dice(frame, method=method)
+            obs = reader(frame)
             times.append(obs.ms)
         refused += obs.problem is not None
         marked += sum(d.cocked for d in obs.dice)

@@ -1,7 +1,7 @@
 """Count the pips on one die face and judge how clean that evidence is.
 
 Input: the Lab work image (float32, OpenCV 8-bit scaling) and one object's box and mask from
-:mod:`vision.dice.segment`. Output: a :class:`FaceReading` (pip count, pip centres, a confidence 0-1 and
+:class:`vision.dice.reader.DiceReader`. Output: a :class:`FaceReading` (pip count, pip centres, a confidence 0-1 and
 the reasons that lowered it).
 
 Method:
@@ -411,3 +411,82 @@ def _read_lattice(dist: np.ndarray, fmask: np.ndarray, pips: list[Pip], side: fl
     if rejected:
         _penalise(reading, 0.85 ** rejected, "unclear spots")
     return reading
+
+
+# Weight of L (lightness) against a and b in Lab distances: shading changes L most, so it counts half.
+L_WEIGHT = 0.5
+
+
+def to_lab(image_bgr: np.ndarray) -> np.ndarray:
+    """BGR uint8 (h, w, 3) -> Lab float32 (h, w, 3), OpenCV's 8-bit Lab scaling."""
+    return cv2.cvtColor(image_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+
+
+def lab_distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Weighted Euclidean Lab distance (h, w) float32 between ``lab`` and ``reference`` (broadcastable),
+    L weighted by L_WEIGHT."""
+    diff = lab - reference
+    return np.sqrt(L_WEIGHT * L_WEIGHT * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+
+
+def face_mask(w: int, h: int, inset: float, radius: float) -> np.ndarray:
+    """A (h, w) uint8 0/1 rounded square ``inset`` (fraction of the side) inside a box's edges, corners of
+    ``radius`` (fraction of the side): the die's top face."""
+    m = np.zeros((h, w), np.uint8)
+    r = int(min(w, h) * radius)
+    i = int(min(w, h) * inset)
+    cv2.rectangle(m, (i + r, i), (w - 1 - i - r, h - 1 - i), 1, -1)
+    cv2.rectangle(m, (i, i + r), (w - 1 - i, h - 1 - i - r), 1, -1)
+    for cx, cy in ((i + r, i + r), (w - 1 - i - r, i + r), (i + r, h - 1 - i - r), (w - 1 - i - r, h - 1 - i - r)):
+        cv2.circle(m, (cx, cy), r, 1, -1)
+    return m
+
+
+def object_mask(lab: np.ndarray, box: tuple[int, int, int, int], ring: float, level: float,
+                min_dist: float) -> np.ndarray | None:
+    """(h, w) uint8 0/1 mask of the object at the centre of ``box`` (x0, y0, x1, y1) in a Lab work image,
+    or None when nothing there stands out: pixels whose Lab distance (L halved) from the median colour
+    of a ring ``ring`` of the side around the box exceeds max(``min_dist``, ``level`` times its 90th
+    percentile), opened, the component covering most of the box's central third, holes filled."""
+    x0, y0, x1, y1 = box
+    H, W = lab.shape[:2]
+    side = max(x1 - x0, y1 - y0)
+    p = int(math.ceil(ring * side))
+    X0, Y0, X1, Y1 = max(0, x0 - p), max(0, y0 - p), min(W, x1 + p), min(H, y1 + p)
+    crop = lab[Y0:Y1, X0:X1]
+    edge = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    d = crop - np.median(edge, axis=0)
+    d[..., 0] *= 0.5
+    dist = np.sqrt((d * d).sum(-1))
+    cut = max(min_dist, level * float(np.percentile(dist, 90)))
+    m = cv2.morphologyEx((dist > cut).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(m)
+    cy, cx = (y0 + y1) // 2 - Y0, (x0 + x1) // 2 - X0
+    centre = labels[max(0, cy - side // 6):cy + side // 6 + 1, max(0, cx - side // 6):cx + side // 6 + 1]
+    counts = np.bincount(centre.ravel(), minlength=n)
+    counts[0] = 0
+    if counts.max() == 0:
+        return None
+    obj = (labels == int(np.argmax(counts))).astype(np.uint8)
+    contours, _ = cv2.findContours(obj, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(obj)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    out = filled[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0]
+    return out if int(out.sum()) > 16 else None
+
+
+def read_pips(lab: np.ndarray, box: tuple[int, int, int, int], params) -> FaceReading:
+    """The pip count of a detected die (``box`` in work pixels, inside the Lab image ``lab``):
+    :func:`read_face` with the rounded square inside the box (:func:`face_mask`; right on white dice on
+    white paper) and, unless that reading is at least ``params.pips_clean`` sure, with the object's own
+    mask (:func:`object_mask`; right on dice that stand out from the table); the more confident wins.
+    ``params``: :class:`vision.dice.params.DiceParams`."""
+    best = read_face(lab, box, face_mask(box[2] - box[0], box[3] - box[1], params.mask_inset, params.mask_radius))
+    if best.confidence >= params.pips_clean and 1 <= best.value <= 6:
+        return best
+    mask = object_mask(lab, box, params.object_ring, params.object_level, params.object_min_dist)
+    if mask is not None:
+        other = read_face(lab, box, mask)
+        if other.confidence > best.confidence:
+            best = other
+    return best

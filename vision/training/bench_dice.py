@@ -8,7 +8,7 @@ same for CPU time of this process (``time.process_time``; on a machine shared wi
 time includes waiting for a core, the CPU time does not; numpy's BLAS may run threads of its own, so the
 CPU time can exceed the wall time). Images are decoded before timing; each is read
 ``--repeat`` times (default 1) and its fastest time kept. ``--reader`` times another reader than the
-product's (:data:`vision.dice.reader.DEFAULT_METHOD`). Targets (issue 3): median <= 25 ms and
+product's ``"learned"`` (:data:`vision.training.dice_readers.READERS`). Targets (issue 3): median <= 25 ms and
 p95 <= 60 ms wall per photo of up to 1280 px. Exit status 0; 2 when no set is found.
 
 Example ``--json`` line: ``{"set": "pi_cam_tray", "images": 10, "median_ms": 21.3, "p95_ms": 30.1,
@@ -26,8 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import DEFAULT_METHOD, METHODS, read_dice, warm_up
 from vision.dice.eval import load_set
+from vision.training.dice_readers import READERS, reader_for, warm_up
 
 SHARED_DICE = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice"
 
@@ -43,8 +43,10 @@ def default_sets() -> list[Path]:
     return [Path(bundled_photos_dir())]
 
 
-def bench_set(set_dir: Path, repeat: int = 1, method: str = DEFAULT_METHOD) -> dict:
-    """Time the reader ``method`` on every image of one set; returns the figures (ms, rounded to 0.1)."""
+def bench_set(set_dir: Path, repeat: int = 1, reader: str = "learned") -> dict:
+    """Time the reader ``reader`` (:data:`vision.training.dice_readers.READERS`) on every image of one set;
+    returns the figures (ms, rounded to 0.1)."""
+    read = reader_for(reader)
     images, _ = load_set(set_dir)
     walls, cpus = [], []
     for item in images:
@@ -54,7 +56,7 @@ def bench_set(set_dir: Path, repeat: int = 1, method: str = DEFAULT_METHOD) -> d
         best_wall = best_cpu = float("inf")
         for _ in range(max(1, repeat)):
             c0, w0 = time.process_time(), time.perf_counter()
-            read_dice(frame, method=method)
+            read(frame)
             best_wall = min(best_wall, (time.perf_counter() - w0) * 1000)
             best_cpu = min(best_cpu, (time.process_time() - c0) * 1000)
         walls.append(best_wall)
@@ -72,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dirs", nargs="*", metavar="DIR", help="labelled sets (default: ../shared/data/dice/*, else assets/dice_photos)")
     parser.add_argument("--json", action="store_true", help="one JSON object a line per set")
     parser.add_argument("--repeat", type=int, default=1, help="reads per image, the fastest kept (default 1)")
-    parser.add_argument("--reader", choices=METHODS, default=DEFAULT_METHOD,
-                        help="reader to time (default: the product's, vision.dice.reader.DEFAULT_METHOD)")
+    parser.add_argument("--reader", choices=READERS, default="learned",
+                        help="reader to time (default: the product's, learned)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     sets = [Path(d) for d in args.dirs] or default_sets()

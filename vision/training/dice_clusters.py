@@ -3,8 +3,8 @@
 ``python -m vision.training.dice_clusters [--images 200] [--seed 1] [--readers classical,learned] [--out DIR] [--apart]
 [--errors] [--json]``
 makes the set (PNG images, ``labels.csv`` and ``boxes.csv`` in the format of ``../shared/data/README.md``),
-measures each reader on it with :func:`vision.dice.eval.evaluate` (the reader ``method`` of each in
-turn) and prints the figures (``--json``: one object, reader -> figures). ``--errors`` adds, per reader, the
+measures each reader on it with :func:`vision.dice.eval.evaluate` (each reader of
+:func:`vision.training.dice_readers.reader_for` in turn) and prints the figures (``--json``: one object, reader -> figures). ``--errors`` adds, per reader, the
 images not read exactly with what went wrong (missed, extra and misread dice); ``--apart`` makes the control
 set (the same kind of images with every die lying alone), which tells the cost of touching from the cost of
 the compositing itself. Needs ``../shared/data/dice``.
@@ -12,7 +12,7 @@ the compositing itself. Needs ``../shared/data/dice``.
 Only the 149 byler_d6 training photos of :func:`vision.training.train_dice_detect.split_photos` give dice (the
 held-out 37, the 14 bundled photos and the measure-only sets are never used), cut out along their own outline
 (:func:`die_cut`: the labelled box's crop, :func:`vision.training.train_dice_detect.cutout`, with the alpha of
-:func:`vision.dice.learned.object_mask`; its top face the square of the outline's minimum-area rectangle;
+:func:`vision.dice.pips.object_mask`; its top face the square of the outline's minimum-area rectangle;
 dice without a clear outline, mostly white dice on the light table, are left out) and pasted as the
 detector's training composites are (:func:`vision.training.train_dice_detect.paste`: soft shadows) onto its
 synthetic tables (:func:`vision.training.train_dice_detect.background`, scaled to CANVAS). Each image holds 2-6 dice
@@ -38,8 +38,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import evaluate, read_dice
+from vision.dice import evaluate
 from vision.dice.eval import load_set, match_to_boxes
+from vision.training.dice_readers import reader_for
 
 # Canvas (height, width) in pixels: the shape of the byler_d6 photos (at most the reader's work size).
 CANVAS = (640, 640)
@@ -84,7 +85,7 @@ class DieCut:
     square: np.ndarray
 
 
-# A die's own outline (vision.dice.learned.object_mask) is used when it covers this fraction range of
+# A die's own outline (vision.dice.pips.object_mask) is used when it covers this fraction range of
 # its labelled box (byler's boxes are loose: a die's outline covers 0.3-0.6 of its box, and 0.7 when it
 # fills it); otherwise (a white die on the light table: under 0.15; an outline joined to a neighbour)
 # the die is not used (:func:`die_cut` gives None): the rounded square inside the box would carry the
@@ -96,8 +97,8 @@ def die_cut(image: np.ndarray, box, value: int) -> DieCut | None:
     """Cut one labelled die (box (x0, y0, x1, y1) of a BGR photo) with its outline and top-face square
     (cv2.minAreaRect of the outline, made square); None when the box is under 8 px or the outline is
     not clear (OUTLINE_COVER)."""
-    from vision.dice.learned import object_mask
-    from vision.dice.segment import to_lab
+    from vision.dice.pips import object_mask, to_lab
+    from vision.dice.reader import shipped_reader
     from vision.training.train_dice_detect import cutout
 
     cut = cutout(image, box)
@@ -109,7 +110,9 @@ def die_cut(image: np.ndarray, box, value: int) -> DieCut | None:
     pad = int(math.ceil(0.2 * max(cw, ch))) + 2
     P0, Q0 = max(0, X0 - pad), max(0, Y0 - pad)
     region = image[Q0:min(h, Y0 + ch + pad), P0:min(w, X0 + cw + pad)]
-    mask = object_mask(to_lab(region), (X0 - P0, Y0 - Q0, X0 - P0 + cw, Y0 - Q0 + ch))
+    p = shipped_reader().params
+    mask = object_mask(to_lab(region), (X0 - P0, Y0 - Q0, X0 - P0 + cw, Y0 - Q0 + ch), p.object_ring,
+                       p.object_level, p.object_min_dist)
     if mask is not None and OUTLINE_COVER[0] <= mask.mean() <= OUTLINE_COVER[1]:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
@@ -300,17 +303,18 @@ def write_set(images: list[ClusterImage], folder: Path) -> Path:
 
 def measure(folder: Path, reader: str) -> dict:
     """:func:`vision.dice.eval.evaluate` of ``folder`` with the dice reader ``reader``
-    (``vision.dice.reader.METHODS``)."""
-    return evaluate(folder, method=reader)
+    (:data:`vision.training.dice_readers.READERS`)."""
+    return evaluate(folder, reader=reader_for(reader))
 
 
 def image_errors(folder: Path, reader: str) -> list[dict]:
     """Per image of ``folder`` read wrong with ``reader``: file, missed labelled dice (value, box),
     extra read dice and misread dice (label, read, flagged), as in :func:`vision.dice.eval.evaluate`."""
     images, _ = load_set(folder)
+    read = reader_for(reader)
     out = []
     for item in images:
-        obs = read_dice(cv2.imread(str(Path(folder) / item.file)), method=reader)
+        obs = read(cv2.imread(str(Path(folder) / item.file)))
         match = match_to_boxes(obs, item.boxes)
         missed = [item.boxes[j] for j in range(len(item.boxes)) if j not in match]
         extra = [(d.value, d.box, d.flagged) for d, m in zip(obs.dice, match) if m is None]
@@ -325,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.training.dice_clusters", description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--readers", default="classical,learned", help="comma-separated vision.dice.reader.METHODS")
+    parser.add_argument("--readers", default="classical,learned",
+                        help="comma-separated vision.training.dice_readers.READERS")
     parser.add_argument("--out", default=None, help="keep the set in this folder (default: a temporary one)")
     parser.add_argument("--errors", action="store_true", help="also list the images read wrong")
     parser.add_argument("--apart", action="store_true", help="control: the same dice, each lying alone")

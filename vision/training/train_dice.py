@@ -1,4 +1,4 @@
-"""Train the die-face classifier (:mod:`vision.dice.model`) from ``../shared/data/dice`` (development only).
+"""Train a die-face classifier (:mod:`vision.training.dice_classifier`) from ``../shared/data/dice`` (development only).
 
 ``python -m vision.training.train_dice [--split heldout|all] [--out DIR] [--epochs N] [--seed S] [--split-seed S] [--width W]
 [--deep] [--jitter J] [--detector DIR] [--second] [--fold K/N] [--composites N] [--rendered F] [--closeups F]
@@ -11,7 +11,7 @@ photos bundled in ``assets/dice_photos`` (so the tests' photos stay unseen). ``p
 sets: other tables, cameras and dice. ``--split heldout`` trains on 80 % of byler's remaining photos
 (by photo, seed ``--split-seed``, by default ``--seed``) and reports crop accuracy on the other 20 % too.
 
-Training samples are crops made by :func:`vision.dice.model.face_crop` from the labelled boxes:
+Training samples are crops made by :func:`vision.dice.networks.face_crop` from the labelled boxes:
 positives with jitter (centre +-6 % of the side, scale 0.88-1.12, any rotation), and class-0 negatives:
 crops centred half a die or more off a die (pieces of one die, the gap between two), crops of a piece of
 a face (scale 0.45-0.6) and random table patches away from every die. Colour augmentation per photo:
@@ -25,9 +25,9 @@ adds crops cut around the boxes of the die detector in DIR (:func:`detector_samp
 false detections as negatives), so that reader v3's classifier sees what the detector gives it; it then
 writes ``face32_det.onnx`` and ``face32_det_manifest.json`` (reader v3's classifier) instead, or with
 ``--second`` ``face32_det_b.onnx`` and ``face32_det_b_manifest.json`` (reader v3's second classifier: the
-same command with another ``--seed`` and ``--split-seed 0``, see
-:data:`vision.dice.learned.SECOND_OPINION`). Writes ``face32.onnx`` and ``manifest.json`` (sizes, sha256,
-the command, seed, training figures) into ``--out``. ``--fold K/N`` leaves fold K of N of the training
+same command with another ``--seed`` and ``--split-seed 0``, see the setting ``second_opinion`` of
+:mod:`vision.dice.params`). Writes ``face32.onnx`` and ``manifest.json`` (sizes, sha256, the command,
+seed, training figures) into ``--out``. ``--fold K/N`` leaves fold K of N of the training
 photos out (:func:`fold_split`): the N models give out-of-fold classifier outputs on every training photo,
 on which reader v3's flag rule is calibrated.
 ``--composites N`` adds crops of N synthetic tables of the training dice (:func:`composite_samples`;
@@ -55,9 +55,17 @@ import cv2
 import numpy as np
 
 from vision.dice.eval import load_set
-from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
-    SECOND_MANIFEST_FILE, SECOND_MODEL_FILE, face_crop, model_dir)
+from vision.dice.networks import face_crop, model_dir
 from vision.training.command import command_line
+from vision.training.dice_classifier import (
+    BOX_MANIFEST_FILE,
+    BOX_MODEL_FILE,
+    CROP_SIZE,
+    MANIFEST_FILE,
+    MODEL_FILE,
+    SECOND_MANIFEST_FILE,
+    SECOND_MODEL_FILE,
+)
 
 SHARED_DICE = Path(__file__).resolve().parents[3] / "shared" / "data" / "dice"
 BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "dice_photos"
@@ -172,7 +180,7 @@ GLARE_LENGTH, GLARE_WIDTH, GLARE_OFFSET, GLARE_ALPHA = (0.15, 0.45), (0.03, 0.06
 def with_glare(image: np.ndarray, box, rng: np.random.Generator) -> tuple[np.ndarray, tuple]:
     """A (patch, box) pair: a copy of the BGR uint8 ``image`` around ``box`` (x0, y0, x1, y1; one side of
     margin) with a blurred white elliptic streak (GLARE_*: any angle, near the die's centre) blended in, and
-    the box in the patch's pixels; :func:`vision.dice.model.face_crop` cuts the same crop from it."""
+    the box in the patch's pixels; :func:`vision.dice.networks.face_crop` cuts the same crop from it."""
     x0, y0, x1, y1 = (float(v) for v in box)
     side = max(x1 - x0, y1 - y0, 2.0)
     h, w = image.shape[:2]
@@ -189,11 +197,25 @@ def with_glare(image: np.ndarray, box, rng: np.random.Generator) -> tuple[np.nda
     return patch.clip(0, 255).astype(np.uint8), (x0 - X0, y0 - Y0, x1 - X0, y1 - Y0)
 
 
+def samples_detector(folder: Path):
+    """The die detector in ``folder`` (its ``detect.onnx``) with the shipped settings but for its peak
+    threshold: the reader's ``report_score`` (weaker detections are never read), as the classifier's
+    detector crops were cut before the settings moved to ``params.json``."""
+    from dataclasses import replace
+
+    from vision.dice.detect import DieDetector
+    from vision.dice.networks import DETECTOR_FILE
+    from vision.dice.reader import shipped_reader
+
+    params = shipped_reader().params
+    return DieDetector(Path(folder) / DETECTOR_FILE, replace(params, detect_min=params.report_score))
+
+
 def detector_samples(photos, detector, rng: np.random.Generator, per_box: int = 4, variants: int = 3,
                      noise: float = 0.0):
     """Crops (n, 3, 32, 32) float32 and labels (n,) int64 cut around the die detector's own boxes on
     ``photos`` ((path, LabelledImage) pairs), so that the classifier learns the crops reader v3 gives it
-    (:mod:`vision.dice.learned`); see :func:`detector_image_samples`."""
+    (:mod:`vision.dice.reader`); see :func:`detector_image_samples`."""
     xs, ys = [], []
     for path, item in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -206,19 +228,19 @@ def detector_image_samples(image: np.ndarray, boxes: list, detector, rng: np.ran
                            variants: int, xs: list, ys: list, noise: float = 0.0) -> None:
     """Append crops around the die detector's boxes on one BGR image to ``xs`` and their labels to ``ys``.
 
-    The image is scaled as :func:`vision.dice.reader.read_dice` scales a frame (:func:`vision.dice.reader.work_image`) and
-    run through ``detector.detect_members`` (``min_score`` REPORT_SCORE); every kept box and member is
+    The image is scaled as :func:`vision.dice.reader.read_dice` scales a frame (:func:`vision.dice.reader.work_image`,
+    long side ``work_max_side``) and run through ``detector.detect_with_dropped`` (a detector of
+    :func:`samples_detector`: peaks from the reader's ``report_score``); every kept box and member is
     matched to the labelled box ((value, (x0, y0, x1, y1)) of ``boxes``) that holds its centre (the
     nearest one). A matched box of 0.6-1.6 times the labelled side is a positive with the label's value;
     an unmatched box (tray corners, stains, side faces, pips) or a matched one far off in size (a piece
     of a die, a cluster) is a class-0 negative. ``per_box`` crops a box (small centre +-4 % and scale
     +-5 % jitter, any rotation) spread over ``variants`` colour variants of the image (``noise``: see
     :func:`_colour_variants`)."""
-    from vision.dice.learned import REPORT_SCORE
-    from vision.dice.reader import work_image
+    from vision.dice.reader import shipped_reader, work_image
 
-    work, s = work_image(image)
-    found = detector.detect_members(work, min_score=REPORT_SCORE)
+    work, s = work_image(image, shipped_reader().params.work_max_side)
+    found = detector.detect_with_dropped(work)[0]
     dets = [d for d, ms in found] + [m for _, ms in found for m in ms]
     labelled = []
     for d in dets:
@@ -457,9 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     x, y = make_samples(train_photos, rng, pos_per_die=6, neg_per_die=6, jitter=args.jitter,
                         pip_negatives=args.pip_negatives, glare=args.glare, noise=args.noise)
     if args.detector:
-        from vision.dice.detect import DieDetector
-
-        detector = DieDetector(Path(args.detector))
+        detector = samples_detector(Path(args.detector))
         xd, yd = detector_samples(train_photos, detector, rng, noise=args.noise)
         print(f"detector crops: {len(yd)} ({int((yd == 0).sum())} negatives)", flush=True)
         x, y = np.concatenate([x, xd]), np.concatenate([y, yd])
@@ -489,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
         "model": model_file, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
         "command": command_line(parser, args, always=("split", "epochs", "seed"), leave_out=("out",)),
         "seed": args.seed, "epochs": args.epochs, "split": args.split,
-        "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice.model.face_crop",
+        "input": f"(n, 3, {CROP_SIZE}, {CROP_SIZE}) float32 from vision.dice.networks.face_crop",
         "classes": ["not a die face", "1", "2", "3", "4", "5", "6"],
         "training_photos": len(train_photos), "training_crops": int(len(y)),
         "data": "../shared/data/dice/byler_d6 (BSD-3-Clause, (c) 2019 Nell Byler) without the 14 bundled photos"

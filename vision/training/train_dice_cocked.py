@@ -1,10 +1,11 @@
-"""Train the cocked-die classifier (:mod:`vision.dice.cocked`) (development only).
+"""Train the cocked-die classifier (``cocked32.onnx``: the reader's cocked head, :mod:`vision.dice.networks`)
+(development only).
 
 ``python -m vision.training.train_dice_cocked [--images N] [--seed S] [--epochs E] [--width W] [--deep] [--out DIR]``
 
 Needs torch and onnx (as :mod:`vision.training.train_dice`) and ``../shared/data/dice`` (byler_d6's
 training photos, the split of :func:`vision.training.train_dice_detect.split_photos`). Samples are crops
-(:func:`vision.dice.model.face_crop`, jittered: centre +-6 % of the side, scale 0.9-1.12, any rotation)
+(:func:`vision.dice.networks.face_crop`, jittered: centre +-6 % of the side, scale 0.9-1.12, any rotation)
 around the labelled boxes and around the boxes the dice reader itself gives (what the classifier sees in
 use) on:
 
@@ -30,9 +31,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.cocked import MANIFEST_FILE, MODEL_FILE
-from vision.dice.model import face_crop, model_dir
+from vision.dice.networks import face_crop, model_dir
 from vision.dice.reader import read_dice
+from vision.training.dice_classifier import COCKED_MANIFEST_FILE as MANIFEST_FILE
+from vision.training.dice_classifier import COCKED_MODEL_FILE as MODEL_FILE
 
 # Jittered crops per box: cocked dice are one in three to five dice, so they get more.
 PER_COCKED, PER_FLAT = 8, 2
@@ -44,7 +46,7 @@ def _centre_in(box, label) -> bool:
 
 
 def jittered_crops(image: np.ndarray, box, n: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """``n`` crops (:func:`vision.dice.model.face_crop`) of ``box``, jittered: centre +-6 % of the side,
+    """``n`` crops (:func:`vision.dice.networks.face_crop`) of ``box``, jittered: centre +-6 % of the side,
     scale 0.9-1.12, any rotation."""
     return [face_crop(image, box, centre_shift=tuple(rng.uniform(-0.06, 0.06, 2)), scale=rng.uniform(0.9, 1.12),
                       angle=rng.uniform(0, 360)) for _ in range(n)]
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.training.train_dice_detect import split_photos
 
     parser = argparse.ArgumentParser(prog="python -m vision.training.train_dice_cocked",
-                                     description="Train the cocked-die classifier (vision.dice.cocked).")
+                                     description="Train the cocked-die classifier (cocked32.onnx).")
     parser.add_argument("--images", type=int, default=1500, help="rendered tables to train on (default 1500)")
     add_net_options(parser, epochs=12)
     args = parser.parse_args(argv)

@@ -49,7 +49,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.detect import MODEL_FILE, STRIDE, DieDetector, normalise, overlap
+from vision.dice.detect import STRIDE, DieDetector, normalise, overlap
+from vision.dice.networks import DETECTOR_FILE as MODEL_FILE
 from vision.training.command import command_line
 
 SIZE = 192
@@ -581,7 +582,9 @@ def main(argv: list[str] | None = None) -> int:
             torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step + 1}, out / "detect.pt")
             export(net, out)
     path = export(net, out)
-    figures = manifest_figures(DieDetector(out), (train_p, held_p, bundled_p))
+    from vision.dice.reader import shipped_reader
+
+    figures = manifest_figures(DieDetector(out / MODEL_FILE, shipped_reader().params), (train_p, held_p, bundled_p))
     data = path.read_bytes()
     manifest = {
         "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "weights": n_params,

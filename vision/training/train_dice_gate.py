@@ -1,4 +1,5 @@
-"""Train the gate classifier (:mod:`vision.dice.gate`: is a found die a die at all?) (development only).
+"""Train the gate classifier (``gate32.onnx``, the reader's gate head, :mod:`vision.dice.networks`: is a found
+die a die at all?) (development only).
 
 ``python -m vision.training.train_dice_gate [--tables N] [--empty N] [--cubes N] [--plain N] [--seed S] [--epochs E] [--width W] [--deep] [--out DIR]``
 
@@ -37,9 +38,10 @@ import cv2
 import numpy as np
 
 from vision.dice.eval import match_to_boxes
-from vision.dice.gate import DIE_BELOW, MANIFEST_FILE, MODEL_FILE
-from vision.dice.model import face_crop
-from vision.dice.reader import read_dice
+from vision.dice.networks import face_crop
+from vision.dice.reader import read_dice, shipped_reader
+from vision.training.dice_classifier import GATE_MANIFEST_FILE as MANIFEST_FILE
+from vision.training.dice_classifier import GATE_MODEL_FILE as MODEL_FILE
 from vision.training.train_dice_cocked import (
     add_net_options,
     jittered_crops,
@@ -70,8 +72,9 @@ def image_samples(image: np.ndarray, boxes, rng: np.random.Generator) -> tuple[l
 
 
 def check(net, images) -> dict:
-    """The gate's errors at DIE_BELOW on the reader's found dice of ``images`` ((image, labelled boxes)
-    pairs, one unjittered crop a die): real dice it would flag and others it would pass."""
+    """The gate's errors at the reader's ``die_below`` on the reader's found dice of ``images`` ((image,
+    labelled boxes) pairs, one unjittered crop a die, the mean over its four quarter turns: what the
+    reader decides with near the threshold): real dice it would flag and others it would pass."""
     import torch
 
     crops, classes = [], []
@@ -87,8 +90,9 @@ def check(net, images) -> dict:
         p = torch.softmax(net(torch.from_numpy(np.ascontiguousarray(views))), 1).numpy()[:, 1]
     p = p.reshape(4, len(x)).mean(axis=0)
     y = np.array(classes)
-    return {"dice": int(y.sum()), "dice_flagged": int(((p < DIE_BELOW) & (y == 1)).sum()),
-            "others": int((y == 0).sum()), "others_passed": int(((p >= DIE_BELOW) & (y == 0)).sum())}
+    die_below = shipped_reader().params.die_below
+    return {"dice": int(y.sum()), "dice_flagged": int(((p < die_below) & (y == 1)).sum()),
+            "others": int((y == 0).sum()), "others_passed": int(((p >= die_below) & (y == 0)).sum())}
 
 
 def _tables(n: int, seed: int, with_dice: bool = True) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -125,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.training.train_dice_detect import split_photos
 
     parser = argparse.ArgumentParser(prog="python -m vision.training.train_dice_gate",
-                                     description="Train the gate classifier (vision.dice.gate).")
+                                     description="Train the gate classifier (gate32.onnx).")
     parser.add_argument("--tables", type=int, default=600, help="game tables with dice to train on (default 600)")
     parser.add_argument("--empty", type=int, default=200, help="game tables without dice (default 200)")
     parser.add_argument("--cubes", type=int, default=0, help="tables of dice drawn as cubes (default 0)")

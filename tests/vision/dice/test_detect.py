@@ -11,10 +11,19 @@ import numpy as np
 import pytest
 
 from vision.camera import bundled_photos_dir
-from vision.dice.detect import (DUP_CENTRE, LEVELS, MODEL_FILE, PAD_TO, PIP_RATIO, STRIDE, Detection, DieDetector,
-    decode, network_input, normalise, overlap, same_die, square_hull)
+from vision.dice.detect import PAD_TO, STRIDE, Detection, DieDetector, decode, network_input, normalise, overlap, square_hull
+from vision.dice.detect import same_die as _same_die
 from vision.dice.eval import load_set
-from vision.dice.model import model_dir
+from vision.dice.networks import DETECTOR_FILE as MODEL_FILE
+from vision.dice.networks import model_dir
+from vision.dice.reader import shipped_reader
+
+P = shipped_reader().params
+DUP_CENTRE, LEVELS, PIP_RATIO = P.dup_centre, P.detect_levels, P.pip_ratio
+
+
+def same_die(a, b):
+    return _same_die(a, b, DUP_CENTRE)
 
 # Measured when the model was shipped (score >= 0.3): recall 56 of 56, precision 56 of 84 (the 28 others
 # are the tray's two screw heads in every photo, which the reader's fusion drops); bounds a little below.
@@ -24,7 +33,7 @@ MIN_BUNDLED_PRECISION = 0.6
 
 @pytest.fixture(scope="module")
 def detector():
-    return DieDetector()
+    return DieDetector(model_dir() / MODEL_FILE, P)
 
 
 def test_manifest_matches_model_file():
@@ -57,7 +66,7 @@ def test_decode_peak_to_box():
     out[0, 0, 5, 8] = 0.5  # its shoulder: not a local maximum
     out[0, 1, 5, 7] = np.log(10.0)  # side 10 cells = 40 input px
     out[0, 2, 5, 7], out[0, 3, 5, 7] = 0.25, -0.25
-    dets = decode(out, scale=0.5)
+    dets = decode(out, scale=0.5, min_score=P.detect_min)
     assert len(dets) == 1
     (x0, y0, x1, y1), score = dets[0].box, dets[0].score
     assert score == pytest.approx(0.9)
@@ -98,9 +107,9 @@ class _Levels(DieDetector):
     """A detector whose pyramid levels return fixed detections (no network)."""
 
     def __init__(self, fine, coarse):
-        self.fine, self.coarse = fine, coarse
+        self.fine, self.coarse, self.params = fine, coarse, P
 
-    def run(self, image_bgr, long_side, min_score=0.25):
+    def run(self, image_bgr, long_side):
         return list(self.fine if long_side == LEVELS[0] else self.coarse)
 
 
@@ -164,8 +173,9 @@ def test_a_coarse_box_over_two_fine_boxes_is_returned_as_a_group():
 def test_output_shape_any_size(detector):
     for h, w in ((480, 640), (961, 1280), (470, 470)):
         blob, _ = network_input(np.zeros((h, w, 3), np.uint8), LEVELS[0])
-        detector.net.setInput(blob)
-        out = detector.net.forward()
+        net = detector._net(blob.shape[2:])
+        net.setInput(blob)
+        out = net.forward()
         assert out.shape == (1, 4, blob.shape[2] // STRIDE, blob.shape[3] // STRIDE)
         assert np.all((out[0, 0] >= 0) & (out[0, 0] <= 1))
 

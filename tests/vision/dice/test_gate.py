@@ -1,31 +1,19 @@
-"""The gate classifier (vision.dice.gate): what is not a die on a game table is flagged, nothing else
-changes."""
+"""The gate (the reader's "is it a die at all?" head, vision.dice.networks): what is not a die on a game
+table is flagged, nothing else changes."""
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+from dataclasses import replace
 
-import vision.dice.reader as reader_module
+import numpy as np
+
 from vision.dice import read_dice
 from vision.dice.eval import match_to_boxes
-from vision.dice.gate import DIE_BELOW, die_probabilities, shipped_gate_classifier
+from vision.dice.reader import DiceReader, shipped_reader
 from vision.training.dice_clusters import CANVAS, make_image
 from vision.training.dice_game_tables import game_table, make_game_set
 from vision.training.dice_render import rendered_cuts
 from tests.opencv import OPENCV_MAJOR
-
-
-def test_without_a_classifier_every_die_is_trusted(monkeypatch):
-    monkeypatch.setattr("vision.dice.gate.shipped_gate_classifier", lambda: None)
-    image = np.zeros((100, 100, 3), np.uint8)
-    p = die_probabilities(image, [(0, 0, 20, 20), (30, 30, 60, 60)])
-    assert p.shape == (2,) and p.dtype == np.float32 and (p == 1.0).all()
-    assert die_probabilities(image, []).shape == (0,)
-
-
-needs_model = pytest.mark.skipif(shipped_gate_classifier() is None,
-                                 reason="assets/dice_model/gate32.onnx is absent")
 
 
 def _tables(n: int, seed: int):
@@ -38,15 +26,12 @@ def _tables(n: int, seed: int):
         yield scene.image, [(int(v), tuple(float(c) for c in b)) for v, b in zip(scene.values, scene.boxes)]
 
 
-@needs_model
-def test_the_gate_flags_the_tables_print_and_keeps_every_reading(monkeypatch):
+def test_the_gate_flags_the_tables_print_and_keeps_every_reading():
     wrong_unflagged = {True: 0, False: 0}
     newly_flagged_false = newly_flagged_dice = real_dice = 0
     for image, boxes in _tables(6, seed=11):
         with_gate = read_dice(image)
-        with monkeypatch.context() as m:
-            m.setattr(reader_module, "die_probabilities", lambda work, b: np.ones(len(b), np.float32))
-            without = read_dice(image)
+        without = DiceReader(replace(shipped_reader().params, die_below=0.0), shipped_reader().networks).read(image)
         # the gate only flags: the same dice, the same values, every flag kept
         assert [(d.value, d.box) for d in with_gate.dice] == [(d.value, d.box) for d in without.dice]
         assert all(g.flagged or not w.flagged for g, w in zip(with_gate.dice, without.dice))
@@ -67,29 +52,14 @@ def test_the_gate_flags_the_tables_print_and_keeps_every_reading(monkeypatch):
     assert newly_flagged_dice * 20 <= real_dice  # real dice it doubts: a few at most
 
 
-@needs_model
 def test_on_a_table_without_dice_what_looks_like_a_die_is_doubted():
     """Every die read on an empty game table is a false one (its print: a yard's circle, a card's
     index): the gate doubts nearly all of them."""
     found = doubted = 0
     for scene in make_game_set(6, seed=21, with_dice=False):
         dice = read_dice(scene.image).dice
-        p = die_probabilities(scene.image, [d.box for d in dice])
+        p = shipped_reader().die_likelihood(scene.image, [d.box for d in dice])
         found += len(dice)
-        doubted += int((p < DIE_BELOW).sum())
-        assert all(d.flagged for d, q in zip(dice, p) if q < DIE_BELOW)
+        doubted += int((p < shipped_reader().params.die_below).sum())
+        assert all(d.flagged for d, q in zip(dice, p) if q < shipped_reader().params.die_below)
     assert found >= 30 and doubted >= 0.9 * found  # measured (seed 21): 90 found, 90 doubted
-
-
-def test_a_weak_detection_the_gate_is_sure_of_is_read_flagged(monkeypatch):
-    """learned._gate_rescued: of the detections scoring under REPORT_SCORE, those with P(a die) >=
-    RESCUE_GATE come back, their score capped under SURE_SCORE (so the die is flagged), no members."""
-    from vision.dice import learned
-    from vision.dice.detect import Detection
-
-    weak = [Detection((10.0, 10.0, 40.0, 40.0), 0.27), Detection((60.0, 60.0, 90.0, 90.0), 0.28)]
-    monkeypatch.setattr(learned, "die_probabilities", lambda work, boxes: np.array([0.95, 0.89], np.float32))
-    rescued = learned._gate_rescued(np.zeros((100, 100, 3), np.uint8), weak)
-    assert rescued == [(Detection((10.0, 10.0, 40.0, 40.0), 0.27), [])]
-    assert learned._gate_rescued(np.zeros((100, 100, 3), np.uint8), []) == []
-    assert learned.RESCUE_GATE == 0.9 and 0.27 < learned.UNSURE_SCORE < learned.SURE_SCORE

@@ -1,4 +1,5 @@
-"""The shipped die-face classifier (assets/dice_model) through cv2.dnn: manifest, shapes, bundled photos."""
+"""The shipped die-face classifiers (assets/dice_model) through cv2.dnn: manifests, shapes, bundled photos, and
+the joined networks the reader runs (vision.dice.networks) built from exactly those files."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 
 from vision.camera import bundled_photos_dir
 from vision.dice.eval import load_set
-from vision.dice.model import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
-    FaceClassifier, face_crop, model_dir, shipped_box_classifier)
+from vision.dice.networks import face_crop, model_dir
+from vision.training.dice_classifier import (BOX_MANIFEST_FILE, BOX_MODEL_FILE, CROP_SIZE, MANIFEST_FILE, MODEL_FILE,
+    FaceClassifier)
 
 # Measured when the model was shipped: crop accuracy 0.839 (47 of 56) on the 14 bundled photos (never
 # trained on), see manifest.json "bundled_photos"; the bound is one crop below it.
@@ -44,8 +46,8 @@ def test_box_classifier_manifest_and_figures():
     assert "--detector" in manifest["command"] and manifest["seed"] == 0
     # Measured when shipped: 0.912 of the held-out photos' detector boxes, 0.919 of their labelled boxes.
     assert manifest["figures"]["byler_test_20pct_detector_boxes"]["accuracy"] >= 0.9
-    clf = shipped_box_classifier()
-    assert clf is not None and clf.manifest["model"] == BOX_MODEL_FILE
+    clf = FaceClassifier(model_file=BOX_MODEL_FILE, manifest_file=BOX_MANIFEST_FILE)
+    assert clf.manifest["model"] == BOX_MODEL_FILE
     p = clf.probabilities(np.zeros((2, 3, CROP_SIZE, CROP_SIZE), np.float32))
     assert p.shape == (2, 7) and np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
 
@@ -136,3 +138,34 @@ def test_camera_noise_in_colour_variants_and_older_commands_unchanged():
     sigmas = [float(v.astype(np.float32).std()) for v in noisy[1:] if abs(float(v.mean()) - 128) < 40]
     assert sigmas and all(NOISE_SIGMA[0] * 0.5 <= s <= NOISE_SIGMA[1] * 1.4 for s in sigmas)
     assert max(float(v.astype(np.float32).std()) for v in plain[1:]) < 1.0  # no noise without it
+
+
+def test_the_joined_networks_are_the_shipped_classifiers():
+    """dice_heads.onnx and dice_recheck.onnx (python -m vision.training.merge_dice_networks) hold exactly
+    the trained files beside them: a classifier retrained without joining again is caught here."""
+    from vision.dice.reader import shipped_reader
+    from vision.training.dice_classifier import COCKED_MODEL_FILE, GATE_MODEL_FILE, SECOND_MODEL_FILE
+    from vision.training.merge_dice_networks import HEADS, MANIFEST_FILE as JOINED
+
+    folder = model_dir()
+    manifest = json.loads((folder / JOINED).read_text())
+    for out, parts in HEADS.items():
+        entry = manifest["networks"][out]
+        assert entry["sha256"] == hashlib.sha256((folder / out).read_bytes()).hexdigest()
+        for file, _, head in parts:
+            assert entry["heads"][head]["sha256"] == hashlib.sha256((folder / file).read_bytes()).hexdigest()
+    crops = np.random.default_rng(1).normal(0, 1, (6, 3, CROP_SIZE, CROP_SIZE)).astype(np.float32)
+    networks = shipped_reader().networks
+    heads = networks.heads(crops, crops[::-1])
+    alone = {f: FaceClassifier(model_file=f).probabilities(crops)
+             for f in (BOX_MODEL_FILE, GATE_MODEL_FILE, COCKED_MODEL_FILE, SECOND_MODEL_FILE)}
+    assert np.allclose(heads.face, alone[BOX_MODEL_FILE], atol=1e-5)
+    assert np.allclose(heads.gate, alone[GATE_MODEL_FILE][::-1], atol=1e-5)
+    assert np.allclose(heads.cocked, alone[COCKED_MODEL_FILE][::-1], atol=1e-5)
+    face, second, gate, cocked = networks.recheck(crops[:4], crops[2:], crops[:0])
+    assert np.allclose(face, alone[BOX_MODEL_FILE][:4], atol=1e-5)
+    assert np.allclose(second, alone[SECOND_MODEL_FILE][2:], atol=1e-5)
+    assert gate.shape == cocked.shape == (0, 2)
+    _, _, gate, cocked = networks.recheck(crops[:0], crops[:0], crops[1:3])
+    assert np.allclose(gate, alone[GATE_MODEL_FILE][1:3], atol=1e-5)
+    assert np.allclose(cocked, alone[COCKED_MODEL_FILE][1:3], atol=1e-5)

@@ -23,7 +23,7 @@ def _face_with(draw) -> tuple[np.ndarray, tuple[int, int, int, int]]:
     """A Lab work image of a white 48 px face on a green table, ``draw(image, centre)`` drawing its middle."""
     import cv2
 
-    from vision.dice.segment import to_lab
+    from vision.dice.pips import to_lab
 
     image = np.full((120, 120, 3), (60, 110, 40), np.uint8)
     cv2.rectangle(image, (36, 36), (84, 84), (235, 240, 240), -1)
@@ -36,12 +36,14 @@ def test_the_pip_of_a_one_is_solid_and_a_digit_is_not():
     strokes of a 7) read as a 1 is not; a face with nothing at its centre is left to the other checks."""
     import cv2
 
-    from vision.dice.learned import face_mask
-    from vision.dice.pips import centre_spot_is_a_pip
+    from vision.dice.pips import centre_spot_is_a_pip, face_mask
+    from vision.dice.reader import shipped_reader
+
+    p = shipped_reader().params
 
     def check(draw) -> bool:
         lab, box = _face_with(draw)
-        return centre_spot_is_a_pip(lab, box, face_mask(box[2] - box[0], box[3] - box[1]))
+        return centre_spot_is_a_pip(lab, box, face_mask(box[2] - box[0], box[3] - box[1], p.mask_inset, p.mask_radius))
 
     assert check(lambda im, c: cv2.circle(im, c, 7, (20, 20, 20), -1, cv2.LINE_AA))
     assert not check(lambda im, c: cv2.circle(im, c, 7, (20, 20, 20), 3, cv2.LINE_AA))  # a ring

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.dice.learned import face_mask
-from vision.dice.pips import read_face
-from vision.dice.segment import to_lab
+from vision.dice.pips import face_mask, read_face, to_lab
+from vision.dice.reader import shipped_reader
 from vision.training.dice_clusters import make_image
 from vision.training.dice_render import PIPS, render_die, rendered_cuts
 
@@ -27,12 +26,14 @@ def test_the_classical_pip_counter_reads_rendered_dice():
     # 120 dice of random colours, rims, shading and glare (seed 0): the product's pip counter, which never
     # saw them, reads at least 95 % right (it reads 118: two pale 2s as 1s), so the faces show countable pips.
     rng = np.random.default_rng(0)
+    params = shipped_reader().params
     right = 0
     for i in range(120):
         cut = render_die(1 + i % 6, rng)
         (x0, y0), (x1, y1) = cut.square[0], cut.square[2]
         box = (int(x0), int(y0), int(x1), int(y1))
-        right += read_face(to_lab(on_table(cut)), box, face_mask(box[2] - box[0], box[3] - box[1])).value == cut.value
+        mask = face_mask(box[2] - box[0], box[3] - box[1], params.mask_inset, params.mask_radius)
+        right += read_face(to_lab(on_table(cut)), box, mask).value == cut.value
     assert right >= 114
 
 
@@ -66,7 +67,7 @@ def test_no_such_face(value):
 def test_composite_training_crops(shared_data):
     # vision.training.train_dice --composites: crops of synthetic tables, their positives labelled with the pasted
     # dice's values and a share of the negatives close-ups of one pip.
-    from vision.dice.model import CROP_SIZE
+    from vision.training.dice_classifier import CROP_SIZE
     from vision.training.train_dice import composite_samples
 
     x, y = composite_samples(4, seed=3, rendered=0.3, pip_negatives=0.5)

@@ -1,14 +1,16 @@
 """Dice reader v2, the classical one: find each die in a BGR frame, count its pips, and check the count with a small learned
-face classifier (:mod:`vision.dice.model`, run through cv2.dnn).
+face classifier (:func:`vision.training.dice_classifier.shipped_classifier`, run through cv2.dnn).
 
-Its front is :func:`vision.dice.reader.read_dice` (``method="classical"``; also the fallback of
-``"learned"`` when the detector's model file is absent). Steps:
+Development only: the box reads with :mod:`vision.dice.reader` (v3); the training tools compare against
+this reader (``"classical"``) and the hybrid (``"hybrid"``: v2 plus every die v3 finds that v2 has not,
+:func:`read_work_hybrid`) through :func:`vision.training.dice_readers.reader_for`, which does the frame
+checks, the work image and the reading order. Steps:
 
 1. Check the frame (:class:`FrameError` for input that is not an image; an observation with ``problem``
    set and no dice for a black, saturated, uniform or tiny frame).
-2. Scale it so the long side is at most :data:`WORK_MAX_SIDE` pixels (the *work image*, :func:`work_image`).
+2. Scale it so the long side is at most 640 pixels (the *work image*, :func:`vision.dice.reader.work_image`).
 3. Foreground: Lab distance from the calibrated empty table (:mod:`vision.dice.calibration`) when there
-   is one for this frame size, else from an estimated table background (:mod:`vision.dice.segment`).
+   is one for this frame size, else from an estimated table background (:mod:`vision.training.dice_segment`).
 4. Candidates: whole foreground objects, and the flat face pieces that colour edges cut them into (so
    touching dice, a die against a tray wall, a top face against its side faces come apart).
 5. Each candidate is read by :func:`vision.dice.pips.read_face`: pips found, fitted to the 3x3 d6 lattice,
@@ -25,13 +27,21 @@ One parameter set serves every table and camera; the constants below say where t
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
-from vision.dice.model import face_crop, shipped_classifier
+from vision.dice.networks import face_crop
 from vision.dice.pips import FaceReading, read_face
-from vision.dice.segment import Region, face_regions, foreground_distance, object_regions, to_lab
 from vision.observation import DieReading
+from vision.training.dice_classifier import shipped_classifier
+from vision.training.dice_segment import (
+    Region,
+    face_regions,
+    foreground_distance,
+    object_regions,
+    to_lab,
+)
 
 # Object sizes accepted as a die or a group of dice: side from 1/60 of the long side (smaller than
 # any die we have seen) to 0.75 of the short side (a close-up of one die).
@@ -71,6 +81,9 @@ CONTESTED = 0.1
 # Classifier probabilities below this carry no weight in the fusion (on held-out crops its answers
 # under 0.6 are right about half the time; at 0.9 and over 99 %).
 VOTE_FLOOR = 0.6
+# A die only the learned reader found (v2's candidates missed it) goes unflagged in the hybrid
+# (read_work_hybrid) only with this confidence.
+ADDED_SURE = 0.8
 
 
 def read_work_classical(work: np.ndarray, calibration=None) -> list[DieReading]:
@@ -143,7 +156,8 @@ def _read_with(work: np.ndarray, lab: np.ndarray, fg, known_side: float | None =
 
 
 def _fuse(work: np.ndarray, reads: list[tuple[Region, FaceReading]]) -> None:
-    """Combine the pip count of each candidate with the learned face classifier (vision.dice.model), in
+    """Combine the pip count of each candidate with the learned face classifier
+    (:func:`vision.training.dice_classifier.shipped_classifier`), in
     place. The classifier's vote is P(die face) * P(its value). Agreement raises the confidence
     (1 - (1 - pips)(1 - vote)); disagreement lowers it (pips * (1 - vote)) and keeps the pips' value; a
     candidate both readers doubt is dropped; one whose pips gave no value is kept, flagged, with the
@@ -201,3 +215,33 @@ def _die(region: Region, reading: FaceReading) -> DieReading:
     conf = reading.confidence
     flagged = bool(conf < FLAG_BELOW or reading.value > 6)
     return DieReading(value=value, box=region.box, confidence=round(float(conf), 4), flagged=flagged)
+
+
+def read_work_hybrid(work: np.ndarray, calibration=None) -> list[DieReading]:
+    """Reader v2 (:func:`read_work_classical`) plus every die the learned reader
+    (:func:`vision.dice.reader.shipped_reader`, run on the work image: its boxes are then in work pixels)
+    finds that v2 has not: a learned die whose centre lies in no v2 die's box and whose box holds no v2
+    die's centre is added, flagged (confidence capped under the learned reader's flag_below) unless its
+    confidence is at least ADDED_SURE. ``calibration``: as for :func:`read_work_classical` (made for the
+    frame this work image was scaled from; the learned reader gets it for the work image's size).
+    Boxes in work-image pixels."""
+    from vision.dice.reader import shipped_reader
+
+    reader = shipped_reader()
+    if calibration is not None:
+        calibration = replace(calibration, frame_shape=tuple(work.shape[:2]))
+    learned = reader.read(work, calibration).dice
+    classical = read_work_classical(work, calibration)
+    capped = round(reader.params.capped, 4)
+    out = list(classical)
+    for d in learned:
+        if not any(_centre_in(d.box, c.box) or _centre_in(c.box, d.box) for c in classical):
+            if d.confidence < ADDED_SURE:  # v2 saw nothing there: only a clear reading goes unflagged
+                d = DieReading(d.value, d.box, min(d.confidence, capped), True, d.cocked)
+            out.append(d)
+    return out
+
+
+def _centre_in(inner, box) -> bool:
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]

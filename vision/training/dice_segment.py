@@ -1,10 +1,10 @@
 """Find die-sized objects in a frame: a background model, a foreground map and candidate regions.
 
-The dice reader (:mod:`vision.dice.reader`) calls :func:`foreground_distance`, then :func:`object_regions`
-(whole objects) and :func:`face_regions` (objects cut along colour edges into flat face pieces).
-Everything here works on the *work image*: the frame scaled down so that its long side is at most
-``vision.dice.reader.WORK_MAX_SIDE`` pixels, in CIE Lab as ``float32`` (OpenCV's 8-bit scaling: L, a, b each
-in 0-255). Regions are returned in work-image pixels.
+The classical dice reader (:mod:`vision.training.dice_classical`, development only) calls
+:func:`foreground_distance`, then :func:`object_regions` (whole objects) and :func:`face_regions` (objects
+cut along colour edges into flat face pieces). Everything here works on the *work image*: the frame scaled
+down so that its long side is at most 640 pixels (:func:`vision.dice.reader.work_image`), in CIE Lab as
+``float32`` (OpenCV's 8-bit scaling: L, a, b each in 0-255). Regions are returned in work-image pixels.
 
 Why a background model: dice come in any colour and lie on light or dark tables, so no fixed colour
 threshold works. What every photo has is a table surface that varies slowly (lighting, vignetting, a

@@ -1,0 +1,140 @@
+"""The dice readers the training tools compare (development only): ``reader_for(name)(frame_bgr) ->
+DiceObservation`` for each name of :data:`READERS`.
+
+- ``"learned"``: the box's reader, :func:`vision.dice.reader.read_dice` (v3).
+- ``"hybrid"``: the classical reader plus every die the learned one finds that it has not
+  (:func:`vision.training.dice_classical.read_work_hybrid`).
+- ``"classical"``: the classical reader v2 (:func:`vision.training.dice_classical.read_work_classical`).
+
+The two comparison readers get the old front of ``read_dice(frame, method=...)``: the frame checks, the
+work image (long side 640 px, :func:`vision.dice.reader.work_image`), the work reader, the dice marked
+(:func:`_mark`: cocked and flagged at the shipped cocked classifier's P(cocked) >= ``cocked_at``, flagged
+where the shipped gate gives P(a die) < ``die_below``, each the mean over the crop's four quarter turns
+as that front had it; flagged when too big to lie among two dice or more, ``oversized``), the boxes
+scaled back to the frame and the dice put in reading order. Unlike the box's reader they give no
+reasons for their flags.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.dice.networks import model_dir
+from vision.dice.params import PARAMS_FILE, DiceParams, load_params
+from vision.dice.reader import _reading_order, _to_frame, read_dice, work_image
+from vision.frames import MIN_FRAME_SIDE, check_frame, frame_problem
+from vision.observation import DiceObservation, DieReading
+
+READERS = ("learned", "hybrid", "classical")
+"""The readers :func:`reader_for` makes; ``"learned"`` is the box's."""
+WORK_SIDE = 640
+"""Long side (px) of the comparison readers' work image: the classical reader's constants are set for it."""
+
+
+def reader_for(name: str) -> Callable[..., DiceObservation]:
+    """The reader ``name`` (:data:`READERS`) as a function ``(frame_bgr, calibration=None) ->
+    DiceObservation`` (as :func:`vision.dice.reader.read_dice`). Raises ValueError naming the choices for
+    another name."""
+    if name == "learned":
+        return read_dice
+    if name == "classical":
+        from vision.training.dice_classical import read_work_classical
+
+        return lambda frame, calibration=None: _read(frame, calibration, read_work_classical)
+    if name == "hybrid":
+        from vision.training.dice_classical import read_work_hybrid
+
+        return lambda frame, calibration=None: _read(frame, calibration, read_work_hybrid)
+    raise ValueError(f"dice reader {name!r} is not one of {', '.join(READERS)}")
+
+
+def warm_up(name: str) -> None:
+    """Pay the reader ``name``'s one-time costs now (model files, first forward passes, OpenCV's Lab
+    tables): one read of a drawn table of three dice, as :func:`vision.dice.reader.warm_up`."""
+    frame = np.full((480, 640, 3), (60, 110, 40), np.uint8)
+    for x0 in (140, 290, 440):
+        cv2.rectangle(frame, (x0, 200), (x0 + 60, 260), (235, 240, 240), -1)
+        for dx, dy in ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)):
+            cv2.circle(frame, (x0 + 30 + 15 * dx, 230 + 15 * dy), 6, (20, 20, 20), -1)
+    reader_for(name)(frame)
+
+
+def _read(frame_bgr: np.ndarray, calibration, read_work) -> DiceObservation:
+    """The old ``read_dice`` front around ``read_work(work, calibration) -> list[DieReading]`` (work
+    pixels): see the module docstring. Raises FrameError for input that is not a frame."""
+    start = time.perf_counter()
+    check_frame(frame_bgr)
+    h, w = frame_bgr.shape[:2]
+    if min(h, w) < MIN_FRAME_SIDE:  # checked before scaling: a thin frame would scale to 0 px
+        return DiceObservation(dice=(), frame_shape=(h, w), ms=(time.perf_counter() - start) * 1000.0,
+                               problem=frame_problem(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)))
+    work, scale = work_image(frame_bgr, WORK_SIDE)
+    problem = frame_problem(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY))
+    dice: list[DieReading] = []
+    if problem is None:
+        if calibration is not None and not calibration.fits((h, w)):
+            calibration = None
+        found = _mark(work, list(read_work(work, calibration)))
+        dice = [d for d, _ in _reading_order([(_to_frame(d, scale, (w, h)), frozenset()) for d in found])]
+    ms = (time.perf_counter() - start) * 1000.0
+    return DiceObservation(dice=tuple(dice), frame_shape=(h, w), ms=ms, problem=problem)
+
+
+def _mark(work: np.ndarray, dice: list[DieReading]) -> list[DieReading]:
+    """``dice`` (boxes in work pixels) marked as the old ``read_dice`` did: cocked (and flagged) at
+    P(cocked) >= cocked_at, flagged at P(a die) < die_below (each the mean over the crop's four quarter
+    turns), flagged when longer than ``oversized`` of the work image's long side among two dice or more.
+    A classifier whose file is absent marks nothing."""
+    if not dice:
+        return dice
+    from vision.training.dice_classifier import turned_probabilities
+
+    p = _params()
+    gate, cocked = _classifiers()
+    boxes = [d.box for d in dice]
+    p_die = turned_probabilities(gate, work, boxes, 4)[:, 1] if gate is not None else None
+    p_cocked = turned_probabilities(cocked, work, boxes, 4)[:, 1] if cocked is not None else None
+    out = []
+    for i, d in enumerate(dice):
+        if p_cocked is not None and p_cocked[i] >= p.cocked_at:
+            d = replace(d, cocked=True, flagged=True)
+        if p_die is not None and p_die[i] < p.die_below:
+            d = replace(d, flagged=True)
+        out.append(d)
+    if len(out) >= 2:
+        limit = p.oversized * max(work.shape[:2])
+        out = [replace(d, flagged=True) if max(d.box[2] - d.box[0], d.box[3] - d.box[1]) > limit else d
+               for d in out]
+    return out
+
+
+@lru_cache(maxsize=1)
+def _params() -> DiceParams:
+    return load_params(model_dir() / PARAMS_FILE)
+
+
+@lru_cache(maxsize=1)
+def _classifiers():
+    """The shipped gate and cocked classifiers (:mod:`vision.training.dice_classifier`), each None when
+    its file is absent."""
+    from vision.training.dice_classifier import (
+        COCKED_MANIFEST_FILE,
+        COCKED_MODEL_FILE,
+        GATE_MANIFEST_FILE,
+        GATE_MODEL_FILE,
+        FaceClassifier,
+    )
+
+    out = []
+    for model, manifest in ((GATE_MODEL_FILE, GATE_MANIFEST_FILE), (COCKED_MODEL_FILE, COCKED_MANIFEST_FILE)):
+        try:
+            out.append(FaceClassifier(model_file=model, manifest_file=manifest))
+        except (FileNotFoundError, cv2.error):
+            out.append(None)
+    return tuple(out)
