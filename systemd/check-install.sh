@@ -196,8 +196,8 @@ grep -q 'config.toml$' <<<"$listing" || fail "the config in the report"
 pass "report archive written, with the config and without the saved games"
 
 if [ "$RUN_TESTS" -eq 1 ]; then
-    say "tests on $SUITE's apt stack (python3-pytest, python3-hypothesis from apt)"
-    in_root apt-get install -y --no-install-recommends python3-pytest python3-hypothesis >/dev/null
+    say "tests on $SUITE's apt stack (python3-pytest, python3-pytest-xdist, python3-hypothesis from apt)"
+    in_root apt-get install -y --no-install-recommends python3-pytest python3-pytest-xdist python3-hypothesis >/dev/null
     in_root "$VENV/bin/python" -c 'from companion.app.report import versions_line; print(versions_line())' \
         | sed 's/^/    /'
     # shellcheck disable=SC2086  # TESTS is a list of words

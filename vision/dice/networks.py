@@ -13,7 +13,7 @@ joins the trained classifiers into them; each head is its trained network unchan
   classifier (``face32_det_b.onnx``, the same network trained with another seed), and the gate and the
   cocked-die classifier on two more views, one pass.
 
-Every classifier reads the crop of :func:`face_crop`: a square CROP_MARGIN times the box's side around
+Every classifier reads the crop of :func:`face_crop`: a square ``crop_margin`` times the box's side around
 it, scaled to 32 px, normalised per crop (minus its mean, over its standard deviation), so the table's
 and the die's colour and the exposure matter less than the pattern of pips. Training commands and
 figures: ``assets/dice_model/README.md`` and the manifests beside the files.

@@ -54,12 +54,6 @@ PIP_MIN_PIXELS = 3
 PIP_MIN_AXIS_RATIO = 0.45
 # Fill: spot area over its ellipse's area; a ragged spot (texture, a pip merged with an edge) is lower.
 PIP_MIN_FILL = 0.6
-# The pip of a 1 (centre_spot_is_a_pip): the biggest spot within this distance (per s) of the face's
-# centre, whose holes are at most this share of its area and whose area (less its holes) is at least this
-# share of its convex hull. A pip is a solid disc (solidity above 0.9 when blurred); a digit of a card's
-# index read as a 1 (on the rendered game tables) is hollow or ragged (0.45-0.75).
-CENTRE_SPOT_REACH = 0.2
-CENTRE_SPOT_MAX_HOLES, CENTRE_SPOT_MIN_SOLIDITY = 0.1, 0.8
 # Pip sizes on one face agree: a pip smaller than this fraction of the face's largest non-single pip
 # is suspect (a 1's pip may be larger; the others are equal).
 PIP_SIZE_RATIO = 0.45
@@ -213,43 +207,6 @@ def read_face(lab: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray,
     reading = _read_lattice(dist, fmask, pips, side, threshold, rejected_at)
     reading.pips = [Pip(p.x / scale + X0, p.y / scale + Y0, p.area / scale ** 2) for p in reading.pips]
     return reading
-
-
-def centre_spot_is_a_pip(lab: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray) -> bool:
-    """Whether the biggest spot of the pip map within CENTRE_SPOT_REACH of the face's centre (the pip of
-    a 1) could be a pip: False when it is hollow (holes over CENTRE_SPOT_MAX_HOLES of its area: a ring, a
-    digit 0, 6, 8 or 9) or ragged (area over its convex hull's below CENTRE_SPOT_MIN_SOLIDITY: a digit's
-    strokes); True otherwise, and when there is no spot there (that is for the other checks to judge).
-    Arguments as :func:`read_face`."""
-    found = _pip_mask(lab, box, mask, None)
-    if found is None:
-        return True
-    pip_mask, _, _, side, scale, (X0, Y0), _ = found
-    contours, hierarchy = cv2.findContours(pip_mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    if hierarchy is None:
-        return True
-    cx = ((box[0] + box[2]) / 2 - X0) * scale
-    cy = ((box[1] + box[3]) / 2 - Y0) * scale
-    best = None
-    for i, contour in enumerate(contours):
-        if hierarchy[0][i][3] != -1:
-            continue  # a hole, counted with its spot below
-        area = cv2.contourArea(contour)
-        m = cv2.moments(contour)
-        if area < max(PIP_MIN_PIXELS, PIP_MIN_AREA * side * side) or m["m00"] <= 0:
-            continue
-        if math.hypot(m["m10"] / m["m00"] - cx, m["m01"] / m["m00"] - cy) > CENTRE_SPOT_REACH * side:
-            continue
-        holes, j = 0.0, hierarchy[0][i][2]
-        while j != -1:
-            holes += cv2.contourArea(contours[j])
-            j = hierarchy[0][j][0]
-        if best is None or area > best[0]:
-            best = (area, holes, cv2.contourArea(cv2.convexHull(contour)))
-    if best is None:
-        return True
-    area, holes, hull = best
-    return holes <= CENTRE_SPOT_MAX_HOLES * area and (area - holes) >= CENTRE_SPOT_MIN_SOLIDITY * hull
 
 
 def _pip_map(crop: np.ndarray, side: float) -> np.ndarray:

@@ -16,8 +16,8 @@ one :class:`Candidates` value, whose crops are cut once:
    empty table); a second pass for the dice the first left unsure (:meth:`DiceReader._recheck`: two more
    views and the second classifier); the pip count where the classifier alone does not settle the value.
 4. **decide**: value, confidence and flag of each die (:meth:`DiceReader._decide`): the classifier and
-   the pips fused, then flagged when unsure, partly out of view, a 1 whose pip is hollow, cocked, doubted
-   by the gate, or too big to lie among the others.
+   the pips fused, then flagged when unsure, partly out of view, cocked, doubted by the gate, or too big
+   to lie among the others.
 
 A die therefore costs at most two classifier passes (the detector runs twice a frame, at two scales).
 :func:`read_dice` reads with the shipped reader (:func:`shipped_reader`, built on first use).
@@ -36,7 +36,7 @@ import numpy as np
 from vision.dice.detect import Detection, same_die
 from vision.dice.networks import DiceNetworks, face_crop, model_dir
 from vision.dice.params import PARAMS_FILE, DiceParams, load_params
-from vision.dice.pips import centre_spot_is_a_pip, face_mask, lab_distance, read_pips, to_lab
+from vision.dice.pips import face_mask, lab_distance, read_pips, to_lab
 from vision.frames import MIN_FRAME_SIDE, check_frame, frame_problem
 from vision.observation import DiceObservation, DieReading
 
@@ -47,7 +47,6 @@ WEAK = "weak detection"  # detection score under sure_score
 NO_FACE = "no die face"  # the classifier gives P(no die face) >= doubt_die
 PIPS_DISAGREE = "pips disagree"  # the pip count won over the classifier, or vetoed it
 EDGE = "edge"  # partly out of view
-HOLLOW_ONE = "hollow 1"  # a 1 whose pip is hollow or ragged
 COCKED = "cocked"
 GATE = "gate"  # the gate doubts it is a die
 OVERSIZED = "oversized"  # too big to lie among the others
@@ -332,11 +331,6 @@ class DiceReader:
             outside = max(-x0, -y0, x1 - w, y1 - h, 0.0) / max(x1 - x0, 1.0)
             if outside > p.edge_tolerance:
                 conf, why = min(conf, capped), why | {EDGE}
-            if value == 1 and conf >= p.flag_below:
-                lab = to_lab(work) if lab is None else lab
-                if not centre_spot_is_a_pip(lab, box, face_mask(box[2] - box[0], box[3] - box[1],
-                                                                 p.mask_inset, p.mask_radius)):
-                    conf, why = capped, why | {HOLLOW_ONE}  # a card's digit, a ring: no die's 1
             if conf >= p.flag_below:
                 why = frozenset()
             cocked = bool(cands.cocked[d.index] >= p.cocked_at)

@@ -5,7 +5,7 @@ For every labelled set (a folder with ``labels.csv`` and ``boxes.csv``, as for `
 reads each image with the shipped reader (:meth:`vision.dice.reader.DiceReader.read_with_reasons`),
 matches its dice to the labelled boxes (:func:`vision.dice.eval.match_to_boxes`) and counts, for each
 reason a die is flagged (:data:`vision.dice.reader.UNSURE`, ``WEAK``, ``NO_FACE``, ``PIPS_DISAGREE``,
-``EDGE``, ``HOLLOW_ONE``, ``COCKED``, ``GATE``, ``OVERSIZED``), the right dice and the wrong ones (a wrong
+``EDGE``, ``COCKED``, ``GATE``, ``OVERSIZED``), the right dice and the wrong ones (a wrong
 value, or no labelled die there) it flags, and how many of them it alone flags (without this check the
 die would be offered as sure). A check that flags more right dice than wrong ones on the real sets earns
 its place with a figure in ``assets/dice_model/README.md`` or goes (issue 38). ``--errata``: label
@@ -27,10 +27,9 @@ from pathlib import Path
 import cv2
 
 from vision.dice.eval import apply_errata, load_errata, load_set, match_to_boxes
-from vision.dice.reader import (COCKED, EDGE, GATE, HOLLOW_ONE, NO_FACE, OVERSIZED, PIPS_DISAGREE, UNSURE, WEAK,
-                                shipped_reader)
+from vision.dice.reader import COCKED, EDGE, GATE, NO_FACE, OVERSIZED, PIPS_DISAGREE, UNSURE, WEAK, shipped_reader
 
-REASONS = (UNSURE, WEAK, NO_FACE, PIPS_DISAGREE, EDGE, HOLLOW_ONE, COCKED, GATE, OVERSIZED)
+REASONS = (UNSURE, WEAK, NO_FACE, PIPS_DISAGREE, EDGE, COCKED, GATE, OVERSIZED)
 
 
 def report_set(set_dir: Path, errata: list[dict] | None = None) -> dict:

@@ -13,7 +13,7 @@ import pytest
 from vision.dice.detect import Detection
 from vision.dice.networks import Heads
 from vision.dice.pips import FaceReading, face_mask, object_mask, to_lab
-from vision.dice.reader import (COCKED, EDGE, GATE, HOLLOW_ONE, NO_FACE, OVERSIZED, PIPS_DISAGREE, UNSURE, WEAK,
+from vision.dice.reader import (COCKED, EDGE, GATE, NO_FACE, OVERSIZED, PIPS_DISAGREE, UNSURE, WEAK,
                                 Candidates, DiceReader, shipped_reader)
 
 SHIPPED = shipped_reader()
@@ -333,18 +333,6 @@ def test_a_die_too_big_to_lie_among_the_others_is_flagged():
     alone[:, 300:] = (60, 110, 40)
     obs, why = SHIPPED.read_with_reasons(alone)
     assert len(obs.dice) == 1 and OVERSIZED not in why[0]
-
-
-def test_a_one_whose_pip_is_hollow_is_flagged(monkeypatch):
-    """A ring (a card's digit 0, a printed circle) read as a 1 is flagged: no die's pip is hollow
-    (vision.dice.pips.centre_spot_is_a_pip, measured in tests/vision/dice/test_pips.py)."""
-    import vision.dice.reader as reader_module
-
-    frame, _ = _table()
-    monkeypatch.setattr(reader_module, "centre_spot_is_a_pip", lambda lab, box, mask: False)
-    obs, why = SHIPPED.read_with_reasons(frame)
-    assert [w for d, w in zip(obs.dice, why) if d.value == 1] == [{HOLLOW_ONE}]
-    assert all(not d.flagged for d in obs.dice if d.value != 1)
 
 
 def test_the_gate_answers_for_any_boxes_in_one_pass():
