@@ -548,8 +548,9 @@ def shipped_reader() -> DiceReader:
     """The box's reader: the settings and networks in ``assets/dice_model``, loaded on first use. Raises
     MissingFileError or FileFormatError (a settings file), MissingFileError or BrokenModelError (a model
     file) naming the file: a broken install."""
-    params = load_params(model_dir() / PARAMS_FILE)
-    return DiceReader(params, DiceNetworks.load(params))
+    folder = model_dir()
+    params = load_params(folder / PARAMS_FILE)
+    return DiceReader(params, DiceNetworks.load(params, folder))
 
 
 def read_dice(frame_bgr: np.ndarray, calibration=None) -> DiceObservation:

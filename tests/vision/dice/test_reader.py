@@ -284,3 +284,25 @@ def test_the_ludo_board_print_gives_no_unflagged_die(name):
     obs = read_dice(cv2.imread(str(BOARD_FRAMES / name)))
     assert obs.problem is None
     assert all(d.value == 1 for d in obs.dice if not d.flagged)
+
+
+def test_a_missing_model_file_is_said_in_one_line_by_the_cli(tmp_path, monkeypatch, capsys):
+    """A broken install (a model file of assets/dice_model gone): `dice read` says which file, in one line,
+    exit 2, instead of a traceback or a reader that silently reads less."""
+    import shutil
+
+    import vision.dice.reader as reader_module
+    from vision.dice.networks import RECHECK_FILE, model_dir
+
+    folder = tmp_path / "dice_model"
+    shutil.copytree(model_dir(), folder)
+    (folder / RECHECK_FILE).unlink()
+    monkeypatch.setattr(reader_module, "model_dir", lambda: folder)
+    shipped_reader.cache_clear()
+    try:
+        photo = str(sorted(bundled_photos_dir().glob("*.jpg"))[0])
+        assert main(["dice", "read", photo, "--json"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and str(folder / RECHECK_FILE) in err[0] and "reinstall" in err[0]
+    finally:
+        shipped_reader.cache_clear()
