@@ -52,15 +52,21 @@ def _stats(args) -> int:
         return 0
     dice = figures["dice"]
     scope = game(args.game).title() if args.game else "all games"
-    print(f"{figures['games']} saved games ({figures['finished']} finished), {scope}")
+    print(f"{_count(figures['games'], 'saved game')} ({figures['finished']} finished), {scope}")
     print(f"dice: {dice['rolls']} rolls, faces 1-6 {dice['faces']}, chi2 {dice['chi2']}, p {dice['p_value']:.4f}")
     print(f"  {dice['verdict']}")
     for name, player in figures["players"].items():
         extra = ", ".join(f"{k} {v}" for k, v in player.items() if k not in ("games", "wins"))
-        print(f"{name}: {player['games']} games, {player['wins']} wins" + (f", {extra}" if extra else ""))
+        print(f"{name}: {_count(player['games'], 'game')}, {_count(player['wins'], 'win')}"
+              + (f", {extra}" if extra else ""))
     for path in figures.get("plots", []):
         print(f"chart: {path}")
     if figures.get("unreadable"):
         print(f"left out, cannot be read or replayed: game {', '.join(map(str, figures['unreadable']))} "
               f"(the log says why)")
     return 0
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1 (the command's own English lines; screens use ngettext)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
