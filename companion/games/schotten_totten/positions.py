@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from companion.games.schema import obj
 from companion.games.schotten_totten.cards import Card
 from companion.games.schotten_totten.claims import SIDE_SIZE
 from companion.games.schotten_totten.config import SchottenTottenConfig
@@ -28,8 +29,7 @@ def state_from_position(position: Mapping) -> SchottenTottenState:
     Raises ``ValueError`` naming the problem: unknown variant, not nine stones, a bad card code, more
     than 3 cards a side, a card listed twice, a bad ``owner``/``first_complete``.
     """
-    if not isinstance(position, Mapping):
-        raise ValueError("a position is a JSON object")
+    obj(position)  # PositionError, a ValueError: "a position is a JSON object {...}, not null"
     config = SchottenTottenConfig.from_variant({"game": position.get("variant", "schotten-totten")})
     raw_stones = position.get("stones")
     if not isinstance(raw_stones, list) or len(raw_stones) != NUM_STONES:
