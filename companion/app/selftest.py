@@ -17,6 +17,8 @@ What counts as *required*:
   config file must load when present (the config directory itself is read-only under systemd).
 - store: when the store file exists, SQLite's ``PRAGMA integrity_check`` must say ``ok``, the schema
   must be the box's, and every saved game must read and replay (:func:`check_store`).
+- dice reader: always required. Its settings and model files (``assets/dice_model``) must load
+  (:func:`check_dice_reader`): one missing or unreadable is a broken install.
 - hints: never required. How many times slower than the development machine this one runs the
   advisors (:func:`companion.hints.speed.speed_factor`), against ``[hints] speed_factor``: a warning when
   the configured factor is off by more than half, saying what to set (the box still answers within its

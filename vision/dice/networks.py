@@ -107,8 +107,9 @@ class DiceNetworks:
             try:
                 nets.append(DieDetector(path, params) if name == DETECTOR_FILE else cv2.dnn.readNetFromONNX(str(path)))
             except cv2.error as e:
-                raise BrokenModelError(f"{path}: the dice reader's model file cannot be read ({str(e).strip()[:80]}); "
-                                       "reinstall the box") from None
+                why = " ".join(str(e).split())  # OpenCV's message spans lines; it says what the importer met
+                raise BrokenModelError(f"{path}: the dice reader's model file cannot be read, reinstall the box "
+                                       f"(OpenCV: {why[:160]})") from None
         return cls(*nets)
 
     def heads(self, crops: np.ndarray, quarters: np.ndarray) -> Heads:

@@ -78,11 +78,19 @@ class DiceParams:
         return self.flag_below * 0.98
 
 
+LIMITS = {"work_max_side": (64, 4096), "crop_size": (8, 256), "crowded": (1, 1000), "detect_levels": (32, 4096),
+          "crop_margin": (1.0, 4.0), "coarse_min_side": (0.0, 1000.0), "object_min_dist": (0.0, 442.0),
+          "big_box": (1.0, 100.0), "mask_inset": (0.0, 0.5), "mask_radius": (0.0, 0.5)}
+"""Accepted range (inclusive) of a setting; every other one is a score, probability, belief or fraction in
+0-1. A value outside its range is a broken settings file, not a setting to try."""
+
+
 def load_params(path: str | Path) -> DiceParams:
     """The settings in ``path`` (the format of ``assets/dice_model/params.json``: ``{"format": 1,
     "settings": {name: {"value": v, "why": "..."}}}``). Raises MissingFileError when the file is absent,
     FileFormatError naming the file and the key when it is not that JSON or a setting is missing,
-    unknown or not a number."""
+    unknown, not a number of its kind (a whole number where the field is an ``int``; ``detect_levels`` a list of
+    two) or outside its range (:data:`LIMITS`, else 0-1)."""
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -102,13 +110,26 @@ def load_params(path: str | Path) -> DiceParams:
     values = {}
     for name, entry in settings.items():
         value = entry.get("value") if isinstance(entry, dict) else None
-        if isinstance(value, list) and value and all(_number(v) for v in value):
-            value = tuple(value)
-        elif not _number(value):
-            raise FileFormatError(f"{path}: setting {name!r} has no numeric \"value\"")
-        values[name] = value
+        kind = names[name].type
+        lo, hi = LIMITS.get(name, (0.0, 1.0))
+        if kind.startswith("tuple"):
+            ok = isinstance(value, list) and len(value) == 2 and all(_whole(v) for v in value)
+            what = "a list of two whole numbers"
+        elif kind == "int":
+            ok, what = _whole(value), "a whole number"
+        else:
+            ok, what = _number(value), "a number"
+        if not ok:
+            raise FileFormatError(f"{path}: setting {name!r} has no \"value\" that is {what}")
+        if not all(lo <= v <= hi for v in (value if isinstance(value, list) else [value])):
+            raise FileFormatError(f"{path}: setting {name!r} is {value}, outside {lo:g}-{hi:g}")
+        values[name] = tuple(value) if isinstance(value, list) else value
     return DiceParams(**values)
 
 
 def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

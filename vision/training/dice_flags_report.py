@@ -7,8 +7,8 @@ matches its dice to the labelled boxes (:func:`vision.dice.eval.match_to_boxes`)
 reason a die is flagged (:data:`vision.dice.reader.UNSURE`, ``WEAK``, ``NO_FACE``, ``PIPS_DISAGREE``,
 ``EDGE``, ``COCKED``, ``GATE``, ``OVERSIZED``), the right dice and the wrong ones (a wrong
 value, or no labelled die there) it flags, and how many of them it alone flags (without this check the
-die would be offered as sure). A check that flags more right dice than wrong ones on the real sets earns
-its place with a figure in ``assets/dice_model/README.md`` or goes (issue 38). ``--errata``: label
+die would be offered as sure). A check that flags more right dice than wrong ones on the real sets must
+earn its place with a figure in ``assets/dice_model/README.md``, or it goes (issue 38). ``--errata``: label
 corrections applied to sets they name (byler_d6's: ``assets/dice_model/byler_d6_label_errata.csv``).
 
 Example line: ``byler_d6  1493 dice  flagged 58 (right 40, wrong 18)  gate: right 3 (alone 2), wrong 1

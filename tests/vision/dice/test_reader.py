@@ -261,14 +261,19 @@ def test_the_work_image_averages_whole_blocks_when_the_frame_is_a_whole_multiple
     assert scale == 1.0 and work is small
 
 
-def test_warm_up_loads_the_readers_models_before_the_first_photo():
+def test_warm_up_loads_the_readers_models_before_the_first_photo(monkeypatch):
+    import vision.dice.reader as reader_module
     from vision.dice import warm_up
 
+    converted = []
+    real = reader_module.to_lab
+    monkeypatch.setattr(reader_module, "to_lab", lambda image: converted.append(image.shape) or real(image))
     shipped_reader.cache_clear()
     warm_up()
     warm_up()  # safe to call again
     info = shipped_reader.cache_info()
     assert info.currsize == 1 and info.misses == 1 and info.hits >= 1
+    assert converted  # OpenCV's Lab tables are built now, not in the first photo's time (~150 ms here)
 
 
 BOARD_FRAMES = SHARED_DATA / "ludo" / "board_frames"
