@@ -140,17 +140,18 @@ def test_drawn_dice_all_values(body, pip, table, max_flagged):
 
 
 def test_close_ups_of_one_drawn_die():
-    """320 close-ups (8 seeds x 40) of one drawn die of 150-420 px on a 640 px table
-    (:func:`vision.training.dice_clusters.make_image` with :func:`vision.training.dice_render.rendered_cuts`). Measured
-    (twelfth round): 255 read exactly; 241 before a box the detector's merge dropped (a coarse box taken
-    for a group of small dice, 250 with only those, or a bigger duplicate of a box over part of the die)
-    could be restored as one close-up die (vision.dice.reader.DiceReader._close_ups). No die is shown wrong unflagged;
-    most misses read no die at all (the detector does not see the biggest drawn dice whole)."""
+    """160 close-ups (4 seeds x 40) of one drawn die of 150-420 px on a 640 px table
+    (:func:`vision.training.dice_clusters.make_image` with :func:`vision.training.dice_render.rendered_cuts`).
+    Measured: 131 read exactly (seeds 1-8, the 320 of the twelfth round: 255 then, 257 with the
+    one-recognizer reader; 241 before a box the detector's merge dropped could be restored as one close-up
+    die, vision.dice.reader.DiceReader._close_ups). No die is shown wrong unflagged; most misses read no
+    die at all (the detector does not see the biggest drawn dice whole). Four seeds, not eight: eight took
+    25 s, a benchmark's time, not a test's."""
     from vision.training.dice_clusters import make_image
     from vision.training.dice_render import rendered_cuts
 
     exact = wrong_unflagged = 0
-    for seed in range(1, 9):
+    for seed in range(1, 5):
         cuts, rng = rendered_cuts(40, seed, 256), np.random.default_rng(seed)
         for _ in range(40):
             scene = make_image(cuts, rng, touching=False, sides=(150.0, 420.0), dice=(1, 1))
@@ -158,7 +159,7 @@ def test_close_ups_of_one_drawn_die():
             exact += len(dice) == 1 and dice[0].value == scene.values[0]
             wrong_unflagged += sum(not d.flagged and d.value != scene.values[0] for d in dice)
     assert wrong_unflagged == 0
-    assert exact >= 252
+    assert exact >= 128
 
 def test_empty_table_reads_no_dice():
     frame, _ = synthetic_table([])
