@@ -21,6 +21,7 @@ figures: ``assets/dice_model/README.md`` and the manifests beside the files.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -33,6 +34,8 @@ from vision.dice.params import DiceParams
 from vision.errors import MissingFileError, VisionError
 
 DETECTOR_FILE, HEADS_FILE, RECHECK_FILE = "detect.onnx", "dice_heads.onnx", "dice_recheck.onnx"
+FEATURES = 96
+"""Width of the face classifier's features (``face32_det.onnx``: its last convolution's channels)."""
 
 
 class BrokenModelError(VisionError, RuntimeError):
@@ -75,11 +78,13 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Heads:
     """The first pass's answers for n crops: ``face`` (n, 7), ``gate`` (n, 2), ``cocked`` (n, 2), each row
-    softmax probabilities."""
+    softmax probabilities; ``features`` (n, c) float32, the face classifier's features of each crop (the
+    input of its last layer, c = :data:`FEATURES`; None from a stand-in without them): what :mod:`vision.dice.learning` adapts on)."""
 
     face: np.ndarray
     gate: np.ndarray
     cocked: np.ndarray
+    features: np.ndarray | None = None
 
 
 class DiceNetworks:
@@ -88,11 +93,13 @@ class DiceNetworks:
     Build with :meth:`load`; a test may pass objects of its own with the same methods. ``passes`` counts the
     classifier passes so far (each call of :meth:`heads` or :meth:`recheck` with crops)."""
 
-    def __init__(self, detector: DieDetector, heads_net, recheck_net) -> None:
+    def __init__(self, detector: DieDetector, heads_net, recheck_net, heads_id: str = "") -> None:
         self.detector = detector
         self._heads = heads_net
         self._recheck = recheck_net
         self.passes = 0
+        self.heads_id = heads_id
+        """The sha256 (hex) of the heads graph: what learned features belong to (:mod:`vision.dice.learning`)."""
 
     @classmethod
     def load(cls, params: DiceParams, folder: str | Path | None = None) -> DiceNetworks:
@@ -110,18 +117,19 @@ class DiceNetworks:
                 why = " ".join(str(e).split())  # OpenCV's message spans lines; it says what the importer met
                 raise BrokenModelError(f"{path}: the dice reader's model file cannot be read, reinstall the box "
                                        f"(OpenCV: {why[:160]})") from None
-        return cls(*nets)
+        return cls(*nets, heads_id=hashlib.sha256((folder / HEADS_FILE).read_bytes()).hexdigest())
 
     def heads(self, crops: np.ndarray, quarters: np.ndarray) -> Heads:
         """Face probabilities of ``crops`` and gate and cocked probabilities of ``quarters`` (each (n, 3, s,
         s) float32, :func:`face_crop`), one pass."""
         if len(crops) == 0:
-            return Heads(np.zeros((0, 7), np.float32), np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32))
+            return Heads(np.zeros((0, 7), np.float32), np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32),
+                         np.zeros((0, FEATURES), np.float32))
         self.passes += 1
         self._heads.setInput(np.ascontiguousarray(crops, dtype=np.float32), "crops")
         self._heads.setInput(np.ascontiguousarray(quarters, dtype=np.float32), "quarters")
-        face, gate, cocked = self._heads.forward(["face", "gate", "cocked"])
-        return Heads(softmax(face), softmax(gate), softmax(cocked))
+        face, gate, cocked, features = self._heads.forward(["face", "gate", "cocked", "face_features"])
+        return Heads(softmax(face), softmax(gate), softmax(cocked), features.reshape(len(crops), -1).astype(np.float32))
 
     def recheck(self, turned: np.ndarray, crops: np.ndarray, halves: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -34,7 +34,8 @@ import cv2
 import numpy as np
 
 from vision.dice.detect import Detection, same_die
-from vision.dice.networks import DiceNetworks, face_crop, model_dir
+from vision.dice.learning import LearnedFaces, normalise
+from vision.dice.networks import FEATURES, DiceNetworks, face_crop, model_dir
 from vision.dice.params import PARAMS_FILE, DiceParams, load_params
 from vision.dice.pips import face_mask, lab_distance, read_pips, to_lab
 from vision.frames import MIN_FRAME_SIDE, check_frame, frame_problem
@@ -46,6 +47,7 @@ UNSURE = "unsure"  # the classifier's belief (with the pips) under flag_below
 WEAK = "weak detection"  # detection score under sure_score
 NO_FACE = "no die face"  # the classifier gives P(no die face) >= doubt_die
 PIPS_DISAGREE = "pips disagree"  # the pip count won over the classifier, or vetoed it
+DISAGREES = "learned disagrees"  # the learned faces and the shipped classifier read other values
 EDGE = "edge"  # partly out of view
 COCKED = "cocked"
 GATE = "gate"  # the gate doubts it is a die
@@ -63,7 +65,8 @@ class Candidates:
     (:func:`vision.dice.networks.face_crop`); ``face1`` and ``face_t`` (n, 7) the face classifier's
     probabilities of it and of its transpose, ``face2`` (n, 7) their normalised geometric mean; ``gate``
     (n,) P(a die) and ``cocked`` (n,) P(cocked), the mean over the crop as it is and turned by a quarter
-    (of four quarter turns once the second pass has asked about the die)."""
+    (of four quarter turns once the second pass has asked about the die); ``features`` (n, c) the face
+    classifier's features (L2-normalised mean of the two views), None without them."""
 
     boxes: list[Detection]
     members: dict[int, list[int]] = field(default_factory=dict)
@@ -75,6 +78,7 @@ class Candidates:
     face2: np.ndarray | None = None
     gate: np.ndarray | None = None
     cocked: np.ndarray | None = None
+    features: np.ndarray | None = None
 
     def add(self, box: Detection) -> int:
         """Index of ``box``, appended unless the same box is there already."""
@@ -88,22 +92,53 @@ class Candidates:
 @dataclass
 class Die:
     """A candidate the check stage took for a die: ``index`` into the candidates, its detection ``score``
-    (capped for the doubtful), ``probs`` (7,) the face probabilities it is read with."""
+    (capped for the doubtful), ``probs`` (7,) the face probabilities it is read with; ``disagrees``: the
+    learned faces and the shipped classifier read it otherwise (:mod:`vision.dice.learning`)."""
 
     index: int
     score: float
     probs: np.ndarray
+    disagrees: bool = False
 
 
 class DiceReader:
     """The dice recognizer: settings and networks, built once, then :meth:`read` for each frame.
 
     ``params``: :class:`vision.dice.params.DiceParams`; ``networks``: an object with the methods of
-    :class:`vision.dice.networks.DiceNetworks` (``detector``, ``heads``, ``recheck``)."""
+    :class:`vision.dice.networks.DiceNetworks` (``detector``, ``heads``, ``recheck``); ``learned``: the
+    players' own dice (:class:`vision.dice.learning.LearnedFaces`) or None (the shipped reader alone)."""
 
-    def __init__(self, params: DiceParams, networks: DiceNetworks) -> None:
+    def __init__(self, params: DiceParams, networks: DiceNetworks, learned: LearnedFaces | None = None) -> None:
         self.params = params
         self.networks = networks
+        self.learned = learned
+
+    def with_learned(self, learned: LearnedFaces | None) -> DiceReader:
+        """This reader's settings and networks with ``learned`` (None: the shipped reader alone)."""
+        return DiceReader(self.params, self.networks, learned)
+
+    def die_crops(self, frame_bgr: np.ndarray, boxes) -> np.ndarray:
+        """The classifier's crops (n, 3, s, s) float32 of the dice at ``boxes`` ((x0, y0, x1, y1) frame
+        pixels, as a :class:`DiceObservation` gives them), cut from the work image as a read cuts them:
+        what :mod:`vision.dice.learning` keeps of a confirmed roll."""
+        p = self.params
+        if len(boxes) == 0:
+            return np.zeros((0, 3, p.crop_size, p.crop_size), np.float32)
+        check_frame(frame_bgr)
+        work, scale = work_image(frame_bgr, p.work_max_side)
+        return np.stack([face_crop(work, [v * scale for v in b], p.crop_size, p.crop_margin) for b in boxes])
+
+    def die_features(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The face classifier's features (n, c) (L2-normalised mean of the crop as it is and transposed,
+        as a read takes them) and its probabilities (n, 7) (their normalised geometric mean) of ``crops``
+        (n, 3, s, s), in one pass."""
+        n = len(crops)
+        both = np.concatenate([crops, crops.transpose(0, 1, 3, 2)]) if n else crops
+        heads = self.networks.heads(both, both)
+        if n == 0 or heads.features is None:
+            return np.zeros((n, FEATURES), np.float32), heads.face[:n]
+        return (normalise((heads.features[:n] + heads.features[n:]) / 2),
+                _geometric_mean([heads.face[:n], heads.face[n:]]))
 
     # ------------------------------------------------------------------------------------ the read
 
@@ -203,6 +238,8 @@ class DiceReader:
         cands.face2 = _geometric_mean([cands.face1, cands.face_t])
         cands.gate = (heads.gate[:n, 1] + heads.gate[n:, 1]) / 2
         cands.cocked = (heads.cocked[:n, 1] + heads.cocked[n:, 1]) / 2
+        if self.learned is not None and heads.features is not None:
+            cands.features = normalise((heads.features[:n] + heads.features[n:]) / 2)
 
     def _select(self, work: np.ndarray, cands: Candidates, calibration) -> list[Die]:
         """Stage 3a: which candidates are dice, with their one-view probabilities (the classifier
@@ -273,7 +310,8 @@ class DiceReader:
         dice: Lakshminarayanan et al. 2017). A die whose gate or cocked probability (two views) lies
         within check_margin of its threshold: both on the crop turned by a half and three quarters too
         (the mean of four quarter turns, as they were measured). The others keep the first pass's, the
-        face's two views as the die's probabilities."""
+        face's two views as the die's probabilities. With learned faces, each die's probabilities are
+        then adapted to the players' own dice (:meth:`vision.dice.learning.LearnedFaces.adapt`)."""
         p = self.params
         probs = [cands.face2[d.index] for d in dice]
         unsure = [k for k, q in enumerate(probs) if _belief(q)[1] < p.recheck_below]
@@ -299,7 +337,11 @@ class DiceReader:
                 i = dice[k].index
                 cands.gate[i] = (2 * cands.gate[i] + gate[j, 1] + gate[n + j, 1]) / 4
                 cands.cocked[i] = (2 * cands.cocked[i] + cocked[j, 1] + cocked[n + j, 1]) / 4
-        return [Die(d.index, d.score, q) for d, q in zip(dice, probs)]
+        disagrees = [False] * len(dice)
+        if self.learned is not None and cands.features is not None and dice:
+            adapted, doubt = self.learned.adapt(np.stack(probs), cands.features[[d.index for d in dice]])
+            probs, disagrees = list(adapted), [bool(x) for x in doubt]
+        return [Die(d.index, d.score, q, x) for d, q, x in zip(dice, probs, disagrees)]
 
     def _decide(self, work: np.ndarray, cands: Candidates, dice: list[Die]
                 ) -> list[tuple[DieReading, frozenset[str]]]:
@@ -328,6 +370,8 @@ class DiceReader:
             if fused is None:
                 continue
             value, conf, why = fused
+            if d.disagrees:
+                conf, why = min(conf, capped), why | {DISAGREES}
             outside = max(-x0, -y0, x1 - w, y1 - h, 0.0) / max(x1 - x0, 1.0)
             if outside > p.edge_tolerance:
                 conf, why = min(conf, capped), why | {EDGE}

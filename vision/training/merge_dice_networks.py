@@ -8,6 +8,8 @@ The reader (:class:`vision.dice.reader.DiceReader`) asks its classifiers in at m
   ``face32_det.onnx`` on ``crops`` (every candidate as it is and transposed), ``gate`` (n, 2) of
   ``gate32.onnx`` and ``cocked`` (n, 2) of ``cocked32.onnx`` on ``quarters`` (as it is and turned by a
   quarter: they were trained on turned crops, not mirrored ones).
+  It also gives ``face_features`` (n, c): the face classifier's features of ``crops`` (the input of its
+  last layer), on which :mod:`vision.dice.learning` learns the players' own dice (issue 39).
 - ``dice_recheck.onnx``, inputs ``turned``, ``crops`` and ``halves`` -> ``face`` (the face classifier on
   the two views turned by a quarter), ``second`` (``face32_det_b.onnx``, the second opinion, on the two
   views of the first pass), ``gate`` and ``cocked`` (on the crop turned by a half and three quarters):
@@ -32,12 +34,17 @@ HEADS = {HEADS_FILE: [("face32_det.onnx", "crops", "face"), ("gate32.onnx", "qua
                       ("cocked32.onnx", "quarters", "cocked")],
          RECHECK_FILE: [("face32_det.onnx", "turned", "face"), ("face32_det_b.onnx", "crops", "second"),
                         ("gate32.onnx", "halves", "gate"), ("cocked32.onnx", "halves", "cocked")]}
+FEATURES = {HEADS_FILE: {"face": "face_features"}}
+"""Heads whose features (the input of their last layer, one vector a crop) a graph also gives: the face
+classifier's, on which :mod:`vision.dice.learning` adapts to the players' own dice."""
 
 
-def merge(folder: Path, parts: list[tuple[str, str, str]]):
+def merge(folder: Path, parts: list[tuple[str, str, str]], features: dict[str, str] | None = None):
     """One ONNX model of the single-input, single-output classifiers ``parts`` ((file, input, output)
     triples, files in ``folder``): each graph's names prefixed by its output's name, its input renamed
-    to ``input`` (shared by parts that name the same one) and its output to ``output``."""
+    to ``input`` (shared by parts that name the same one) and its output to ``output``. ``features``:
+    output name -> a second output giving that part's features, the input (n, c) of its last node (a
+    Gemm: the logits' layer)."""
     import onnx
     from onnx import helper
 
@@ -75,6 +82,14 @@ def merge(folder: Path, parts: list[tuple[str, str, str]]):
         value.CopyFrom(src_out)
         value.name = output_name
         outputs.append(value)
+        if features and output_name in features:
+            last = graph.node[-1]
+            if last.op_type != "Gemm":
+                raise ValueError(f"{file}: its last node is a {last.op_type}, not the logits' Gemm")
+            width = next(i.dims[1] for i in graph.initializer if i.name == last.input[1])
+            name = features[output_name]
+            nodes.append(helper.make_node("Identity", [rename(last.input[0])], [name], name=f"{output_name}/features"))
+            outputs.append(helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, ["n", int(width)]))
         version = max(o.version for o in model.opset_import if o.domain in ("", "ai.onnx"))
         opset = version if opset is None else max(opset, version)
     graph = helper.make_graph(nodes, "dice_" + "_".join(o for _, _, o in parts), list(inputs.values()), outputs, inits)
@@ -103,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         if missing:
             print(f"merge_dice_networks: {folder / missing[0]} is missing", file=sys.stderr)
             return 2
-        onnx.save(merge(folder, parts), str(folder / out))
+        onnx.save(merge(folder, parts, FEATURES.get(out)), str(folder / out))
         manifest["networks"][out] = {
             "heads": {o: {"from": f, "input": i, "sha256": hashlib.sha256((folder / f).read_bytes()).hexdigest()}
                       for f, i, o in parts},

@@ -475,6 +475,37 @@ def manifest_figures(detector: DieDetector, split=None) -> dict:
             "train_photos": match_figures(detector, [Photo(*p) for p in train_p[:40]])}
 
 
+def init_from_onnx(net, path: Path) -> None:
+    """Start ``net`` (:func:`build_net`) from an exported detector (``detect.onnx``), for a round whose
+    checkpoint was not kept: the export folded each batch norm into its convolution, so each 3x3
+    convolution takes the folded weights and its batch norm starts as the identity plus the folded bias
+    (eval mode then gives the exported network's output exactly; training re-learns the statistics).
+    Raises ValueError when the file's weights do not fit the network."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    folded = [name for name in weights if name.startswith("onnx::Conv_")]
+    folded.sort(key=lambda name: int(name.rsplit("_", 1)[1]))
+    blocks = [m for m in net.modules() if isinstance(m, torch.nn.Sequential) and len(m) == 3
+              and isinstance(m[0], torch.nn.Conv2d)]
+    if len(folded) != 2 * len(blocks):
+        raise ValueError(f"{path}: {len(folded) // 2} folded convolutions, the network has {len(blocks)}")
+    state = net.state_dict()
+    with torch.no_grad():
+        for block, w_name, b_name in zip(blocks, folded[0::2], folded[1::2]):
+            conv, bn = block[0], block[1]
+            conv.weight.copy_(torch.from_numpy(weights[w_name]))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(weights[b_name]))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        for name in ("lat32", "lat16", "lat8", "head"):
+            for part in ("weight", "bias"):
+                state[f"{name}.{part}"].copy_(torch.from_numpy(weights[f"{name}.{part}"]))
+
+
 def export(net, out_dir: Path) -> Path:
     import torch
 
@@ -498,7 +529,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--lr", type=float, default=4e-3)
     parser.add_argument("--history", default="", help="how the checkpoint resumed from was made (for the manifest)")
-    parser.add_argument("--init", default=None, help="checkpoint whose weights start a new schedule (fine-tuning)")
+    parser.add_argument("--init", default=None,
+                        help="checkpoint (detect.pt) or exported detector (detect.onnx) whose weights start a new "
+                             "schedule (fine-tuning)")
     parser.add_argument("--scenes", type=float, default=0.0, metavar="F",
                         help="fraction of samples that are vision.training.dice_clusters tables (touching or apart)")
     parser.add_argument("--closeups", type=float, default=0.0, metavar="F",
@@ -546,6 +579,7 @@ def main(argv: list[str] | None = None) -> int:
     net = build_net()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     start = 0
+    frozen_norms = False
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.resume:
@@ -554,6 +588,9 @@ def main(argv: list[str] | None = None) -> int:
         opt.load_state_dict(ck["opt"])
         start = ck["step"]
         rng = np.random.default_rng([args.seed, start])
+    elif args.init and args.init.endswith(".onnx"):
+        init_from_onnx(net, Path(args.init))
+        frozen_norms = True
     elif args.init:
         net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
     n_params = sum(p.numel() for p in net.parameters())
@@ -567,6 +604,10 @@ def main(argv: list[str] | None = None) -> int:
                         tables, args.game_tables, args.tilt) for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()
+        if frozen_norms:  # started from an export: its folded statistics stay (batch norm as fixed affines)
+            for m in net.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
         loss, focal, l1 = loss_fn(net(x), heat, reg, mask)
         opt.zero_grad()
         loss.backward()

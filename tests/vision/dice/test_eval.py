@@ -293,7 +293,7 @@ def test_bundled_set_figures(bundled_result):
 
 
 def test_cli_eval_json_and_table(capsys, bundled_result, monkeypatch):
-    monkeypatch.setattr(cli_dice, "evaluate", lambda d, errata=None: bundled_result)
+    monkeypatch.setattr(cli_dice, "evaluate", lambda d, errata=None, reader=None: bundled_result)
     assert main(["dice", "eval", str(bundled_photos_dir()), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == bundled_result
     assert main(["dice", "eval", str(bundled_photos_dir())]) == 0

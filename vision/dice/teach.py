@@ -1,0 +1,171 @@
+"""Teaching the reader: examples from labelled photos and from confirmed rolls, and learning from them
+(issue 39; the learned faces themselves: :mod:`vision.dice.learning`).
+
+A labelled photo says which values lie on the table (the ``dice_values`` of ``../shared/data``'s
+``labels.csv``), not which die shows which: :func:`examples_from_photo` pairs the dice read with the
+labelled values by the most likely assignment under the shipped classifier (Hungarian method, scipy's
+``linear_sum_assignment``), so a die the classifier misreads takes the value the others leave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from vision.dice.learning import Example, ExampleStore, LearnedFaces, Settings, examples_in, fit, learned_path
+from vision.dice.reader import GATE, NO_FACE, WEAK, DiceReader
+from vision.observation import DiceObservation
+
+
+def examples_from_roll(reader: DiceReader, frame_bgr: np.ndarray, observation: DiceObservation,
+                       confirmed: list[int], roll: str) -> list[Example]:
+    """The examples of a roll the players confirmed: die i of ``observation`` (read from ``frame_bgr``)
+    with ``confirmed[i]`` (1-6), for as many dice as both have (the players' added dice have no crop).
+    Raises FrameError for a frame that is not an image."""
+    n = min(len(observation.dice), len(confirmed))
+    if n == 0:
+        return []
+    dice = observation.dice[:n]
+    crops = reader.die_crops(frame_bgr, [d.box for d in dice])
+    return [Example(c, d.value, d.flagged, int(v), roll) for c, d, v in zip(crops, dice, confirmed[:n])
+            if 1 <= int(v) <= 6]
+
+
+@dataclass
+class Photo:
+    """A labelled photo being taught: its dice as read (``dice``: DieReading), their ``crops``, the shipped
+    classifier's ``probs`` (n, 7), their ``features`` (n, c), ``doubted`` (n,) bool: the reader doubts
+    it is a die at all (a weak detection, the gate's doubt, no die face), the labelled ``values`` and
+    ``name``."""
+
+    name: str
+    dice: list
+    crops: np.ndarray
+    probs: np.ndarray
+    features: np.ndarray
+    doubted: np.ndarray
+    values: list[int]
+
+    def assign(self, probs: np.ndarray, doubted: np.ndarray | None = None) -> tuple[list[Example], int]:
+        """The examples under the assignment of greatest likelihood under ``probs`` (n, 7), and how many
+        labelled dice were left without a die. A die ``doubted`` (default :attr:`doubted`) is not paired:
+        where a labelled die was not found, a card's print read as a die would take its value."""
+        doubted = self.doubted if doubted is None else doubted
+        rows = np.flatnonzero(~doubted)
+        if len(rows) == 0 or not self.values:
+            return [], len(self.values)
+        picked, cols = linear_sum_assignment(-np.log(probs[rows][:, self.values] + 1e-6))
+        return ([Example(self.crops[rows[i]], self.dice[rows[i]].value, self.dice[rows[i]].flagged, self.values[j],
+                         self.name) for i, j in zip(picked, cols)], len(self.values) - len(picked))
+
+    def assign_shipped(self) -> tuple[list[Example], int]:
+        """:meth:`assign` under the shipped classifier."""
+        return self.assign(self.probs)
+
+
+def read_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], name: str) -> Photo:
+    """A labelled photo (``values``: its dice's faces 1-6, any order) read by the shipped reader. Raises
+    FrameError for a frame that is not an image."""
+    observation, reasons = reader.with_learned(None).read_with_reasons(frame_bgr)
+    dice = list(observation.dice)
+    crops = reader.die_crops(frame_bgr, [d.box for d in dice])
+    features, probs = reader.die_features(crops)
+    doubted = np.array([bool(why & {WEAK, GATE, NO_FACE}) for why in reasons], bool)
+    return Photo(name, dice, crops, probs, features, doubted, [int(v) for v in values])
+
+
+def examples_from_photos(reader: DiceReader, photos: list[Photo], rounds: int = 2) -> tuple[list[Example], int]:
+    """The examples of labelled photos and how many labelled dice were not found. A photo's labels say
+    which faces lie there, not which die shows which: each die the reader found is paired with one of the
+    photo's values by the assignment of greatest likelihood, first under the shipped classifier, then
+    (``rounds`` times) under it and what the other photos taught together (the shipped classifier alone
+    misreads the dice it was not trained on, and a wrong pairing would be learned); of more dice found than
+    labelled, those left over are not kept (they may be no dice)."""
+    pairs = [p.assign(p.probs) for p in photos]
+    for _ in range(rounds):
+        examples = [e for ex, _ in pairs for e in ex]
+        if not examples:
+            break
+        state = learn(reader, examples)
+        names = np.array([e.roll for e in examples] * TURNS)
+        new = []
+        for p in photos:
+            if not p.dice:
+                new.append(([], len(p.values)))
+                continue
+            learned, nearest = state.without(names == p.name).probabilities(p.features)
+            # near what the others taught, a die is paired by it (the shipped classifier may read these dice's
+            # face v as u as surely as it reads their u); a little of the shipped belief breaks the ties
+            near = (nearest >= state.settings.near)[:, None]
+            new.append(p.assign(np.where(near, 0.9 * learned + 0.1 * p.probs, p.probs)))
+        pairs = new
+    return [e for ex, _ in pairs for e in ex], sum(m for _, m in pairs)
+
+
+def examples_from_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], roll: str
+                        ) -> tuple[list[Example], int]:
+    """:func:`examples_from_photos` of one photo (paired under the shipped classifier alone)."""
+    return read_photo(reader, frame_bgr, values, roll).assign_shipped()
+
+
+def learn(reader: DiceReader, examples: list[Example], settings: Settings | None = None) -> LearnedFaces:
+    """The learned faces of ``examples`` (:func:`vision.dice.learning.fit`) under ``reader``'s networks:
+    each crop turned by 0-3 quarter turns (a die's face reads the same turned; the features do not), one
+    classifier pass over them all. ``settings`` default from the reader's parameters."""
+    crops = np.stack([e.crop for e in examples]).astype(np.float32)
+    turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
+    features, probs = reader.die_features(turned)
+    return fit(examples, features, probs, getattr(reader.networks, "heads_id", ""),
+               settings or learn_settings(reader), views=TURNS)
+
+
+TURNS = 4
+"""Quarter turns of each kept crop learned from (its transposes are in each view's features already)."""
+
+
+def learn_settings(reader: DiceReader) -> Settings:
+    """The learned faces' settings from ``reader``'s parameters (``learn_near``, ``learn_k``,
+    ``learn_temperature``; the belief offered as sure is ``flag_below``)."""
+    p = reader.params
+    return Settings(near=p.learn_near, k=p.learn_k, temperature=p.learn_temperature, sure=p.flag_below)
+
+
+
+def learn_kept(reader: DiceReader, state_dir, when_new: bool = False) -> tuple[LearnedFaces | None, str]:
+    """Learn from the examples kept in ``state_dir`` and store the learned faces there (atomically);
+    returns them (None when there is nothing to learn, or with ``when_new`` when nothing was kept since
+    the stored state was learned) and one line saying what was learned and whether it is used. Raises
+    OSError when the state directory cannot be written."""
+    store = examples_in(state_dir)
+    newest = store.newest_time()
+    if when_new:
+        path = learned_path(state_dir)
+        if newest == 0.0 or (path.is_file() and path.stat().st_mtime >= newest):
+            return None, ""
+    examples = store.load()
+    if not examples:
+        return None, f"nothing to learn: no confirmed dice are kept in {store.folder}"
+    state = learn(reader, examples)
+    state.save(learned_path(state_dir))
+    return state, learned_line(state)
+
+
+def learned_line(state: LearnedFaces) -> str:
+    """One line on learned faces: how many dice of how many rolls, and their check held out in turn."""
+    r = state.report
+    before, after = r["shipped"], r["learned"]
+    verdict = "used" if r["use"] else "not used: the shipped reader does better on them"
+    return (f"learned the players' dice from {r['dice']} dice of {r['rolls']} rolls; held out in turn, "
+            f"{after['offered_right']} right and {after['offered_wrong']} wrong offered without a question "
+            f"(the shipped reader: {before['offered_right']} and {before['offered_wrong']}): {verdict}")
+
+
+def keep_photos(store: ExampleStore, photos: list[Photo], reader: DiceReader) -> tuple[int, int]:
+    """Pair the labelled ``photos``' dice with their values (:func:`examples_from_photos`) and keep them
+    in ``store``, one roll a photo: (dice kept, labelled dice not found)."""
+    examples, missed = examples_from_photos(reader, photos)
+    for photo in photos:
+        store.add([e for e in examples if e.roll == photo.name])
+    return len(examples), missed
