@@ -139,9 +139,15 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     reader = entry.module("readers").make_reader(camera, session, settings)
     if hasattr(camera, "watch"):  # a rendered table (the demo) plays at the table: it follows the session
         camera.watch(session)
-    result = run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
-                      draw=entry.module("display").draw, game=entry.name, screenshots=screenshots, headless=headless,
-                      fps=config.session.fps, max_ticks=max_ticks, leds=leds, shots_before=shots)
+    try:
+        result = run_loop(session, store, camera, reader, inputs, display, screen=entry.module("screens"),
+                          draw=entry.module("display").draw, game=entry.name, screenshots=screenshots,
+                          headless=headless, fps=config.session.fps, max_ticks=max_ticks, leds=leds,
+                          shots_before=shots)
+    finally:
+        keeper = getattr(session, "keeper", None)
+        if keeper is not None:  # the confirmed rolls handed to it are written before the game is left
+            keeper.close()
     if session.finished and store.game(game_id).finished and not stop.requested():
         shots = show_summary(store, game_id, inputs, display, screenshots=screenshots, headless=headless,
                              fps=config.session.fps, leds=leds, shots_before=result.screenshots)

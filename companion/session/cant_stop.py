@@ -30,7 +30,7 @@ import enum
 import itertools
 import logging
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -66,7 +66,9 @@ class Mode(enum.Enum):
 class RollCheck:
     """The reading being checked: values (editable), the observation it came from, the selection.
 
-    selected: None, a die index, or ``len(values)`` for the "add a die" slot.
+    selected: None, a die index, or ``len(values)`` for the "add a die" slot. guessed: indices of the
+    values whose die is a guess (a whole roll entered over the reading changed several dice; a die removed
+    shifted the others): not kept to learn from.
     """
 
     values: list[int]
@@ -74,6 +76,15 @@ class RollCheck:
     frame_bgr: np.ndarray | None
     read: tuple[int, ...] | None
     selected: int | None = None
+    guessed: set[int] = field(default_factory=set)
+
+    def confirmed_dice(self) -> tuple[list, list[int]]:
+        """The read dice (DieReading) and the values the players confirmed for them, where the pairing is
+        sure: dice the players added have no box, a guessed pairing is left out."""
+        if self.observation is None:
+            return [], []
+        pairs = [(d, v) for i, (d, v) in enumerate(zip(self.observation.dice, self.values)) if i not in self.guessed]
+        return [d for d, _ in pairs], [v for _, v in pairs]
 
 
 def _onto_boxes(values: list[int], read: tuple[int, ...]) -> list[int]:
@@ -298,6 +309,9 @@ class CantStopSession(LoggedSession):
         self.confirmed: RollCheck | None = None
         """The last roll the players confirmed, as it was checked (the screen keeps showing it)."""
         self.camera_problem = ""
+        self.keeper = None
+        """Where confirmed camera rolls are kept to learn from (``companion.readers.dice.RollKeeper``), or None."""
+        self._kept_last = False
         self._hints: dict[CantStopState, object] = {}
         self._busts: dict[CantStopState, float] = {}
         self._enter_phase()
@@ -450,6 +464,7 @@ class CantStopSession(LoggedSession):
         elif button is Button.REMOVE and len(args) == 1:
             del check.values[self._index(args[0], len(check.values))]
             check.selected = None
+            check.guessed = set(range(len(check.values)))  # the dice after it shifted off their boxes
         elif button is Button.UNDO:
             self.check = None
             self.scene.remember(None)  # read the same dice again
@@ -495,7 +510,11 @@ class CantStopSession(LoggedSession):
             log.info("refused: %s", error)
             return
         if self.check is not None:  # a correction of the whole reading: keep what the camera read
-            self.check.values, self.check.selected = _onto_boxes(dice, self.check.read or ()), None
+            read = self.check.read or ()
+            self.check.values, self.check.selected = _onto_boxes(dice, read), None
+            changed = {i for i, v in enumerate(self.check.values) if i >= len(read) or read[i] != v}
+            if len(changed) > 1:  # which changed value is which die's is the order typed, a guess
+                self.check.guessed |= changed
         else:
             self.check = RollCheck(dice, None, None, None, selected=None)
 
@@ -517,7 +536,9 @@ class CantStopSession(LoggedSession):
         self._accept_actions([action], "action", {**action_to_dict(action), **details})
 
     def accepted(self, before: CantStopState, action: Action, after: CantStopState) -> None:
+        self._kept_last = False
         if isinstance(action, Roll):
+            self._keep(self.check)
             self.confirmed = self.check
             self.scene.remember(self.check.frame_bgr if self.check else None)
             self.stabilizer.reset()
@@ -527,7 +548,19 @@ class CantStopSession(LoggedSession):
     def replay(self, events) -> CantStopState:
         return replay_state(events, len(self.players), self.config)
 
+    def _keep(self, check: RollCheck | None) -> None:
+        """Hand a confirmed camera roll to :attr:`keeper` (issue 39): its dice with the values confirmed."""
+        if self.keeper is None or check is None or check.frame_bgr is None:
+            return
+        dice, values = check.confirmed_dice()
+        if dice:
+            self.keeper.keep(check.frame_bgr, dice, values)
+            self._kept_last = True
+
     def after_undo(self) -> None:
+        if self._kept_last and self.keeper is not None:  # the roll undone was kept: its values may be wrong
+            self.keeper.take_back()
+        self._kept_last = False
         self.scene.remember(None)
         self.stabilizer.reset()
         self._enter_phase()

@@ -146,16 +146,16 @@ def test_a_game_killed_mid_turn_resumes_exactly(tmp_path):
         assert session.state.phase is not Phase.OVER
 
 
-def test_a_reader_failure_on_one_frame_becomes_a_problem_not_a_crash(monkeypatch):
+def test_a_reader_failure_on_one_frame_becomes_a_problem_not_a_crash():
     import numpy as np
 
     from companion.readers import dice as dice_reader
 
-    def broken(frame, calibration=None):
-        raise IndexError("pip grid out of range")
+    class Broken:
+        def read(self, frame, calibration=None):
+            raise IndexError("pip grid out of range")
 
-    monkeypatch.setattr(dice_reader, "read_dice", broken)
-    observation = dice_reader.read_dice_frame(np.zeros((64, 64, 3), np.uint8))
+    observation = dice_reader.read_dice_frame(np.zeros((64, 64, 3), np.uint8), recognizer=Broken())
     assert observation.dice == () and "pip grid out of range" in observation.problem
 
 

@@ -429,3 +429,44 @@ def dataclass_replace(state, **changes):
     import dataclasses
 
     return dataclasses.replace(state, **changes)
+
+
+# -- the rolls kept to learn from (issue 39) ------------------------------------------------------------
+
+class Keeper:
+    """Records what the session hands its keeper."""
+
+    def __init__(self):
+        self.kept: list[tuple[list[int], list[int]]] = []
+        self.taken_back = 0
+
+    def keep(self, frame, dice, values):
+        self.kept.append(([d.value for d in dice], list(values)))
+
+    def take_back(self):
+        self.taken_back += 1
+
+
+def test_a_confirmed_camera_roll_is_kept_die_by_die_with_the_values_confirmed(store):
+    session = started(store)
+    session.keeper = keeper = Keeper()
+    show(session, scene(1), observation(1, 2, 6, 5, flagged=(1,)), 3)
+    press(session, "bank", "bank", "confirm")  # the flagged 2 (selected) stepped to 4 on its own die
+    assert keeper.kept == [([1, 2, 6, 5], [1, 4, 6, 5])]
+    press(session, "undo")  # the roll taken back: its kept dice go too
+    assert keeper.taken_back == 1
+
+
+def test_a_whole_roll_typed_over_several_misread_dice_keeps_only_the_dice_whose_pairing_is_sure(store):
+    session = started(store)
+    session.keeper = keeper = Keeper()
+    show(session, scene(2), observation(1, 2, 6, 5, flagged=(1, 2)), 3)
+    press(session, "dice 1 3 4 5", "confirm")  # 2 and 6 both changed: which became 3, which 4, is a guess
+    assert keeper.kept == [([1, 5], [1, 5])]
+
+
+def test_a_roll_entered_by_hand_without_a_camera_reading_is_not_kept(store):
+    session = started(store)
+    session.keeper = keeper = Keeper()
+    press(session, "next", "dice 3 4 5 6", "confirm")
+    assert keeper.kept == []

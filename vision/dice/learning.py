@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,7 +92,7 @@ class ExampleStore:
             try:
                 with np.load(f) as z:
                     counts.append(len(z["table"]))
-            except (OSError, ValueError, KeyError):
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
                 counts.append(0)
         total = sum(counts)
         for f, n in zip(files, counts):
@@ -112,7 +113,7 @@ class ExampleStore:
                     crops, table, roll = z["crops"].astype(np.float32), z["table"], str(z["roll"])
                 if crops.ndim != 4 or len(crops) != len(table) or table.shape[1:] != (3,):
                     raise ValueError("shapes")
-            except (OSError, ValueError, KeyError, EOFError):
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
                 self._set_aside(f)
                 continue
             out += [Example(c, int(r), bool(fl), int(v), roll or f.stem) for c, (r, fl, v) in zip(crops, table)
@@ -248,7 +249,7 @@ class LearnedFaces:
                 raise ValueError("format")
             confusions = frozenset((int(a), int(b)) for a, b in meta["confusions"])
             stored = Settings(**meta["settings"])
-        except (OSError, ValueError, KeyError, TypeError, EOFError) as e:
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
             raise FileFormatError(f"{path}: the learned dice state cannot be read ({type(e).__name__}); "
                                   f"it is set aside and the shipped reader used") from None
         return cls(features, values, confusions, str(meta.get("network", "")), settings or stored,

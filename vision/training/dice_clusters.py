@@ -153,19 +153,20 @@ def cluster_sizes(n: int, rng: np.random.Generator) -> list[int]:
 
 def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = True,
                sides: tuple[float, float] = SIDES, dice: tuple[int, int] = DICE, tray: bool = False,
-               table: np.ndarray | None = None) -> ClusterImage:
+               table: np.ndarray | None = None, laid: list[DieCut] | None = None) -> ClusterImage:
     """One image of ``dice`` (min, max; default DICE) dice of a side drawn log-uniformly from ``sides``
     (px; default SIDES) in touching clusters made of ``cuts`` (:func:`training_cutouts`).
     ``touching=False``: the control, every die alone (clusters of one), otherwise made the same way.
     ``tray``: the dice lie in a dice tray (:func:`draw_tray`: a square-ish box with a rim round them;
     from above, a tray with dice in it looks like one big die with pips, which a detector must learn
     it is not). ``table``: a BGR uint8 image of CANVAS (h, w) to lay the dice on (default: a random table
-    of :func:`vision.training.train_dice_detect.background`). Raises ValueError when that many dice of that size
+    of :func:`vision.training.train_dice_detect.background`). ``laid``: exactly these dice, in this order
+    (``cuts`` and ``dice`` are then not drawn from). Raises ValueError when that many dice of that size
     cannot lie on CANVAS."""
     from vision.training.train_dice_detect import background, paste
 
     H, W = CANVAS
-    n = int(rng.integers(dice[0], dice[1] + 1))
+    n = len(laid) if laid else int(rng.integers(dice[0], dice[1] + 1))
     d = math.exp(rng.uniform(math.log(sides[0]), math.log(sides[1])))
     if 1.5 * d > min(H, W):  # no room even for one die with its margin
         raise ValueError(f"{n} dice of {d:.0f} px do not fit a {W}x{H} canvas")
@@ -201,8 +202,8 @@ def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = Tr
         draw_tray(img, np.array(centres), d, rng)
     light = rng.uniform(0, 2 * math.pi)
     boxes, values, squares = [], [], []
-    for (cx, cy), phi in zip(centres, angles):
-        cut = cuts[int(rng.integers(len(cuts)))]
+    for k, ((cx, cy), phi) in enumerate(zip(centres, angles)):
+        cut = laid[k] if laid else cuts[int(rng.integers(len(cuts)))]
         sq = cut.square
         side = float(np.linalg.norm(sq[1] - sq[0]))
         alpha = math.atan2(float(sq[1, 1] - sq[0, 1]), float(sq[1, 0] - sq[0, 0]))

@@ -178,6 +178,15 @@ def make_own_set(kind: str, n_images: int, seed: int):
     return out
 
 
+def own_dice_photo(look: Design, values: list[int], rng: np.random.Generator, table: np.ndarray | None = None):
+    """One photo (:class:`vision.training.dice_clusters.ClusterImage`) of dice of ``look`` showing exactly
+    ``values`` (1-6), apart, 50-80 px, on ``table`` (default a random plain one)."""
+    from vision.training.dice_clusters import make_image
+
+    laid = [render_own_die(v, look, rng) for v in values]
+    return make_image(laid, rng, touching=False, sides=(50, 80), table=table, laid=laid)
+
+
 def main(argv: list[str] | None = None) -> int:
     from vision.training.dice_clusters import write_set
 

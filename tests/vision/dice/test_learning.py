@@ -1,0 +1,95 @@
+"""The players' own dice (issue 39): kept examples, learned faces, their files and the held-out check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.dice.learning import (Example, ExampleStore, LearnedFaces, Settings, examples_in, fit, forget,
+                                  learned_path, load_learned, normalise)
+
+
+def _examples(n: int, roll: str, value: int = 3, read: int = 3, flagged: bool = False) -> list[Example]:
+    rng = np.random.default_rng(n)
+    return [Example(rng.normal(size=(3, 32, 32)).astype(np.float32), read, flagged, value, roll) for _ in range(n)]
+
+
+def test_the_store_keeps_each_roll_in_one_file_and_drops_the_oldest_beyond_its_limit(tmp_path):
+    store = ExampleStore(tmp_path / "kept", limit=10)
+    for k in range(4):
+        store.add(_examples(4, f"r{k}", value=k + 1))
+    assert len(store.files()) == 2  # 16 dice > 10: the two oldest rolls went, whole
+    kept = store.load()
+    assert [e.value for e in kept] == [3] * 4 + [4] * 4 and kept[0].roll == "r2"
+    assert kept[0].crop.shape == (3, 32, 32) and kept[0].crop.dtype == np.float32
+
+
+def test_a_damaged_kept_roll_is_set_aside_and_the_others_still_load(tmp_path):
+    store = ExampleStore(tmp_path / "kept")
+    store.add(_examples(2, "a"))
+    bad = store.add(_examples(2, "b"))
+    bad.write_bytes(b"not an npz")
+    assert [e.roll for e in store.load()] == ["a", "a"]
+    assert store.set_aside == [bad.with_name(bad.name + ".damaged")] and store.set_aside[0].is_file()
+
+
+def _faces(values, features) -> LearnedFaces:
+    return LearnedFaces(normalise(np.asarray(features, np.float32)), np.asarray(values), frozenset(), "net",
+                        Settings(near=0.95, k=1, temperature=0.02, sure=0.75))
+
+
+def test_a_die_near_the_kept_dice_takes_their_value_when_the_shipped_classifier_was_unsure():
+    faces = _faces([1, 5], [[1, 0, 0], [0, 1, 0]])
+    shipped = np.array([[0.3, 0.2, 0.0, 0.0, 0.0, 0.5, 0.0],  # unsure: 5 (0.35 belief), learned: 1
+                        [0.0, 0.0, 0.0, 0.0, 0.0, 0.97, 0.03],  # sure of 5, learned 1: they disagree
+                        [0.0, 0.6, 0.0, 0.0, 0.0, 0.4, 0.0]], np.float32)  # far from every kept die
+    probs, disagree = faces.adapt(shipped, normalise(np.array([[1, 0.02, 0], [1, 0.01, 0], [0, 0, 1]], np.float32)))
+    assert np.argmax(probs[0]) == 1 and probs[0, 1] > 0.99 and not disagree[0]
+    assert disagree[1] and np.array_equal(probs[1], shipped[1])
+    assert np.array_equal(probs[2], shipped[2]) and not disagree[2]
+
+
+def test_a_confusion_the_kept_dice_showed_is_taken_as_learned_not_flagged():
+    faces = _faces([1], [[1, 0, 0]])
+    faces = LearnedFaces(faces.features, faces.values, frozenset({(5, 1)}), "net", faces.settings)
+    shipped = np.array([[0.0, 0.0, 0.0, 0.0, 0.0, 0.97, 0.03]], np.float32)
+    probs, disagree = faces.adapt(shipped, normalise(np.array([[1, 0.01, 0]], np.float32)))
+    assert np.argmax(probs[0]) == 1 and not disagree[0]
+
+
+def test_fit_checks_held_out_by_roll_and_refuses_a_state_that_offers_more_wrong_dice():
+    # two rolls of the same-looking dice labelled 2 and 4: held out, each roll is read as the other's value
+    features = np.array([[1, 0, 0]] * 4, np.float32)
+    shipped = np.tile(np.array([0.0, 0.0, 0.2, 0.0, 0.2, 0.0, 0.6], np.float32), (4, 1))
+    examples = _examples(2, "a", value=2, read=6, flagged=True) + _examples(2, "b", value=4, read=6, flagged=True)
+    state = fit(examples, features, shipped, "net", Settings(near=0.95, k=1, temperature=0.02, sure=0.75))
+    assert state.report["shipped"] == {"offered_right": 0, "offered_wrong": 0, "flagged": 4}
+    assert state.report["learned"]["offered_wrong"] == 4 and state.report["use"] is False
+
+
+def test_learned_faces_are_stored_atomically_and_a_damaged_file_is_set_aside(tmp_path):
+    state = _faces([1, 5], [[1, 0, 0], [0, 1, 0]])
+    state.report = {"use": True, "dice": 2, "rolls": 1}
+    state.save(learned_path(tmp_path))
+    again, why = load_learned(tmp_path, "net")
+    assert why == "" and np.allclose(again.features, state.features) and list(again.values) == [1, 5]
+    assert load_learned(tmp_path, "another network")[0] is None  # the box's model changed: learn again
+    learned_path(tmp_path).write_bytes(b"\x00" * 40)
+    state, why = load_learned(tmp_path, "net")
+    assert state is None and "set aside" in why and (tmp_path / "dice_learned.npz.damaged").is_file()
+
+
+def test_forget_removes_what_was_kept_and_learned(tmp_path):
+    examples_in(tmp_path).add(_examples(2, "a"))
+    _faces([1], [[1, 0, 0]]).save(learned_path(tmp_path))
+    assert forget(tmp_path) == (True, 1)
+    assert not learned_path(tmp_path).exists() and examples_in(tmp_path).load() == []
+
+
+@pytest.mark.parametrize("bad", [b"", b"PK\x03\x04 cut short"])
+def test_a_learned_file_cut_short_is_a_format_error_naming_it(tmp_path, bad):
+    from vision.errors import FileFormatError
+
+    learned_path(tmp_path).write_bytes(bad)
+    with pytest.raises(FileFormatError, match="dice_learned.npz"):
+        LearnedFaces.load(learned_path(tmp_path))
