@@ -227,7 +227,7 @@ def run_teach(args: argparse.Namespace) -> int:
             failed += 1
             continue
         photos.append(read_photo(reader, frame, labels[image], Path(image).name))
-    kept, missed = keep_photos(examples_in(state_dir), photos, reader)
+    kept, missed = keep_photos(examples_in(state_dir), photos)
     state, line = learn_kept(reader, state_dir)
     _say({"photos": len(photos), "kept": kept, "unpaired": missed, **_learned_json(state)},
          f"kept {kept} dice of {len(photos)} photos ({missed} labelled dice not found, or found but doubted as "

@@ -78,7 +78,7 @@ class ExampleStore:
             return None
         self.folder.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        path = self.folder / f"roll-{stamp}-{time.time_ns() % 10**9:09d}.npz"
+        path = self.folder / f"roll-{stamp}-{time.time_ns() % 10**9:09d}-{len(examples)}.npz"
         crops = np.stack([e.crop for e in examples]).astype(np.float16)
         table = np.array([[e.read, int(e.flagged), e.value] for e in examples], np.int16)
         write_atomic(path, _npz_bytes(crops=crops, table=table, roll=np.array(examples[0].roll)))
@@ -87,13 +87,7 @@ class ExampleStore:
 
     def _prune(self) -> None:
         files = self.files()
-        counts = []
-        for f in files:
-            try:
-                with np.load(f) as z:
-                    counts.append(len(z["table"]))
-            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-                counts.append(0)
+        counts = [_dice_in(f) for f in files]
         total = sum(counts)
         for f, n in zip(files, counts):
             if total <= self.limit:
@@ -101,13 +95,10 @@ class ExampleStore:
             f.unlink(missing_ok=True)
             total -= n
 
-    def load(self, since: float = 0.0) -> list[Example]:
-        """Every kept example (oldest first); with ``since`` (a file time, seconds), only those of rolls
-        kept after it."""
+    def load(self) -> list[Example]:
+        """Every kept example, oldest first."""
         out: list[Example] = []
         for f in self.files():
-            if since and f.stat().st_mtime <= since:
-                continue
             try:
                 with np.load(f) as z:
                     crops, table, roll = z["crops"].astype(np.float32), z["table"], str(z["roll"])
@@ -139,6 +130,12 @@ class ExampleStore:
         except OSError:
             return
         self.set_aside.append(target)
+
+
+def _dice_in(path: Path) -> int:
+    """The dice a roll's file holds, from its name (``roll-<stamp>-<ns>-<dice>.npz``): pruning opens no file."""
+    count = path.stem.rsplit("-", 1)[-1]
+    return int(count) if count.isdigit() else 1
 
 
 def _npz_bytes(**arrays) -> bytes:
@@ -222,12 +219,6 @@ class LearnedFaces:
                 disagree[i] = True
         return out, disagree
 
-    def without(self, leave: np.ndarray) -> LearnedFaces:
-        """These learned faces without the kept examples where ``leave`` (m,) bool is True (their
-        confusions stay)."""
-        keep = ~np.asarray(leave, bool)
-        return LearnedFaces(self.features[keep], self.values[keep], self.confusions, self.network, self.settings)
-
     # ---------------------------------------------------------------------------------- the file
 
     def save(self, path: str | Path) -> None:
@@ -238,7 +229,7 @@ class LearnedFaces:
                                             values=self.values.astype(np.int8), meta=np.array(json.dumps(meta))))
 
     @classmethod
-    def load(cls, path: str | Path, settings: Settings | None = None) -> LearnedFaces:
+    def load(cls, path: str | Path) -> LearnedFaces:
         """Read a learned state written by :meth:`save`. Raises FileFormatError naming the file when it
         is damaged or of another format (the caller sets it aside)."""
         path = Path(path)
@@ -252,7 +243,7 @@ class LearnedFaces:
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
             raise FileFormatError(f"{path}: the learned dice state cannot be read ({type(e).__name__}); "
                                   f"it is set aside and the shipped reader used") from None
-        return cls(features, values, confusions, str(meta.get("network", "")), settings or stored,
+        return cls(features, values, confusions, str(meta.get("network", "")), stored,
                    dict(meta.get("report", {})))
 
 

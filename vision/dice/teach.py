@@ -2,7 +2,7 @@
 (issue 39; the learned faces themselves: :mod:`vision.dice.learning`).
 
 A labelled photo says which values lie on the table (the ``dice_values`` of ``../shared/data``'s
-``labels.csv``), not which die shows which: :func:`examples_from_photo` pairs the dice read with the
+``labels.csv``), not which die shows which: :meth:`Photo.examples` pairs the dice read with the
 labelled values by the most likely assignment under the shipped classifier (Hungarian method, scipy's
 ``linear_sum_assignment``), so a die the classifier misreads takes the value the others leave.
 """
@@ -36,7 +36,7 @@ def examples_from_roll(reader: DiceReader, frame_bgr: np.ndarray, observation: D
 @dataclass
 class Photo:
     """A labelled photo being taught: its dice as read (``dice``: DieReading), their ``crops``, the shipped
-    classifier's ``probs`` (n, 7), their ``features`` (n, c), ``doubted`` (n,) bool: the reader doubts
+    classifier's ``probs`` (n, 7), ``doubted`` (n,) bool: the reader doubts
     it is a die at all (a weak detection, the gate's doubt, no die face), the labelled ``values`` and
     ``name``."""
 
@@ -44,25 +44,19 @@ class Photo:
     dice: list
     crops: np.ndarray
     probs: np.ndarray
-    features: np.ndarray
     doubted: np.ndarray
     values: list[int]
 
-    def assign(self, probs: np.ndarray, doubted: np.ndarray | None = None) -> tuple[list[Example], int]:
-        """The examples under the assignment of greatest likelihood under ``probs`` (n, 7), and how many
-        labelled dice were left without a die. A die ``doubted`` (default :attr:`doubted`) is not paired:
-        where a labelled die was not found, a card's print read as a die would take its value."""
-        doubted = self.doubted if doubted is None else doubted
-        rows = np.flatnonzero(~doubted)
+    def examples(self) -> tuple[list[Example], int]:
+        """The examples under the assignment of greatest likelihood under the shipped classifier, and how
+        many labelled dice were left without a die. A die :attr:`doubted` is not paired: where a labelled
+        die was not found, a card's print read as a die would take its value."""
+        rows = np.flatnonzero(~self.doubted)
         if len(rows) == 0 or not self.values:
             return [], len(self.values)
-        picked, cols = linear_sum_assignment(-np.log(probs[rows][:, self.values] + 1e-6))
+        picked, cols = linear_sum_assignment(-np.log(self.probs[rows][:, self.values] + 1e-6))
         return ([Example(self.crops[rows[i]], self.dice[rows[i]].value, self.dice[rows[i]].flagged, self.values[j],
                          self.name) for i, j in zip(picked, cols)], len(self.values) - len(picked))
-
-    def assign_shipped(self) -> tuple[list[Example], int]:
-        """:meth:`assign` under the shipped classifier."""
-        return self.assign(self.probs)
 
 
 def read_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], name: str) -> Photo:
@@ -71,43 +65,17 @@ def read_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], nam
     observation, reasons = reader.with_learned(None).read_with_reasons(frame_bgr)
     dice = list(observation.dice)
     crops = reader.die_crops(frame_bgr, [d.box for d in dice])
-    features, probs = reader.die_features(crops)
+    _, probs = reader.die_features(crops)
     doubted = np.array([bool(why & {WEAK, GATE, NO_FACE}) for why in reasons], bool)
-    return Photo(name, dice, crops, probs, features, doubted, [int(v) for v in values])
+    return Photo(name, dice, crops, probs, doubted, [int(v) for v in values])
 
 
-def examples_from_photos(reader: DiceReader, photos: list[Photo], rounds: int = 2) -> tuple[list[Example], int]:
-    """The examples of labelled photos and how many labelled dice were not found. A photo's labels say
-    which faces lie there, not which die shows which: each die the reader found is paired with one of the
-    photo's values by the assignment of greatest likelihood, first under the shipped classifier, then
-    (``rounds`` times) under it and what the other photos taught together (the shipped classifier alone
-    misreads the dice it was not trained on, and a wrong pairing would be learned); of more dice found than
-    labelled, those left over are not kept (they may be no dice)."""
-    pairs = [p.assign(p.probs) for p in photos]
-    for _ in range(rounds):
-        examples = [e for ex, _ in pairs for e in ex]
-        if not examples:
-            break
-        state = learn(reader, examples)
-        names = np.array([e.roll for e in examples] * TURNS)
-        new = []
-        for p in photos:
-            if not p.dice:
-                new.append(([], len(p.values)))
-                continue
-            learned, nearest = state.without(names == p.name).probabilities(p.features)
-            # near what the others taught, a die is paired by it (the shipped classifier may read these dice's
-            # face v as u as surely as it reads their u); a little of the shipped belief breaks the ties
-            near = (nearest >= state.settings.near)[:, None]
-            new.append(p.assign(np.where(near, 0.9 * learned + 0.1 * p.probs, p.probs)))
-        pairs = new
+def examples_from_photos(photos: list[Photo]) -> tuple[list[Example], int]:
+    """The examples of labelled photos (:meth:`Photo.examples`) and how many labelled dice were left
+    unpaired. (Pairing again under what the other photos taught changed no pairing on the rendered
+    own-dice sets once the doubted dice were left out: not done.)"""
+    pairs = [p.examples() for p in photos]
     return [e for ex, _ in pairs for e in ex], sum(m for _, m in pairs)
-
-
-def examples_from_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], roll: str
-                        ) -> tuple[list[Example], int]:
-    """:func:`examples_from_photos` of one photo (paired under the shipped classifier alone)."""
-    return read_photo(reader, frame_bgr, values, roll).assign_shipped()
 
 
 def learn(reader: DiceReader, examples: list[Example], settings: Settings | None = None) -> LearnedFaces:
@@ -162,10 +130,10 @@ def learned_line(state: LearnedFaces) -> str:
             f"(the shipped reader: {before['offered_right']} and {before['offered_wrong']}): {verdict}")
 
 
-def keep_photos(store: ExampleStore, photos: list[Photo], reader: DiceReader) -> tuple[int, int]:
+def keep_photos(store: ExampleStore, photos: list[Photo]) -> tuple[int, int]:
     """Pair the labelled ``photos``' dice with their values (:func:`examples_from_photos`) and keep them
     in ``store``, one roll a photo: (dice kept, labelled dice not found)."""
-    examples, missed = examples_from_photos(reader, photos)
+    examples, missed = examples_from_photos(photos)
     for photo in photos:
         store.add([e for e in examples if e.roll == photo.name])
     return len(examples), missed
