@@ -158,8 +158,9 @@ def run_eval(args: argparse.Namespace) -> int:
         shipped = shipped_reader()
         state, why = load_learned(state_dir, shipped.networks.heads_id)
         if state is None:
-            raise UserError(f"--learned: {why or f'no learned dice in {state_dir}'} "
-                            f"(teach them first: companion dice teach IMAGE... --labels CSV)")
+            again = ("companion dice learn learns again from the kept rolls" if examples_in(state_dir).files()
+                     else "teach them first: companion dice teach IMAGE... --labels CSV")
+            raise UserError(f"--learned: {why or f'no learned dice in {state_dir}'} ({again})")
         reader = shipped.with_learned(state).read
         learned_from = {"dice": state.report.get("dice"), "rolls": state.report.get("rolls")}
     result = evaluate(args.dir, load_errata(args.errata) if args.errata else None, reader=reader)
@@ -230,7 +231,7 @@ def run_teach(args: argparse.Namespace) -> int:
     kept, missed = keep_photos(examples_in(state_dir), photos)
     state, line = learn_kept(reader, state_dir)
     _say({"photos": len(photos), "kept": kept, "unpaired": missed, **_learned_json(state)},
-         f"kept {kept} dice of {len(photos)} photos ({missed} labelled dice not found, or found but doubted as "
+         f"kept {kept} dice of {len(photos)} photo{'' if len(photos) == 1 else 's'} ({missed} labelled dice not found, or found but doubted as "
          f"dice); {line}", args.json)
     return 1 if failed else 0
 

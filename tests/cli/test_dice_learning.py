@@ -51,6 +51,13 @@ def test_teach_keeps_the_photos_dice_and_learns_then_eval_learned_and_forget(app
 
     assert main(["dice", "learn"]) == 0
     assert f"from {out['kept']} dice of 4 rolls" in capsys.readouterr().out
+    (state / "dice_learned.npz").write_bytes(b"junk" * 10)  # damaged: set aside, said in one line
+    assert main(["dice", "eval", str(labelled), "--learned"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "set aside as dice_learned.npz.damaged" in err
+    assert "companion dice learn learns again from the kept rolls" in err
+    assert main(["dice", "learn"]) == 0 and (state / "dice_learned.npz").is_file()
+    capsys.readouterr()
     assert main(["dice", "forget"]) == 0
     assert "forgot the learned dice and 4 kept rolls" in capsys.readouterr().out
     assert main(["dice", "eval", str(labelled), "--learned"]) == 2

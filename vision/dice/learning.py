@@ -177,7 +177,9 @@ class LearnedFaces:
         """The learned face probabilities (n, 7) (class 0, no die face, always 0) of dice with ``features``
         (n, c) (L2-normalised), and each die's similarity (n,) to its nearest kept example (-1 with none)."""
         n = len(features)
-        sims = features @ self.features.T if len(self.features) else np.zeros((n, 0), np.float32)
+        if len(self.features) == 0:  # nothing kept: nothing learned, no die near
+            return np.zeros((n, 7), np.float32), np.full(n, -1.0, np.float32)
+        sims = features @ self.features.T
         scores = np.full((n, 7), -np.inf)
         for v in range(1, 7):
             cols = sims[:, self.values == v]
@@ -241,8 +243,8 @@ class LearnedFaces:
             confusions = frozenset((int(a), int(b)) for a, b in meta["confusions"])
             stored = Settings(**meta["settings"])
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
-            raise FileFormatError(f"{path}: the learned dice state cannot be read ({type(e).__name__}); "
-                                  f"it is set aside and the shipped reader used") from None
+            raise FileFormatError(f"{path}: the learned dice cannot be read (damaged or of another "
+                                  f"version)") from None
         return cls(features, values, confusions, str(meta.get("network", "")), stored,
                    dict(meta.get("report", {})))
 
@@ -325,7 +327,7 @@ def load_learned(state_dir: str | Path, network: str) -> tuple[LearnedFaces | No
             os.replace(path, target)
         except OSError:
             return None, str(e)
-        return None, f"{e}; set aside as {target.name}"
+        return None, f"{e}; set aside as {target.name}, the shipped reader reads until the box learns again"
     if network and state.network != network:
         return None, f"{path}: learned with another dice model; the shipped reader is used until the box learns again"
     if not state.report.get("use", False):

@@ -125,7 +125,8 @@ def learned_line(state: LearnedFaces) -> str:
     r = state.report
     before, after = r["shipped"], r["learned"]
     verdict = "used" if r["use"] else "not used: the shipped reader does better on them"
-    return (f"learned the players' dice from {r['dice']} dice of {r['rolls']} rolls; held out in turn, "
+    rolls = f"{r['rolls']} roll" + ("" if r["rolls"] == 1 else "s")
+    return (f"learned the players' dice from {r['dice']} dice of {rolls}; held out in turn, "
             f"{after['offered_right']} right and {after['offered_wrong']} wrong offered without a question "
             f"(the shipped reader: {before['offered_right']} and {before['offered_wrong']}): {verdict}")
 
