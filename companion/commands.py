@@ -9,6 +9,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from companion.errors import echo
+
 
 class Button(enum.Enum):
     """The physical buttons of the box (ARCHITECTURE.md, Hardware) plus keyboard/script-only kinds."""
@@ -56,9 +58,9 @@ class Command:
             button = Button(words[0].lower())
         except ValueError:
             known = ", ".join([b.value for b in Button] + ["wait (scripts)"])
-            raise ValueError(f"unknown command {words[0]!r} in {line!r}; known: {known}") from None
+            raise ValueError(f"unknown command {echo(words[0])} in {echo(line)}; known: {known}") from None
         try:
             args = tuple(int(w) for w in words[1:])
         except ValueError:
-            raise ValueError(f"command arguments must be whole numbers: {line!r}") from None
+            raise ValueError(f"command arguments must be whole numbers: {echo(line)}") from None
         return cls(button, args)

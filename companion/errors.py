@@ -23,8 +23,21 @@ from vision.errors import CalibrationError, CameraError, FrameError, NoCameraFou
 __all__ = [
     "CompanionError", "UserError", "MissingFileError", "FileFormatError", "IllegalMove", "VariantError", "ConfigError",
     "StateDirError", "StoreError", "StoreBusy", "CorruptLog", "ScriptError", "ScriptEnded", "CameraError", "FrameError",
-    "CalibrationError", "NoCameraFound", "VisionError", "USER_ERRORS", "DisplayError", "PinFactoryError",
+    "CalibrationError", "NoCameraFound", "VisionError", "USER_ERRORS", "DisplayError", "PinFactoryError", "echo",
 ]
+
+ECHO_LIMIT = 80
+"""The most characters of a user's input an error line repeats (issue 52: a 50 MB script line was echoed whole)."""
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``value`` as an error line quotes it (``repr`` of a text), cut to ``limit`` characters with an
+    ellipsis and its full length, so that a long input is recognisable but never repeated whole."""
+    text = repr(value) if isinstance(value, str) else str(value)
+    if len(text) <= limit:
+        return text
+    length = len(value) if isinstance(value, str) else len(text)
+    return f"{text[:limit - 1]}… ({length} characters)"
 
 
 class CompanionError(Exception):

@@ -86,7 +86,7 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
     which camera demo a game has, and each demo's variant, its ``companion.demos`` module says (a game
     with none is refused with :class:`UserError`, naming ``--camera none``).
     Prints "Demo over: NAME wins after N frames." (by hand: "... N button presses.") and returns the exit
-    status (0 once someone won, or when SIGTERM stopped it: :mod:`companion.app.stop`)."""
+    status (0 once someone won, or when SIGTERM stopped it: :mod:`companion.stop`)."""
     paths = AppPaths.from_dirs(state_dir, state_dir)
     if store_file is not None:
         paths = replace(paths, store_file=Path(store_file).expanduser().absolute())
@@ -101,7 +101,7 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
                       players=list(DEMO_PLAYERS), variant=by_hand_variant(entry.name), headless=headless,
                       screenshots=screenshots, seed=DEMO_SEED, new=True)
         if result.stopped:
-            return 0  # SIGTERM (companion.app.stop): no "Demo over", the game kept in --store
+            return 0  # SIGTERM (companion.stop): no "Demo over", the game kept in --store
         presses = sum(1 for line in script.read_text(encoding="utf-8").splitlines()
                       if line.strip() and not line.startswith("#"))
         print(ngettext("Demo over: {name} wins after {n} button press.", "Demo over: {name} wins after {n} button "

@@ -30,7 +30,7 @@ import pygame
 
 from companion.commands import Button, Command
 from companion.config import ButtonsConfig
-from companion.errors import ScriptError, UserError
+from companion.errors import ScriptError, UserError, echo
 from companion.i18n import _
 from hardware import ButtonPanel, make_pin_factory
 
@@ -111,7 +111,7 @@ def parse_script(text: str, source: str = "<script>") -> tuple[Step, ...]:
         try:
             if words[0].lower() == "wait":
                 if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
-                    raise ValueError(f"'wait' takes one whole number of polls (>= 0), got {line!r}")
+                    raise ValueError(f"'wait' takes one whole number of polls (>= 0), got {echo(line)}")
                 steps.append(Step(number, wait=int(words[1]) if len(words) == 2 else 1))
                 continue
             command = Command.parse(line)
@@ -163,7 +163,10 @@ class ScriptInput:
         commands = self._poll(script_allowed)
         if not self._ended and self.exhausted:
             self._ended = True
-            logger.info("script %s: ended (its last command was line %s)", self.path, self.last_line)
+            if self.last_line is None:
+                logger.info("script %s: ended (it holds no command)", self.path)
+            else:
+                logger.info("script %s: ended (its last command was line %s)", self.path, self.last_line)
         return commands
 
     def _poll(self, script_allowed: bool) -> list[Command]:
@@ -362,9 +365,9 @@ def open_input(
     kinds = [part.split(":", 1)[0] for part in parts]
     for part, kind in zip(parts, kinds, strict=True):
         if kind == "script" and not part[len("script:"):].strip():
-            raise UserError(f"--input {spec}: {part!r} needs a file: script:FILE")
+            raise UserError(f"--input {echo(spec)}: {echo(part)} needs a file: script:FILE")
         if part not in ("keys", "gpio") and kind != "script":
-            raise UserError(f"--input {spec}: unknown input {part!r}; use {', '.join(INPUT_SPECS)}, joined with +")
+            raise UserError(f"--input {echo(spec)}: unknown input {echo(part)}; use {', '.join(INPUT_SPECS)}, joined with +")
     if len(set(kinds)) != len(kinds):
         raise UserError(f"--input {spec}: names the same kind twice")
     sources: list[InputSource] = []

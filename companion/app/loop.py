@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from companion.app import stop
+from companion import stop
 from companion.app.rules import RulesSession
 from companion.app.trace import EventTrace
 from companion.commands import Button
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 class RunResult:
     """How a run ended: the game's id in the store, its winner's name (None if unfinished), ticks run,
     screenshots written, the line ``companion play`` prints at the end ("" when unfinished), and whether
-    a stop request (SIGTERM, SIGINT: :mod:`companion.app.stop`) ended it."""
+    a stop request (SIGTERM, SIGINT: :mod:`companion.stop`) ended it."""
 
     game_id: int
     winner: str | None
@@ -64,7 +64,7 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
     ``leds``: the seat LED of ``session.active_seat`` is lit; the status LED blinks slowly while the box
     waits for the camera, fast when ``session.attention`` asks the players to look, and is steady while
     it waits for a button. Headless runs do not wait between ticks; windowed runs tick at ``fps``.
-    A stop request (SIGTERM, SIGINT: :mod:`companion.app.stop`) ends it at the next tick, as a quit does
+    A stop request (SIGTERM, SIGINT: :mod:`companion.stop`) ends it at the next tick, as a quit does
     (every accepted press is stored already), and the rules shown from the game with it.
     ``shots_before``: screenshots already in ``screenshots`` (numbering goes on after them).
     ``Button.RULES`` (a long press of UNDO) shows the game's rules (:class:`companion.app.rules.RulesSession`,

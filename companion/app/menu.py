@@ -22,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.app import rules, stop
+from companion import stop
+from companion.app import rules
 from companion.app.devices import PlayDevices, display_available
 from companion.app.inputs import open_input
 from companion.app.language import choose_language
@@ -80,7 +81,7 @@ class GameInput:
     @property
     def quit_requested(self) -> bool:
         """The players quit the whole program in the game (Q, the window closed), or a signal asked the box
-        to stop (:mod:`companion.app.stop`): the menu ends too."""
+        to stop (:mod:`companion.stop`): the menu ends too."""
         return self._quit or stop.requested()
 
     @quit_requested.setter
@@ -326,7 +327,7 @@ def run_menu(*, paths: AppPaths, config: Config, input_spec: str = "keys+gpio", 
 
 def menu_command(args: argparse.Namespace, env: Any = None) -> int:
     """``companion menu``: resolve paths, load the config, run the menus. Exit status 0 (also after SIGTERM,
-    :mod:`companion.app.stop`; after SIGINT ``KeyboardInterrupt`` is raised, once the devices are closed)."""
+    :mod:`companion.stop`; after SIGINT ``KeyboardInterrupt`` is raised, once the devices are closed)."""
     paths = resolve(os.environ if env is None else env)
     config, notice = load_box_config(paths.config_file)  # issue 9: a bad config never stops the box
     log.info("state in %s, config from %s", paths.state_dir, config.source or "defaults")

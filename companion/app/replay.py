@@ -26,7 +26,7 @@ import random
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
-from companion.app import stop
+from companion import stop
 from companion.app.loop import run_loop
 from companion.app.summary import show_summary
 from companion.commands import Button, Command

@@ -23,8 +23,10 @@ import json
 import os
 import platform
 import shutil
+import stat
 import subprocess
 import tarfile
+import tempfile
 import time
 import traceback
 import zipfile
@@ -161,22 +163,32 @@ def _state_listing(paths: AppPaths) -> str:
 
 
 def _log_files(paths: AppPaths) -> dict[str, bytes]:
-    """The end (:data:`LOG_TAIL_BYTES`) of each ``*.log`` file in the state directory, by name."""
+    """The end (:data:`LOG_TAIL_BYTES`) of each ``*.log`` file in the state directory, by name: regular files
+    only, opened without following a link (the report may run as root: a ``*.log`` link to another file
+    must never bring that file into the archive), each link or other thing named as left out."""
     found: dict[str, bytes] = {}
     state = paths.state_dir
     if not state.is_dir():
         return found
     for log in sorted(state.glob("*.log")):
-        if not log.is_file() or _is_saved_games(log):
+        if _is_saved_games(log):
             continue
         try:
-            with log.open("rb") as handle:
-                handle.seek(0, os.SEEK_END)
-                size = handle.tell()
-                handle.seek(max(0, size - LOG_TAIL_BYTES))
-                found[log.name] = handle.read()
+            fd = os.open(log, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError as error:
-            found[log.name] = f"cannot be read: {error.strerror or error}\n".encode()
+            why = "a link, left out" if log.is_symlink() else f"cannot be read: {error.strerror or error}"
+            found[log.name] = f"{why}\n".encode()
+            continue
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                found[log.name] = b"not a regular file, left out\n"
+                continue
+            try:
+                size = handle.seek(0, os.SEEK_END)
+                handle.seek(max(0, size - LOG_TAIL_BYTES))
+                found[log.name] = handle.read(LOG_TAIL_BYTES)
+            except OSError as error:
+                found[log.name] = f"cannot be read: {error.strerror or error}\n".encode()
     return found
 
 
@@ -212,54 +224,77 @@ def default_name(now: float | None = None) -> str:
     return f"{PROJECT}-report-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now))}.tar.gz"
 
 
-def output_path(given: str | os.PathLike | None, cwd: Path | None = None) -> Path:
+def output_path(given: str | os.PathLike | None, cwd: Path | None = None, force: bool = False) -> Path:
     """Where the archive goes: ``given`` (a file, or an existing folder to put :func:`default_name` in),
     else the current folder when it is writable, else the temporary folder. Raises :class:`UserError`
-    naming ``--output`` when the folder does not exist or cannot be written."""
+    naming ``--output`` when the folder does not exist or cannot be written, or when the file is there
+    already (a link too) unless ``force``."""
     if given is None:
         folder = Path.cwd() if cwd is None else cwd
         if not os.access(folder, os.W_OK | os.X_OK):
             folder = Path(os.environ.get("TMPDIR") or "/tmp")
         return folder / default_name()
+    shown = _echo(given)
     path = Path(given).expanduser()
-    if path.is_dir():
+    if path.is_dir() and not path.is_symlink():
         path = path / default_name()
     folder = path.parent
     if not folder.is_dir():
-        raise UserError(f"--output {given}: the folder {folder} does not exist; give a file in an existing folder")
+        raise UserError(f"--output {shown}: the folder does not exist; give a file in an existing folder")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise UserError(f"--output {given}: the folder {folder} cannot be written; give a file in a folder you can write")
+        raise UserError(f"--output {shown}: the folder cannot be written; give a file in a folder you can write")
+    if (path.exists() or path.is_symlink()) and not force:
+        raise UserError(f"--output {shown}: the file is there already; give another name, or add --force to "
+                        f"replace it")
     return path
+
+
+def _echo(given: str | os.PathLike) -> str:
+    """A flag's value as an error line shows it: at most 80 characters."""
+    text = os.fspath(given)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def write_archive(path: Path, members: Mapping[str, bytes]) -> Path:
     """Write ``members`` as a zip (``path`` ends in ``.zip``) or a gzipped tar (otherwise) under one folder
-    named after the archive; returns ``path``."""
+    named after the archive; returns ``path``. The archive is made 0600 (it holds the config and the
+    logs) in a new file beside ``path`` and then put in its place, so an existing ``path`` (a link too)
+    is replaced, never written through. Raises :class:`UserError` naming ``--output`` when it cannot be
+    written there."""
     top = path.name.removesuffix(".zip").removesuffix(".gz").removesuffix(".tgz").removesuffix(".tar")
-    if path.suffix == ".zip":
-        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            for name, content in members.items():
-                archive.writestr(f"{top}/{name}", content)
-        return path
-    with tarfile.open(path, "w:gz") as archive:
-        stamp = time.time()
-        for name, content in members.items():
-            info = tarfile.TarInfo(f"{top}/{name}")
-            info.size, info.mtime, info.mode = len(content), stamp, 0o644
-            archive.addfile(info, io.BytesIO(content))
+    temporary = None
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # mode 0600
+        with os.fdopen(fd, "wb") as handle:
+            if path.suffix == ".zip":
+                with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+                    for name, content in members.items():
+                        archive.writestr(f"{top}/{name}", content)
+            else:
+                with tarfile.open(fileobj=handle, mode="w:gz") as archive:
+                    stamp = time.time()
+                    for name, content in members.items():
+                        info = tarfile.TarInfo(f"{top}/{name}")
+                        info.size, info.mtime, info.mode = len(content), stamp, 0o600
+                        archive.addfile(info, io.BytesIO(content))
+        os.replace(temporary, path)
+    except OSError as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        raise UserError(f"--output {_echo(path)}: cannot be written ({error.strerror or error})") from None
     return path
 
 
 def make_report(output: str | os.PathLike | None = None, env: Mapping[str, str] = os.environ,
                 selftest: Callable[[Mapping[str, str]], tuple[str, str]] | None = None,
-                run_dir: Path = SYSTEMD_RUN_DIR) -> Path:
-    """Collect the report for the box ``env`` points at and write it (see :func:`output_path`); returns
-    the archive's path."""
-    path = output_path(output)
+                run_dir: Path = SYSTEMD_RUN_DIR, force: bool = False) -> Path:
+    """Collect the report for the box ``env`` points at and write it (see :func:`output_path`; ``force``:
+    replace an existing file); returns the archive's path."""
+    path = output_path(output, force=force)
     return write_archive(path, collect(resolve(env), env, selftest, run_dir))
 
 
 def report_command(args: Any) -> int:
-    """``companion report [--output FILE]``: write the archive and print its path."""
-    print(make_report(args.output))
+    """``companion report [--output FILE] [--force]``: write the archive and print its path."""
+    print(make_report(args.output, force=getattr(args, "force", False)))
     return 0

@@ -52,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 """Command -> (module of this package that registers it, its help line)."""
 
+SIGNALLED = ("play", "demo", "menu")
+"""The commands that end on SIGTERM and SIGINT with their game saved (``companion.stop``): they take the
+signals before anything else is loaded."""
+
 ERROR_LOG = "errors.log"
 """The file in the state directory where the traceback of a bug is appended."""
 
@@ -80,6 +84,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit status."""
+    if argv is None and _command_word(sys.argv[1:]) in SIGNALLED:  # the program itself, not a test's call
+        from companion import stop  # standard library only: before the box's modules load
+
+        stop.take_signals_early()
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv).parse_args(argv)
     debug = args.debug or os.environ.get("DEBUG") == "1"
@@ -104,10 +112,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _after_signal(status: int) -> int:
-    """``status``; but when SIGTERM or SIGINT ended the box (``companion.app.stop``, loaded by ``play``,
+    """``status``; but when SIGTERM or SIGINT ended the box (``companion.stop``, loaded by ``play``,
     ``demo`` and ``menu``), the process ends here with it: the game is stored and the devices closed, and
     the interpreter's teardown of its modules (~0.5 s, more on a Pi) would eat the 2 s a stop may take."""
-    stop = sys.modules.get("companion.app.stop")
+    stop = sys.modules.get("companion.stop")
     return stop.exit_now_if_signalled(status) if stop is not None else status
 
 

@@ -41,6 +41,7 @@ def add_commands(subparsers) -> None:
     report.add_argument("--output", metavar="FILE", default=None,
                         help="the archive (.tar.gz, or .zip; default: tabletop-companion-report-DATE.tar.gz in the "
                              "current folder, else the temporary folder)")
+    report.add_argument("--force", action="store_true", help="replace the --output file when it is there already")
     report.set_defaults(handler=report_command)
 
     selftest = subparsers.add_parser("selftest", help="check camera, pins, display, paths and store")

@@ -16,7 +16,7 @@ import sys
 from companion.bench import FuzzReport, run_crash_bench, run_fuzz, run_soak
 from companion.bench.advisor import measure
 from companion.bench.claims import run as run_claims
-from companion.cli.common import parse_variant, positive, print_figures
+from companion.cli.common import MOST, in_range, parse_variant, positive, print_figures
 from companion.errors import UserError
 from companion.hints import DEFAULT_DEADLINE_MS
 from companion.registry import names
@@ -62,8 +62,10 @@ def add_commands(subparsers) -> None:
     fuzz.add_argument("--jobs", type=int, default=1, metavar="N",
                       help="worker processes (0: one per CPU); the figures do not depend on it")
 
-    soak = add("soak", _soak, "run the Can't Stop session loop for N frames; RSS and open files")
+    soak = add("soak", _soak, "run the Can't Stop session loop for N frames, game after game, learning the dice "
+                              "between games; RSS after each game, its peak and open files")
     soak.add_argument("--frames", type=int, default=36000)
+    soak.add_argument("--games", type=int, metavar="G", help="stop after G games (default: when the frames are run)")
     soak.add_argument("--fast", action="store_true", help="as fast as possible instead of the configured fps")
 
     advisor = add("advisor", _advisor, "time the advisor's decisions (seat 0) against the game's baseline players",
@@ -97,8 +99,8 @@ def _crash(args) -> int:
 def _power_cut(args) -> int:
     from companion.bench.power_cut import run_power_cut
 
-    if args.kills < 0 or args.jobs < 0:
-        raise UserError(f"--kills and --jobs must be 0 or more, not {min(args.kills, args.jobs)}")
+    in_range(args.kills, "--kills", 0, 1000)
+    in_range(args.jobs, "--jobs", 0, 256)
     progress = (lambda line: print(line, file=sys.stderr)) if args.verbose else None
     print_figures(run_power_cut(args.game, positive(args.runs, "--runs"), args.kills, args.seed, jobs=args.jobs,
                                 progress=progress), args.json)
@@ -106,8 +108,7 @@ def _power_cut(args) -> int:
 
 
 def _fuzz(args) -> int:
-    if args.jobs < 0:
-        raise UserError(f"--jobs must be 0 (one per CPU) or more, not {args.jobs}")
+    in_range(args.jobs, "--jobs", 0, 256)  # 0: one per CPU
     report = FuzzReport()
     print_figures(run_fuzz(args.game, positive(args.games, "--games"), args.seed, report=report, jobs=args.jobs),
                   args.json)
@@ -119,7 +120,8 @@ def _fuzz(args) -> int:
 
 
 def _soak(args) -> int:
-    print_figures(run_soak(positive(args.frames, "--frames"), fast=args.fast), args.json)
+    games = None if args.games is None else positive(args.games, "--games")
+    print_figures(run_soak(positive(args.frames, "--frames", 10 * MOST), fast=args.fast, games=games), args.json)
     return 0
 
 

@@ -58,7 +58,7 @@ import json
 import cv2
 import numpy as np
 
-from companion.cli.common import add_reader_commands
+from companion.cli.common import add_reader_commands, in_range
 from companion.cli.images import read_each_image
 from companion.errors import UserError
 from companion.games.ludo import BOARD_NAMES, load_board, load_boards
@@ -183,8 +183,8 @@ def _line(name: str, obs: BoardObservation) -> str:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    if args.renders < 0:
-        raise UserError("--renders must be 0 or more")
+    in_range(args.renders, "--renders", 0, 100_000)
+    in_range(args.games, "--games", 0, 100_000)
     if bool(args.real) != bool(args.labels):
         raise UserError("--real and --labels go together")
     if args.die_on_board is not None and not 0.0 <= args.die_on_board <= 1.0:

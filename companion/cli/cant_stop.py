@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from companion.cli.common import each_json_file
-from companion.errors import UserError
+from companion.errors import UserError, echo
 from companion.games.cant_stop import bust_probability_for_columns, state_from_position
 
 
@@ -48,10 +48,12 @@ def _moves(args) -> int:
 
 def _odds(args) -> int:
     try:
-        columns = sorted({int(c) for c in args.columns.split(",") if c.strip()})
+        columns = sorted({int(c) for c in args.columns.split(",")})
+        if not columns:
+            raise ValueError("no column")
         bust = bust_probability_for_columns(columns)
     except ValueError:
-        raise UserError(f"--columns takes numbers 2-12 joined by commas, not {args.columns!r}") from None
+        raise UserError(f"--columns takes one or more numbers 2-12 joined by commas, not {echo(args.columns)}") from None
     if args.json:
         print(json.dumps({"columns": columns, "bust": float(bust), "fraction": f"{bust.numerator}/{bust.denominator}"}))
     else:

@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.cli.common import add_reader_commands
+from companion.cli.common import add_reader_commands, in_range
 from companion.errors import FileFormatError, UserError
 from companion.registry import names
 from vision.cards import StCalibration, calibrate_colours, calibrate_deck, read_donkey_race, read_schotten_totten
@@ -34,7 +34,7 @@ def add_commands(subparsers) -> None:
     _stone_flags(read)
     read.add_argument("--dr-players", type=int, default=4, choices=(2, 3, 4),
                       help="donkey race: players, one sector each (default 4)")
-    read.add_argument("--dr-donkey-value", type=int, default=0, help="donkey race: the donkey card's value (default 0)")
+    read.add_argument("--dr-donkey-value", type=int, default=0, help="donkey race: the donkey card's value, 0-99 (default 0)")
     calibrate = sub.add_parser("calibrate", help="schotten-totten: learn the deck from one card of each colour")
     calibrate.add_argument("image", type=Path, metavar="IMAGE")
     calibrate.add_argument("--game", required=True, choices=("schotten-totten",))
@@ -113,6 +113,7 @@ def _calibrate(args) -> int:
 
 
 def _read(args) -> int:
+    in_range(args.dr_donkey_value, "--dr-donkey-value", 0, 99)  # the rules' range (D.5, DonkeyRaceConfig)
     cv2.setNumThreads(1)
     status = 0
     for path in args.images:

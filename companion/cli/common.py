@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from companion.errors import FileFormatError, UserError
+from companion.errors import FileFormatError, UserError, echo
 from companion.names import name_problem
 from companion.registry import MAX_NAME_LENGTH
 from companion.store import SCHEMA_VERSION, schema_problem
@@ -40,16 +40,16 @@ def parse_players(text: str | None) -> list[str] | None:
         return None
     names = [name.strip() for name in text.split(",")]
     if not all(names):
-        raise UserError(f"--players takes names joined by commas, not {text!r}")
+        raise UserError(f"--players takes names joined by commas, not {echo(text)}")
     if len(set(names)) != len(names):
-        raise UserError(f"--players names each player once, not {text!r}")
+        raise UserError(f"--players names each player once, not {echo(text)}")
     long = [name for name in names if len(name) > MAX_NAME_LENGTH]
     if long:
-        raise UserError(f"--players: {long[0]!r} is longer than {MAX_NAME_LENGTH} characters; shorten it")
+        raise UserError(f"--players: {echo(long[0])} is longer than {MAX_NAME_LENGTH} characters; shorten it")
     for name in names:
         problem = name_problem(name)
         if problem:
-            raise UserError(f"--players: {name!r} has {problem}; names are printable letters, digits, signs and "
+            raise UserError(f"--players: {echo(name)} has {problem}; names are printable letters, digits, signs and "
                             "spaces that the box's font can draw")
     return names
 
@@ -112,19 +112,31 @@ def _store_problem(path: Path) -> str | None:
     return None
 
 
-def positive(value: int, flag: str) -> int:
-    """``value`` when it is at least 1, else :class:`UserError` naming ``flag``."""
-    if value < 1:
-        raise UserError(f"{flag} must be at least 1, not {value}")
+MOST = 1_000_000
+"""The most any count flag takes (games, trials, renders, frames...): more would run for weeks or fill the
+memory, so it is refused as a mistake rather than started."""
+
+
+def positive(value: int, flag: str, most: int = MOST) -> int:
+    """``value`` when it is 1 to ``most``, else :class:`UserError` naming ``flag``."""
+    return in_range(value, flag, 1, most)
+
+
+def in_range(value: int, flag: str, least: int, most: int = MOST) -> int:
+    """``value`` when it is ``least`` to ``most``, else :class:`UserError` naming ``flag`` and the range."""
+    if value < least:
+        raise UserError(f"{flag} must be at least {least}, not {echo(value)}")
+    if value > most:
+        raise UserError(f"{flag} must be at most {most:,}, not {echo(value)}")
     return value
 
 
 def read_json(path: Path) -> Any:
     """The JSON value in the file ``path``. Raises OSError when it cannot be read and
-    :class:`FileFormatError` ("not JSON (reason, line L column C)") when it is not UTF-8 JSON text, or
-    nested deeper than Python's parser goes."""
+    :class:`FileFormatError` ("not JSON (reason, line L column C)") when it is not UTF-8 JSON text, is
+    nested deeper than Python's parser goes, or holds a whole number of more than 30 digits."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return json.loads(Path(path).read_text(encoding="utf-8"), parse_int=_json_int)
     except json.JSONDecodeError as error:
         raise FileFormatError(f"not JSON ({error.msg}, line {error.lineno} column {error.colno})") from None
     except UnicodeDecodeError:
@@ -133,10 +145,27 @@ def read_json(path: Path) -> Any:
         raise FileFormatError("not a file of this kind (JSON nested too deep)") from None
 
 
+def _json_int(text: str) -> int:
+    """A JSON integer; a number of more digits than any file of the box holds is refused before Python
+    converts it (it refuses over 4,300 digits in words of its own)."""
+    if len(text) > 30:
+        raise FileFormatError(f"not a file of this kind (a number of {len(text.lstrip('-'))} digits)")
+    return int(text)
+
+
+LINE_LIMIT = 500
+"""The longest error line the command line prints: what an input echoed by a message it did not cut
+(:func:`companion.errors.echo`) may add is cut at the end."""
+
+
 def one_line(text: str) -> str:
     """``text`` on one line: line breaks and other control characters (a file's or a value's) written as
-    escapes (``\\n``, ``\\x07``), so that a message is always the one line the command line promises."""
-    return "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text)
+    escapes (``\\n``, ``\\x07``), so that a message is always the one line the command line promises, and
+    never longer than :data:`LINE_LIMIT` characters."""
+    if len(text) > LINE_LIMIT * 2:
+        text = text[:LINE_LIMIT * 2]
+    line = "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text)
+    return line if len(line) <= LINE_LIMIT else line[:LINE_LIMIT - 1] + "…"
 
 
 def report_file_error(path: Path, error: OSError | ValueError) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from companion.agents import run_simulation
-from companion.cli.common import parse_variant
+from companion.cli.common import in_range, parse_variant, positive
 from companion.registry import names
 
 
@@ -30,6 +30,10 @@ def add_commands(subparsers) -> None:
 
 def _simulate(args) -> int:
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    positive(args.games, "--games")
+    in_range(args.jobs, "--jobs", 0, 256)  # 0: one per CPU
+    if args.budget is not None:
+        in_range(args.budget, "--budget", 0, 10 ** 9)
     result = run_simulation(args.game, agents, args.games, args.seed, parse_variant(args.variant), jobs=args.jobs,
                             calibration=args.calibration, budget=args.budget)
     if args.json:

@@ -1,5 +1,5 @@
 """Issue 42: SIGTERM and SIGINT end the box within 2 s on every screen, the game saved
-(``companion.app.stop``).
+(``companion.stop``).
 
 The real commands run as child processes, headless on mock pins, each in a state folder of its own: a
 script of presses takes each one to its screen and ends with a ``wait``, the script's end is logged (so
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import stop
+from companion import stop
 from companion.app.by_hand import DEMO_PLAYERS, DEMO_SEED, script_path
 from companion.app.menu import available_games
 from companion.app.menu_model import MenuModel, pick_sequence
@@ -47,7 +47,7 @@ LIMIT_S = 2.0
 """The box must be gone this long after the signal (issue 42)."""
 
 GAME = "donkey-race"  # the shortest by-hand demo game
-STARTED = "ended (its last command was line"  # what companion.app.inputs.ScriptInput logs at a script's end
+STARTED = ": ended ("  # what companion.app.inputs.ScriptInput logs at a script's end
 
 
 # --- the stores: a game one press from its end, and the same game finished ---------------------------
@@ -290,11 +290,11 @@ def test_a_signal_ends_the_box_within_2_s_with_the_game_saved(scenario, outcomes
 
 def test_a_main_thread_stuck_in_a_wait_is_ended_within_2_s(tmp_path):
     """A camera stuck in ``read`` (C code) never lets the Python handler run: the watcher thread ends the
-    process :data:`companion.app.stop.GRACE_S` after the signal, with the status of a normal stop."""
+    process :data:`companion.stop.GRACE_S` after the signal, with the status of a normal stop."""
     stuck = tmp_path / "stuck.py"
     stuck.write_text("import importlib.util, logging, time\n"
                      "logging.basicConfig(level=logging.INFO)\n"
-                     f"spec = importlib.util.spec_from_file_location('stop', {str(REPO / 'companion' / 'app' / 'stop.py')!r})\n"
+                     f"spec = importlib.util.spec_from_file_location('stop', {str(REPO / 'companion' / 'stop.py')!r})\n"
                      "stop = importlib.util.module_from_spec(spec)\n"
                      "spec.loader.exec_module(stop)\n"
                      "with stop.on_signals():\n"
@@ -403,3 +403,35 @@ def test_a_windowed_loop_between_two_ticks_ends_at_once(fresh_stop):
         result = run_loop(RulesSession(GAME), store, None, lambda frame: None, Idle(), _Screen(), screen=rules.SCREEN,
                           draw=rules.DRAW, game=GAME, headless=False, fps=0.2)
     assert time.monotonic() - started < 1.0 and result.stopped and result.ticks == 1
+
+
+# --- a signal while the box's modules still load (issue 52) ------------------------------------------
+
+EARLY = """
+import os, signal, sys
+import companion.cli as cli
+
+build = cli.build_parser
+def signalled_while_loading(argv=None):
+    os.kill(os.getpid(), signal.{name})  # arrives while the command's modules are imported
+    return build(argv)
+cli.build_parser = signalled_while_loading
+sys.argv = ["companion", *sys.argv[1:]]
+sys.exit(cli.main())
+"""
+
+
+@pytest.mark.parametrize("name, status", [("SIGTERM", 0), ("SIGINT", 130)])
+def test_a_signal_before_the_first_screen_ends_the_box_as_on_any_screen(name, status, tmp_path):
+    script = tmp_path / "wait.script"
+    script.write_text("wait 100000\n", encoding="utf-8")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "COMPANION_STATE_DIR": str(tmp_path),
+           "COMPANION_CONFIG_DIR": str(tmp_path)}
+    env.pop("DEBUG", None)
+    done = subprocess.run([sys.executable, "-c", EARLY.format(name=name), "play", GAME, "--camera", "none",
+                           "--headless", "--input", f"script:{script}"], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == status, done.stderr[-2000:]  # before: killed by SIGTERM (-15), 143 from a shell
+    assert f"quit ({name}): the game is saved" in done.stderr and "Traceback" not in done.stderr
+    with Store(tmp_path / "companion.sqlite3") as store:
+        assert [g.game for g in store.unfinished_games()] == [GAME]  # the new game kept, to resume

@@ -89,3 +89,39 @@ def test_versions_line_reads_metadata():
     line = report.versions_line()
     assert line.startswith("tabletop-companion ") and ", gpiozero " in line and ", opencv " in line
     assert "os " not in line
+
+
+def test_a_log_that_is_a_link_is_never_followed_and_the_archive_is_the_users_alone(box):
+    secret = box / "secret"
+    secret.write_text("root:the shadow file\n")
+    (box / "state" / "shadow.log").symlink_to(secret)
+    out = box / "bundle.tar.gz"
+    assert main(["report", "--output", str(out)]) == 0
+    found = members(out)
+    assert found["logs/shadow.log"] == b"a link, left out\n"
+    assert all(b"the shadow file" not in content for content in found.values())
+    assert out.stat().st_mode & 0o777 == 0o600
+
+
+def test_an_existing_output_is_refused_without_force_and_a_link_is_replaced_not_followed(box, capsys):
+    target = box / "elsewhere.txt"
+    target.write_text("keep me\n")
+    link = box / "bundle.tar.gz"
+    link.symlink_to(target)
+    assert main(["report", "--output", str(link)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith("the file is there already; give another name, or add --force to replace it")
+    assert "--output" in err[0] and link.is_symlink()
+    assert main(["report", "--output", str(link), "--force"]) == 0
+    assert not link.is_symlink() and target.read_text() == "keep me\n"  # the link replaced, its target untouched
+    assert "selftest.json" in members(link)
+
+
+def test_an_output_that_cannot_be_written_names_the_flag(box, capsys, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(report.tempfile, "mkstemp", refuse)  # as /proc refuses a new file, even to root
+    assert main(["report", "--output", str(box / "r.tar.gz")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--output" in err[0] and "cannot be written (Permission denied)" in err[0]

@@ -126,6 +126,23 @@ def exit_now_if_signalled(status: int) -> int:
     os._exit(status)
 
 
+def take_signals_early() -> None:
+    """Record SIGTERM and SIGINT from now on, before the box's modules are imported (issue 52: a SIGTERM
+    in the first second, while numpy, OpenCV and Pygame load, killed it with status 143): called by
+    ``companion.cli.main`` first thing for ``play``, ``demo`` and ``menu``. :func:`on_signals` keeps a
+    signal recorded here, so the first screen's loop returns at once, the store as it was, exit status 0
+    (SIGTERM) or 130 (SIGINT). Outside the main thread it does nothing."""
+    global _early
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in SIGNALS:
+        signal.signal(signum, _on_signal)
+    _early = True
+
+
+_early = False  # take_signals_early() ran: on_signals keeps what it recorded
+
+
 class _Watcher:
     """The wakeup socket and the thread that reads it: the flag set at once, the process ended when it
     has not ended :data:`GRACE_S` seconds after the signal."""
@@ -188,7 +205,10 @@ def on_signals() -> Iterator[None]:
         finally:
             _depth -= 1
         return
+    early = _signum if _early else None  # a signal taken before the box's modules were loaded
     reset()
+    if early is not None:
+        request(early)
     watcher = _Watcher()
     previous = {signum: signal.signal(signum, _on_signal) for signum in SIGNALS}
     old_fd = signal.set_wakeup_fd(watcher.send.fileno(), warn_on_full_buffer=False)
