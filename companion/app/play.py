@@ -17,7 +17,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from companion.app import stop
+from companion import stop
 from companion.app.devices import PlayDevices
 from companion.app.loop import RunResult, run_loop
 from companion.app.notices import show_notices
@@ -26,6 +26,7 @@ from companion.config import Config
 from companion.errors import CorruptLog, UserError
 from companion.files import writable_folder
 from companion.hints import Budget
+from companion.memory import give_back_free_memory
 from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
 from companion.readers import ReaderSettings
@@ -137,6 +138,7 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
         session.message = notice
     settings = ReaderSettings(state_dir=state_dir, still_seconds=config.session.still_seconds)
     reader = entry.module("readers").make_reader(camera, session, settings)
+    give_back_free_memory()  # what learning the players' dice held, before the game's first frame
     if hasattr(camera, "watch"):  # a rendered table (the demo) plays at the table: it follows the session
         camera.watch(session)
     try:
@@ -148,6 +150,8 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
         keeper = getattr(session, "keeper", None)
         if keeper is not None:  # the confirmed rolls handed to it are written before the game is left
             keeper.close()
+        del reader
+        give_back_free_memory()  # the menu runs game after game in this process
     if session.finished and store.game(game_id).finished and not stop.requested():
         shots = show_summary(store, game_id, inputs, display, screenshots=screenshots, headless=headless,
                              fps=config.session.fps, leds=leds, shots_before=result.screenshots)
@@ -171,7 +175,7 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
     script runs out before the game ends. ``inputs``: an input source already open, used instead of
     ``input_spec`` (the players of the demo's rendered table, :mod:`companion.app.table_demo`). With a
     script among the inputs the hints have no deadline (:func:`run_game`: the script replays the same).
-    SIGTERM and SIGINT end it on any screen, the game saved (:func:`companion.app.stop.on_signals`; after
+    SIGTERM and SIGINT end it on any screen, the game saved (:func:`companion.stop.on_signals`; after
     SIGINT it raises ``KeyboardInterrupt`` once the devices are closed).
     """
     variant_given = variant is not None

@@ -25,11 +25,16 @@ here).
 from __future__ import annotations
 
 import json
+import mmap
 import os
+from collections import Counter, defaultdict
 import time
 import zipfile
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -43,17 +48,31 @@ KEEP_DICE = 4000
 FORMAT = 1
 
 
+class Label(NamedTuple):
+    """What the players confirmed of one die: ``read`` the value the reader gave (1-6); ``flagged`` whether
+    it asked; ``value`` the value confirmed (1-6); ``roll`` the roll (or photo) it came from, a name."""
+
+    read: int
+    flagged: bool
+    value: int
+    roll: str
+
+
 @dataclass(frozen=True)
 class Example:
     """One die the players confirmed: ``crop`` (3, s, s) float32 the classifier's crop
-    (:func:`vision.dice.networks.face_crop`); ``read`` the value the reader gave (1-6); ``flagged`` whether
-    it asked; ``value`` the value confirmed (1-6); ``roll`` the roll (or photo) it came from, a name."""
+    (:func:`vision.dice.networks.face_crop`) and the fields of its :class:`Label`."""
 
     crop: np.ndarray
     read: int
     flagged: bool
     value: int
     roll: str
+
+    @property
+    def label(self) -> Label:
+        """The example without its crop."""
+        return Label(self.read, self.flagged, self.value, self.roll)
 
 
 class ExampleStore:
@@ -97,7 +116,11 @@ class ExampleStore:
 
     def load(self) -> list[Example]:
         """Every kept example, oldest first."""
-        out: list[Example] = []
+        return list(self.each())
+
+    def each(self) -> Iterator[Example]:
+        """Every kept example, oldest first, read one roll's file at a time (learning holds no more
+        crops than it works on)."""
         for f in self.files():
             try:
                 with np.load(f) as z:
@@ -107,9 +130,8 @@ class ExampleStore:
             except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
                 self._set_aside(f)
                 continue
-            out += [Example(c, int(r), bool(fl), int(v), roll or f.stem) for c, (r, fl, v) in zip(crops, table)
-                    if 1 <= v <= 6]
-        return out
+            yield from (Example(c, int(r), bool(fl), int(v), roll or f.stem) for c, (r, fl, v) in zip(crops, table)
+                        if 1 <= v <= 6)
 
     def newest_time(self) -> float:
         """The file time of the newest kept roll, 0.0 when none."""
@@ -176,23 +198,21 @@ class LearnedFaces:
     def probabilities(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The learned face probabilities (n, 7) (class 0, no die face, always 0) of dice with ``features``
         (n, c) (L2-normalised), and each die's similarity (n,) to its nearest kept example (-1 with none)."""
-        n = len(features)
         if len(self.features) == 0:  # nothing kept: nothing learned, no die near
+            n = len(features)
             return np.zeros((n, 7), np.float32), np.full(n, -1.0, np.float32)
-        sims = features @ self.features.T
-        scores = np.full((n, 7), -np.inf)
-        for v in range(1, 7):
-            cols = sims[:, self.values == v]
-            if cols.shape[1] == 0:
-                continue
-            k = min(self.settings.k, cols.shape[1])
-            scores[:, v] = np.sort(cols, axis=1)[:, -k:].mean(axis=1)
-        nearest = sims.max(axis=1) if sims.shape[1] else np.full(n, -1.0)
-        z = (scores - scores.max(axis=1, keepdims=True)) / self.settings.temperature
-        p = np.exp(z)
-        p[~np.isfinite(scores)] = 0.0
-        p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
-        return p.astype(np.float32), nearest.astype(np.float32)
+        return _learned(features, self._by_value, self.settings)
+
+    def __post_init__(self) -> None:
+        # ordered by value, so that each value's examples are one contiguous block a read compares a die
+        # with, without copying any (:func:`_learned`)
+        order = np.argsort(self.values, kind="stable")
+        self.features, self.values = _mapped(self.features[order]), self.values[order]
+
+    @cached_property
+    def _by_value(self) -> list[tuple[np.ndarray, None]]:
+        """Each value's block of the kept examples' features (views, :func:`_groups`)."""
+        return _groups(self.features, self.values)
 
     def adapt(self, shipped: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The face probabilities (n, 7) the reader decides with, and (n,) bool: the die was flagged for a
@@ -205,21 +225,7 @@ class LearnedFaces:
         (belief under ``settings.sure``) or its sure value is a known confusion of the learned one
         (:attr:`confusions`); else the shipped probabilities, flagged. A die far from them: shipped."""
         learned, nearest = self.probabilities(features)
-        out = shipped.astype(np.float32).copy()
-        disagree = np.zeros(len(shipped), bool)
-        for i in np.flatnonzero(nearest >= self.settings.near):
-            v = int(np.argmax(learned[i, 1:])) + 1
-            u = int(np.argmax(shipped[i, 1:])) + 1
-            belief = (1.0 - float(shipped[i, 0])) * float(shipped[i, u])
-            if v == u:
-                both = shipped[i] * learned[i]
-                both[0] = 0.0
-                out[i] = both / max(float(both.sum()), 1e-12)
-            elif belief < self.settings.sure or (u, v) in self.confusions:
-                out[i] = learned[i]
-            else:
-                disagree[i] = True
-        return out, disagree
+        return _adapted(shipped, learned, nearest, [self.confusions] * len(shipped), self.settings)
 
     # ---------------------------------------------------------------------------------- the file
 
@@ -249,15 +255,26 @@ class LearnedFaces:
                    dict(meta.get("report", {})))
 
 
+def _mapped(array: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` in memory of its own (an anonymous mapping), given back to the system whole
+    when the array goes."""
+    if array.nbytes == 0:
+        return array.copy()
+    buffer = mmap.mmap(-1, array.nbytes)
+    out = np.frombuffer(buffer, dtype=array.dtype).reshape(array.shape)
+    out[...] = array
+    return out
+
+
 def normalise(features: np.ndarray) -> np.ndarray:
     """Rows of ``features`` (n, c) scaled to unit length (float32)."""
     f = features.astype(np.float32)
     return f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-6)
 
 
-def fit(examples: list[Example], features: np.ndarray, shipped: np.ndarray, network: str,
+def fit(examples: Sequence[Label | Example], features: np.ndarray, shipped: np.ndarray, network: str,
         settings: Settings = Settings(), views: int = 1) -> LearnedFaces:
-    """The learned faces of ``examples`` with their ``features`` (m, c) (L2-normalised) and the shipped
+    """The learned faces of ``examples`` (their labels: the crops are not read) with their ``features`` (m, c) (L2-normalised) and the shipped
     classifier's probabilities ``shipped`` (m, 7), and its check on them held out in turn. ``views``: the
     features hold that many views of each example (``views`` blocks of m rows, the first the crop as
     kept; :func:`vision.dice.teach.learn` gives its quarter turns): all are learned, the first is checked.
@@ -266,25 +283,39 @@ def fit(examples: list[Example], features: np.ndarray, shipped: np.ndarray, netw
     others), as the reader would (:meth:`LearnedFaces.adapt`; offered: belief >= ``settings.sure`` and no
     disagreement). ``report``: dice, rolls, and for the shipped reader (as it read them) and the learned
     one: ``offered_right``, ``offered_wrong``, ``flagged``; ``use``: True when the learned state offers
-    no more wrong dice and no fewer right ones than the shipped reader did."""
+    no more wrong dice and no fewer right ones than the shipped reader did.
+
+    The held-out reading works through :data:`CHECK_ROWS` dice at a time, each die compared with the
+    examples of every roll but its own: its memory does not grow with the number kept (issue 52)."""
     m = len(examples)
     values = np.array([e.value for e in examples], int)
     read = np.array([e.read for e in examples], int)
     flagged = np.array([e.flagged for e in examples], bool)
-    confusions = frozenset((int(r), int(v)) for r, v, fl in zip(read, values, flagged) if not fl and r != v)
+    confused = ~flagged & (read != values)
+    confusions = frozenset((int(r), int(v)) for r, v in zip(read[confused], values[confused]))
     features = normalise(features)
-    state = LearnedFaces(features, np.tile(values, views), confusions, network, settings)
-    rolls = np.array([e.roll for e in examples])
-    groups = [rolls == r for r in dict.fromkeys(rolls)] if len(set(rolls)) >= 2 else \
-        [np.arange(m) == i for i in range(m)]
+    all_values = np.tile(values, views)
+    names = [e.roll for e in examples]
+    # a roll's number; one roll alone: each die is its own "roll", read by the others
+    rolls = np.unique(names, return_inverse=True)[1] if len(set(names)) >= 2 else np.arange(m)
+    order = np.argsort(all_values, kind="stable")
+    state = LearnedFaces(features[order], all_values[order], confusions, network, settings)
+    queries = features[:m].copy()  # the first view: each example as kept
+    del features
+    # the confusions each roll showed: a die held out knows those the other rolls showed
+    by_roll: dict[int, Counter] = {}
+    for g, r, v in zip(rolls[confused], read[confused], values[confused]):
+        by_roll.setdefault(int(g), Counter())[(int(r), int(v))] += 1
+    shown = sum(by_roll.values(), Counter())
+    by_roll = defaultdict(Counter, by_roll)
+    groups = _groups(state.features, state.values, np.tile(rolls, views)[order])
     adapted = np.zeros((m, 7), np.float32)
     disagree = np.zeros(m, bool)
-    for held in groups:  # each roll read by what the others taught, with the confusions they showed
-        rest = ~held
-        others = LearnedFaces(features[np.tile(rest, views)], np.tile(values[rest], views), frozenset(
-            (int(r), int(v)) for r, v, fl in zip(read[rest], values[rest], flagged[rest]) if not fl and r != v),
-            network, settings)
-        adapted[held], disagree[held] = others.adapt(shipped[:m][held], features[:m][held])
+    for start in range(0, m, CHECK_ROWS):
+        block = slice(start, min(m, start + CHECK_ROWS))
+        learned, nearest = _learned(queries[block], groups, settings, rolls[block])
+        known = [frozenset(c for c, n in shown.items() if n > by_roll[g].get(c, 0)) for g in rolls[block]]
+        adapted[block], disagree[block] = _adapted(shipped[:m][block], learned, nearest, known, settings)
     guess = np.argmax(adapted[:, 1:], axis=1) + 1
     belief = (1.0 - adapted[:, 0]) * adapted[np.arange(len(guess)), guess]
     offered = (belief >= settings.sure) & ~disagree
@@ -294,9 +325,85 @@ def fit(examples: list[Example], features: np.ndarray, shipped: np.ndarray, netw
               "offered_wrong": int(np.sum(~flagged & (read != values))), "flagged": int(np.sum(flagged))}
     use = (learned["offered_wrong"] <= before["offered_wrong"]
            and learned["offered_right"] >= before["offered_right"])
-    state.report = {"dice": len(examples), "rolls": len(set(rolls)), "shipped": before, "learned": learned,
+    state.report = {"dice": len(examples), "rolls": len(set(names)), "shipped": before, "learned": learned,
                     "use": bool(use)}
     return state
+
+
+CHECK_ROWS = 128
+"""Held-out dice :func:`fit` reads together (with :data:`TILE`: what its memory is, whatever is kept)."""
+
+
+def _groups(features: np.ndarray, values: np.ndarray, rolls: np.ndarray | None = None
+            ) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Kept examples' ``features`` (m, c), ``values`` (m,) 1-6 and ``rolls`` (m,) or None, grouped by
+    value: entry v (0-6; 0 is empty) is (features of value v, their rolls). ``values`` in order: the
+    groups are views; else copies."""
+    ordered = len(values) < 2 or not np.any(np.diff(values) < 0)
+    out = []
+    for v in range(7):
+        if ordered:
+            rows = slice(*np.searchsorted(values, [v, v + 1])) if v else slice(0, 0)
+        else:
+            rows = np.flatnonzero(values == v) if v else np.zeros(0, int)
+        out.append((features[rows], None if rolls is None else rolls[rows]))
+    return out
+
+
+def _learned(queries: np.ndarray, groups: list[tuple[np.ndarray, np.ndarray | None]], settings: Settings,
+             query_rolls: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The learned face probabilities (n, 7) and each die's similarity to its nearest kept example (n,)
+    (-1 with none) of n dice with ``queries`` (n, c) among the kept examples' ``groups`` (:func:`_groups`:
+    each value's features, L2-normalised like the queries: cosine similarity, and rolls). With
+    ``query_rolls`` (n,), a die is never compared with an example of its own roll. A value's score is the
+    mean similarity of its ``settings.k`` nearest examples (fewer where there are fewer); the
+    probabilities are the scores' softmax at ``settings.temperature``. The examples are compared
+    :data:`TILE` at a time: what this takes does not grow with the number kept."""
+    n, k = len(queries), settings.k
+    top = np.full((n, 7, k), -np.inf, np.float32)  # each value's k best similarities so far
+    for v in range(1, 7):
+        features, rolls = groups[v]
+        for start in range(0, len(features), TILE):
+            sims = queries @ features[start:start + TILE].T
+            if query_rolls is not None and rolls is not None:
+                sims[query_rolls[:, None] == rolls[None, start:start + TILE]] = -np.inf
+            both = np.concatenate([top[:, v], sims], axis=1)
+            top[:, v] = np.partition(both, both.shape[1] - k, axis=1)[:, -k:]
+    allowed = np.isfinite(top)
+    count = allowed.sum(axis=2)
+    scores = np.where(count > 0, np.where(allowed, top, 0.0).sum(axis=2) / np.maximum(count, 1), -np.inf)
+    nearest = top.reshape(n, -1).max(axis=1) if n else np.zeros(0, np.float32)
+    nearest = np.where(np.isfinite(nearest), nearest, -1.0)
+    best = scores.max(axis=1, keepdims=True)
+    z = np.where(np.isfinite(scores), (scores - np.where(np.isfinite(best), best, 0.0)) / settings.temperature, -np.inf)
+    p = np.exp(z)
+    p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
+    return p.astype(np.float32), nearest.astype(np.float32)
+
+
+TILE = 128
+"""Kept examples compared with the dice at a time (a tile of CHECK_ROWS x TILE float32 similarities, 0.5 MB)."""
+
+
+def _adapted(shipped: np.ndarray, learned: np.ndarray, nearest: np.ndarray, confusions: list[frozenset],
+             settings: Settings) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`LearnedFaces.adapt`'s decision for each die, with the learned probabilities and nearest
+    similarities worked out, and the confusions known to each die (one set a die)."""
+    out = shipped.astype(np.float32).copy()
+    disagree = np.zeros(len(shipped), bool)
+    for i in np.flatnonzero(nearest >= settings.near):
+        v = int(np.argmax(learned[i, 1:])) + 1
+        u = int(np.argmax(shipped[i, 1:])) + 1
+        belief = (1.0 - float(shipped[i, 0])) * float(shipped[i, u])
+        if v == u:
+            both = shipped[i] * learned[i]
+            both[0] = 0.0
+            out[i] = both / max(float(both.sum()), 1e-12)
+        elif belief < settings.sure or (u, v) in confusions[i]:
+            out[i] = learned[i]
+        else:
+            disagree[i] = True
+    return out, disagree
 
 
 # ------------------------------------------------------------------------------ the state directory

@@ -36,6 +36,11 @@ from vision.errors import MissingFileError, VisionError
 DETECTOR_FILE, HEADS_FILE, RECHECK_FILE = "detect.onnx", "dice_heads.onnx", "dice_recheck.onnx"
 FEATURES = 96
 """Width of the face classifier's features (``face32_det.onnx``: its last convolution's channels)."""
+MAX_BATCH = 64
+"""The most crops one input of a classifier graph is given at a time. ``cv2.dnn`` keeps the buffers of
+the largest batch it has run for as long as the network lives: learning 384 kept dice in one batch of
+3,072 crops held on to 700 MB (issue 52). A frame's dice fit in one batch; more are run in batches of this
+size, so the reader's memory stays what one frame needs."""
 
 
 class BrokenModelError(VisionError, RuntimeError):
@@ -68,8 +73,8 @@ def face_crop(image_bgr: np.ndarray, box, size: int = 32, margin: float = 1.2,
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
-    """Row-wise softmax (n, k) float32 of logits (n, k)."""
-    z = logits.reshape(len(logits), -1).astype(np.float64)
+    """Row-wise softmax (n, k) float32 of logits (n, k, ...) (n may be 0)."""
+    z = logits.reshape(len(logits), int(np.prod(logits.shape[1:]))).astype(np.float64)
     z -= z.max(axis=1, keepdims=True)
     p = np.exp(z)
     return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
@@ -126,9 +131,9 @@ class DiceNetworks:
             return Heads(np.zeros((0, 7), np.float32), np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32),
                          np.zeros((0, FEATURES), np.float32))
         self.passes += 1
-        self._heads.setInput(np.ascontiguousarray(crops, dtype=np.float32), "crops")
-        self._heads.setInput(np.ascontiguousarray(quarters, dtype=np.float32), "quarters")
-        face, gate, cocked, features = self._heads.forward(["face", "gate", "cocked", "face_features"])
+        face, gate, cocked, features = _forward(self._heads, {"crops": crops, "quarters": quarters},
+                                                [("face", "crops"), ("gate", "quarters"), ("cocked", "quarters"),
+                                                 ("face_features", "crops")])
         return Heads(softmax(face), softmax(gate), softmax(cocked), features.reshape(len(crops), -1).astype(np.float32))
 
     def recheck(self, turned: np.ndarray, crops: np.ndarray, halves: np.ndarray
@@ -137,11 +142,28 @@ class DiceNetworks:
         (k, 7) of ``crops``, the gate's and the cocked classifier's (j, 2) of ``halves`` (each (·, 3, s, s)
         float32; an empty one is answered with (0, ·))."""
         self.passes += 1
-        blobs = {"turned": turned, "crops": crops, "halves": halves}
+        face, second, gate, cocked = _forward(self._recheck, {"turned": turned, "crops": crops, "halves": halves},
+                                              [("face", "turned"), ("second", "crops"), ("gate", "halves"),
+                                               ("cocked", "halves")])
+        return softmax(face), softmax(second), softmax(gate), softmax(cocked)
+
+
+def _forward(net, blobs: dict[str, np.ndarray], outputs: list[tuple[str, str]],
+             batch: int = MAX_BATCH) -> list[np.ndarray]:
+    """Run ``net`` on its named input ``blobs`` (each (n_i, ...) float32; the inputs' batches are
+    independent) in steps of at most ``batch`` crops an input; returns each ``outputs`` entry (output
+    name, the input its rows answer) as (n_input, ...), the steps' rows joined. An input with no rows
+    left in a step is given one blank crop (``cv2.dnn`` takes no empty batch), its answer dropped."""
+    steps = max(1, -(-max(len(b) for b in blobs.values()) // batch))
+    parts: list[list[np.ndarray]] = [[] for _ in outputs]
+    for k in range(steps):
+        rows = {}
         for name, blob in blobs.items():
-            # cv2.dnn takes no empty batch: one blank crop stands in, its answer dropped
-            self._recheck.setInput(np.ascontiguousarray(blob if len(blob) else np.zeros((1,) + blob.shape[1:]),
-                                                        dtype=np.float32), name)
-        face, second, gate, cocked = self._recheck.forward(["face", "second", "gate", "cocked"])
-        return (softmax(face)[:len(turned)], softmax(second)[:len(crops)], softmax(gate)[:len(halves)],
-                softmax(cocked)[:len(halves)])
+            part = blob[k * batch:(k + 1) * batch]
+            rows[name] = len(part)
+            net.setInput(np.ascontiguousarray(part if len(part) else np.zeros((1,) + blob.shape[1:]),
+                                              dtype=np.float32), name)
+        answers = net.forward([name for name, _ in outputs])
+        for j, (answer, (_, source)) in enumerate(zip(answers, outputs)):
+            parts[j].append(answer[:rows[source]])
+    return [np.concatenate(p) for p in parts]

@@ -35,7 +35,7 @@ import numpy as np
 
 from vision.dice.detect import Detection, same_die
 from vision.dice.learning import LearnedFaces, normalise
-from vision.dice.networks import FEATURES, DiceNetworks, face_crop, model_dir
+from vision.dice.networks import FEATURES, MAX_BATCH, DiceNetworks, face_crop, model_dir
 from vision.dice.params import PARAMS_FILE, DiceParams, load_params
 from vision.dice.pips import face_mask, lab_distance, read_pips, to_lab
 from vision.frames import MIN_FRAME_SIDE, check_frame, frame_problem
@@ -606,7 +606,9 @@ def warm_up() -> None:
     """Pay the reader's one-time costs now, not in the first photo's time: one read of a drawn table of
     three dice loads the settings and model files and runs the networks' first forward passes; a Lab
     conversion has OpenCV build its tables (over 100 ms here; a read that counts no pips converts
-    nothing). Safe to call again."""
+    nothing); one pass of each classifier graph at its largest batch (:data:`vision.dice.networks.MAX_BATCH`)
+    sizes its buffers, which a frame with many candidates or learning would otherwise add later. Safe to
+    call again."""
     frame = np.full((480, 640, 3), (60, 110, 40), np.uint8)
     for x0 in (140, 290, 440):
         cv2.rectangle(frame, (x0, 200), (x0 + 60, 260), (235, 240, 240), -1)
@@ -614,3 +616,8 @@ def warm_up() -> None:
             cv2.circle(frame, (x0 + 30 + 15 * dx, 230 + 15 * dy), 6, (20, 20, 20), -1)
     read_dice(frame)
     to_lab(frame)
+    # the largest batch the classifier graphs are ever given: cv2.dnn sizes its buffers once, here
+    reader = shipped_reader()
+    crops = np.zeros((MAX_BATCH, 3, reader.params.crop_size, reader.params.crop_size), np.float32)
+    reader.networks.heads(crops, crops)
+    reader.networks.recheck(crops, crops, crops)

@@ -9,12 +9,15 @@ labelled values by the most likely assignment under the shipped classifier (Hung
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from vision.dice.learning import Example, ExampleStore, LearnedFaces, Settings, examples_in, fit, learned_path
+from vision.dice.learning import Example, ExampleStore, Label, LearnedFaces, Settings, examples_in, fit, learned_path
+from vision.dice.networks import FEATURES
 from vision.dice.reader import GATE, NO_FACE, WEAK, DiceReader
 from vision.observation import DiceObservation
 
@@ -78,15 +81,37 @@ def examples_from_photos(photos: list[Photo]) -> tuple[list[Example], int]:
     return [e for ex, _ in pairs for e in ex], sum(m for _, m in pairs)
 
 
-def learn(reader: DiceReader, examples: list[Example], settings: Settings | None = None) -> LearnedFaces:
+def learn(reader: DiceReader, examples: Iterable[Example], settings: Settings | None = None) -> LearnedFaces | None:
     """The learned faces of ``examples`` (:func:`vision.dice.learning.fit`) under ``reader``'s networks:
-    each crop turned by 0-3 quarter turns (a die's face reads the same turned; the features do not), one
-    classifier pass over them all. ``settings`` default from the reader's parameters."""
-    crops = np.stack([e.crop for e in examples]).astype(np.float32)
-    turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
-    features, probs = reader.die_features(turned)
-    return fit(examples, features, probs, getattr(reader.networks, "heads_id", ""),
+    each crop turned by 0-3 quarter turns (a die's face reads the same turned; the features do not).
+    ``examples`` are taken :data:`LEARN_CHUNK` at a time (a generator such as
+    :meth:`vision.dice.learning.ExampleStore.each` is never held whole). ``settings`` default from the
+    reader's parameters. None when there is no example."""
+    labels: list[Label] = []
+    features: list[list[np.ndarray]] = [[] for _ in range(TURNS)]  # a chunk's features, turn by turn
+    probs: list[list[np.ndarray]] = [[] for _ in range(TURNS)]
+    chunk: list[Example] = []
+    for example in itertools.chain(examples, [None]):
+        if example is not None:
+            chunk.append(example)
+        if chunk and (example is None or len(chunk) == LEARN_CHUNK):
+            crops = np.stack([e.crop for e in chunk]).astype(np.float32)
+            for k in range(TURNS):
+                f, p = reader.die_features(np.ascontiguousarray(np.rot90(crops, k, axes=(2, 3))))
+                features[k].append(f)
+                probs[k].append(p)
+            labels += [e.label for e in chunk]
+            chunk = []
+    if not labels:
+        return None
+    return fit(labels, np.concatenate([f for turn in features for f in turn]),
+               np.concatenate([p for turn in probs for p in turn]), getattr(reader.networks, "heads_id", ""),
                settings or learn_settings(reader), views=TURNS)
+
+
+LEARN_CHUNK = 32
+"""Kept dice whose features are worked out together while learning (each in :data:`TURNS` turns, as it is
+and transposed: one classifier batch of :data:`vision.dice.networks.MAX_BATCH` crops)."""
 
 
 TURNS = 4
@@ -112,10 +137,9 @@ def learn_kept(reader: DiceReader, state_dir, when_new: bool = False) -> tuple[L
         path = learned_path(state_dir)
         if newest == 0.0 or (path.is_file() and path.stat().st_mtime >= newest):
             return None, ""
-    examples = store.load()
-    if not examples:
+    state = learn(reader, store.each())
+    if state is None:  # none kept, or every kept file damaged (set aside)
         return None, f"nothing to learn: no confirmed dice are kept in {store.folder}"
-    state = learn(reader, examples)
     state.save(learned_path(state_dir))
     return state, learned_line(state)
 
