@@ -46,7 +46,7 @@ from typing import Any
 from companion.errors import UserError
 from companion.i18n import _
 
-__all__ = ["GameEntry", "GAMES", "LAYERS", "READS", "game", "names", "game_title", "menu_switches"]
+__all__ = ["GameEntry", "GAMES", "LAYERS", "READS", "game", "names", "game_title", "menu_switches", "check_saved_game"]
 
 LAYERS = ("games", "hints", "agents", "session", "stats", "readers", "screens", "display", "demos", "bench", "cli")
 """The layers with one module per game (see the module docstring)."""
@@ -127,6 +127,25 @@ def game(name: str) -> GameEntry:
         if entry.name == name:
             return entry
     raise UserError(f"unknown game {name!r}; games: {', '.join(names())}")
+
+
+def check_saved_game(name: str, players: tuple[str, ...] | list[str], variant: Mapping[str, object]) -> None:
+    """Whether a saved game read from the store is one this box can play: ``name`` one of the games,
+    ``players`` distinct names (non-empty printable text) as many as the game takes, ``variant`` its
+    rules (the game's own checks). Raises ValueError saying what does not fit (the store then leaves the
+    game out: ``companion.store.Store.skipped``)."""
+    entry = next((e for e in GAMES if e.name == name), None)
+    if entry is None:
+        raise ValueError(f"game {name!r:.40} is not one of {', '.join(names())}")
+    low, high = entry.players
+    if not low <= len(players) <= high:
+        raise ValueError(f"{len(players)} players for {name}, which takes {low} to {high}")
+    if any(not n.strip() or not n.isprintable() for n in players) or len(set(players)) != len(players):
+        raise ValueError("players are not distinct printable names")
+    try:
+        entry.config(variant)
+    except (UserError, ValueError, TypeError) as error:
+        raise ValueError(f"variant: {error}") from None
 
 
 def game_title(name: str) -> str:

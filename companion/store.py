@@ -44,10 +44,12 @@ Schema versions
 
 Damaged files (issue 9)
     :func:`open_or_move_aside` is how the appliance opens its store: a file that cannot be used (not
-    SQLite, truncated, damaged so that ``PRAGMA quick_check`` fails, another program's database, or a
-    newer schema, tables or columns missing) is renamed to ``NAME.unusable-YYYYMMDDTHHMMSSZ`` (with its ``-wal`` / ``-shm``
-    companions), never deleted, and a fresh store is started in its place; the returned message names
-    both files and what to do. A full disk is a :class:`StoreError` saying so; the event that could not
+    SQLite, truncated, shorter than an SQLite header (a first write cut by a power cut: its game may be in
+    the ``-wal``), damaged so that ``PRAGMA quick_check`` fails, another program's database, a newer
+    schema, tables or columns missing, or a directory where the file belongs) is renamed to
+    ``NAME.unusable-YYYYMMDDTHHMMSSZ`` (with its ``-wal`` / ``-shm`` companions), never deleted, and a
+    fresh store is started in its place; the returned message is one line saying what was wrong and what
+    was done (the box has done it: it asks nothing of the reader). A full disk is a :class:`StoreError` saying so; the event that could not
     be written is not in the log (its transaction was rolled back), so the session did not change.
 """
 
@@ -67,6 +69,7 @@ from typing import Any
 
 from companion.errors import CorruptLog, StoreBusy, StoreError
 from companion.paths import AppPaths, ensure_state_dir
+from companion.registry import check_saved_game
 
 logger = logging.getLogger(__name__)
 
@@ -257,6 +260,11 @@ class Store:
         self.skipped: dict[int, str] = {}
         """Saved games whose row could not be read, by id: what was said of each (listings leave them
         out; ``stats``, History and ``selftest`` name them)."""
+        if str(self.path) != ":memory:" and self.path.is_dir():
+            self._release()
+            raise _with_problem(StoreError(
+                f"{self.path}: a directory, where the store's file belongs; move it away (the box moves it "
+                f"aside by itself) or name a file"), f"{self.path}: a directory, where the store's file belongs")
         try:
             if str(self.path) != ":memory:" and not self.path.exists():
                 os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
@@ -281,10 +289,10 @@ class Store:
     def _setup(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StoreError(
+            raise _with_problem(StoreError(
                 f"{self.path}: written by a newer tabletop-companion (schema version {version}; this one "
                 f"knows up to {SCHEMA_VERSION}). Update the program; the file was not changed."
-            )
+            ), f"{self.path}: written by a newer tabletop-companion (schema version {version})")
         if version == 0:
             self._refuse_foreign_database()
         mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -301,8 +309,10 @@ class Store:
         rather than failing on the first game it shows)."""
         problem = schema_problem(self._db)
         if problem:
-            raise StoreError(f"{self.path}: not the schema of a tabletop-companion store ({problem}). Move it "
-                             f"aside (the box does so by itself) or restore a backup; it was not changed.")
+            raise _with_problem(StoreError(
+                f"{self.path}: not the schema of a tabletop-companion store ({problem}). Move it aside (the box "
+                f"does so by itself) or restore a backup; it was not changed."),
+                f"{self.path}: not the schema of a tabletop-companion store ({problem})")
 
     def _migrate(self, version: int) -> None:
         with self._transaction():
@@ -320,12 +330,14 @@ class Store:
         """At schema version 0 the file must be empty: tables there belong to some other program."""
         tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if tables:
-            raise StoreError(
+            raise _with_problem(StoreError(
                 f"{self.path}: an SQLite database, but not a tabletop-companion store (it has tables and "
                 f"no schema version). Point the program at another file; this one was not changed."
-            )
+            ), f"{self.path}: an SQLite database, but not a tabletop-companion store")
 
     def _error(self, error: sqlite3.Error, doing: str) -> StoreError:
+        """The StoreError for SQLite's ``error`` while ``doing`` something, with advice; its ``problem``
+        attribute is the line without the advice (what a move aside says)."""
         text = str(error)
         if isinstance(error, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
             advice = (
@@ -341,7 +353,8 @@ class Store:
             advice = "Check that the directory exists and is writable by this user."
         else:
             advice = "Check the file and the disk; `companion` can start a new store if the file is moved aside."
-        return StoreError(f"{self.path}: {doing} the store: {text}. {advice}")
+        return _with_problem(StoreError(f"{self.path}: {doing} the store: {text}. {advice}"),
+                             f"{self.path}: {text}")
 
     @contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
@@ -475,12 +488,10 @@ class Store:
         return records
 
     def latest_unfinished(self, game: str) -> int | None:
-        """The id of the most recently started unfinished ``game``, or None: the game to resume."""
-        with self._errors("cannot read"):
-            row = self._db.execute(
-                "SELECT max(id) FROM games WHERE game = ? AND finished = 0", (game,)
-            ).fetchone()
-        return None if row[0] is None else int(row[0])
+        """The id of the most recently started unfinished ``game`` whose row can be read, or None: the game
+        to resume (one that cannot be read is left out, said once: :attr:`skipped`)."""
+        games = self.unfinished_games(game)
+        return games[-1].id if games else None
 
     # --- the event log -----------------------------------------------------------------------------
 
@@ -663,6 +674,11 @@ class Store:
         return "\n".join(str(r[0]) for r in rows)
 
 
+def _with_problem(error: StoreError, problem: str) -> StoreError:
+    error.problem = problem  # type: ignore[attr-defined]
+    return error
+
+
 _GAME_COLUMNS_RAW = ("id, CAST(game AS BLOB), CAST(players AS BLOB), CAST(variant AS BLOB), "
                      "CAST(created AS BLOB), finished, CAST(result AS BLOB)")
 """The games' columns as bytes: a text that is not UTF-8 is then a damaged row, not an SQLite error."""
@@ -688,7 +704,9 @@ def _json(value: Any, column: str) -> Any:
 
 
 def _game_record(row: tuple[Any, ...]) -> GameRecord:
-    """A ``games`` row read with :data:`_GAME_COLUMNS_RAW`; ValueError naming the column that is damaged."""
+    """A ``games`` row read with :data:`_GAME_COLUMNS_RAW`; ValueError naming the column that is damaged,
+    or what does not fit a game the box plays (:func:`companion.registry.check_saved_game`: a game it
+    does not know, a player count or a variant its rules refuse)."""
     id_, game, players, variant, created, finished, result = row
     players = _json(players, "players")
     if not isinstance(players, list) or not players or not all(isinstance(n, str) for n in players):
@@ -699,12 +717,14 @@ def _game_record(row: tuple[Any, ...]) -> GameRecord:
     result = None if result is None else _json(result, "result")
     if result is not None and not isinstance(result, dict):
         raise ValueError("result is not a JSON object")
-    return GameRecord(id=int(id_), game=_text(game, "game"), players=tuple(players), variant=variant,
-                      created=_text(created, "created"), finished=bool(finished), result=result)
+    record = GameRecord(id=int(id_), game=_text(game, "game"), players=tuple(players), variant=variant,
+                        created=_text(created, "created"), finished=bool(finished), result=result)
+    check_saved_game(record.game, record.players, record.variant)
+    return record
 
 
 _UNUSABLE_CONTENT = ("not a database", "malformed", "written by a newer", "not a tabletop-companion store",
-                     "not the schema of a tabletop-companion store")
+                     "not the schema of a tabletop-companion store", "where the store's file belongs")
 """Signs, in a :class:`StoreError`, that the file's content cannot be used (so it may be moved aside)."""
 
 
@@ -726,7 +746,7 @@ def move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_now) -> P
         companion = path.with_name(path.name + suffix)
         if companion.exists():
             companion.rename(target.with_name(target.name + suffix))
-    if path.exists():
+    if path.exists() or path.is_symlink():
         path.rename(target)
     return target
 
@@ -755,30 +775,55 @@ def open_or_move_aside(path: Path | str, *, now: Callable[[], datetime] = _utc_n
         raise
 
 
+HEADER_BYTES = 100
+"""An SQLite database file begins with a 100-byte header (sqlite.org, "Database File Format" 1.3); the box's
+store, once opened, is at least a page. A shorter file is a store whose first write was cut (a power cut,
+a full SD card): its saved game may be in the ``-wal`` file beside it."""
+
+
+def file_problem(path: Path | str) -> str | None:
+    """What is wrong with the store's path as a file, before SQLite opens it: a directory (or another
+    thing that is not a regular file) where the store's file belongs, or a file shorter than an SQLite
+    header (:data:`HEADER_BYTES`); None when it is absent or a regular file that long. The text starts
+    with the path."""
+    path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        return None
+    if path.is_dir():
+        return f"{path}: a directory, where the store's file belongs"
+    if not path.is_file():
+        return f"{path}: not a regular file, where the store's file belongs"
+    size = path.stat().st_size
+    if size < HEADER_BYTES:
+        return f"{path}: cut short ({size} bytes, less than an SQLite header)"
+    return None
+
+
 def _open_or_move_aside(path: Path, now: Callable[[], datetime], held: StoreLock | None) -> tuple[Store, str | None]:
-    try:
-        store = Store(path, now=now)
-    except StoreError as error:
-        # Only a problem of the file's content: a locked, unreadable or unwritable file is left alone.
-        if not path.exists() or not any(sign in str(error) for sign in _UNUSABLE_CONTENT):
-            raise
-        reason = str(error)
-    else:
-        check = store.quick_check()
-        if check == "ok":
-            store._lock = held
-            return store, None
-        store.close()
-        reason = f"{path}: the store is damaged ({check.splitlines()[0]})"
+    reason = file_problem(path)
+    if reason is None:
+        try:
+            store = Store(path, now=now)
+        except StoreError as error:
+            # Only a problem of the file's content: a locked, unreadable or unwritable file is left alone.
+            if not path.exists() or not any(sign in str(error) for sign in _UNUSABLE_CONTENT):
+                raise
+            reason = getattr(error, "problem", "") or str(error)
+        else:
+            check = store.quick_check()
+            if check == "ok":
+                store._lock = held
+                return store, None
+            store.close()
+            reason = f"{path}: damaged ({check.splitlines()[0]})"
     try:
         moved = move_aside(path, now=now)
     except OSError as error:
-        raise StoreError(f"{reason}. It could not be moved aside ({error.strerror or error}); "
-                         f"move or delete {path} by hand.") from None
-    logger.error("%s", reason)
+        raise StoreError(f"{reason}; it could not be moved aside ({error.strerror or error}): move or delete "
+                         f"{path} by hand") from None
     store = Store(path, now=now, lock=held)
-    return store, (f"The saved games could not be read and were kept as {moved}; a new store was started "
-                   f"at {path}. To recover them, update the program or restore a backup. ({reason})")
+    then = "; a newer tabletop-companion reads them" if "written by a newer" in reason else ""
+    return store, f"{reason}; the saved games were kept as {moved.name} beside it and a new store was started{then}"
 
 
 def open_store(paths: AppPaths) -> Store:

@@ -64,8 +64,16 @@ def _damaged_pages(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _cut_first_write(size: int):
+    """The store's first write cut short (a power cut, a full SD card): ``size`` bytes of its file left."""
+    def make(path: Path) -> None:
+        _saved_store(path, events=3)
+        path.write_bytes(path.read_bytes()[:size])
+    return make
+
+
 BROKEN = {"corrupt": _corrupt, "truncated": _truncated, "foreign": _foreign, "newer-schema": _newer,
-          "damaged-pages": _damaged_pages}
+          "damaged-pages": _damaged_pages, "empty": _cut_first_write(0), "one-byte": _cut_first_write(1)}
 
 
 @pytest.mark.parametrize("kind", sorted(BROKEN))
@@ -79,8 +87,35 @@ def test_an_unusable_store_is_moved_aside_with_a_timestamp_and_a_fresh_store_sta
         store.new_game("cant-stop", ["Ada", "Ben"], {})  # the fresh store works
     moved = tmp_path / "companion.sqlite3.unusable-20261130T010203Z"
     assert moved.read_bytes() == original  # kept byte for byte, never deleted
-    assert message is not None and str(moved) in message and str(path) in message
-    assert "restore a backup" in message or "update the program" in message
+    # one line: what was wrong and what the box did (it asks nothing the box has done already)
+    assert message.startswith(f"{path}: ") and f"kept as {moved.name} beside it" in message and "\n" not in message
+    assert "Move it aside" not in message and len(message) < 300
+    assert ("a newer tabletop-companion reads them" in message) == (kind == "newer-schema")
+
+
+def test_a_store_cut_short_is_moved_aside_with_the_wal_that_may_hold_its_game(tmp_path):
+    path = tmp_path / "companion.sqlite3"
+    path.write_bytes(b"")
+    wal = tmp_path / "companion.sqlite3-wal"
+    wal.write_bytes(b"frames of the first game" * 10)  # what a cut first write leaves beside an empty file
+    store, message = open_or_move_aside(path, now=_now)
+    store.close()
+    assert message.startswith(f"{path}: cut short (0 bytes, less than an SQLite header)")
+    assert (tmp_path / "companion.sqlite3.unusable-20261130T010203Z-wal").read_bytes() == b"frames of the first game" * 10
+
+
+def test_a_directory_where_the_store_belongs_is_moved_aside_and_said(tmp_path):
+    path = tmp_path / "companion.sqlite3"
+    (path / "inside").mkdir(parents=True)
+    with pytest.raises(StoreError, match="a directory, where the store's file belongs"):
+        Store(path)  # a reader (stats, selftest) names it, changes nothing
+    assert path.is_dir()
+    store, message = open_or_move_aside(path, now=_now)
+    with store:
+        store.new_game("cant-stop", ["Ada", "Ben"], {})
+    assert path.is_file() and (tmp_path / "companion.sqlite3.unusable-20261130T010203Z" / "inside").is_dir()
+    assert message == (f"{path}: a directory, where the store's file belongs; the saved games were kept as "
+                       "companion.sqlite3.unusable-20261130T010203Z beside it and a new store was started")
 
 
 @pytest.mark.parametrize("kind", ["corrupt", "foreign", "newer-schema"])

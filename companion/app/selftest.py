@@ -44,7 +44,7 @@ from companion.errors import (CameraError, CompanionError, ConfigError, NoCamera
     StateDirError, StoreError, UserError)
 from companion.paths import AppPaths, ensure_state_dir, resolve
 from companion.stats import game_summary
-from companion.store import Store
+from companion.store import Store, file_problem
 from hardware import make_pin_factory
 from vision.camera import open_camera
 from vision.dice import CALIBRATION_FILE, dice_left_on, load_calibration
@@ -287,6 +287,11 @@ def check_store(paths: AppPaths) -> dict[str, Any]:
     file = paths.store_file
     result: dict[str, Any] = {"ok": False, "required": True, "file": str(file), "exists": file.is_file(),
                               "integrity": None, "schema_version": None, "games": 0, "damaged": [], "error": None}
+    problem = file_problem(file)
+    if problem:  # a directory where the file belongs, a first write cut short: the box moves it aside
+        result["exists"] = True
+        result["error"] = f"{problem}; the box moves it aside at its next start and starts a new store"
+        return result
     if not result["exists"]:
         result["ok"] = True
         return result

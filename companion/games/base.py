@@ -35,21 +35,74 @@ class Outcome:
         return {"winner": self.winner, "placings": list(self.placings), "scores": list(self.scores)}
 
 
-def decode_action(data: Mapping, decoders: Mapping[str, Callable[[Mapping], A]], game: str) -> A:
+SOURCES = ("camera", "hand", "board")
+"""Where an event's reading came from (its ``"source"`` detail): the camera's dice or cards, the players'
+buttons, the camera's look at the board (Ludo's moves)."""
+
+
+def whole(value: Any, low: int | None = None, high: int | None = None) -> int:
+    """``value`` when it is a whole number (an ``int``, never a ``bool``, a float or a text) in ``low``..
+    ``high`` (each bound optional); else ValueError saying what it is."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{value!r:.20} is not a whole number")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError(f"{value} is not in {low if low is not None else ''}..{high if high is not None else ''}")
+    return value
+
+
+def _source(value: Any) -> None:
+    if value not in SOURCES:
+        raise ValueError(f"source {value!r:.20} is not one of {', '.join(SOURCES)}")
+
+
+def _read(value: Any) -> None:
+    if value is None:
+        return
+    if not isinstance(value, list) or len(value) > 12:
+        raise ValueError("read is not a list of dice")
+    for die in value:
+        whole(die, 1, 6)
+
+
+DETAILS: dict[str, Callable[[Any], None]] = {"source": _source, "read": _read}
+"""What a session adds to an action's event beside the rule's fields, each with its check: ``source``
+(:data:`SOURCES`) and ``read`` (the dice as the camera read them, before any correction: null or up to 12
+values 1-6)."""
+
+Decoders = Mapping[str, tuple[tuple[str, ...], Callable[[Mapping], A]]]
+"""A game's decoders: each action type's fields and the function of the JSON object that builds it."""
+
+
+def decode_action(data: Any, decoders: Decoders, game: str) -> A:
     """The action the JSON object ``data`` names by its ``"type"`` (the store's event format).
 
-    ``decoders`` maps each type to a function of ``data`` that builds the action (it may raise
-    ``KeyError``, ``TypeError`` or ``ValueError`` on a bad field). Raises ``ValueError`` naming ``game``
-    and the object on an unknown type or a bad field.
+    ``decoders`` maps each type to (its fields, a function of ``data`` that builds the action; it may
+    raise ``KeyError``, ``TypeError`` or ``ValueError`` on a bad field, and checks each value: see
+    :func:`whole`). Every key must be ``type``, one of the type's fields or one of :data:`DETAILS`, each
+    detail with an allowed value: a stored event damaged in any field is refused, never read as something
+    else (issue 52: a bit flip turned a roll's source "hand" into "(and"). Raises ``ValueError`` naming
+    ``game`` and the object on an unknown type, an unknown key or a bad field.
     """
+    if not isinstance(data, Mapping):
+        raise ValueError(f"a {game} action is a JSON object, not {data!r:.40}")
     kind = data.get("type")
-    decoder = decoders.get(kind) if isinstance(kind, str) else None
+    fields, decoder = decoders.get(kind, ((), None)) if isinstance(kind, str) else ((), None)
     if decoder is None:
-        raise ValueError(f"unknown {game} action type {kind!r}")
+        raise ValueError(f"unknown {game} action type {kind!r:.40}")
     try:
+        for key, value in data.items():
+            if key in DETAILS:
+                DETAILS[key](value)
+            elif key != "type" and key not in fields:
+                raise ValueError(f"unknown key {key!r:.40}")
         return decoder(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"bad {game} action {dict(data)!r}: {error}") from None
+        raise ValueError(f"bad {game} action {_short(dict(data))}: {error}") from None
+
+
+def _short(data: dict) -> str:
+    text = repr(data)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def encode_action(action: object, encoders: Mapping[type, tuple[str, Callable[[Any], dict] | None]], game: str) -> dict:

@@ -12,6 +12,8 @@ assumes the nine stones evenly spaced along the frame's horizontal middle.
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -22,6 +24,8 @@ from companion.i18n import _
 from companion.readers.base import ReaderSettings, read_safely
 from companion.session import SchottenTottenReading, SeenCard
 from vision.cards import StCalibration, read_schotten_totten
+
+log = logging.getLogger(__name__)
 
 CALIBRATION_FILE = "schotten-totten-stones.json"
 """Stone calibration of the card reader, in the state directory (optional)."""
@@ -64,7 +68,29 @@ def load_stones(state_dir: Path | None) -> StCalibration | None:
         raise CalibrationError(f"{path}: not a stone calibration: {error}") from None
 
 
+def box_stones(state_dir: Path | None) -> StCalibration | None:
+    """The stone calibration the box reads with: :func:`load_stones`, but a file that cannot be read is
+    set aside (renamed ``*.damaged``, as the dice's learned file is) and logged, and the reader assumes
+    evenly spaced stones until the calibration is made again: a damaged file never stops a game."""
+    try:
+        return load_stones(state_dir)
+    except CalibrationError as error:
+        path = Path(state_dir) / CALIBRATION_FILE  # load_stones read it: state_dir is set
+        target = path.with_name(path.name + ".damaged")
+        try:
+            os.replace(path, target)
+        except OSError as why:
+            log.warning("%s; it could not be set aside (%s): the stones are taken as evenly spaced", error,
+                        why.strerror or why)
+            return None
+        log.warning("%s; set aside as %s, the stones are taken as evenly spaced until they are calibrated again",
+                    error, target.name)
+        return None
+
+
 def make_reader(camera, session, settings: ReaderSettings) -> Callable[[object], SchottenTottenReading]:
     """The loop's reader for a Schotten Totten ``session``, with the stone calibration of
-    ``settings.state_dir`` (loaded once)."""
-    return partial(read_table, calibration=load_stones(settings.state_dir), max_value=session.config.max_value)
+    ``settings.state_dir`` (loaded once, :func:`box_stones`; with no camera nothing is read and nothing
+    loaded)."""
+    stones = box_stones(settings.state_dir) if camera is not None else None
+    return partial(read_table, calibration=stones, max_value=session.config.max_value)

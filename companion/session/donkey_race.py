@@ -41,7 +41,8 @@ import numpy as np
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
 from companion.games.donkey_race import (DONKEY, JOKER, UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw,
-    FirstLeader, Pass, Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name, set_value)
+    FirstLeader, Pass, Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name, set_value,
+    step_actions)
 from companion.games.donkey_race.record import codes_from_entry
 from companion.hints import Budget, Hint
 from companion.hints.donkey_race import advise
@@ -70,7 +71,7 @@ def replay_state(events, players: int, config: DonkeyRaceConfig, step: Step | No
     """The table-side state after the logged steps (``step``: see :data:`companion.session.log.Step`);
     :class:`CorruptLog` when one does not apply."""
     return replay_log(DonkeyRaceState.new(players, config, hidden=True), events,
-                      lambda payload: [action_from_dict(action) for action in payload["actions"]], step=step)
+                      step_actions, step=step)
 
 
 def describe_set(cards: tuple[int, ...]) -> str:
@@ -140,7 +141,7 @@ def describe_event(players: list[str], event, before: DonkeyRaceState, after: Do
     """:func:`describe` of one stored step (``{"actions": [...]}``, told by its last action), "" for a payload
     that holds none."""
     try:
-        actions = [action_from_dict(action) for action in event.payload["actions"]]
+        actions = step_actions(event.payload)
     except (ValueError, KeyError, TypeError):
         return ""
     return describe(players, before, actions[-1], after) if actions else ""

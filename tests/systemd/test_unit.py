@@ -73,3 +73,24 @@ def test_verify_catches_a_broken_unit(tmp_path):
     copy.write_text(UNIT.read_text())  # ExecStart's venv does not exist on this machine
     done = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and "/opt/tabletop-companion/venv/bin/companion" in done.stderr
+
+
+def test_the_sandbox_rates_4_or_lower(tmp_path):
+    """`systemd-analyze security` rated the unit 8.4 "EXPOSED" (issue 52); the box needs no more than its
+    devices, its state directory and D-Bus (the unit's comment says which)."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (apt-get install systemd to run this check)")
+    copy = tmp_path / UNIT.name
+    copy.write_text(UNIT.read_text().replace("/opt/tabletop-companion/venv/bin/companion", sys.executable))
+    done = subprocess.run([analyze, "security", "--offline=true", "--no-pager", str(copy)], capture_output=True,
+                          text=True, timeout=60)
+    if "--offline" in done.stderr:
+        pytest.skip("this systemd-analyze has no --offline (systemd 250 or newer)")
+    lines = [line for line in done.stdout.splitlines() if "Overall exposure level" in line]
+    assert lines, done.stdout + done.stderr
+    score = float(lines[0].split(":")[1].split()[0])
+    assert score <= 4.0, lines[0]
+    service = unit_sections()["Service"]
+    assert service["ProtectSystem"] == "strict" and service["DevicePolicy"] == "closed" and service["UMask"] == "0077"
+    assert service["RestrictAddressFamilies"].split() == ["AF_UNIX", "AF_NETLINK"]

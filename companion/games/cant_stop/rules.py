@@ -29,7 +29,7 @@ from typing import Any, Union
 
 from companion.errors import IllegalMove, VariantError
 from companion.games import schema
-from companion.games.base import CHANCE, TERMINAL, Outcome, decode_action, encode_action
+from companion.games.base import CHANCE, TERMINAL, Decoders, Outcome, decode_action, encode_action, whole
 from companion.games.cant_stop.config import COLUMNS, CantStopConfig
 from companion.games.cant_stop.config import column_index as _index
 from companion.i18n import N_
@@ -92,12 +92,12 @@ def action_to_dict(action: Action) -> dict:
     return encode_action(action, _ENCODERS, "Can't Stop")
 
 
-_DECODERS: dict[str, Callable[[Mapping], Action]] = {
-    "start": lambda d: StartWith(int(d["seat"])),
-    "roll": lambda d: Roll(tuple(int(x) for x in d["dice"])),  # type: ignore[arg-type]
-    "choose": lambda d: Choose(tuple(int(t) for t in d["totals"])),
-    "roll_again": lambda d: RollAgain(),
-    "bank": lambda d: Bank(),
+_DECODERS: Decoders = {
+    "start": (("seat",), lambda d: StartWith(whole(d["seat"], 0, 3))),
+    "roll": (("dice",), lambda d: Roll(tuple(whole(x, 1, 6) for x in d["dice"]))),  # type: ignore[arg-type]
+    "choose": (("totals",), lambda d: Choose(tuple(whole(t, 2, 12) for t in d["totals"]))),
+    "roll_again": ((), lambda d: RollAgain()),
+    "bank": ((), lambda d: Bank()),
 }
 
 

@@ -6,7 +6,7 @@ the value of a set) and :mod:`.rules` (the state, full or table-side). ``GAME``,
 """
 
 from companion.games.donkey_race.actions import (Draw, FirstLeader, Pass, Play, Reshuffle, action_from_dict,
-    action_to_dict, set_value)
+    action_to_dict, set_value, step_actions)
 from companion.games.donkey_race.config import (DONKEY, JOKER, STANDARD_DECK, UNKNOWN, VARIANTS, DonkeyRaceConfig,
     card_from_name, card_name, parse_deck)
 from companion.games.donkey_race.rules import Action, DonkeyRaceGame, DonkeyRaceState, Phase
@@ -17,5 +17,5 @@ CONFIG = DonkeyRaceConfig
 __all__ = [
     "GAME", "CONFIG", "VARIANTS", "DONKEY", "JOKER", "UNKNOWN", "STANDARD_DECK", "DonkeyRaceConfig",
     "DonkeyRaceGame", "DonkeyRaceState", "Phase", "Action", "Draw", "FirstLeader", "Pass", "Play", "Reshuffle",
-    "action_from_dict", "action_to_dict", "set_value", "card_name", "card_from_name", "parse_deck",
+    "action_from_dict", "action_to_dict", "step_actions", "set_value", "card_name", "card_from_name", "parse_deck",
 ]

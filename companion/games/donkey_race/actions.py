@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
-from companion.games.base import decode_action, encode_action
+from companion.games.base import DETAILS, Decoders, decode_action, encode_action, whole
 from companion.games.donkey_race.config import JOKER, UNKNOWN, DonkeyRaceConfig, card_name
 
 # ----------------------------------------------------------------------------------------------------
@@ -73,18 +73,46 @@ def action_to_dict(action: Action) -> dict:
     return encode_action(action, _ENCODERS, "donkey-race")
 
 
-_DECODERS: dict[str, Callable[[Mapping], Action]] = {
-    "draw": lambda d: Draw(int(d["card"])),
-    "reshuffle": lambda d: Reshuffle(),
-    "first_leader": lambda d: FirstLeader(int(d["seat"]), bool(d.get("donkey", False))),
-    "play": lambda d: Play(tuple(int(c) for c in d["cards"])),
-    "pass": lambda d: Pass(),
+_DECODERS: Decoders = {
+    "draw": (("card",), lambda d: Draw(whole(d["card"]))),
+    "reshuffle": ((), lambda d: Reshuffle()),
+    "first_leader": (("seat", "donkey"), lambda d: FirstLeader(whole(d["seat"], 0), _flag(d.get("donkey", False)))),
+    "play": (("cards",), lambda d: Play(tuple(whole(c) for c in d["cards"]))),
+    "pass": ((), lambda d: Pass()),
 }
+
+
+def _flag(value) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{value!r:.20} is not true or false")
+    return value
 
 
 def action_from_dict(data: Mapping) -> Action:
     """Inverse of :func:`action_to_dict`; ``ValueError`` on an unknown type or bad fields."""
     return decode_action(data, _DECODERS, "donkey-race")
+
+
+NOTES = ("", "deal", "refill", "reshuffle")
+"""Why a step of draws was taken (its ``"note"``): the round's deal, the hands refilled, the pile reshuffled."""
+
+
+def step_actions(payload: Mapping) -> list[Action]:
+    """The actions of one stored step (``{"actions": [...], "note": ..., "source": ...}``, what the session
+    stores for one press), each checked (:func:`action_from_dict`), and the step's own keys too: ``note``
+    one of :data:`NOTES`, ``source`` one of :data:`companion.games.base.SOURCES`. Raises ``ValueError``
+    naming what is wrong."""
+    if not isinstance(payload, Mapping) or not isinstance(payload.get("actions"), list) or not payload["actions"]:
+        raise ValueError("a donkey-race step is a JSON object with a list of actions")
+    for key, value in payload.items():
+        if key == "note":
+            if value not in NOTES:
+                raise ValueError(f"note {value!r:.20} is not one of {', '.join(repr(n) for n in NOTES)}")
+        elif key in DETAILS:
+            DETAILS[key](value)
+        elif key != "actions":
+            raise ValueError(f"unknown key {key!r:.40} in a donkey-race step")
+    return [action_from_dict(action) for action in payload["actions"]]
 
 
 def set_value(cards: tuple[int, ...], config: DonkeyRaceConfig, donkey_round: bool = False) -> int:

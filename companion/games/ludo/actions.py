@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
-from companion.games.base import decode_action, encode_action
+from companion.games.base import Decoders, decode_action, encode_action, whole
 
 YARD = -1
 """Relative position of a pawn in its yard (B.2)."""
@@ -53,10 +53,10 @@ def action_to_dict(action: Action) -> dict:
     return encode_action(action, _ENCODERS, "Ludo")
 
 
-_DECODERS: dict[str, Callable[[Mapping], Action]] = {
-    "start": lambda d: StartWith(int(d["seat"])),
-    "roll": lambda d: Roll(int(d["value"])),
-    "move": lambda d: Move(YARD if d["from"] == "yard" else int(d["from"]), int(d["die"])),
+_DECODERS: Decoders = {
+    "start": (("seat",), lambda d: StartWith(whole(d["seat"], 0, 3))),
+    "roll": (("value",), lambda d: Roll(whole(d["value"], 1, 6))),
+    "move": (("from", "die"), lambda d: Move(YARD if d["from"] == "yard" else whole(d["from"], 0), whole(d["die"], 1, 6))),
 }
 
 

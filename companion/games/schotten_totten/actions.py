@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
-from companion.games.base import decode_action, encode_action
+from companion.games.base import Decoders, decode_action, encode_action, whole
 from companion.games.schotten_totten.cards import Card, parse_card
 
 
@@ -60,6 +60,12 @@ def _code(card: Card | None) -> str:
     return "?" if card is None else card.code
 
 
+def _code_of(value) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r:.20} is not a card")
+    return value
+
+
 def _card(code: str, max_value: int) -> Card | None:
     return None if code == "?" else parse_card(code, max_value)
 
@@ -84,12 +90,12 @@ def action_from_dict(data: Mapping, max_value: int = 10) -> Action:
 
     ``max_value``: the highest card value of the variant (cards above it are refused).
     """
-    decoders: dict[str, Callable[[Mapping], Action]] = {
-        "start": lambda d: StartWith(int(d["seat"])),
-        "draw": lambda d: Draw(_card(str(d["card"]), max_value)),
-        "play": lambda d: Play(parse_card(str(d["card"]), max_value), int(d["stone"])),
-        "pass": lambda d: Pass(),
-        "claim": lambda d: Claim(int(d["stone"])),
-        "end_claims": lambda d: EndClaims(),
+    decoders: Decoders = {
+        "start": (("seat",), lambda d: StartWith(whole(d["seat"], 0, 1))),
+        "draw": (("card",), lambda d: Draw(_card(_code_of(d["card"]), max_value))),
+        "play": (("card", "stone"), lambda d: Play(parse_card(_code_of(d["card"]), max_value), whole(d["stone"], 0, 8))),
+        "pass": ((), lambda d: Pass()),
+        "claim": (("stone",), lambda d: Claim(whole(d["stone"], 0, 8))),
+        "end_claims": ((), lambda d: EndClaims()),
     }
     return decode_action(data, decoders, "Schotten Totten")
