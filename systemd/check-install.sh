@@ -11,16 +11,20 @@
 #   --root DIR  build the root there (default: a new folder under /var/tmp; removed at the end)
 #   --keep      keep the root afterwards (to look around: sudo chroot DIR)
 #
-# Needs Debian's mmdebstrap (apt-get install -y mmdebstrap). The steps:
+# Needs Debian's mmdebstrap and systemd-nspawn (apt-get install -y mmdebstrap systemd-container). The steps:
 #   1. stand-ins for the packages Raspberry Pi OS has and Debian lacks (python3-picamera2, python3-lgpio):
 #      empty packages made with dpkg-deb, so that install.sh's apt-get install finds them;
 #   2. mmdebstrap SUITE with systemd and sudo, then the stand-ins; this working tree copied to
 #      /home/pi/tabletop-companion; services never start inside (policy-rc.d), and systemd does not run
 #      there (as when an image is built in a chroot);
-#   3. install.sh install, twice; the unit enabled; `sudo -u companion companion selftest` reports the
-#      state /var/lib/companion and the config /etc/companion/config.toml, and passes with SDL's dummy
-#      display; `companion demo --headless` from the installed venv plays to "Demo over"; `companion report`
-#      writes an archive with no saved games in it;
+#   3. install.sh install, twice, from a checkout owned by the user pi (its code is built as pi, never as
+#      root); the unit enabled; `sudo -u companion companion selftest` reports the state /var/lib/companion
+#      and the config /etc/companion/config.toml, and passes with SDL's dummy display; `companion demo
+#      --headless` from the installed venv plays to "Demo over"; the root booted with systemd-nspawn
+#      (systemd its init): the demo plays to its end as a service with the unit's sandbox, the unit starts
+#      the menu at boot (SDL's dummy display and mock pins, a drop-in) and `systemctl stop` ends it with
+#      status 0, `systemd-analyze security` rates the unit 4.0 or lower; `companion report` writes an
+#      archive with no saved games in it;
 #   4. with --tests, the tests below on the apt stack;
 #   5. install.sh update, twice (the service's state is kept); install.sh uninstall --yes, twice; nothing
 #      of the box is left.
@@ -72,6 +76,8 @@ case "$SUITE" in
 esac
 [ "$(id -u)" -eq 0 ] || { printf 'check-install.sh: run as root (it builds and enters a Debian root)\n' >&2; exit 1; }
 command -v mmdebstrap >/dev/null || { printf 'check-install.sh: mmdebstrap is missing: apt-get install -y mmdebstrap\n' >&2; exit 1; }
+command -v systemd-nspawn >/dev/null \
+    || { printf 'check-install.sh: systemd-nspawn is missing: apt-get install -y systemd-container\n' >&2; exit 1; }
 
 WORK=$(mktemp -d /var/tmp/check-install.XXXXXX)
 ROOT=${ROOT:-$WORK/root}
@@ -132,10 +138,21 @@ printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
 chmod 0755 "$ROOT/usr/sbin/policy-rc.d"
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
 grep -q "[[:space:]]$(hostname)\$" "$ROOT/etc/hosts" 2>/dev/null || printf '127.0.1.1\t%s\n' "$(hostname)" >>"$ROOT/etc/hosts"
-mount -t proc proc "$ROOT/proc" && MOUNTED+=("$ROOT/proc")
-mount --bind /sys "$ROOT/sys" && MOUNTED+=("$ROOT/sys")
-mount --bind /dev "$ROOT/dev" && MOUNTED+=("$ROOT/dev")
-mount --bind /dev/pts "$ROOT/dev/pts" && MOUNTED+=("$ROOT/dev/pts")
+# The chroot's view of the host: /proc, /sys, /dev (undone while the root boots by itself).
+mount_root() {
+    mount -t proc proc "$ROOT/proc" && MOUNTED+=("$ROOT/proc")
+    mount --bind /sys "$ROOT/sys" && MOUNTED+=("$ROOT/sys")
+    mount --bind /dev "$ROOT/dev" && MOUNTED+=("$ROOT/dev")
+    mount --bind /dev/pts "$ROOT/dev/pts" && MOUNTED+=("$ROOT/dev/pts")
+}
+umount_root() {
+    local i
+    for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do
+        umount -l "${MOUNTED[$i]}"
+    done
+    MOUNTED=()
+}
+mount_root
 [ ! -d "$ROOT/run/systemd/system" ] || fail "systemd must not look running in the root"
 cp "$WORK"/debs/*.deb "$ROOT/tmp/"
 in_root sh -c 'dpkg -i /tmp/*_0~standin_all.deb && rm /tmp/*_0~standin_all.deb' >/dev/null
@@ -146,7 +163,9 @@ mkdir -p "$ROOT$APP_DIR"
 git -C "$SOURCE" ls-files -z --cached --others --exclude-standard \
     | (cd "$SOURCE" && tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$ROOT$APP_DIR"
 chmod 0755 "$ROOT$APP_DIR/systemd/install.sh"
-pass "source copied ($(du -sh "$ROOT$APP_DIR" | cut -f1))"
+in_root useradd --create-home --shell /bin/bash pi
+in_root chown -R pi:pi "$APP_DIR"
+pass "source copied ($(du -sh "$ROOT$APP_DIR" | cut -f1)), owned by the user pi as a clone is"
 
 for round in 1 2; do
     say "install.sh install (round $round)"
@@ -184,6 +203,44 @@ in_root sudo -u companion env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy "$VENV
 tail -n 2 "$WORK/demo.txt" | sed 's/^/    /'
 grep -q 'Demo over' "$WORK/demo.txt" || fail "the demo plays to Demo over"
 pass "demo --headless plays to \"Demo over\""
+
+say "the unit's sandbox: the root booted with systemd-nspawn, systemd its init"
+UNITS=$ROOT/etc/systemd/system
+mkdir -p "$UNITS/tabletop-companion.service.d" "$UNITS/tabletop-companion-demo.service.d"
+# In the container: no screen and no GPIO chip. SDL's dummy display, gpiozero's mock pins.
+printf '[Service]\nEnvironment=SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy GPIOZERO_PIN_FACTORY=mock\n' \
+    | tee "$UNITS/tabletop-companion.service.d/check-install.conf" \
+    >"$UNITS/tabletop-companion-demo.service.d/check-install.conf"
+# The demo as a service with the unit's sandbox: the unit with another command, run once.
+sed -e "s#^ExecStart=.*#ExecStart=$VENV/bin/companion demo --headless#" -e 's/^Type=exec/Type=oneshot/' \
+    -e '/^Restart/d' -e '/^\[Install\]/,$d' "$UNITS/tabletop-companion.service" >"$UNITS/tabletop-companion-demo.service"
+cp "$SOURCE/systemd/check-install-booted.sh" "$ROOT/usr/local/sbin/check-install-booted"
+chmod 0755 "$ROOT/usr/local/sbin/check-install-booted"
+printf '[Unit]\nAfter=multi-user.target tabletop-companion.service\n[Service]\nType=oneshot\nExecStart=%s\n' \
+    /usr/local/sbin/check-install-booted >"$UNITS/check-install-booted.service"
+ln -sf /etc/systemd/system/check-install-booted.service "$UNITS/multi-user.target.wants/check-install-booted.service"
+umount_root
+rm -f "$ROOT/check-install-booted.txt"
+timeout 600 systemd-nspawn --quiet --register=no --keep-unit --directory="$ROOT" --boot >"$WORK/boot.log" 2>&1 \
+    || { tail -n 30 "$WORK/boot.log"; fail "the root boots with systemd-nspawn"; }
+mount_root
+[ -f "$ROOT/check-install-booted.txt" ] || { tail -n 30 "$WORK/boot.log"; fail "the booted root ran its checks"; }
+sed 's/^/    /' "$ROOT/check-install-booted.txt"
+grep -q '^demo: success 0$' "$ROOT/check-install-booted.txt" || fail "the demo plays to its end under the unit's sandbox"
+grep -q 'Demo over' "$ROOT/check-install-booted.txt" || fail "the demo under the sandbox says Demo over"
+pass "the demo plays to \"Demo over\" as a service with the unit's sandbox"
+grep -q '^menu: active$' "$ROOT/check-install-booted.txt" || fail "the unit starts the menu at boot"
+grep -q '^menu stopped: success 0$' "$ROOT/check-install-booted.txt" || fail "systemctl stop ends the menu with status 0"
+pass "the unit starts the menu at boot, and systemctl stop ends it with status 0"
+score=$(sed -n 's/.*Overall exposure level for tabletop-companion.service: \([0-9.]*\).*/\1/p' \
+    "$ROOT/check-install-booted.txt")
+if [ -z "$score" ] || ! awk -v s="$score" 'BEGIN { exit !(s <= 4.0) }'; then
+    fail "systemd-analyze security rates the unit 4.0 or lower"
+fi
+pass "systemd-analyze security tabletop-companion.service: $score (4.0 or lower)"
+rm -rf "$UNITS/tabletop-companion.service.d" "$UNITS/tabletop-companion-demo.service"* \
+    "$UNITS/check-install-booted.service" "$UNITS/multi-user.target.wants/check-install-booted.service" \
+    "$ROOT/usr/local/sbin/check-install-booted" "$ROOT/check-install-booted.txt"
 
 say "companion report"
 in_root sudo -u companion touch /var/lib/companion/companion.sqlite3 /var/lib/companion/errors.log

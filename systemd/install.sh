@@ -52,6 +52,10 @@ SYSTEMD_RUN_DIR=${COMPANION_SYSTEMD_RUN_DIR:-/run/systemd/system}
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SOURCE_DIR=${COMPANION_SOURCE:-$(dirname "$SCRIPT_DIR")}
+# Who owns the checkout (the user who cloned it): its git hooks and its build backend run as that user,
+# never as root; root only copies the built wheel into the venv. The variable is for the tests' dry runs.
+SOURCE_OWNER=${COMPANION_SOURCE_OWNER:-$(stat -c %U "$SOURCE_DIR")}
+WHEEL_DIR=$PREFIX/wheel
 
 DRY_RUN=0
 ANSWER=""   # "yes" (remove state), "keep" (keep state), "" (ask)
@@ -70,6 +74,16 @@ run() {
     printf '+ %s\n' "$*"
     if [ "$DRY_RUN" -eq 0 ]; then
         "$@"
+    fi
+}
+
+# Print a command, then run it as the checkout's owner (not in a dry run): root runs nothing the checkout
+# holds (a git hook, setup code), which whoever can write the checkout could change.
+as_owner() {
+    if [ "$SOURCE_OWNER" = root ]; then
+        run "$@"
+    else
+        run runuser -u "$SOURCE_OWNER" -- "$@"
     fi
 }
 
@@ -160,7 +174,19 @@ install_venv() {
 
 install_project() {
     say "the project from $SOURCE_DIR, without dependencies (apt provides them; apt's numpy stays)"
-    run "$VENV/bin/pip" install --no-deps --no-build-isolation --upgrade "$SOURCE_DIR"
+    say "built as $SOURCE_OWNER, who owns the checkout; root installs the wheel"
+    run rm -rf "$WHEEL_DIR"
+    run install -d -m 0755 -o "$SOURCE_OWNER" "$WHEEL_DIR"
+    as_owner "$VENV/bin/pip" wheel --no-deps --no-build-isolation --no-cache-dir --wheel-dir "$WHEEL_DIR" "$SOURCE_DIR"
+    if [ "$DRY_RUN" -eq 1 ]; then
+        run "$VENV/bin/pip" install --no-deps --no-index --force-reinstall "$WHEEL_DIR/tabletop_companion-VERSION-py3-none-any.whl"
+    else
+        local wheel
+        wheel=$(find "$WHEEL_DIR" -maxdepth 1 -name 'tabletop_companion-*.whl' -type f | head -n 1)
+        [ -n "$wheel" ] || die "the wheel was not built in $WHEEL_DIR"
+        run "$VENV/bin/pip" install --no-deps --no-index --force-reinstall "$wheel"
+    fi
+    run rm -rf "$WHEEL_DIR"
     printf '+ %s\n' "$VENV/bin/python -c '$VERSIONS_PY'"
     if [ "$DRY_RUN" -eq 0 ]; then
         "$VENV/bin/python" -c "$VERSIONS_PY" || printf '  warning: the versions could not be listed\n'
@@ -215,7 +241,7 @@ do_update() {
     [ -x "$VENV/bin/python" ] || [ "$DRY_RUN" -eq 1 ] || die "not installed yet: run $0 install"
     say "new version of the source in $SOURCE_DIR (state and config are not touched)"
     if [ -d "$SOURCE_DIR/.git" ]; then
-        run git -C "$SOURCE_DIR" pull --ff-only
+        as_owner git -C "$SOURCE_DIR" pull --ff-only
     else
         printf '  %s is not a git checkout: copy the new version there, then run update again\n' "$SOURCE_DIR"
     fi
