@@ -360,3 +360,40 @@ def test_the_boxs_store_and_a_new_file_are_taken_as_store(tmp_path):
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(UserError, match="a store of a newer tabletop-companion"):
         check_given_store(tmp_path / "box.sqlite3")
+
+
+# --- issue 52: what an error line repeats, and counts without end ----------------------------------------
+
+
+def test_an_echoed_input_is_cut_and_named_by_its_length(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COMPANION_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "config"))
+    script = _write(tmp_path / "long.script", "confirm" + "x" * 200_000 + "\n")
+    assert main(["play", "cant-stop", "--headless", "--camera", "none", "--input", f"script:{script}"]) == 2
+    (line,) = _one_line_each(capsys.readouterr().err, 1)
+    assert "… (200007 characters)" in line and len(line) < 500
+    assert main(["play", "cant-stop", "--headless", "--players", "A" * 100_000 + ",B"]) == 2
+    (line,) = _one_line_each(capsys.readouterr().err, 1)
+    assert line.startswith("companion: --players: 'AAA") and "(100000 characters)" in line and len(line) < 200
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["simulate", "cant-stop", "--agents", "random", "--games", "10000000000"], "--games must be at most 1,000,000"),
+    (["bench", "crash", "--game", "ludo", "--trials", "2000000"], "--trials must be at most 1,000,000"),
+    (["board", "eval", "--renders", "1000000"], "--renders must be at most 100,000"),
+    (["simulate", "cant-stop", "--agents", "random", "--jobs", "-1"], "--jobs must be at least 0"),
+    (["odds", "cant-stop", "--columns", ""], "--columns takes one or more numbers 2-12 joined by commas, not ''"),
+    (["cards", "read", "--game", "donkey-race", "--dr-donkey-value", "-5", "x.png"],
+     "--dr-donkey-value must be at least 0, not -5"),
+])
+def test_counts_and_values_out_of_range_are_one_line(argv, said, capsys):
+    assert main(argv) == 2
+    (line,) = _one_line_each(capsys.readouterr().err, 1)
+    assert said in line
+
+
+def test_a_number_of_thousands_of_digits_in_a_position_file_is_named(tmp_path, capsys):
+    position = _write(tmp_path / "p.json", '{"dice": [' + "9" * 5000 + ", 1, 2, 3]}")
+    assert main(["cant-stop", "moves", str(position)]) == 2
+    (line,) = _one_line_each(capsys.readouterr().err, 1)
+    assert line == f"companion: {position}: not a file of this kind (a number of 5000 digits)"
