@@ -105,7 +105,7 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     alert = ""
     if alerts is not None:
         other = session.players[1 - alerts.active]
-        alert = alert_text(other, alerts.threatened, alerts.win_threat)
+        alert = alert_text(other, alerts.winning if alerts.win_threat else alerts.threatened, alerts.win_threat)
     points, held = session.match_points, (state.stones_of(0), state.stones_of(1))
     seats = tuple(SeatChip(name, seat, seat_standing(points[seat], held[seat])) for seat, name in
                   enumerate(session.players))

@@ -110,3 +110,23 @@ def test_simulate_output_shape_and_alternating_seats():
         simulate(["advisor", "nobody"], 1, 1)
     with pytest.raises(UserError, match="2 agents"):
         simulate(["advisor"], 1, 1)
+
+
+def test_one_card_a_turn_completes_one_stone_so_three_open_sides_are_no_win_next_turn():
+    """Issue 51: "Ada may win next turn (stones 1, 2 and 3)" when Ada had two cards at each: she plays one
+    card a turn, so at most one of them can be claimed next turn (C.4)."""
+    state = position({0: {"b": ["R8", "R9"]}, 1: {"b": ["G8", "G9"]}, 2: {"b": ["B8", "B9"]}})
+    alerts = public_alerts(with_hands(state, "P1", "P2", active=0))
+    assert alerts.threatened == (0, 1, 2) and not alerts.win_threat and alerts.winning == ()
+    # with stones 1 and 2 held, completing stone 0 is enough: a real win threat, naming the stones it claims
+    held = position({0: {"b": ["R8", "R9"]}, 1: {"owner": "b"}, 2: {"owner": "b"}})
+    alerts = public_alerts(with_hands(held, "P1", "P2", active=0))
+    assert alerts.win_threat and alerts.winning == (0,)
+
+
+def test_with_claims_at_the_start_of_a_turn_only_what_is_claimable_now_is_threatened():
+    from dataclasses import replace
+
+    state = position({3: {"b": ["O8", "O9"], "a": ["Y1", "G1", "P2"]}})
+    state = replace(state, config=SchottenTottenConfig(claim_timing="start_of_turn"))
+    assert public_alerts(with_hands(state, "P9", "P8", active=0)).threatened == ()

@@ -67,37 +67,59 @@ def prepare(config: SchottenTottenConfig | None = None) -> None:
 @dataclass(frozen=True)
 class Alerts:
     """Public alerts (stones 0-8). claimable: the player to act may claim these now (C.6).
-    threatened: the other player may claim these on their next turn. win_threat: claiming all of
-    ``threatened`` would give the other player 3 adjacent or 5 stones (C.7)."""
+    threatened: the other player may claim these on their next turn, each in some way that turn can go
+    (one card played, then claims: C.4). win_threat: in one of those ways the other player would then hold 3
+    adjacent or 5 stones (C.7); winning: the stones that way claims (empty without a win threat)."""
 
     active: int
     claimable: tuple[int, ...]
     threatened: tuple[int, ...]
     win_threat: bool
+    winning: tuple[int, ...] = ()
+
+
+def next_turn_outcomes(state: SchottenTottenState, seat: int) -> tuple[frozenset[int], ...]:
+    """Each set of stones ``seat`` could claim on its next turn, from public information: a turn is one card
+    played, then claims (C.4), so one card completes at most one side. The card is any the table does not
+    show; once played it is seen, which may settle a proof on a stone already full (C.6). With
+    ``claim_timing = start_of_turn`` the claims come before the play: only the stones claimable now."""
+    tables = claim_tables(state.config.max_value)
+    seen = state.seen_mask()
+    now = frozenset(state.claimable_stones(seat))
+    if state.config.claim_timing == "start_of_turn":
+        return (now,)
+    unseen = [c for c in state.config.deck if not seen >> tables.index(c) & 1]
+    full, open_two = [], []
+    for i, stone in enumerate(state.stones):
+        if stone.owner is not None or i in now:
+            continue
+        if len(stone.cards[seat]) == SIDE_SIZE:
+            full.append(i)
+        elif len(stone.cards[seat]) == SIDE_SIZE - 1:
+            open_two.append(i)
+    outcomes = {now}
+    for card in unseen:
+        seen_now = seen | (1 << tables.index(card))
+        settled = set()
+        for i in full:  # the card played elsewhere may be what the other side was still waiting for
+            stone = state.stones[i]
+            first = stone.first_complete()
+            if tables.verdict(stone.cards[seat], stone.cards[1 - seat], seen_now,
+                              None if first is None else first == seat).claimable:
+                settled.add(i)
+        outcomes.add(now | settled)
+        for i in open_two:
+            stone = state.stones[i]
+            mine_first = len(stone.cards[1 - seat]) < SIDE_SIZE  # completing now: first unless the other is full
+            if tables.verdict(stone.cards[seat] + (card,), stone.cards[1 - seat], seen_now, mine_first).claimable:
+                outcomes.add(now | settled | {i})
+    return tuple(sorted(outcomes, key=lambda o: (len(o), sorted(o))))
 
 
 def next_turn_claims(state: SchottenTottenState, seat: int) -> tuple[int, ...]:
-    """Stones ``seat`` could claim on its next turn from public information: claimable already, or a
-    side of 2 cards that some unseen card would complete into a claimable formation (C.6)."""
-    tables = claim_tables(state.config.max_value)
-    seen = state.seen_mask()
-    unseen = [c for c in state.config.deck if not seen >> tables.index(c) & 1]
-    now = set(state.claimable_stones(seat))
-    result = []
-    for i, stone in enumerate(state.stones):
-        if i in now:
-            result.append(i)
-            continue
-        mine, theirs = stone.cards[seat], stone.cards[1 - seat]
-        if stone.owner is not None or len(mine) != SIDE_SIZE - 1:
-            continue
-        mine_first = True if len(theirs) < SIDE_SIZE else False  # completing now would be second
-        for card in unseen:
-            side = mine + (card,)
-            if tables.verdict(side, theirs, seen | (1 << tables.index(card)), mine_first).claimable:
-                result.append(i)
-                break
-    return tuple(result)
+    """Stones ``seat`` could claim on its next turn (in some way that turn can go: :func:`next_turn_outcomes`),
+    ascending."""
+    return tuple(sorted(set().union(*next_turn_outcomes(state, seat))))
 
 
 def public_alerts(state: SchottenTottenState) -> Alerts:
@@ -105,10 +127,16 @@ def public_alerts(state: SchottenTottenState) -> Alerts:
     table = state.public()
     active = max(state.active, 0)
     claimable = table.claimable_stones(active)
-    threatened = next_turn_claims(table, 1 - active)
-    owned = [s.owner == 1 - active or i in threatened for i, s in enumerate(table.stones)]
-    win = sum(owned) >= 5 or any(all(owned[i:i + 3]) for i in range(NUM_STONES - 2))
-    return Alerts(active, claimable, threatened, bool(threatened) and win)
+    outcomes = next_turn_outcomes(table, 1 - active)
+    threatened = tuple(sorted(set().union(*outcomes)))
+    held = {i for i, s in enumerate(table.stones) if s.owner == 1 - active}
+    winning = next((o for o in outcomes if o and _wins(held | o)), frozenset())
+    return Alerts(active, claimable, threatened, bool(winning), tuple(sorted(winning)))
+
+
+def _wins(stones: set[int]) -> bool:
+    """Whether holding ``stones`` wins: 5 of them, or 3 adjacent (C.7)."""
+    return len(stones) >= 5 or any(all(j in stones for j in range(i, i + 3)) for i in range(NUM_STONES - 2))
 
 
 def _evaluator(state: SchottenTottenState, seat: int) -> Evaluator:
