@@ -94,6 +94,8 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
                     session.on_frame(frame, reader(frame))
         if leds is not None:
             show_leds(leds, session)
+        if session.winner_name is not None and not scored:  # the winning event came by camera or by a press
+            wins, scored = _wins(store, game), True
         view = screen.build_view(session, wins)
         display.show(view, draw, session.mode.value)
         if trace is not None:
@@ -118,8 +120,6 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
                 session.on_command(command)
         if stop.requested():
             continue  # the presses polled with it are taken (stored); the loop returns at the top
-        if session.winner_name is not None and not scored:
-            wins, scored = _wins(store, game), True
         if inputs.exhausted and session.waiting is Waiting.PLAYERS and not session.finished and headless:
             raise ScriptEnded(_("the script ended while the game waited for: {prompt}").format(prompt=view.prompt))
         if max_ticks is not None and ticks >= max_ticks:
