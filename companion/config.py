@@ -13,12 +13,12 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
   device, video), read only after the dice have been still this long (``companion.readers.settle``; photo
   folders ignore it); ``fps`` (float > 0, frames per second): the main loop rate;
   ``frames_per_photo`` (int >= 1): how many frames a photo-folder image is held as a still scene.
-- ``[hints]`` ``deadline_ms`` (float > 0, milliseconds): how long the box lets an advisor search for
-  one hint on the development machine (default 20; each advisor is an anytime search that answers with
-  its best when the time is up, :mod:`companion.hints.base`); ``speed_factor`` (float > 0): how many times
-  slower than the development machine this one runs the advisors (``companion selftest`` measures it; a
-  Raspberry Pi 4 about 3-4), which the deadline is multiplied by. ``simulate`` and the tests never use
-  the deadline (a node budget only).
+- ``[hints]`` ``deadline_ms`` (float > 0, milliseconds): how much an advisor may search for one hint,
+  as time on the development machine (default 20), turned into a node budget
+  (:func:`companion.hints.box_budget`): no clock decides a hint, so a position gets the same hint on every
+  machine and in History's replay; ``speed_factor`` (float > 0): how many times slower than the
+  development machine this one runs the advisors (``companion selftest`` measures it; a Raspberry Pi 4
+  about 3-4): a hint takes about ``deadline_ms * speed_factor`` here.
 - ``[display]`` ``width`` / ``height`` (pixels, 320-7680 / 200-4320: :data:`MIN_WINDOW`, :data:`MAX_WINDOW`;
   ignored when ``fullscreen``), ``fullscreen``
   (bool), ``language`` (``""`` follows ``LANGUAGE``/``LANG``; else a code such as ``"de"``, ``"pt_BR"``).
@@ -86,15 +86,15 @@ class SessionConfig:
 
 @dataclass(frozen=True)
 class HintsConfig:
-    """``[hints]``: the advisors' deadline for one hint, in milliseconds on the development machine, and
-    this machine's speed factor (see the module docstring); :attr:`deadline` is the one in effect."""
+    """``[hints]``: the search one hint may do, as milliseconds on the development machine, and this
+    machine's speed factor (see the module docstring); :attr:`deadline` is about how long a hint takes here."""
 
     deadline_ms: float = DEFAULT_DEADLINE_MS
     speed_factor: float = 1.0
 
     @property
     def deadline(self) -> float:
-        """The deadline of one hint on this machine, in milliseconds: ``deadline_ms * speed_factor``."""
+        """About how long one hint's search takes on this machine, in milliseconds: ``deadline_ms * speed_factor``."""
         return self.deadline_ms * self.speed_factor
 
 

@@ -25,7 +25,6 @@ from companion.app.summary import show_summary
 from companion.config import Config
 from companion.errors import CorruptLog, UserError
 from companion.files import writable_folder
-from companion.hints import Budget
 from companion.memory import give_back_free_memory
 from companion.i18n import _
 from companion.paths import AppPaths, ensure_state_dir
@@ -101,8 +100,7 @@ def resume_session(store: Store, game_id: int, build: Callable[[], Any]) -> tupl
 def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], variant: dict, *, config: Config,
              state_dir: Path | None, camera: FrameSource | None, inputs: Any, display: Any, leds: Any = None,
              headless: bool = False, screenshots: Path | None = None, seed: int | None = None,
-             max_ticks: int | None = None, notice: str = "", notices: tuple[Notice, ...] = (),
-             hint_deadline: bool = True) -> RunResult:
+             max_ticks: int | None = None, notice: str = "", notices: tuple[Notice, ...] = ()) -> RunResult:
     """Play the stored game ``game_id`` of ``entry`` until it ends, the players quit or ``max_ticks``.
 
     Builds the game's session (``SESSION``, replaying the stored log: :func:`resume_session`), its reader on ``camera`` (None: everything is entered by hand) with the calibrations of
@@ -113,17 +111,16 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     notice screen says so. ``seed`` seeds the box's draw of
     who starts. Once the game is over its summary is shown (:func:`companion.app.summary.show_summary`)
     until the players leave it. The devices stay the caller's. The game's advisor tables are built first
-    (``companion.hints.<game>.prepare``); each hint is searched within ``[hints] deadline_ms`` x
-    ``speed_factor`` (:attr:`companion.config.HintsConfig.deadline`) unless ``hint_deadline`` is False
-    (a scripted run: the node budget only, so the script replays the same on any machine).
+    (``companion.hints.<game>.prepare``); each hint is searched within the nodes that ``[hints]
+    deadline_ms`` buys on the development machine (:func:`companion.hints.box_budget`), no clock: the same
+    position gets the same hint here, in History's replay and on any machine.
     """
     entry.module("hints").prepare(entry.config(variant))  # the advisor's tables, before the first hint
 
     def build_session():
         return entry.module("session").SESSION(store, game_id, players, entry.config(variant),
                                                stable_frames=config.session.stable_frames, rng=random.Random(seed),
-                                               hint_budget=Budget(deadline_ms=config.hints.deadline)
-                                               if hint_deadline else None)
+                                               hint_budget=entry.hint_budget(config.hints.deadline_ms))
 
     session, damage = resume_session(store, game_id, build_session)
     if damage:
@@ -205,7 +202,6 @@ def play(entry: GameEntry, *, paths: AppPaths, config: Config, input_spec: str, 
                             camera=source, inputs=inputs, display=display, leds=devices.leds, headless=headless,
                             screenshots=screenshots, seed=seed, max_ticks=max_ticks,
                             notice=devices.camera_notice,
-                            notices=(Notice.STORE_MOVED,) if devices.store_problem else (),
-                            hint_deadline="script:" not in input_spec)
+                            notices=(Notice.STORE_MOVED,) if devices.store_problem else ())
     finally:
         held.release()  # idempotent: the store released it when the devices closed it

@@ -3,10 +3,9 @@
 Plays seeded games of ``GAME`` through its simulation (``companion.agents.<game>``): seat 0 follows the
 advisor (its ``advisor`` agent, which asks ``companion.hints.<game>.advise`` for the hint a player would
 see), the other seats play the game's benchmark opponents (``BENCH_OPPONENTS``: the Rule of 28 in Can't Stop,
-random players elsewhere; ``--opponent`` names another). The advisor searches as on the box: with the
-deadline ``deadline_ms`` (default :data:`companion.hints.DEFAULT_DEADLINE_MS`, the box's on the
-development machine; 0: none, the whole search) and the game's default node budget, after the game's
-tables were built (``companion.hints.<game>.prepare``, which the box runs when a game starts). Every
+random players elsewhere; ``--opponent`` names another). The advisor searches as on the box: within the
+box's node budget (:meth:`companion.registry.GameEntry.hint_budget`; ``nodes`` sets another), with no
+deadline unless ``deadline_ms`` sets one (0 or None: none), after the game's tables were built (``companion.hints.<game>.prepare``, which the box runs when a game starts). Every
 advisor call of seat 0 is timed with ``time.perf_counter`` (wall clock, what a player waits) and
 ``time.process_time`` (CPU time of this process, which a loaded machine inflates less). A **decision** is
 one call, forced ones included; ``choices`` counts those with at least two legal actions; ``cut`` those
@@ -16,7 +15,7 @@ decision can change the rest of its game. The figures (issue 26's contract, and 
 
     {"decisions": n, "median_ms": f, "p95_ms": f, "p99_ms": f, "max_ms": f, "mean_ms": f,
      "cpu_median_ms": f, "cpu_p99_ms": f, "cpu_max_ms": f, "choices": n, "choice_median_ms": f,
-     "cut": n, "nodes_max": n, "deadline_ms": f or null, "prepare_ms": f,
+     "cut": n, "nodes_max": n, "deadline_ms": f or null, "nodes": n, "prepare_ms": f,
      "by_phase": {"PHASE": {"decisions": n, "median_ms": f, "max_ms": f}, ...},
      "game": name, "games": n, "seed": s, "players": n, "opponent": name, "variant": {...}}
 
@@ -34,18 +33,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import UserError
-from companion.hints import DEFAULT_DEADLINE_MS, Budget
+from companion.hints import Budget
 from companion.registry import game
 
 __all__ = ["measure"]
 
 
 def measure(name: str, games: int = 20, seed: int = 1, *, players: int | None = None, opponent: str | None = None,
-            variant: Mapping[str, str] | None = None, deadline_ms: float | None = DEFAULT_DEADLINE_MS) -> dict:
+            variant: Mapping[str, str] | None = None, deadline_ms: float | None = None,
+            nodes: int | None = None) -> dict:
     """Time seat 0's advice over ``games`` seeded games of the game ``name``; returns the figures of the
     module docstring. ``players`` and ``opponent`` (default: one advisor and the game's
     ``BENCH_OPPONENTS``) set the table; ``variant``: ``KEY=VALUE`` settings as on the command line;
-    ``deadline_ms``: the advisor's deadline (None or 0: none, the whole search).
+    ``deadline_ms``: a deadline a decision (None or 0: none, as on the box); ``nodes``: the node budget
+    (None: the box's, :meth:`companion.registry.GameEntry.hint_budget`).
 
     Raises :class:`UserError` for an unknown game or opponent, a table the game does not take, ``games``
     < 1 or a negative deadline, and :class:`companion.errors.VariantError` for a bad variant.
@@ -63,7 +64,11 @@ def measure(name: str, games: int = 20, seed: int = 1, *, players: int | None = 
     entry.module("hints").prepare(entry.config(variant))  # as the box does when the game starts
     prepare_ms = (time.perf_counter() - start) * 1000.0
     hints: list[Any] = []
-    advisor = agents.advisor(Budget(deadline_ms=deadline_ms), on_hint=hints.append)
+    if nodes is None:
+        nodes = entry.hint_budget().nodes
+    if nodes < 0:
+        raise UserError(f"bench advisor: --nodes must be 0 or more, not {nodes}")
+    advisor = agents.advisor(Budget(nodes=nodes, deadline_ms=deadline_ms), on_hint=hints.append)
     wall: list[float] = []
     cpu: list[float] = []
     choice: list[float] = []
@@ -94,7 +99,7 @@ def measure(name: str, games: int = 20, seed: int = 1, *, players: int | None = 
             "cpu_max_ms": _ms(ticks[-1]), "choices": len(choice),
             "choice_median_ms": _ms(statistics.median(choice)) if choice else 0.0,
             "cut": sum(1 for hint in hints if hint.cut), "nodes_max": max((hint.nodes for hint in hints), default=0),
-            "deadline_ms": deadline_ms, "prepare_ms": _ms(prepare_ms),
+            "deadline_ms": deadline_ms, "nodes": nodes, "prepare_ms": _ms(prepare_ms),
             "by_phase": {phase: {"decisions": len(times), "median_ms": _ms(statistics.median(times)),
                                  "max_ms": _ms(max(times))} for phase, times in sorted(phases.items())},
             "game": name, "games": games, "seed": seed, "players": players, "opponent": opponent,

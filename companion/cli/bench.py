@@ -18,7 +18,6 @@ from companion.bench.advisor import measure
 from companion.bench.claims import run as run_claims
 from companion.cli.common import MOST, in_range, parse_variant, positive, print_figures
 from companion.errors import UserError
-from companion.hints import DEFAULT_DEADLINE_MS
 from companion.registry import names
 
 
@@ -75,9 +74,10 @@ def add_commands(subparsers) -> None:
                          help="the other seats' agent (default: rule28 in cant-stop, random elsewhere)")
     advisor.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
                          help="a rules variant (repeatable; `companion games --json` lists them)")
-    advisor.add_argument("--deadline-ms", type=float, default=DEFAULT_DEADLINE_MS, metavar="MS",
-                         help=f"the advisor's deadline a decision (default {DEFAULT_DEADLINE_MS:g}, "
-                              "the box's on the development machine; 0: none, the whole search)")
+    advisor.add_argument("--nodes", type=int, metavar="N",
+                         help="the advisor's node budget a decision (default: the box's, from [hints] deadline_ms)")
+    advisor.add_argument("--deadline-ms", type=float, default=0.0, metavar="MS",
+                         help="a deadline a decision (default 0: none; the box decides by nodes, not time)")
 
     add("claims", _claims, "Schotten Totten claims against plain enumeration: agreement, time per stone",
         count="positions", default=3000)
@@ -128,7 +128,7 @@ def _soak(args) -> int:
 def _advisor(args) -> int:
     print_figures(measure(args.game, positive(args.games, "--games"), args.seed, players=args.players,
                           opponent=args.opponent, variant=parse_variant(args.variant),
-                          deadline_ms=args.deadline_ms), args.json)
+                          deadline_ms=args.deadline_ms, nodes=args.nodes), args.json)
     return 0
 
 

@@ -6,9 +6,12 @@ Schotten Totten a play valued, the donkey race a play weighed) and, with ``budge
 starting new work when the time is up, and answers with the best it has found. Without a deadline the
 answer depends on the state and the node budget only (``simulate`` and the tests: reproducible); each
 game's default node budget (its ``NODES``) is large enough for its whole search, so it gives the full
-search's answer. The box adds the deadline (``[hints] deadline_ms`` x ``[hints] speed_factor``,
-:mod:`companion.config`), which bites on the slow decisions only (on the development machine about one
-Can't Stop decision in ten, a turn's first pairings; none of the other games').
+search's answer. The box gives every hint :func:`box_budget`: the nodes the development machine searches in
+``[hints] deadline_ms`` (:mod:`companion.config`), from each game's ``NODE_MS``, and no clock, so the same
+position gets the same hint live, in History's replay and on every machine (issue 51: two time-limited
+searches disagreed); a slower machine takes proportionally longer for it (``[hints] speed_factor``, which
+``companion selftest`` measures, says how much). The deadline remains for the benchmarks
+(``bench advisor --deadline-ms``).
 """
 
 from __future__ import annotations
@@ -21,8 +24,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_DEADLINE_MS = 20.0
-"""The box's deadline for one hint on the development machine, in milliseconds (the default of
-``[hints] deadline_ms``; a slower machine multiplies it by ``[hints] speed_factor``)."""
+"""How long one hint may search on the development machine, in milliseconds (the default of ``[hints]
+deadline_ms``): :func:`box_budget` turns it into nodes."""
+
+
+def box_budget(node_ms: float, nodes: int, deadline_ms: float = DEFAULT_DEADLINE_MS) -> "Budget":
+    """The box's budget for one hint of a game whose search node takes ``node_ms`` milliseconds on the
+    development machine (its hints module's ``NODE_MS``, measured with ``companion bench advisor``) and
+    whose whole search is ``nodes`` (its ``NODES``): as many nodes as fit in ``deadline_ms`` there, at
+    least 1, at most the whole search; no deadline, so the answer depends on the position alone."""
+    return Budget(nodes=min(nodes, max(1, int(deadline_ms // node_ms))))
 
 
 @dataclass(frozen=True)

@@ -218,3 +218,24 @@ def test_prepare_builds_each_games_tables_once():
     before = _candidates.cache_info().currsize
     schotten_totten.prepare()
     assert _candidates.cache_info().currsize == before >= 1 + 54 + 54 * 53 // 2
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_boxs_hint_is_the_same_on_a_slow_machine_and_in_the_replay(name, monkeypatch):
+    """Issue 51: History's replay showed another hint than the live game at the same step (two
+    time-limited searches). The box's budget is nodes only: a machine 100 times slower gets the same hint."""
+    module, budget = game(name).module("hints"), game(name).hint_budget()
+    assert budget.deadline_ms is None and budget.nodes == min(module.NODES, max(1, int(20.0 // module.NODE_MS)))
+    decisions = positions(name, 12, seed=11)
+    forget_searches()
+    fast = [module.advise(view, seat, budget) for view, seat in decisions]
+    clock = [0.0]
+
+    def slow_clock() -> float:
+        clock[0] += 0.1  # every look at the clock: 100 ms later
+        return clock[0]
+
+    monkeypatch.setattr(time, "perf_counter", slow_clock)
+    forget_searches()
+    slow = [module.advise(view, seat, budget) for view, seat in decisions]
+    assert [(h.action, h.reason, h.nodes) for h in slow] == [(h.action, h.reason, h.nodes) for h in fast]
