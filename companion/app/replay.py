@@ -125,6 +125,9 @@ class ReplaySession(ButtonsOnly):
         self.total = len(events)
         module = entry.module("session")
         self.unit = getattr(module, "STORY_TURN", "turn")
+        self.corner_turn = getattr(module, "CORNER_TURN", False)
+        """The game's own corner shows its turn (round) as the board has it: the prompt then names none, so
+        that two numbers never disagree (after "Ada banks" the board is at Ben's turn 2)."""
         story = getattr(module, "story", None)
         try:
             told = story(events, self.players, self.config) if story else ()
@@ -203,7 +206,10 @@ class ReplaySession(ButtonsOnly):
         return key_legend(keys)
 
     def prompt(self) -> str:
-        """"Replay: step 12 of 80, turn 3 of 21" (translated)."""
+        """"Replay: step 12 of 80, turn 3 of 21", or "Replay: step 12 of 80" where the game's corner shows
+        the turn (translated)."""
+        if self.corner_turn:
+            return _("Replay: step {k} of {n}").format(k=self.at, n=self.last)
         words = STORY_WORDS.get(self.unit, STORY_WORDS["turn"])[0]
         return _(words).format(k=self.at, n=self.last, t=self.turn, turns=self.turns)
 
@@ -214,7 +220,12 @@ def _screen(entry: GameEntry):
 
     def build_view(session: ReplaySession, wins=None):
         view = screens.build_view(session.inner, wins)
-        return with_chrome(view, prompt=session.prompt(), notice=session.stops[session.at].text, keys=session.keys())
+        if "browse" in getattr(view, "__dataclass_fields__", {}):
+            view = replace(view, browse=False)  # NEXT steps the replay on: it shows no hidden option
+        # the scoreboard's stars count this game's win already: a replay shows none, nor its winner before the end
+        seats = tuple(replace(seat, wins=None) for seat in view.chrome.seats)
+        return with_chrome(view, prompt=session.prompt(), notice=session.stops[session.at].text, keys=session.keys(),
+                           seats=seats)
 
     return SimpleNamespace(build_view=build_view, final_line=lambda session: "")
 

@@ -176,12 +176,14 @@ def options_height(options: tuple[OptionView, ...], width: int, layout: ScreenLa
 
 
 def draw_options(
-    surface: pygame.Surface, rect: pygame.Rect, options: tuple[OptionView, ...], layout: ScreenLayout
+    surface: pygame.Surface, rect: pygame.Rect, options: tuple[OptionView, ...], layout: ScreenLayout,
+    browse: bool = True,
 ) -> list[pygame.Rect]:
     """Draw ``options`` in ``rect`` as :func:`layout_options` places them; return each row's rectangle.
 
     The selected option is inverted (white row, dark text) with a "▶" in front; the others have a thin
-    outline.
+    outline. Options that do not fit are counted under them, with the key that shows them when ``browse``
+    (a live game's NEXT; not in History's replay, where NEXT steps the replay on).
     """
     rows = layout_options(rect, options, layout)
     for placed in rows:
@@ -201,6 +203,7 @@ def draw_options(
     if hidden and rows:
         line = pygame.Rect(rect.x + layout.pad, rows[-1].row.bottom + 1, rect.width - 2 * layout.pad,
                            more_line_height(layout))
-        text.draw_text(surface, ngettext("{n} more pairing: NEXT", "{n} more pairings: NEXT", hidden).format(n=hidden),
-                       line, layout.small, palette.MUTED)
+        more = (ngettext("{n} more pairing: NEXT", "{n} more pairings: NEXT", hidden) if browse else
+                ngettext("{n} more pairing", "{n} more pairings", hidden))
+        text.draw_text(surface, more.format(n=hidden), line, layout.small, palette.MUTED)
     return [placed.row for placed in rows]

@@ -48,7 +48,7 @@ def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLay
     pygame.draw.rect(surface, palette.PANEL, layout.side, border_radius=layout.pad)
     if regions.top.height > 0:
         _draw_top(surface, regions.top, view, layout)
-    draw_options(surface, regions.options, view.options, layout)
+    draw_options(surface, regions.options, view.options, layout, browse=getattr(view, "browse", True))
 
 
 @dataclass(frozen=True)

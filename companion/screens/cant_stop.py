@@ -65,7 +65,8 @@ class ScreenView(ChromeFields):
     frame_bgr: the photo of the roll (H x W x 3 uint8) or None; dice: the dice drawn on it.
     options: the legal pairings (CHOOSE). bust_probability: the exact chance (0-1) that the next roll
     busts, or None when not relevant. hint: the advisor's recommendation in one line, or "". winner: the
-    winner's seat when the game is over.
+    winner's seat when the game is over. browse: NEXT shows the pairings that do not fit (a live game);
+    False in History's replay, where NEXT steps the replay on.
     """
 
     chrome: Chrome
@@ -77,6 +78,7 @@ class ScreenView(ChromeFields):
     bust_probability: float | None = None
     hint: str = ""
     winner: int | None = None
+    browse: bool = True
 
 
 def _dice_views(check: RollCheck, confirmed: bool = False) -> tuple[DieView, ...]:

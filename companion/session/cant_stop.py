@@ -269,6 +269,10 @@ def describe_event(players: list[str], event, before: CantStopState, after: Cant
 
 
 
+CORNER_TURN = True
+"""The screen's corner shows the turn (History's replay then names none in its prompt)."""
+
+
 def story(events, players: list[str], config) -> list[Told]:
     """The stored ``events`` of one game told for the players, one :class:`Told` an event replayed in order
     (:func:`describe_event`; a turn ends when the turn passes or the game is over, the choice of who starts

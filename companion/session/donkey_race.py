@@ -148,6 +148,8 @@ def describe_event(players: list[str], event, before: DonkeyRaceState, after: Do
 
 
 STORY_TURN = "round"
+CORNER_TURN = True
+"""The screen's corner shows the round (History's replay then names none in its prompt)."""
 """What one turn of this game's story is called (``companion.app.replay``): a round (D.4), not a player's
 play."""
 
