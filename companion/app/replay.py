@@ -50,6 +50,9 @@ class LogPrefix:
     def events(self, game_id: int):
         return list(self._events)
 
+    def event_count(self, game_id: int) -> int:
+        return len(self._events)
+
     def game(self, game_id: int):
         return replace(self._store.game(game_id), finished=False)
 

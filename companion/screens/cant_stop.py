@@ -135,8 +135,8 @@ def build_view(session: CantStopSession, wins: dict[str, int] | None = None) -> 
     if not notice and mode is Mode.CHECK and status:
         notice, tone, status = status, Tone.WARNING, ""  # uncertain dice: the players must look
     winner = state.winner
-    if winner is not None:
-        notice, tone = _("{name} wins!").format(name=session.players[winner]), Tone.WIN
+    if winner is not None:  # how it was won, as History's replay tells it
+        notice, tone = session.ending or _("{name} wins!").format(name=session.players[winner]), Tone.WIN
     chrome = Chrome(_("Can't Stop"), seats, active, _prompt(session), _keys(session), notice, tone,
                     _("Turn {n}").format(n=state.turn) if state.turn > 0 else "", winner)
     return ScreenView(chrome=chrome, board=board, status=status, frame_bgr=frame, dice=dice, options=options,

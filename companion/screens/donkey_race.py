@@ -176,10 +176,10 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
     notice, tone = session.message, Tone.REFUSED if session.refused else Tone.EVENT
     if not notice and (session.out_of_turn() or session.camera_problem) and not without_camera(session):
         notice, tone = session.out_of_turn() or session.camera_problem, Tone.WARNING
-    if winners:
+    if winners:  # how it was won, as History's replay tells it
         names = ", ".join(session.players[s] for s in winners)
-        notice = (_("{name} wins!").format(name=names) if len(winners) == 1 else
-                  _("Shared win: {names}").format(names=names))
+        notice = session.ending or (_("{name} wins!").format(name=names) if len(winners) == 1 else
+                                    _("Shared win: {names}").format(names=names))
         tone = Tone.WIN
     chrome = Chrome(_("Donkey race"), seats, session.active_seat, _prompt(session), _keys(session), notice, tone,
                     _("Round {n}").format(n=round_no), winners[0] if len(winners) == 1 else None)

@@ -87,8 +87,10 @@ def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> Ludo
     if session.problems:
         notice, tone = " ".join(session.problems), Tone.WARNING
     winner = state.placings[0] if session.winner_name is not None and state.placings else None
-    if winner is not None:
-        notice, tone = _("{name} wins!").format(name=session.players[winner]), Tone.WIN
+    if winner is not None:  # how it was won, as History's replay tells it (not a later player's place)
+        ending = session.ending
+        notice = ending if session.players[winner] in ending else _("{name} wins!").format(name=session.players[winner])
+        tone = Tone.WIN
     chrome = Chrome(_("Ludo"), tuple(seats), active, _prompt(session), _keys(session), notice, tone,
                     board_name(state.config.board), winner)
     return LudoView(

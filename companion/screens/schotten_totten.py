@@ -118,12 +118,13 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     winner = state.winner if state.phase is Phase.OVER else None
     if session.winner_name is not None:
         a, b = points
-        notice, tone = _("{name} wins the match {a}-{b}").format(name=session.winner_name, a=a, b=b), Tone.WIN
+        notice, tone = _("{name} wins the match {a}-{b}: 5 points a game won, 1 point a stone held in a game "
+                         "lost").format(name=session.winner_name, a=a, b=b), Tone.WIN
         winner = session.players.index(session.winner_name)
     elif session.match_over and state.phase is Phase.OVER:
         notice, tone = _("Match drawn {a}-{b}").format(a=points[0], b=points[1]), Tone.WIN
-    elif winner is not None:
-        notice, tone = _("{name} wins the game").format(name=session.players[winner]), Tone.WIN
+    elif winner is not None:  # how it was won, as History's replay tells it
+        notice, tone = session.ending or _("{name} wins the game").format(name=session.players[winner]), Tone.WIN
     chrome = Chrome(_("Battle Line") if game == "battle-line" else _("Schotten Totten"), seats, active,
                     _prompt(session), _keys(session), notice, tone,
                     _("Game {n} of {total}").format(n=game_number, total=session.config.match_length)

@@ -44,6 +44,21 @@ class Told:
     ends_turn: bool
 
 
+def told_ending(session: Any, story: Any) -> str:
+    """How ``session``'s game (or match) ended, in the words History's replay uses: the text its module's
+    ``story(events, players, config)`` tells for the last event that says something ("Ada banks, claims
+    column 2 and wins!"); "" while nothing is stored. Worked out once for a given number of events (the
+    session keeps it)."""
+    count = session.store.event_count(session.game_id)
+    cached = getattr(session, "_ending", None)
+    if cached is not None and cached[0] == count:
+        return cached[1]
+    told = story(session.store.events(session.game_id), session.players, session.config) if count else ()
+    text = next((t.text for t in reversed(told) if t.text), "")
+    session._ending = (count, text)
+    return text
+
+
 class Waiting(enum.Enum):
     """What the box waits for; drives the status LED (slow blink: camera; steady: players)."""
 

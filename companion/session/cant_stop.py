@@ -41,7 +41,7 @@ from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, Ca
 from companion.hints import Budget, box_budget
 from companion.hints.cant_stop import NODE_MS, NODES, advise
 from companion.i18n import _, listing, ngettext
-from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, without_camera
+from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, told_ending, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.stable import Stable
 from vision.observation import DiceObservation
@@ -297,6 +297,12 @@ class CantStopSession(LoggedSession):
     live, in History's replay, in the demos and the tests).
     Raises :class:`CorruptLog` when the stored events do not replay.
     """
+
+    @property
+    def ending(self) -> str:
+        """How the game ended, as History's replay tells its last event (:func:`told_ending`); the screen's
+        WIN notice says it."""
+        return told_ending(self, story)
 
     def __init__(self, store, game_id: int, players: list[str], config: CantStopConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):

@@ -47,7 +47,7 @@ from companion.games.donkey_race.record import codes_from_entry
 from companion.hints import Budget, Hint
 from companion.hints.donkey_race import advise
 from companion.i18n import _, listing, ngettext
-from companion.session.base import Presses, Told, Waiting, without_camera
+from companion.session.base import Presses, Told, Waiting, told_ending, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import DonkeyRaceReading
 from companion.session.stable import Stable
@@ -178,6 +178,12 @@ class DonkeyRaceSession(LoggedSession):
     the advisor's budget (the box's deadline; the donkey race's rule never needs it). Raises
     :class:`CorruptLog` when the stored events do not replay.
     """
+
+    @property
+    def ending(self) -> str:
+        """How the game ended, as History's replay tells its last event (:func:`told_ending`); the screen's
+        WIN notice says it."""
+        return told_ending(self, story)
 
     def __init__(self, store, game_id: int, players: list[str], config: DonkeyRaceConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):

@@ -55,7 +55,7 @@ from companion.hints import Budget, box_budget
 from companion.hints.ludo import NODE_MS, NODES, advise
 from companion.hints.ludo.words import pawn_phrase
 from companion.i18n import _, ngettext, ordinal
-from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, without_camera
+from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, told_ending, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import LudoReading
 from companion.session.stable import Stable
@@ -202,6 +202,12 @@ class LudoSession(LoggedSession):
     that must agree before one is acted on (>= 1); rng: draws the proposed first player; hint_budget: the
     advisor's search budget (None: the box's, :func:`companion.hints.box_budget`).
     """
+
+    @property
+    def ending(self) -> str:
+        """How the game ended, as History's replay tells its last event (:func:`told_ending`); the screen's
+        WIN notice says it."""
+        return told_ending(self, story)
 
     def __init__(self, store, game_id: int, players: list[str], config: LudoConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):

@@ -48,7 +48,7 @@ from companion.games.schotten_totten import (ADJACENT_TO_WIN, COLOURS, NUM_STONE
 from companion.hints import Budget
 from companion.hints.schotten_totten import Alerts, formation_label, public_alerts, verdict_text
 from companion.i18n import _, sentence
-from companion.session.base import Presses, Told, Waiting, seat_to_act, without_camera
+from companion.session.base import Presses, Told, Waiting, seat_to_act, told_ending, without_camera
 from companion.session.log import Step
 from companion.session.readings import SchottenTottenReading
 from companion.session.stable import Stable
@@ -260,6 +260,12 @@ class SchottenTottenSession:
     advisors' budget (the box's deadline); the shared screen's alerts are exact and need none.
     Raises :class:`CorruptLog` when the stored events do not replay.
     """
+
+    @property
+    def ending(self) -> str:
+        """How the game ended, as History's replay tells its last event (:func:`told_ending`); the screen's
+        WIN notice says it."""
+        return told_ending(self, story)
 
     def __init__(self, store, game_id: int, players: list[str], config: SchottenTottenConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
