@@ -21,6 +21,7 @@ toward a ``wait``.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ from companion.config import ButtonsConfig
 from companion.errors import ScriptError, UserError, echo
 from companion.i18n import _
 from hardware import ButtonPanel, make_pin_factory
+from hardware.buttons import HOLDS
 
 if TYPE_CHECKING:
     from companion.config import ButtonsConfig
@@ -257,9 +259,17 @@ class KeyboardInput:
     ``keys`` False makes a window-only source: it drains the events (keeping the window responsive)
     and gives only ``QUIT`` when the window is closed; it counts as exhausted, since it adds no player
     input (:func:`open_input` adds one when a display is given but ``keys`` is not in the spec).
+
+    The keys of NEXT and UNDO work as those buttons do (:data:`hardware.buttons.HOLDS`): a tap gives
+    NEXT (UNDO) when the key is let go, a key held ``hold_time`` seconds (``[buttons] hold_time``) gives
+    MENU (RULES) at once and nothing when let go. ``clock``: monotonic seconds (tests pass a fake).
     """
 
-    def __init__(self, events: Callable[[], Iterable[Any]] | None = None, *, keys: bool = True):
+    def __init__(self, events: Callable[[], Iterable[Any]] | None = None, *, keys: bool = True,
+                 hold_time: float = ButtonsConfig.hold_time, clock: Callable[[], float] = time.monotonic):
+        self.hold_time = hold_time
+        self._clock = clock
+        self._down: dict[int, list] = {}  # key -> [pressed at, button, held given]
 
         self._pygame = pygame
         self._keys = _key_map(pygame) if keys else {}
@@ -268,11 +278,22 @@ class KeyboardInput:
         self.exhausted = not keys
 
     def command_for(self, event: Any) -> Command | None:
-        """The command one pygame event means, or None."""
+        """The command one pygame event means, or None (a key with a long press acts when let go or held:
+        :meth:`feed`)."""
         if event.type == self._pygame.QUIT:
             return Command(Button.QUIT)
         if event.type == self._pygame.KEYDOWN:
-            return self._keys.get(event.key)
+            command = self._keys.get(event.key)
+            if command is not None and command.button in HOLDS:
+                if event.key not in self._down:  # a key repeat while it is down is no new press
+                    self._down[event.key] = [self._clock(), command.button, False]
+                return None
+            return command
+        if event.type == self._pygame.KEYUP and event.key in self._down:
+            _since, button, held = self._down.pop(event.key)
+            return None if held else Command(button)
+        if event.type == getattr(self._pygame, "WINDOWFOCUSLOST", -1):
+            self._down.clear()  # its key-up may never come: no long press out of a lost window
         return None
 
     def feed(self, events: Iterable[Any]) -> None:
@@ -283,9 +304,15 @@ class KeyboardInput:
                 self._pending.append(command)
 
     def poll(self, script_allowed: bool = True) -> list[Command]:
-        """The commands from the events fed or fetched since the last poll."""
+        """The commands from the events fed or fetched since the last poll, and a long press held for
+        ``hold_time`` by now."""
         if self._events is not None:
             self.feed(self._events())
+        now = self._clock()
+        for down in self._down.values():
+            if not down[2] and now - down[0] >= self.hold_time:
+                down[2] = True
+                self._pending.append(Command(HOLDS[down[1]]))
         pending, self._pending = self._pending, []
         return pending
 
@@ -386,7 +413,7 @@ def open_input(
 
 def _open_one(part: str, kind: str, events: Any, pins: Any, pin_factory: Any) -> InputSource:
     if kind == "keys":
-        return KeyboardInput(events)
+        return KeyboardInput(events, hold_time=(pins or ButtonsConfig()).hold_time)
     if kind == "script":
         return ScriptInput(part[len("script:"):].strip())
 

@@ -103,12 +103,20 @@ def key(k):
     return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0)
 
 
+def up(k):
+    return pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0)
+
+
+def tap(k):
+    return [key(k), up(k)]
+
+
 def test_keyboard_mapping():
     keyboard = KeyboardInput()
     keyboard.feed(
         [
             key(pygame.K_SPACE), key(pygame.K_RETURN), key(pygame.K_c), key(pygame.K_b), key(pygame.K_p),
-            key(pygame.K_n), key(pygame.K_TAB), key(pygame.K_RIGHT), key(pygame.K_u), key(pygame.K_BACKSPACE),
+            *tap(pygame.K_n), *tap(pygame.K_TAB), *tap(pygame.K_RIGHT), *tap(pygame.K_u), *tap(pygame.K_BACKSPACE),
             key(pygame.K_ESCAPE), key(pygame.K_m), key(pygame.K_q), key(pygame.K_UP),
             key(pygame.K_1), key(pygame.K_6), key(pygame.K_KP3),
             key(pygame.K_z),  # unmapped
@@ -126,6 +134,31 @@ def test_keyboard_mapping():
     ]
     assert keyboard.poll() == []
     assert not keyboard.exhausted
+
+
+def test_holding_the_next_or_undo_key_goes_to_the_menu_or_the_rules_as_the_buttons_do():
+    """Issue 51: holding NEXT went nowhere in a window although the help says "hold 1 s: back to the menu"."""
+    clock = [0.0]
+    keyboard = KeyboardInput(hold_time=1.0, clock=lambda: clock[0])
+    keyboard.feed([key(pygame.K_n), key(pygame.K_n)])  # a key repeat is no second press
+    assert keyboard.poll() == []  # a tap acts when let go: it may still become a long press
+    clock[0] = 0.99
+    assert keyboard.poll() == []
+    clock[0] = 1.0
+    assert keyboard.poll() == [Command(Button.MENU)]
+    clock[0] = 3.0
+    keyboard.feed([up(pygame.K_n)])
+    assert keyboard.poll() == []  # held: nothing more when let go
+    keyboard.feed([key(pygame.K_u)])
+    clock[0] = 3.5
+    keyboard.feed([up(pygame.K_u)])
+    assert keyboard.poll() == [Command(Button.UNDO)]  # a short press undoes
+    keyboard.feed([key(pygame.K_BACKSPACE)])
+    clock[0] = 4.6
+    assert keyboard.poll() == [Command(Button.RULES)]
+    keyboard.feed([key(pygame.K_n), pygame.event.Event(pygame.WINDOWFOCUSLOST)])
+    clock[0] = 9.0
+    assert keyboard.poll() == []  # the window lost the keys: no long press from a key-up never seen
 
 
 def test_keyboard_pulls_events_from_the_display_callable():
