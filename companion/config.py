@@ -13,12 +13,12 @@ Sections (all keys with their defaults in ``assets/config.example.toml``):
   device, video), read only after the dice have been still this long (``companion.readers.settle``; photo
   folders ignore it); ``fps`` (float > 0, frames per second): the main loop rate;
   ``frames_per_photo`` (int >= 1): how many frames a photo-folder image is held as a still scene.
-- ``[hints]`` ``deadline_ms`` (float > 0, milliseconds): how much an advisor may search for one hint,
-  as time on the development machine (default 20), turned into a node budget
-  (:func:`companion.hints.box_budget`): no clock decides a hint, so a position gets the same hint on every
-  machine and in History's replay; ``speed_factor`` (float > 0): how many times slower than the
-  development machine this one runs the advisors (``companion selftest`` measures it; a Raspberry Pi 4
-  about 3-4): a hint takes about ``deadline_ms * speed_factor`` here.
+- ``[hints]`` ``deadline_ms`` (float > 0, milliseconds): how long one hint may take on the development
+  machine (default 20), the target the advisors' whole search keeps (``companion bench advisor``); no
+  clock decides a hint, so a position gets the same hint on every machine and in History's replay
+  (:mod:`companion.hints.base`); ``speed_factor`` (float > 0): how many times slower than the development
+  machine this one runs the advisors (``companion selftest`` measures it; a Raspberry Pi 4 about 3-4): a
+  hint takes about ``deadline_ms * speed_factor`` here at most.
 - ``[display]`` ``width`` / ``height`` (pixels, 320-7680 / 200-4320: :data:`MIN_WINDOW`, :data:`MAX_WINDOW`;
   ignored when ``fullscreen``), ``fullscreen``
   (bool), ``language`` (``""`` follows ``LANGUAGE``/``LANG``; else a code such as ``"de"``, ``"pt_BR"``).

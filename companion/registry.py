@@ -92,14 +92,13 @@ class GameEntry:
         """The game's rules config for ``KEY=VALUE`` settings; raises ``VariantError`` naming the key."""
         return self.module("games").CONFIG.from_variant(variant or {})
 
-    def hint_budget(self, deadline_ms: float | None = None) -> Any:
-        """The box's budget for one hint of this game (``companion.hints.box_budget`` from its hints module's
-        ``NODE_MS`` and ``NODES``; ``deadline_ms``: ``[hints] deadline_ms``, default the hints' own): what a
-        live game and History's replay both search with, so a position gets the same hint in both."""
-        from companion.hints import DEFAULT_DEADLINE_MS, box_budget
+    def hint_budget(self) -> Any:
+        """The box's budget for one hint of this game (``companion.hints.Budget``): the whole search (its
+        hints module's ``NODES``), no clock: what a live game and History's replay both search with, so a
+        position gets the same hint in both and on every machine (``companion.hints.base``)."""
+        from companion.hints import Budget
 
-        hints = self.module("hints")
-        return box_budget(hints.NODE_MS, hints.NODES, DEFAULT_DEADLINE_MS if deadline_ms is None else deadline_ms)
+        return Budget(nodes=self.module("hints").NODES)
 
     def check_players(self, count: int) -> None:
         """Raise :class:`UserError` unless ``count`` players can play this game."""

@@ -24,7 +24,7 @@ NAMES = [entry.name for entry in GAMES]
 
 CONTRACT = {
     "games": ("GAME", "CONFIG", "VARIANTS"),
-    "hints": ("advise", "prepare", "NODES", "NODE_MS"),
+    "hints": ("advise", "prepare", "NODES"),
     "agents": ("AGENTS", "BENCH_OPPONENTS", "simulate", "chance"),
     "session": ("SESSION", "replay_state", "press_for", "describe", "describe_event", "story"),
     "stats": ("summarise",),

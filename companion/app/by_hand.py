@@ -22,7 +22,6 @@ from pathlib import Path
 from companion.app.summary import SummarySession
 from companion.commands import Button, Command
 from companion.games import CHANCE, TERMINAL
-from companion.hints.cant_stop.search import forget_searches
 from companion.i18n import _
 from companion.registry import game, names
 from companion.session.base import NO_CAMERA
@@ -59,7 +58,6 @@ def by_hand_lines(name: str, seed: int = DEMO_SEED) -> tuple[list[str], list[int
     sessions, agents = entry.module("session"), entry.module("agents")
     chance = getattr(agents, "chance")
     advisor = agents.AGENTS["advisor"]
-    forget_searches()  # the Can't Stop advisor's turn searches remember earlier questions: start afresh
     rng = random.Random(seed)
     presses: list[Command] = []
     per_turn: list[int] = []

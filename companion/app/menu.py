@@ -277,8 +277,7 @@ class MenuRunner:
                              fps=self.config.session.fps, leds=self.leds)
             else:
                 replay_game(store, game(store.game(action.game_id).game), action.game_id, game_input, self.display,
-                            headless=self.headless, fps=self.config.session.fps, leds=self.leds,
-                            deadline_ms=self.config.hints.deadline_ms)
+                            headless=self.headless, fps=self.config.session.fps, leds=self.leds)
         except Exception as error:  # a game that cannot be replayed must not take the box down
             log.exception("the game could not be replayed")
             model.message = _("The game could not be shown: {error}").format(error=error)

@@ -222,8 +222,11 @@ class MenuModel:
         """Apply one button press (see the module docstring); return what to do now, if anything."""
         self.message = ""
         items = self._items()
-        if command.button is Button.NEXT:
-            self.selected = (self.selected + 1) % max(1, len(items))
+        if command.button is Button.NEXT:  # the next item that can be picked ("Saved games (0)" is skipped)
+            count = max(1, len(items))
+            self.selected = next(((self.selected + k) % count for k in range(1, count + 1)
+                                  if not items or items[(self.selected + k) % count].enabled),
+                                 (self.selected + 1) % count)
         elif command.button in (Button.UNDO, Button.MENU):
             self._back()
         elif command.button is Button.CHOOSE and command.args and 1 <= command.args[0] <= len(items):
@@ -576,8 +579,15 @@ def _show(key, value: Any) -> str:
 def pick_sequence(model: MenuModel, label: str) -> list[Command]:
     """The NEXT presses and the CONFIRM that pick the item labelled ``label`` on the current screen
     (for scripts and tests). Raises ValueError when no item has that label."""
-    labels = [item.label for item in model._items()]
+    items = model._items()
+    labels = [item.label for item in items]
     if label not in labels:
         raise ValueError(f"no item {label!r} on {model.screen.value}; items: {labels}")
-    steps = (labels.index(label) - model.selected) % len(labels)
+    target = labels.index(label)
+    if target == model.selected % len(items):
+        return [Command(Button.CONFIRM)]
+    if not items[target].enabled:  # NEXT never lands on it: as a digit key picks it
+        return [Command(Button.CHOOSE, (target + 1,))]
+    steps = sum(1 for k in range(1, (target - model.selected) % len(items) + 1)
+                if items[(model.selected + k) % len(items)].enabled)
     return [Command(Button.NEXT)] * steps + [Command(Button.CONFIRM)]

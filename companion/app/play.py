@@ -111,16 +111,16 @@ def run_game(entry: GameEntry, store: Store, game_id: int, players: list[str], v
     notice screen says so. ``seed`` seeds the box's draw of
     who starts. Once the game is over its summary is shown (:func:`companion.app.summary.show_summary`)
     until the players leave it. The devices stay the caller's. The game's advisor tables are built first
-    (``companion.hints.<game>.prepare``); each hint is searched within the nodes that ``[hints]
-    deadline_ms`` buys on the development machine (:func:`companion.hints.box_budget`), no clock: the same
-    position gets the same hint here, in History's replay and on any machine.
+    (``companion.hints.<game>.prepare``); each hint is the whole search, no clock
+    (:meth:`GameEntry.hint_budget`): the same position gets the same hint here, in History's replay and on
+    any machine.
     """
     entry.module("hints").prepare(entry.config(variant))  # the advisor's tables, before the first hint
 
     def build_session():
         return entry.module("session").SESSION(store, game_id, players, entry.config(variant),
                                                stable_frames=config.session.stable_frames, rng=random.Random(seed),
-                                               hint_budget=entry.hint_budget(config.hints.deadline_ms))
+                                               hint_budget=entry.hint_budget())
 
     session, damage = resume_session(store, game_id, build_session)
     if damage:

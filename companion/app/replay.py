@@ -31,7 +31,6 @@ from companion.app.loop import run_loop
 from companion.app.summary import show_summary
 from companion.commands import Button, Command
 from companion.errors import CorruptLog, ScriptEnded, StoreError
-from companion.hints import DEFAULT_DEADLINE_MS
 from companion.i18n import N_, _
 from companion.registry import GameEntry
 from companion.screens.common import key_legend, with_chrome
@@ -118,10 +117,8 @@ class ReplaySession(ButtonsOnly):
 
     mode = Mode.REPLAY
 
-    def __init__(self, store, entry: GameEntry, game_id: int, deadline_ms: float = DEFAULT_DEADLINE_MS):
+    def __init__(self, store, entry: GameEntry, game_id: int):
         self.store, self.entry, self.game_id = store, entry, game_id
-        self.deadline_ms = deadline_ms
-        """``[hints] deadline_ms``: each step's hint is searched as the live game's was (:meth:`GameEntry.hint_budget`)."""
         record = store.game(game_id)
         self.players, self.config = list(record.players), entry.config(record.variant)
         events = store.events(game_id)
@@ -167,7 +164,7 @@ class ReplaySession(ButtonsOnly):
     def _session(self):
         return self.entry.module("session").SESSION(LogPrefix(self.store, self.game_id, self.shown), self.game_id,
                                                     self.players, self.config, rng=random.Random(0),
-                                                    hint_budget=self.entry.hint_budget(self.deadline_ms))
+                                                    hint_budget=self.entry.hint_budget())  # the live game's
 
     @property
     def active_seat(self):
@@ -234,12 +231,10 @@ def _screen(entry: GameEntry):
 
 
 def replay_game(store, entry: GameEntry, game_id: int, inputs, display, *, screenshots=None,
-                headless: bool = False, fps: float = 10.0, leds=None,
-                deadline_ms: float = DEFAULT_DEADLINE_MS) -> None:
+                headless: bool = False, fps: float = 10.0, leds=None) -> None:
     """Step through the finished game ``game_id`` until the players leave; after its last event, its
-    summary (:func:`companion.app.summary.show_summary`). A script that ends during it only ends it.
-    ``deadline_ms``: ``[hints] deadline_ms``, so each step's hint is the live game's."""
-    session = ReplaySession(store, entry, game_id, deadline_ms)
+    summary (:func:`companion.app.summary.show_summary`). A script that ends during it only ends it."""
+    session = ReplaySession(store, entry, game_id)
     try:
         result = run_loop(session, store, None, lambda frame: None, inputs, display, screen=_screen(entry),
                           draw=entry.module("display").draw, game=entry.name, screenshots=screenshots,

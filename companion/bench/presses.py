@@ -36,7 +36,6 @@ from companion.app.by_hand import DEMO_PLAYERS, DEMO_SEED, by_hand_variant, tabl
 from companion.app.summary import SummarySession
 from companion.commands import Button, Command
 from companion.games import CHANCE, TERMINAL
-from companion.hints.cant_stop.search import forget_searches
 from companion.i18n import _
 from companion.paths import STORE_FILE_NAME
 from companion.registry import game as game_entry
@@ -126,7 +125,6 @@ def make_plan(name: str, seed: int, presses: int | None = None) -> Plan:
     config = entry.config(variant)
     sessions, agents = entry.module("session"), entry.module("agents")
     advisor = agents.AGENTS["advisor"]
-    forget_searches()  # the Can't Stop advisor's turn searches remember earlier questions: start afresh
     rng = random.Random(seed)
     chunks: list[Chunk] = []
     count = 0

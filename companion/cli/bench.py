@@ -75,7 +75,7 @@ def add_commands(subparsers) -> None:
     advisor.add_argument("--variant", action="append", default=[], metavar="KEY=VALUE",
                          help="a rules variant (repeatable; `companion games --json` lists them)")
     advisor.add_argument("--nodes", type=int, metavar="N",
-                         help="the advisor's node budget a decision (default: the box's, from [hints] deadline_ms)")
+                         help="the advisor's node budget a decision (default: the box's, the whole search)")
     advisor.add_argument("--deadline-ms", type=float, default=0.0, metavar="MS",
                          help="a deadline a decision (default 0: none; the box decides by nodes, not time)")
 

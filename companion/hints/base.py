@@ -6,12 +6,13 @@ Schotten Totten a play valued, the donkey race a play weighed) and, with ``budge
 starting new work when the time is up, and answers with the best it has found. Without a deadline the
 answer depends on the state and the node budget only (``simulate`` and the tests: reproducible); each
 game's default node budget (its ``NODES``) is large enough for its whole search, so it gives the full
-search's answer. The box gives every hint :func:`box_budget`: the nodes the development machine searches in
-``[hints] deadline_ms`` (:mod:`companion.config`), from each game's ``NODE_MS``, and no clock, so the same
-position gets the same hint live, in History's replay and on every machine (issue 51: two time-limited
-searches disagreed); a slower machine takes proportionally longer for it (``[hints] speed_factor``, which
-``companion selftest`` measures, says how much). The deadline remains for the benchmarks
-(``bench advisor --deadline-ms``).
+search's answer. The box asks for the whole search too, with no clock (:meth:`companion.registry.GameEntry.
+hint_budget`), so the same position gets the same hint live, in History's replay and on every machine
+(issue 51: two time-limited searches disagreed); the whole search keeps within ``[hints] deadline_ms`` on the
+development machine (``bench advisor``: Can't Stop p99 22 ms, max 30 ms), and a slower machine takes
+``[hints] speed_factor`` times longer (``companion selftest`` measures it). A deadline remains for the
+benchmarks (``bench advisor --deadline-ms``); a smaller node budget is no box setting, since the Can't
+Stop search keeps the grids of its turn and a cut search could then depend on what it searched before.
 """
 
 from __future__ import annotations
@@ -24,16 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT_DEADLINE_MS = 20.0
-"""How long one hint may search on the development machine, in milliseconds (the default of ``[hints]
-deadline_ms``): :func:`box_budget` turns it into nodes."""
-
-
-def box_budget(node_ms: float, nodes: int, deadline_ms: float = DEFAULT_DEADLINE_MS) -> "Budget":
-    """The box's budget for one hint of a game whose search node takes ``node_ms`` milliseconds on the
-    development machine (its hints module's ``NODE_MS``, measured with ``companion bench advisor``) and
-    whose whole search is ``nodes`` (its ``NODES``): as many nodes as fit in ``deadline_ms`` there, at
-    least 1, at most the whole search; no deadline, so the answer depends on the position alone."""
-    return Budget(nodes=min(nodes, max(1, int(deadline_ms // node_ms))))
+"""How long one hint may take on the development machine, in milliseconds (the default of ``[hints]
+deadline_ms``): the whole search's target, measured by ``companion bench advisor``."""
 
 
 @dataclass(frozen=True)

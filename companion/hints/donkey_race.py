@@ -48,8 +48,6 @@ rule, not a search: it weighs each legal play once (a hand of up to 10 cards off
 well under a millisecond, whatever the budget or the deadline; its hints spend no node and are never
 cut."""
 
-NODE_MS = 1.0
-"""Unused (no node is ever spent): every game's hints module names one (:func:`companion.hints.base.box_budget`)."""
 
 
 def prepare(config: DonkeyRaceConfig | None = None) -> None:

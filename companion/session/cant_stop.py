@@ -38,8 +38,8 @@ from companion.commands import Button, Command
 from companion.errors import IllegalMove
 from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll,
     RollAgain, StartWith, action_from_dict, action_to_dict, bust_probability)
-from companion.hints import Budget, box_budget
-from companion.hints.cant_stop import NODE_MS, NODES, advise
+from companion.hints import Budget
+from companion.hints.cant_stop import advise
 from companion.i18n import _, listing, ngettext
 from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, told_ending, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
@@ -293,8 +293,8 @@ class CantStopSession(LoggedSession):
 
     players: names in seating order (1-4). stable_frames: frames a reading must hold (>= 1).
     rng: draws the proposed first player (seeded in demos and tests). hint_budget: the advisor's search
-    budget (None: the box's, :func:`companion.hints.box_budget`: the same position gets the same hint
-    live, in History's replay, in the demos and the tests).
+    budget (None: the whole search, which the box asks for: the same position gets the same hint live, in
+    History's replay, in the demos and the tests).
     Raises :class:`CorruptLog` when the stored events do not replay.
     """
 
@@ -306,7 +306,7 @@ class CantStopSession(LoggedSession):
 
     def __init__(self, store, game_id: int, players: list[str], config: CantStopConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
-        self.hint_budget = hint_budget if hint_budget is not None else box_budget(NODE_MS, NODES)
+        self.hint_budget = hint_budget
         super().__init__(store, game_id, players, config or CantStopConfig())
         self.rng = rng or random.Random()
         self.stabilizer = ReadingStabilizer(stable_frames, DICE)

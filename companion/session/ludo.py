@@ -51,8 +51,8 @@ from companion.commands import Button, Command
 from companion.errors import IllegalMove
 from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action, LudoConfig, LudoState, Move, Phase,
     Roll, StartWith, action_from_dict, action_to_dict, board_differences, check_move)
-from companion.hints import Budget, box_budget
-from companion.hints.ludo import NODE_MS, NODES, advise
+from companion.hints import Budget
+from companion.hints.ludo import advise
 from companion.hints.ludo.words import pawn_phrase
 from companion.i18n import _, ngettext, ordinal
 from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, told_ending, without_camera
@@ -200,7 +200,7 @@ class LudoSession(LoggedSession):
     store: a :class:`companion.store.Store`; game_id: the stored game; players: names in seating order
     (2-4; seat i plays ``colours_for(len(players))[i]``); config: the variant; stable_frames: readings
     that must agree before one is acted on (>= 1); rng: draws the proposed first player; hint_budget: the
-    advisor's search budget (None: the box's, :func:`companion.hints.box_budget`).
+    advisor's search budget (None: the whole search, which the box asks for).
     """
 
     @property
@@ -211,7 +211,7 @@ class LudoSession(LoggedSession):
 
     def __init__(self, store, game_id: int, players: list[str], config: LudoConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
-        self.hint_budget = hint_budget if hint_budget is not None else box_budget(NODE_MS, NODES)
+        self.hint_budget = hint_budget
         """The advisor's search budget (the box's deadline; None: the default node budget, no deadline)."""
         if not 2 <= len(players) <= 4:
             raise ValueError(f"Ludo takes 2 to 4 players, not {len(players)}")

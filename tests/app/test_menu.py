@@ -76,11 +76,11 @@ def test_buttons_resume_a_saved_game(paths, factory):
 def test_shutdown_only_after_the_second_confirm(paths, factory):
     calls = []
     runner = runner_for(paths, factory, poweroff=lambda: calls.append("poweroff"))
-    tap(factory, N, N, N, N, N, N, N, C, C)  # Shut down (the last of eight), "No, go back"
+    tap(factory, N, N, N, N, N, C, C)  # Shut down (the last of eight; NEXT skips the two greyed), "No, go back"
     runner.run(max_ticks=1)
     assert calls == []
     runner = runner_for(paths, factory, poweroff=lambda: calls.append("poweroff"))
-    tap(factory, N, N, N, N, N, N, N, C, N, C)  # Shut down, "Yes, shut down"
+    tap(factory, N, N, N, N, N, C, N, C)  # Shut down, "Yes, shut down"
     result = runner.run(max_ticks=5)
     assert calls == ["poweroff"] and result.shutdown and result.ticks == 1
 
@@ -90,7 +90,7 @@ def test_failed_poweroff_stays_in_the_menu_with_a_message(paths, factory):
         raise RuntimeError("systemctl poweroff failed (1): Access denied")
 
     runner = runner_for(paths, factory, poweroff=refuse)
-    tap(factory, N, N, N, N, N, N, N, C, N, C)
+    tap(factory, N, N, N, N, N, C, N, C)
     shown = []
     runner.display.show = lambda view, draw, *mode: shown.append(view)
     result = runner.run(max_ticks=2)
@@ -222,16 +222,16 @@ def test_every_game_runs_in_the_menus_process_on_its_window_and_pins(paths, fact
 
 def test_a_script_drives_the_same_input_path_and_the_menu_ends_with_it(paths, tmp_path):
     script = tmp_path / "menu.script"
-    script.write_text("next\nnext\nconfirm  # scoreboard\nundo\n")
+    script.write_text("next\nconfirm  # scoreboard (NEXT skips the greyed 'Saved games (0)')\nundo\n")
     runner = MenuRunner(paths=paths, config=CONFIG, input_spec=f"script:{script}", headless=True, pin_factory=None,
                         camera_spec="auto", poweroff=lambda: None, game_ticks=1)
     runner.open_devices()
     shown = []
     runner.display.show = lambda view, draw, *mode: shown.append(view)
     result = runner.run(max_ticks=50)
-    assert result.ticks == 4  # one command a poll; after the fourth the script is exhausted
-    assert [v.title for v in shown] == ["Tabletop companion"] * 3 + ["Scoreboard"]
-    assert [v.selected for v in shown[:3]] == [0, 1, 2]
+    assert result.ticks == 3  # one command a poll; after the third the script is exhausted
+    assert [v.title for v in shown] == ["Tabletop companion"] * 2 + ["Scoreboard"]
+    assert [v.selected for v in shown[:2]] == [0, 2]
 
 
 def test_holding_next_leaves_the_game_for_the_menu_with_the_game_saved(paths, factory):
@@ -285,7 +285,7 @@ def test_history_replays_a_finished_game_step_by_step_then_its_summary(paths, tm
         game_id = _finished_cant_stop_game(store)
         steps = len(store.events(game_id))
     script = tmp_path / "menu.script"
-    presses = ["next", "next", "next", "confirm", "confirm", "confirm"]  # History, the game, Replay
+    presses = ["next", "next", "confirm", "confirm", "confirm"]  # History (past the greyed Saved games), the game, Replay
     presses += ["next", "next", "bank", "undo", "pass", "next"]  # who starts, a roll, the turn's end, back, the end
     presses += ["next", "confirm", "undo"]  # the summary's course page, leave, and a press in the menu
     script.write_text("\n".join(presses) + "\n")

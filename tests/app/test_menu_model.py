@@ -105,7 +105,9 @@ def test_unavailable_games_are_listed_but_cannot_be_picked():
     press(model, CONFIRM)
     assert labels(model) == ["Can't Stop", "Ludo (not available yet)", "Schotten Totten (not available yet)",
                              "Donkey race (not available yet)"]
-    press(model, NEXT, CONFIRM)
+    press(model, NEXT)
+    assert model.selected == 0  # NEXT skips what cannot be picked (issue 51): here back to Can't Stop
+    press(model, Command(Button.CHOOSE, (2,)))  # a digit key still names one: it says why not
     assert model.screen is Screen.GAME and model.view().message == "Not available"
 
 
@@ -152,13 +154,15 @@ def test_saved_games_name_their_board_and_count_turns_or_rounds():
 def test_no_saved_games_is_greyed_out():
     model = MenuModel(FakeData(), ALL)
     assert model.view().items[1].enabled is False
-    press(model, NEXT, CONFIRM)
+    press(model, NEXT)
+    assert model.selected == 2  # the greyed item is skipped (issue 51)
+    press(model, Command(Button.CHOOSE, (2,)))
     assert model.screen is Screen.MAIN and model.view().message == "Not available"
 
 
 def test_scoreboard_and_shutdown_needs_a_second_confirm():
     model = MenuModel(FakeData(lines=["cant-stop: Ada, 2 of 3 won"]), ALL)
-    press(model, NEXT, NEXT, CONFIRM)
+    press(model, NEXT, CONFIRM)  # "Saved games (0)" is skipped
     assert model.view().title == "Scoreboard" and model.view().lines == ("cant-stop: Ada, 2 of 3 won",)
     press(model, CONFIRM)
     assert model.screen is Screen.MAIN
@@ -170,7 +174,8 @@ def test_scoreboard_and_shutdown_needs_a_second_confirm():
 
 def test_next_wraps_and_choose_picks_directly():
     model = MenuModel(FakeData(), ALL)
-    press(model, *[NEXT] * len(labels(model)))  # once round the main menu's eight items
+    items = model.view().items
+    press(model, *[NEXT] * sum(1 for item in items if item.enabled))  # once round the items that can be picked
     assert model.selected == 0 and len(labels(model)) == 8
     press(model, Command(Button.CHOOSE, (3,)))  # the third item
     assert model.screen is Screen.SCOREBOARD

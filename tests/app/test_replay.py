@@ -44,11 +44,10 @@ def test_the_replay_names_one_turn_and_no_star_before_the_win(name, tmp_path):
 
 
 def test_the_replay_shows_the_live_hint_and_names_no_key_for_hidden_pairings(tmp_path):
-    from companion.config import Config
     from companion.hints.cant_stop import advise
 
     entry = game("cant-stop")
-    live_budget = entry.hint_budget(Config().hints.deadline_ms)  # what run_game gives a live game
+    live_budget = entry.hint_budget()  # what run_game gives a live game
     game_id = _played("cant-stop", tmp_path / "s.sqlite3")
     with Store(tmp_path / "s.sqlite3") as store:
         replay = ReplaySession(store, entry, game_id)

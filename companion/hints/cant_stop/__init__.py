@@ -6,6 +6,6 @@ values over the runners' positions), :mod:`.value` (expected turns from the bank
 """
 
 from companion.hints.base import Hint
-from companion.hints.cant_stop.advisor import NODE_MS, NODES, advise, prepare, steps_at_risk
+from companion.hints.cant_stop.advisor import NODES, advise, prepare, steps_at_risk
 
-__all__ = ["NODES", "NODE_MS", "Hint", "advise", "prepare", "steps_at_risk"]
+__all__ = ["NODES", "Hint", "advise", "prepare", "steps_at_risk"]

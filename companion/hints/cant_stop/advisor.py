@@ -95,12 +95,6 @@ NODES = 64
 More than a decision can build (six pairings, :data:`companion.hints.cant_stop.search.MAX_GRID_BUILDS`
 = 4 grids each), so a hint within it is the whole search's."""
 
-NODE_MS = 1.6
-"""A node's (a runner grid's) mean time on the development machine, in milliseconds: with 12 nodes
-(:func:`companion.hints.base.box_budget` at 20 ms) 40 games of ``bench advisor --game cant-stop --seed 15
---deadline-ms 0`` took p99 17.1 ms, max 23.1 ms, and 7 of 2,498 decisions were cut short of the whole
-search (64 nodes: p99 17.3, max 23.2)."""
-
 RESERVE_MS = 2.0
 """Milliseconds of a deadline kept for the work after the search (the numbers' win chances, the reason):
 about 0.5-1 ms on the development machine."""

@@ -17,8 +17,9 @@ race for a contested column it can take first, and bank early when it leads.
 exact dynamic program of :class:`companion.hints.cant_stop.turn.RunnerGrid` once the runners' columns are
 fixed, else a one-roll look-ahead over the engine's legal choices (A.6; worked out once per distinct
 pairing of totals, not per roll) whose leaves are grid values when the columns then are fixed, else the
-utility of banking there. Grids are cached per turn; a look-ahead builds at most
-:data:`MAX_GRID_BUILDS` (the likeliest), which bounds the slowest decision.
+utility of banking there. Grids are cached per turn; a look-ahead uses the grids of the
+:data:`MAX_GRID_BUILDS` likeliest sets of columns only, which bounds the slowest decision and makes a
+decision the same whatever the turn's earlier decisions built.
 
 **Budget** (anytime): a decision's optional work is the runner grids it builds (a node each,
 :class:`companion.hints.base.Meter`); a grid is built only while the node budget and the deadline allow
@@ -332,8 +333,10 @@ class TurnSearch:
 
         Each of the 126 rolls leads to the best of the positions its pairings allow (the engine's rules,
         computed once per distinct pairing of totals). Next positions whose columns are then fixed are
-        valued by their grids: cached ones, and up to :data:`MAX_GRID_BUILDS` new ones, the likeliest
-        first, while the decision's budget allows (:meth:`metered`); the others by banking there.
+        valued by the grids of the :data:`MAX_GRID_BUILDS` likeliest sets of columns (at hand or built
+        while the decision's budget allows, :meth:`metered`); the others by banking there, even where an
+        earlier decision of the turn built their grid, so that a decision never depends on the questions
+        asked before it.
         """
         weights, _ = rolls()
         keys, pair_table = _roll_pairs()
@@ -367,16 +370,23 @@ class TurnSearch:
                 mass[columns] = mass.get(columns, 0.0) + reach[i]
                 low = lows.get(columns)
                 lows[columns] = heights_of[i] if low is None else tuple(map(min, zip(low, heights_of[i])))
-        new = [c for c in sorted(mass, key=lambda c: -mass[c]) if c not in self.grids]
-        for columns in new[:MAX_GRID_BUILDS if self._depth == 0 else NESTED_GRID_BUILDS]:
+        # The likeliest column sets only, whether or not an earlier decision of the turn built more: a
+        # decision must not depend on which positions were asked about before (the same hint live, in
+        # the replay and after any other question).
+        chosen = sorted(mass, key=lambda c: -mass[c])[:MAX_GRID_BUILDS if self._depth == 0 else NESTED_GRID_BUILDS]
+        for columns in chosen:
+            grid = self.grids.get(columns)
+            if grid is not None and grid.covers(lows[columns]):
+                continue
             if not self._may_build(columns, lows[columns]):
                 continue  # too long for the time left: a smaller one may still fit
             self.grid({c + 2: h for c, h in zip(columns, lows[columns])}, lows[columns])
+        valued = set(chosen)
         values = np.empty(len(outcomes) + 1)
         values[-1] = -np.inf  # padding: no option
         leaves: list[int] = []  # valued by banking
         for i in range(len(outcomes)):
-            grid = self.grids.get(columns_of[i]) if fixed[i] else None
+            grid = self.grids.get(columns_of[i]) if fixed[i] and columns_of[i] in valued else None
             if grid is not None and grid.covers(heights_of[i]):
                 values[i] = grid.value(heights_of[i])
             else:
@@ -430,10 +440,8 @@ def _roll_pairs() -> tuple[list[tuple[int, int]], np.ndarray]:
 
 
 def forget_searches() -> None:
-    """Drop the cached turn searches. A turn's search keeps the grids its earlier decisions built, so a
-    decision can depend on which positions of the same turn were asked about before (hints drawn for
-    other positions included); callers that need a reproducible game (the by-hand demo's writer) start
-    from an empty cache."""
+    """Drop the cached turn searches (their grids and valuations; a decision is the same with or
+    without them, only slower without)."""
     _CACHE.clear()
 
 

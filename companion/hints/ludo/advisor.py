@@ -169,10 +169,6 @@ NODES = 16
 """The default node budget of one decision (:class:`companion.hints.base.Budget`): moves valued. More
 than a roll ever offers (one move a pawn, four pawns), so a hint within it values every move."""
 
-NODE_MS = 0.2
-"""A node's (a move valued) time on the development machine, in milliseconds, rounded up: 20 games of
-``bench advisor --game ludo --seed 15 --deadline-ms 0`` took at most 0.52 ms for at most 3 nodes, so the
-box's budget (:func:`companion.hints.base.box_budget`) is the whole search."""
 
 
 def prepare(config: LudoConfig | None = None) -> None:

@@ -6,8 +6,8 @@ and :mod:`.words` (formation names and claim reasons, translated).
 """
 
 from companion.hints.base import Hint
-from companion.hints.schotten_totten.advisor import NODE_MS, NODES, Alerts, advise, next_turn_claims, prepare, public_alerts
+from companion.hints.schotten_totten.advisor import NODES, Alerts, advise, next_turn_claims, prepare, public_alerts
 from companion.hints.schotten_totten.words import formation_label, verdict_text
 
-__all__ = ["NODE_MS", "Hint", "advise", "Alerts", "public_alerts", "next_turn_claims", "formation_label", "verdict_text",
+__all__ = ["Hint", "advise", "Alerts", "public_alerts", "next_turn_claims", "formation_label", "verdict_text",
            "NODES", "prepare"]

@@ -44,10 +44,6 @@ NODES = 100
 than a hand can offer (10 cards, the largest ``hand_size``, at nine stones: 90), so a hint within it
 values every play."""
 
-NODE_MS = 0.11
-"""A node's (a play valued) time on the development machine, in milliseconds: 20 games of ``bench advisor
---game schotten-totten --seed 15 --deadline-ms 0`` took at most 5.6 ms for at most 53 nodes, so the box's
-budget (:func:`companion.hints.base.box_budget`) is the whole search."""
 
 RESERVE_MS = 1.0
 """Milliseconds of a deadline kept for the work after the search (the reason)."""
