@@ -37,6 +37,7 @@ from gpiozero import Button as GpioButton
 
 from companion.commands import Button, Command
 from companion.errors import PinFactoryError
+from hardware.pi import is_raspberry_pi
 
 logger = logging.getLogger(__name__)
 
@@ -80,8 +81,9 @@ def make_pin_factory(env: Mapping[str, str] = os.environ) -> Any:
     With ``GPIOZERO_PIN_FACTORY`` set (the systemd unit sets ``lgpio``), that factory is used and a
     failure raises :class:`PinFactoryError`, so a missing driver fails loudly (STYLE.md 2.2). Names:
     lgpio, rpigpio, pigpio, native, mock. Otherwise lgpio is tried and, where it does not work (off the
-    Pi, lgpio not installed, no access to ``/dev/gpiochip*``), a ``MockFactory`` is returned with a
-    logged warning: the physical buttons and LEDs then do nothing and the keyboard stands in.
+    Pi, lgpio not installed, no access to ``/dev/gpiochip*``), a ``MockFactory`` is returned: the physical
+    buttons and LEDs then do nothing and the keyboard stands in. That is logged as a warning on a Raspberry
+    Pi (:func:`hardware.pi.is_raspberry_pi`) and only at debug level elsewhere, where it is expected.
     """
     name = env.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
     if name:
@@ -99,12 +101,14 @@ def make_pin_factory(env: Mapping[str, str] = os.environ) -> Any:
         try:
             factory = _load_factory("lgpio")
         except Exception as error:
-            logger.warning(
-                "GPIO: lgpio is not available (%s: %s); using mock pins, so the physical buttons and LEDs "
-                "do nothing", type(error).__name__, error,
+            # Off the Pi mock pins are what is expected (the keys stand in): said quietly there.
+            level = logging.WARNING if is_raspberry_pi() else logging.DEBUG
+            logger.log(
+                level, "GPIO: lgpio is not available (%s: %s); using mock pins, so the physical buttons and "
+                "LEDs do nothing", type(error).__name__, error,
             )
             factory = _load_factory("mock")
-    logger.info("GPIO pin factory: %s", type(factory).__name__)
+    logger.debug("GPIO pin factory: %s", type(factory).__name__)
     return factory
 
 

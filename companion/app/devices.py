@@ -28,7 +28,7 @@ from companion.display import Display
 from companion.errors import NoCameraFound
 from companion.i18n import _
 from companion.store import Store, StoreLock, open_or_move_aside
-from hardware import LedPanel, make_pin_factory
+from hardware import LedPanel, is_raspberry_pi, make_pin_factory
 from vision.camera import FrameSource, open_camera
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,9 @@ class PlayDevices:
         try:
             camera = open_camera(spec, frames_per_photo=self.config.session.frames_per_photo, state_dir=self.state_dir)
         except NoCameraFound as error:  # auto: the players enter everything with the buttons, and are told so
-            log.warning("camera: %s; the players enter everything by hand", error)
+            # Off the Pi no camera is what is expected: one line of information; on the Pi a warning.
+            log.log(logging.WARNING if is_raspberry_pi() else logging.INFO,
+                    "camera: %s; the players enter everything by hand", error)
             self.camera_notice = _("No camera found: enter with the buttons")
             return None
         log.info("camera: %s", camera.name)

@@ -388,15 +388,7 @@ def open_input(
     several. Raises :class:`UserError` for an unknown or repeated part, :class:`ScriptError` for a bad script,
     and the pin errors of ``gpio``.
     """
-    parts = [part.strip() for part in spec.split("+")]
-    kinds = [part.split(":", 1)[0] for part in parts]
-    for part, kind in zip(parts, kinds, strict=True):
-        if kind == "script" and not part[len("script:"):].strip():
-            raise UserError(f"--input {echo(spec)}: {echo(part)} needs a file: script:FILE")
-        if part not in ("keys", "gpio") and kind != "script":
-            raise UserError(f"--input {echo(spec)}: unknown input {echo(part)}; use {', '.join(INPUT_SPECS)}, joined with +")
-    if len(set(kinds)) != len(kinds):
-        raise UserError(f"--input {spec}: names the same kind twice")
+    parts, kinds = _split_input_spec(spec)
     sources: list[InputSource] = []
     try:
         for part, kind in zip(parts, kinds, strict=True):
@@ -409,6 +401,30 @@ def open_input(
         raise
     logger.info("input: %s", spec)
     return sources[0] if len(sources) == 1 else CombinedInput(sources)
+
+
+def _split_input_spec(spec: str) -> tuple[list[str], list[str]]:
+    """The parts of ``spec`` and their kinds; :class:`UserError` for an unknown, empty or repeated part."""
+    parts = [part.strip() for part in spec.split("+")]
+    kinds = [part.split(":", 1)[0] for part in parts]
+    for part, kind in zip(parts, kinds, strict=True):
+        if kind == "script" and not part[len("script:"):].strip():
+            raise UserError(f"--input {echo(spec)}: {echo(part)} needs a file: script:FILE")
+        if part not in ("keys", "gpio") and kind != "script":
+            raise UserError(f"--input {echo(spec)}: unknown input {echo(part)}; use {', '.join(INPUT_SPECS)}, joined with +")
+    if len(set(kinds)) != len(kinds):
+        raise UserError(f"--input {echo(spec)}: names the same kind twice")
+    return parts, kinds
+
+
+def check_input_spec(spec: str) -> None:
+    """Check ``--input`` before anything else is opened: the parts (as :func:`open_input`) and each
+    script's file, read and parsed. Raises :class:`UserError` or :class:`ScriptError` naming the flag,
+    file or line; opens no device, so a mistake in the players' own input is the first thing said."""
+    parts, kinds = _split_input_spec(spec)
+    for part, kind in zip(parts, kinds, strict=True):
+        if kind == "script":
+            ScriptInput(part[len("script:"):].strip())
 
 
 def _open_one(part: str, kind: str, events: Any, pins: Any, pin_factory: Any) -> InputSource:

@@ -15,6 +15,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.app import NO_CAMERA, display_available
 from companion.app.demo import run_demo
+from companion.app.inputs import check_input_spec
 from companion.app.language import choose_language
 from companion.app.play import play
 from companion.app.text_log import recording
@@ -109,6 +110,7 @@ def _play(args) -> int:
         check_camera_spec(args.camera)
     if args.screenshots is not None:
         writable_folder(args.screenshots, "--screenshots")
+    check_input_spec(args.input)
     check_something_can_be_pressed(args.input, args.headless)
     paths = resolve(os.environ)
     config = load_config(paths.config_file)

@@ -1,11 +1,16 @@
 """The command line's error policy (companion.cli.main): what the user can fix is one line and exit 2;
 anything else is a bug: one line that says so, the traceback in the state directory's errors.log, exit 1."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from companion.cli import ERROR_LOG, main
 from companion.cli import play as cli_play
 from companion.errors import VariantError
+from hardware import is_raspberry_pi
 
 
 def test_a_user_error_is_one_line_and_exit_2(app_env, capsys):
@@ -91,3 +96,53 @@ def test_an_errata_file_that_is_not_text_is_named(app_env, capsys, tmp_path):
     assert main(["dice", "eval", str(tmp_path), "--errata", str(errata)]) == 2
     err = capsys.readouterr().err
     assert f"{errata}: not an errata CSV file (not UTF-8 text" in err and "internal error" not in err
+
+
+def _companion(args: list[str], env_dir, **env: str) -> "subprocess.CompletedProcess[str]":
+    """``companion`` in a child process (the console's logging as a user sees it), state in ``env_dir``."""
+    environ = {**os.environ, "COMPANION_STATE_DIR": str(env_dir / "state"), "COMPANION_CONFIG_DIR": str(env_dir / "config"),
+               "SDL_VIDEODRIVER": "dummy", **env}
+    environ.pop("GPIOZERO_PIN_FACTORY", None)
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True, text=True, env=environ,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("bogus", "--input 'bogus': unknown input 'bogus'; use keys, gpio, script:FILE"),
+    ("keys+bogus", "unknown input 'bogus'"),
+    ("script:/nonexistent.script", "/nonexistent.script: cannot read the script: No such file or directory"),
+    ("keys+keys", "names the same kind twice"),
+])
+def test_a_bad_input_is_the_one_line_said_before_any_device_is_probed(tmp_path, spec, said):
+    result = _companion(["play", "ludo", "--headless", "--input", spec], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [result.stderr.strip()] and said in result.stderr, result.stderr
+    assert not (tmp_path / "state" / "companion.sqlite3").exists()
+
+
+@pytest.mark.skipif(is_raspberry_pi(), reason="off the Pi only: on a Pi mock pins are a warning")
+def test_off_the_pi_the_missing_pins_are_not_said_before_the_players_error(tmp_path):
+    result = _companion(["play", "ludo", "--headless", "--input", "gpio"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "companion: nothing can be pressed here: there is no display for the keys and no GPIO buttons; give the "
+        "players' commands with --input script:FILE, or play on the box"]
+
+
+@pytest.mark.skipif(is_raspberry_pi(), reason="off the Pi only: on a Pi a missing camera is a warning")
+def test_off_the_pi_the_missing_camera_and_pins_are_one_line_at_most(tmp_path):
+    script = tmp_path / "quit.script"
+    script.write_text("quit\n", encoding="utf-8")
+    result = _companion(["play", "ludo", "--headless", "--input", f"gpio+script:{script}"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    about_devices = [line for line in result.stderr.splitlines()
+                     if any(word in line for word in ("picamera2", "lgpio", "camera", "GPIO", "pin factory"))]
+    assert len(about_devices) == 1 and about_devices[0].startswith("INFO"), result.stderr
+    assert "WARNING" not in result.stderr
+
+
+def test_an_empty_script_says_it_held_no_command(tmp_path):
+    result = _companion(["play", "ludo", "--headless", "--camera", "none", "--input", "script:/dev/null"], tmp_path)
+    assert result.returncode == 2
+    assert "script /dev/null: ended (it holds no command)" in result.stderr and "line None" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("companion: the script ended while the game waited for: ")

@@ -78,22 +78,22 @@ def open_camera(spec: str, frames_per_photo: int = DEFAULT_FRAMES_PER_PHOTO, sta
 def _open_auto(frames_per_photo: int, settings_file: Path | None) -> FrameSource:
     try:
         source = Picamera2Source(settings_file=settings_file)
-        log.info("camera auto: using %s", source.name)
+        log.debug("camera auto: using %s", source.name)
         return source
     except CameraError as error:
         pi_camera = str(error)
-        log.info("camera auto: no Pi camera (%s)", error)
+        log.debug("camera auto: no Pi camera (%s)", error)
     try:
         device = DeviceSource(0)
     except CameraError as error:
         device_0 = str(error)
-        log.info("camera auto: %s", error)
+        log.debug("camera auto: %s", error)
     else:
         first = device.read()
         if first is not None:
-            log.info("camera auto: using %s", device.name)
+            log.debug("camera auto: using %s", device.name)
             return FirstFrameSource(device, first)
         device.close()
         device_0 = "device 0 opened but gave no frame"
-        log.info("camera auto: %s", device_0)
+        log.debug("camera auto: %s", device_0)
     raise NoCameraFound(f"no camera found (Pi camera: {pi_camera}; {device_0})")
