@@ -6,6 +6,7 @@ import pytest
 
 from companion.config import load_config
 from hardware import LedPanel, StatusPattern
+from hardware.leds import BLINK_TIMES
 
 SEATS = (5, 6, 13, 19)
 STATUS = 26
@@ -52,32 +53,47 @@ def test_steady_and_off(factory, leds):
     assert states(factory, SEATS) == [False] * 4
 
 
-@pytest.mark.parametrize(
-    "pattern, window, at_least", [(StatusPattern.FAST_BLINK, 0.45, 3), (StatusPattern.SLOW_BLINK, 0.7, 2)]
-)
-def test_blinks_then_stops(factory, leds, pattern, window, at_least):
+def wait_for_transitions(factory, pin, count, limit=10.0):
+    """The recorded states of ``pin`` once it has changed ``count`` times: the blink runs on gpiozero's
+    own thread and clock, so the test waits for what it checks (up to ``limit`` s, only as a guard
+    against a blink that never comes) and measures the blink by the mock pin's timestamps, not by how
+    long the test slept: a loaded machine only makes it wait longer."""
+    deadline = time.monotonic() + limit
+    while len(factory.pin(pin).states) - 1 < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return list(factory.pin(pin).states)
+
+
+@pytest.mark.parametrize("pattern", [StatusPattern.FAST_BLINK, StatusPattern.SLOW_BLINK])
+def test_blinks_at_its_pace_then_stops(factory, leds, pattern):
+    on_time, off_time = BLINK_TIMES[pattern]
     factory.pin(STATUS).clear_states()
     leds.show_status(pattern)
-    time.sleep(window)
-    seen = transitions(factory, STATUS)
-    assert seen[:3] == [False, True, False]  # off, then on, then off again
-    assert len(seen) - 1 >= at_least
-    if pattern is StatusPattern.SLOW_BLINK:
-        assert len(seen) - 1 <= 3  # about 1 s period: no more than on/off/on in 0.7 s
+    seen = wait_for_transitions(factory, STATUS, 4)
+    assert [s.state for s in seen[:4]] == [False, True, False, True]  # off, then on, off and on again
+    # a mock pin's timestamp is the time since its previous change: how long the state before it lasted
+    lit = [later.timestamp for earlier, later in zip(seen[1:4], seen[2:4], strict=False) if earlier.state]
+    dark = [later.timestamp for earlier, later in zip(seen[1:4], seen[2:4], strict=False) if not earlier.state]
+    assert lit and dark
+    # a thread can be late, never early: each phase lasts at least its time (5 ms for the timer's grain)
+    assert min(lit) >= on_time - 0.005 and min(dark) >= off_time - 0.005
     leds.show_status(StatusPattern.STEADY)
     factory.pin(STATUS).clear_states()
-    time.sleep(0.15)
     assert factory.pin(STATUS).state is True
-    assert transitions(factory, STATUS) == [True]  # no toggling any more
+    time.sleep(max(on_time, off_time) * 2)
+    assert [s.state for s in factory.pin(STATUS).states] == [True]  # no toggling any more
 
 
-def test_repeating_a_pattern_keeps_the_blink_running(factory, leds):
+def test_repeating_a_pattern_keeps_the_blink_running(factory, leds, monkeypatch):
     leds.show_status(StatusPattern.FAST_BLINK)
+    restarts = []
+    monkeypatch.setattr(leds._status, "blink", lambda **kwargs: restarts.append(kwargs))
     for _ in range(20):  # the main loop repeats the call every frame
         leds.show_status(StatusPattern.FAST_BLINK)
+    assert restarts == []  # a restarted blink would begin its on phase again every frame and never go off
     factory.pin(STATUS).clear_states()
-    time.sleep(0.3)
-    assert len(transitions(factory, STATUS)) >= 3
+    values = [s.state for s in wait_for_transitions(factory, STATUS, 3)]
+    assert len(values) >= 4 and all(a != b for a, b in zip(values, values[1:], strict=False))  # still on, off, on
 
 
 def test_close_turns_off_and_frees_pins(factory):
