@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import resources
 
@@ -110,6 +111,18 @@ def set_language(language: str | None = None) -> str:
 def current_language() -> str:
     """The code of the language in use."""
     return _current
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[str]:
+    """Speak ``language`` (a code or name, as :func:`set_language`; None: the one in use) inside the
+    ``with`` block, then the language before it again; yields the code used. For text meant for another reader than the screen's, e.g. the console's
+    lines of ``companion demo`` while its screens speak the menu's language."""
+    before = _current
+    try:
+        yield set_language(language or before)
+    finally:
+        set_language(before)
 
 
 def _(message: str) -> str:

@@ -34,7 +34,7 @@ from companion.commands import Button, Command
 from companion.config import Config
 from companion.errors import UserError
 from companion.games.cant_stop import Bank, Roll
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, speaking
 from companion.paths import AppPaths
 from companion.registry import game
 from companion.session import Waiting
@@ -77,7 +77,7 @@ def demo_camera(frames_per_photo: int = 4) -> PhotoListSource:
 
 
 def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store_file: Path | None = None,
-             game_name: str = "cant-stop", by_hand: bool = False) -> int:
+             game_name: str = "cant-stop", by_hand: bool = False, console_language: str | None = None) -> int:
     """``companion demo``: a bundled two-player game of ``game_name`` with a fresh store in ``state_dir``
     (or the store ``store_file``, made if missing, which then keeps the game): on the real dice photos
     (Can't Stop), on frames of the table rendered as the players play (Ludo and the card games,
@@ -85,8 +85,8 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
     made with the buttons (``by_hand``: no camera, the presses of ``assets/demo/GAME-by-hand.script``);
     which camera demo a game has, and each demo's variant, its ``companion.demos`` module says (a game
     with none is refused with :class:`UserError`, naming ``--camera none``).
-    Prints "Demo over: NAME wins after N frames." (by hand: "... N button presses.") and returns the exit
-    status (0 once someone won, or when SIGTERM stopped it: :mod:`companion.stop`)."""
+    Prints "Demo over: NAME wins after N frames." (by hand: "... N button presses.") in ``console_language``
+    (a code; None: the screens' language, the one in use) and returns the exit status (0 once someone won, or when SIGTERM stopped it: :mod:`companion.stop`)."""
     paths = AppPaths.from_dirs(state_dir, state_dir)
     if store_file is not None:
         paths = replace(paths, store_file=Path(store_file).expanduser().absolute())
@@ -104,8 +104,9 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
             return 0  # SIGTERM (companion.stop): no "Demo over", the game kept in --store
         presses = sum(1 for line in script.read_text(encoding="utf-8").splitlines()
                       if line.strip() and not line.startswith("#"))
-        print(ngettext("Demo over: {name} wins after {n} button press.", "Demo over: {name} wins after {n} button "
-                       "presses.", presses).format(name=result.winner, n=presses))
+        with speaking(console_language):
+            print(ngettext("Demo over: {name} wins after {n} button press.", "Demo over: {name} wins after {n} button "
+                           "presses.", presses).format(name=result.winner, n=presses))
     elif demos.CAMERA_DEMO == "table":
         variant = dict(demos.TABLE_VARIANT)
         with RenderedTable(entry, entry.config(variant), len(DEMO_PLAYERS), DEMO_SEED) as table:
@@ -114,13 +115,14 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
                           seed=DEMO_SEED, new=True)
         if result.stopped:
             return 0
-        print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
-        counts = table.counts
-        print(_("Readings: {read} taken from the camera with no press, {confirmed} read by the camera and "
-                "confirmed with CONFIRM, {by_hand} entered with the buttons, {corrected} undone and entered with "
-                "the buttons").format(
-                    read=counts["read"], confirmed=counts["confirmed"], by_hand=counts["by_hand"],
-                    corrected=counts["corrected"]))
+        with speaking(console_language):
+            print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
+            counts = table.counts
+            print(_("Readings: {read} taken from the camera with no press, {confirmed} read by the camera and "
+                    "confirmed with CONFIRM, {by_hand} entered with the buttons, {corrected} undone and entered with "
+                    "the buttons").format(
+                        read=counts["read"], confirmed=counts["confirmed"], by_hand=counts["by_hand"],
+                        corrected=counts["corrected"]))
     elif demos.CAMERA_DEMO == "photos":
         with demo_camera() as camera:
             result = play(entry, paths=paths, config=Config(), camera=camera,
@@ -128,12 +130,14 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
                           headless=headless, screenshots=screenshots, seed=DEMO_SEED, new=True)
         if result.stopped:
             return 0
-        print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
+        with speaking(console_language):
+            print(_("Demo over: {name} wins after {ticks} frames.").format(name=result.winner, ticks=result.ticks))
     else:
         raise UserError(f"--game {entry.name}: this game has no camera demo; play it with the buttons alone: "
                         f"companion demo --game {entry.name} --camera none")
     if screenshots:
-        print(_("{n} screenshots in {dir}").format(n=result.screenshots, dir=screenshots))
+        with speaking(console_language):
+            print(_("{n} screenshots in {dir}").format(n=result.screenshots, dir=screenshots))
     return 0 if result.winner else 1
 
 

@@ -23,7 +23,7 @@ from companion.cli.common import LANGUAGE_HELP, check_given_store, parse_players
 from companion.config import Config, load_config
 from companion.errors import ConfigError, UserError
 from companion.files import writable_folder
-from companion.i18n import _
+from companion.i18n import _, checked_language, environment_language
 from companion.paths import resolve
 from companion.registry import GAMES, game, names
 from hardware import make_pin_factory
@@ -131,7 +131,8 @@ def _demo(args) -> int:
         config = load_config(paths.config_file)
     except ConfigError:
         config = Config()  # the demo runs on the defaults, as before; only its language is taken
-    choose_language(args.language, paths.state_dir, config)
+    choose_language(args.language, paths.state_dir, config)  # the screens: as the box's, the menu's choice too
+    console = checked_language(args.language, "--language") if args.language else environment_language()
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as state_dir, recording(args.text_log):
         return run_demo(Path(state_dir), headless=args.headless, screenshots=args.screenshots, store_file=args.store,
-                        game_name=args.game, by_hand=args.camera == NO_CAMERA)
+                        game_name=args.game, by_hand=args.camera == NO_CAMERA, console_language=console)

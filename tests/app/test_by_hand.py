@@ -70,3 +70,21 @@ def test_the_demo_camera_takes_only_none(capsys):
     with pytest.raises(SystemExit):
         main(["demo", "--camera", "auto"])
     assert "invalid choice: 'auto'" in capsys.readouterr().err
+
+
+def test_the_demo_speaks_the_shells_language_in_the_console_and_the_menus_on_the_screen(app_env, monkeypatch, capsys):
+    (app_env / "state").mkdir()
+    (app_env / "state" / "language.json").write_text('{"language": "de"}', encoding="utf-8")  # the menu's choice
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    log = app_env / "texts.jsonl"
+    try:
+        assert main(["demo", "--game", "donkey-race", "--camera", "none", "--headless", "--text-log", str(log)]) == 0
+        assert "Demo over: Ben wins after" in capsys.readouterr().out
+        assert '"text": "Eselrennen"' in log.read_text(encoding="utf-8")  # the screens: German, as the menu's
+        assert main(["demo", "--game", "donkey-race", "--camera", "none", "--headless", "--language", "ru"]) == 0
+        assert "Демо окончено: Ben" in capsys.readouterr().out
+    finally:
+        from companion.i18n import set_language
+        set_language("en")

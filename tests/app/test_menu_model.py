@@ -1,5 +1,7 @@
 """The menu state machine driven by button commands alone (no pygame, no pins)."""
 
+import pytest
+
 from companion.app.menu_model import (FinishedGame, LookBack, MenuModel, SavedGame, Screen, ShowRules, Shutdown,
     StartGame, pick_sequence)
 from companion.commands import Button, Command
@@ -319,3 +321,18 @@ def test_a_game_with_one_player_count_asks_no_count():
     press(model, NEXT, CONFIRM, NEXT, NEXT, CONFIRM)  # Battle Line; 3 -> 1 game
     actions = press(model, *pick_sequence(model, "Start the game"))
     assert actions == [StartGame("schotten-totten", ("Player 1", "Player 2"), {"game": "battle-line", "match_length": 1})]
+
+
+@pytest.mark.parametrize("language, written", [("en", "12/1/26"), ("de", "01.12.26"), ("nl", "01-12-2026"),
+                                               ("pt_BR", "01/12/2026"), ("ru", "01.12.2026")])
+def test_history_writes_the_date_the_languages_way(language, written):
+    from companion.i18n import set_language
+
+    set_language(language)
+    try:
+        model = MenuModel(FakeData(finished=[FinishedGame(9, "cant-stop", ("Ada", "Ben"), "2026-12-01T12:00:00", "Ada")]),
+                          ALL)
+        press(model, *pick_sequence(model, [label for label in labels(model) if "(1)" in label][-1]))
+        assert model.screen is Screen.HISTORY and written in labels(model)[0], labels(model)
+    finally:
+        set_language("en")
