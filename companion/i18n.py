@@ -113,6 +113,16 @@ def current_language() -> str:
     return _current
 
 
+def every_translation(message: str) -> frozenset[str]:
+    """``message`` in every language the box speaks (English included): for recognising a text the box
+    wrote in whatever language it spoke then, e.g. a default seat name ("Player 2", "Spieler 2")."""
+    found = {message}
+    for code in LANGUAGES:
+        if code != ENGLISH:
+            found.add(gettext.translation(DOMAIN, _locale_dir(), languages=[code], fallback=True).gettext(message))
+    return frozenset(found)
+
+
 @contextmanager
 def speaking(language: str | None) -> Iterator[str]:
     """Speak ``language`` (a code or name, as :func:`set_language`; None: the one in use) inside the

@@ -12,11 +12,33 @@ The fonts' coverage is FreeType's (``pygame.freetype``), loaded at the first nam
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
+from companion.i18n import N_, _, every_translation
 from companion.registry import MAX_NAME_LENGTH
 
-__all__ = ["name_problem", "drawable", "FONT_FILES"]
+__all__ = ["name_problem", "drawable", "FONT_FILES", "seat_name", "is_seat_name"]
+
+SEAT_NAME = N_("Player {n}")
+"""The name of a seat nobody named (``{n}``: 1 for the first seat), in the language spoken."""
+
+
+def seat_name(seat: int) -> str:
+    """The default name of ``seat`` (0-based) in the language spoken now: "Player 1", "Spieler 1"."""
+    return _(SEAT_NAME).format(n=seat + 1)
+
+
+@functools.cache
+def _seat_name_pattern() -> re.Pattern[str]:
+    forms = sorted(every_translation(SEAT_NAME))
+    return re.compile("|".join(re.escape(form).replace(re.escape("{n}"), r"[0-9]+") for form in forms))
+
+
+def is_seat_name(name: str) -> bool:
+    """Whether ``name`` is a default seat name in any language the box speaks ("Player 2", "Игрок 3"):
+    a seat, not a person, so it is kept on no scoreboard and offered as nobody's name later."""
+    return _seat_name_pattern().fullmatch(name) is not None
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 """The bundled fonts every name is drawn with (``companion.display.fonts``: REGULAR and BOLD)."""

@@ -69,6 +69,7 @@ from typing import Any
 
 from companion.errors import CorruptLog, StoreBusy, StoreError
 from companion.paths import AppPaths, ensure_state_dir
+from companion.names import is_seat_name
 from companion.registry import check_saved_game
 
 logger = logging.getLogger(__name__)
@@ -603,7 +604,8 @@ class Store:
         ``result`` is a JSON object with at least ``"winner"``: the winner's name, or seat (0-based index
         into the game's players, as in ``companion.games.base.Outcome.to_dict()``), or None for a draw /
         nobody; other keys (placings, scores...) are kept as given. Every player's ``games`` goes up by
-        one, the winner's ``wins`` too. Raises KeyError for an unknown game, ValueError when the game is
+        one, the winner's ``wins`` too; a default seat name ("Player 2" in any language,
+        ``companion.names.is_seat_name``) names no person and gets no scoreboard row. Raises KeyError for an unknown game, ValueError when the game is
         already finished or the winner is missing or not one of the players.
         """
         if "winner" not in result:
@@ -621,7 +623,7 @@ class Store:
                     f"result winner must be None, one of {players} or a seat 0-{len(players) - 1}, got {winner!r}"
                 )
             db.execute("UPDATE games SET finished = 1, result = ? WHERE id = ?", (text, game_id))
-            for name in players:
+            for name in (name for name in players if not is_seat_name(name)):  # a seat is no one
                 db.execute(
                     "INSERT INTO scores (name, game, games, wins) VALUES (?, ?, 1, ?) "
                     "ON CONFLICT (name, game) DO UPDATE SET games = games + 1, wins = wins + excluded.wins",

@@ -82,6 +82,14 @@ def test_bad_input_is_refused_and_writes_nothing(store):
     assert store.events(game_id) == []
 
 
+def test_a_default_seat_name_gets_no_scoreboard_row(store):
+    for players in (["Player 1", "Ada"], ["Spieler 1", "Ada"], ["Ada", "Игрок 2"]):
+        game_id = store.new_game("cant-stop", players, {})
+        store.finish_game(game_id, {"winner": 0})
+    assert store.scoreboard() == [ScoreRow("Ada", "cant-stop", 3, 1)]  # the games are still stored whole
+    assert [g.players for g in store.finished_games()] == [("Player 1", "Ada"), ("Spieler 1", "Ada"), ("Ada", "Игрок 2")]
+
+
 def test_unfinished_games_and_resume(store):
     assert store.latest_unfinished("cant-stop") is None
     a = store.new_game("cant-stop", ["Ana"], {})

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from companion.commands import Button, Command
 from companion.errors import UserError
 from companion.i18n import LANGUAGES, N_, Nn_, _, alphabet, current_language, listing, moment, ngettext
+from companion.names import seat_name
 from companion.registry import GAMES, MAX_NAME_LENGTH, game_title, menu_switches
 from companion.screens.common import key_legend
 from companion.screens.menu import BarsView, MenuItem, MenuView
@@ -165,11 +166,6 @@ class _Draft:
     spelled: str = ""
 
 
-def default_name(seat: int) -> str:
-    """The default name of ``seat`` (0-based): "Player 1", "Player 2"..."""
-    return _("Player {n}").format(n=seat + 1)
-
-
 class MenuModel:
     """The menus' state. ``data``: the store behind the menu. ``available``: game name -> whether it
     can be played now (games missing from it are listed as not available). ``variants``: game ->
@@ -247,7 +243,7 @@ class MenuModel:
         seat = len(self._draft.names)
         taken = set(self._draft.names)
         unique: list[str] = []
-        for name in [default_name(seat), *self.names, *self.data.known_names()]:
+        for name in [seat_name(seat), *self.names, *self.data.known_names()]:
             if name not in taken and name not in unique:
                 unique.append(name)
         return unique

@@ -16,6 +16,7 @@ from companion.app.language import store_choice
 from companion.app.menu_model import FinishedGame, SavedGame
 from companion.errors import CompanionError
 from companion.i18n import _, set_language
+from companion.names import is_seat_name
 from companion.registry import game_title
 from companion.stats import game_summary, store_figures
 from companion.store import Store
@@ -77,9 +78,12 @@ class StoreMenuData:
         return self._turns[key]
 
     def known_names(self) -> list[str]:
-        """Scoreboard names, most wins (over all games) first, then name."""
+        """Scoreboard names, most wins (over all games) first, then name; never a default seat name
+        ("Player 2", kept by a box before the scoreboard left them out)."""
         wins: dict[str, int] = {}
         for row in self.store.scoreboard():
+            if is_seat_name(row.name):
+                continue
             wins[row.name] = wins.get(row.name, 0) + row.wins
         return sorted(wins, key=lambda name: (-wins[name], name))
 

@@ -141,6 +141,13 @@ def test_delete_saved_game_removes_game_and_events_only_when_unfinished(tmp_path
         assert store.integrity_check() == "ok"
 
 
+def test_the_names_offered_are_no_default_seat_names_even_from_an_older_scoreboard(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as store:
+        store._db.execute("INSERT INTO scores (name, game, games, wins) VALUES ('Spieler 2', 'ludo', 4, 3), "
+                          "('Ada', 'ludo', 4, 1), ('Player 1', 'ludo', 2, 0)")  # kept by a box before the fix
+        assert StoreMenuData(store).known_names() == ["Ada"]
+
+
 def test_saved_games_count_turns_not_events_and_name_their_board(tmp_path):
     """Issue 37: a Schotten Totten game of 8 plays is 8 turns (its log holds the deal and every draw too);
     two Ludo games on different boards are told apart."""
