@@ -20,6 +20,7 @@ from companion.display import fonts, text
 from companion.display.chrome import chrome_layout, draw_chrome, seat_styles
 from companion.display.tokens import draw_token
 from companion.display.window import render_surface
+from companion.games.schotten_totten import card_name
 from companion.i18n import _
 from companion.screens import palette
 from companion.screens.common import Tone
@@ -40,14 +41,14 @@ def _style(view: StView, seat: int) -> palette.PlayerStyle:
 
 
 def draw_card(surface: pygame.Surface, rect: pygame.Rect, code: str, floor: int, *, pending: bool = False) -> None:
-    """One card: its colour, its code in bold (at least ``floor`` px); a pending (unconfirmed) card gets
+    """One card (``code``: ``"Y5"``): its colour, its name in the language spoken in bold (at least ``floor`` px); a pending (unconfirmed) card gets
     a dashed white edge."""
     fill = CARD_COLOURS.get(code[:1], palette.SLOT)
     pygame.draw.rect(surface, fill, rect, border_radius=max(2, rect.height // 6))
     pygame.draw.rect(surface, palette.INK, rect, width=1, border_radius=max(2, rect.height // 6))
     ink = palette.INK if code[:1] in DARK_TEXT else palette.FOREGROUND
     size = max(floor, min(round(floor * 1.3), fonts.size_for_height(rect.height)))
-    text.draw_text(surface, code + ("?" if pending else ""), rect, size, ink, bold=True, align="center")
+    text.draw_text(surface, card_name(code) + ("?" if pending else ""), rect, size, ink, bold=True, align="center")
     if pending:
         _dashed_rect(surface, rect.inflate(4, 4), palette.HIGHLIGHT)
 

@@ -172,7 +172,7 @@ def _prompt(session: SchottenTottenSession) -> str:
         card, stone = session.proposal
         if session.placing:
             return _("{name}: play at stone {n}?").format(name=name, n=stone + 1)
-        return _("{name} plays {card} at stone {n}?").format(name=name, card=card.code, n=stone + 1)
+        return _("{name} plays {card} at stone {n}?").format(name=name, card=card.name, n=stone + 1)
     if mode is Mode.CLAIM:
         return _("{name}: claim stone {n}?").format(name=name, n=session.selected + 1)
     outcome = state.outcome()

@@ -199,7 +199,7 @@ def describe(players: list[str], before: SchottenTottenState, action: Action, af
     if isinstance(action, StartWith):
         text = _("{name} starts").format(name=players[action.seat])
     elif isinstance(action, Play):
-        text = _("{name} plays {card} at stone {n}").format(name=name, card=action.card.code, n=action.stone + 1)
+        text = _("{name} plays {card} at stone {n}").format(name=name, card=action.card.name, n=action.stone + 1)
     elif isinstance(action, Pass):
         text = _("{name} cannot play and passes").format(name=name)
     elif isinstance(action, Claim):

@@ -16,13 +16,18 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
-from companion.i18n import N_
+from companion.i18n import N_, Np_, pgettext
 
 COLOURS = ("R", "O", "Y", "G", "B", "P")
 """Colour letters in deck order (C.2: six colours): red, orange, yellow, green, blue, purple."""
 
 COLOUR_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 """English colour names, index-aligned with :data:`COLOURS` (translate with ``companion.i18n._``)."""
+
+COLOUR_LETTERS = (Np_("card colour letter", "R"), Np_("card colour letter", "O"), Np_("card colour letter", "Y"),
+                  Np_("card colour letter", "G"), Np_("card colour letter", "B"), Np_("card colour letter", "P"))
+"""The letters the players read for each colour, translated under the context ``card colour letter``
+(German ``R O Ge Gr B V``: gelb and grün share a G): one or two letters, unique in each language."""
 
 RANK_COLOUR_RUN = 5
 RANK_THREE_OF_A_KIND = 4
@@ -49,8 +54,22 @@ class Card(NamedTuple):
         """``"R5"``-style code: colour letter then value."""
         return f"{COLOURS[self.colour]}{self.value}"
 
+    @property
+    def name(self) -> str:
+        """The card as the players read it, in the language spoken: the colour's letter (see
+        :data:`COLOUR_LETTERS`) and the value, ``"Y5"``, German ``"Ge5"``, Russian ``"Ж5"``."""
+        return pgettext(*COLOUR_LETTERS[self.colour]) + str(self.value)
+
     def __str__(self) -> str:
         return self.code
+
+
+def card_name(code: str) -> str:
+    """:attr:`Card.name` of a card code (``"Y5"``); a text that is no code (an empty slot) as it is."""
+    try:
+        return parse_card(code).name
+    except ValueError:
+        return code
 
 
 def parse_card(code: str, max_value: int = 10) -> Card:

@@ -232,7 +232,7 @@ def advise(state: SchottenTottenState, seat: int, budget: Budget | None = None) 
         if best is None or rank > best:
             best, best_play, best_chance = rank, play, chance
     assert best is not None
-    return Hint(best_play, _("Play {card} at stone {n}").format(card=best_play.card.code, n=best_play.stone + 1),
+    return Hint(best_play, _("Play {card} at stone {n}").format(card=best_play.card.name, n=best_play.stone + 1),
                 {"board_value": best[0], "stone_chance": best_chance}, nodes=meter.spent, cut=meter.cut)
 
 

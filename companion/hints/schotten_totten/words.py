@@ -26,8 +26,8 @@ def formation_label(key: tuple[int, int] | None, game: str = "schotten-totten", 
 
 
 def cards_text(cards: Sequence[Card]) -> str:
-    """``"R5 R6 R7"``."""
-    return " ".join(c.code for c in cards)
+    """``"R5 R6 R7"``, in the colour letters of the language spoken."""
+    return " ".join(c.name for c in cards)
 
 
 def verdict_text(verdict: ClaimVerdict, game: str = "schotten-totten") -> str:
