@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from companion.commands import Button, Command
 from companion.errors import UserError
-from companion.i18n import LANGUAGES, N_, Nn_, _, alphabet, current_language, listing, moment, ngettext
+from companion.i18n import LANGUAGES, N_, Nn_, Np_, _, alphabet, current_language, listing, moment, ngettext
 from companion.names import seat_name
 from companion.registry import GAMES, MAX_NAME_LENGTH, game_title, menu_switches
 from companion.screens.common import key_legend
@@ -485,7 +485,9 @@ class MenuModel:
         else:
             title = _("Shut down the box?")
             lines = (_("Wait until the green light stops blinking before you unplug it."),)
-        keys = key_legend(((Button.NEXT, N_("move")), (Button.CONFIRM, N_("choose")), (Button.UNDO, N_("back"))))
+        # the menu's own words: its NEXT moves the highlight (no move of a game), its UNDO goes up a menu
+        keys = key_legend(((Button.NEXT, Np_("menu key", "move")), (Button.CONFIRM, N_("choose")),
+                           (Button.UNDO, Np_("menu key", "back"))))
         return MenuView(title, tuple(items), selected, lines, self.message, keys, chart)
 
 

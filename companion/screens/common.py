@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from companion.commands import Button
-from companion.i18n import N_, _
+from companion.i18n import N_, _, pgettext
 
 __all__ = ["BUTTON_NAMES", "HOLD_FOR_RULES", "Keys", "SeatChip", "Chrome", "ChromeFields", "Tone", "key_legend",
            "start_prompt", "name_to_act", "with_chrome"]
@@ -123,10 +123,12 @@ HOLD_FOR_RULES: tuple[Button, str] = (Button.UNDO, N_("hold: how to play"))
 chips name what a short press does; How to play's page on the buttons says it again)."""
 
 
-def key_legend(keys: Iterable[tuple[Button, str]]) -> tuple[tuple[str, str], ...]:
-    """The translated (button name, what it does) pairs of ``keys``; ``KeyError`` for a button the box
-    does not have (a keyboard-only command)."""
-    return tuple((_(BUTTON_NAMES[button]), _(label)) for button, label in keys)
+def key_legend(keys: Iterable[tuple[Button, str | tuple[str, str]]]) -> tuple[tuple[str, str], ...]:
+    """The translated (button name, what it does) pairs of ``keys``; what a button does is a message
+    (``N_``) or a (context, message) pair (``Np_``: the menu's "move" is no move of a game). ``KeyError``
+    for a button the box does not have (a keyboard-only command)."""
+    return tuple((_(BUTTON_NAMES[button]), pgettext(*label) if isinstance(label, tuple) else _(label))
+                 for button, label in keys)
 
 
 def start_prompt(players, seat: int) -> str:

@@ -40,7 +40,7 @@ from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, Ca
     RollAgain, StartWith, action_from_dict, action_to_dict, bust_probability)
 from companion.hints import Budget
 from companion.hints.cant_stop import advise
-from companion.i18n import _, listing, ngettext
+from companion.i18n import _, listing, ngettext, sentence
 from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, told_ending, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.stable import Stable
@@ -414,7 +414,7 @@ class CantStopSession(LoggedSession):
         try:
             handler(command)
         except IllegalMove as error:
-            self.message = _(error.reason)  # the rule's section stays in the log
+            self.message = sentence(_(error.reason))  # the rule's section stays in the log
             log.info("refused: %s", error)
             self._refused = True
 
@@ -516,7 +516,7 @@ class CantStopSession(LoggedSession):
         try:
             dice = [self._die_value(v) for v in values]
         except IllegalMove as error:
-            self.message = _(error.reason)  # the rule's section stays in the log
+            self.message = sentence(_(error.reason))  # the rule's section stays in the log
             log.info("refused: %s", error)
             return
         if self.check is not None:  # a correction of the whole reading: keep what the camera read

@@ -46,7 +46,7 @@ from companion.games.donkey_race import (DONKEY, JOKER, UNKNOWN, Action, DonkeyR
 from companion.games.donkey_race.record import codes_from_entry
 from companion.hints import Budget, Hint
 from companion.hints.donkey_race import advise
-from companion.i18n import _, listing, ngettext
+from companion.i18n import _, listing, ngettext, sentence
 from companion.session.base import Presses, Told, Waiting, told_ending, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import DonkeyRaceReading
@@ -310,7 +310,7 @@ class DonkeyRaceSession(LoggedSession):
             elif self.mode is Mode.OVER and button in (Button.CONFIRM, Button.MENU):
                 self.finished = True
         except IllegalMove as error:
-            self.message = _(error.reason)  # the rule's section stays in the log
+            self.message = sentence(_(error.reason))  # the rule's section stays in the log
             log.info("refused: %s", error)
             self._refused = True
 

@@ -54,7 +54,7 @@ from companion.games.ludo import (CAPTURE_PENDING, ILLEGAL, MOVED, YARD, Action,
 from companion.hints import Budget
 from companion.hints.ludo import advise
 from companion.hints.ludo.words import pawn_phrase
-from companion.i18n import _, ngettext, ordinal
+from companion.i18n import _, ngettext, ordinal, sentence
 from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, told_ending, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import LudoReading
@@ -355,7 +355,7 @@ class LudoSession(LoggedSession):
             self._command(command)
         except IllegalMove as error:
             self._refused = True
-            self.message = _(error.reason)  # the rule's section stays in the log
+            self.message = sentence(_(error.reason))  # the rule's section stays in the log
             log.info("refused: %s", error)
 
     def _command(self, command: Command) -> None:

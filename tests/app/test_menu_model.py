@@ -336,3 +336,11 @@ def test_history_writes_the_date_the_languages_way(language, written):
         assert model.screen is Screen.HISTORY and written in labels(model)[0], labels(model)
     finally:
         set_language("en")
+
+
+def test_the_menus_keys_speak_of_the_highlight_not_of_a_move_in_a_game():
+    from companion.i18n import speaking
+
+    with speaking("de"):
+        assert MenuModel(FakeData(), ALL).view().keys == (("WEITER", "nächster Punkt"), ("OK", "wählen"),
+                                                          ("ZURÜCK", "Menü zurück"))

@@ -305,7 +305,7 @@ def test_an_illegal_command_changes_nothing(store):
     before = (session.state, len(store.events(session.game_id)))
     press(session, "choose 9")
     assert (session.state, len(store.events(session.game_id))) == before
-    assert "choose 1 to 2" in session.message
+    assert "Choose 1 to 2" in session.message
     press(session, "dice 3 4 3 4")
     assert session.message == "No roll is expected now"
     assert (session.state, len(store.events(session.game_id))) == before

@@ -13,6 +13,7 @@ from companion.display.chrome import chrome_layout
 from companion.display.donkey_race import render as render_donkey_race
 from companion.games.donkey_race import DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, Phase, Play
 from companion.games.donkey_race.record import codes_from_entry
+from companion.i18n import speaking
 from companion.readers.donkey_race import read_table, reading_from_observation
 from companion.screens.common import Tone
 from companion.screens.donkey_race import build_view
@@ -264,7 +265,10 @@ def test_with_no_camera_the_entry_opens_by_itself_and_the_leader_is_never_offere
     assert "PASS" not in view.prompt and not s.may_pass()
     before = s.state
     s.on_command(Command(Button.PASS))  # D.4.1: the leader must lead; the refusal says why
-    assert s.refused and s.message == "the leader must lead" and s.state == before
+    assert s.refused and s.message == "The leader must lead" and s.state == before  # a sentence on its own
+    with speaking("de"):
+        s.on_command(Command(Button.PASS))
+        assert s.message == "Wer beginnt, muss ausspielen"
     s.on_command(Command(Button.BANK))
     s.on_command(Command(Button.CONFIRM))  # Ada leads one 1
     assert s.state.plays == ((0, (1,)),)

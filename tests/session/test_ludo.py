@@ -141,7 +141,7 @@ def test_hand_entry_choose_next_and_undo():
     s.on_command(Command(Button.UNDO))
     assert s.mode is Mode.MOVE and s.state.pool == (4,) and s.state.pawns[seat] == (YARD, YARD, YARD, 0)
     s.on_command(Command(Button.CHOOSE, (9,)))
-    assert s._refused and "choose 1 to 1" in s.message
+    assert s._refused and "Choose 1 to 1" in s.message
     s.on_command(Command(Button.CHOOSE, (1,)))
     assert s.state.pawns[seat] == (YARD, YARD, YARD, 4)
 
