@@ -58,13 +58,12 @@ def build_view(session, wins: dict[str, int] | None = None) -> RulesView:
     every = game_pages(session.game)
     page = min(session.page, len(every) - 1)
     heading, text = every[page]
+    # one prompt on every page, so the header keeps its size and line: the key chips say what each button does
+    prompt = _("How to play, page {page} of {pages}").format(page=page + 1, pages=len(every))
     if page < len(every) - 1:
-        prompt = _("How to play, page {page} of {pages}: NEXT for the next page, CONFIRM to go back").format(
-            page=page + 1, pages=len(every))
         keys = key_legend(((Button.NEXT, N_("next page")), (Button.UNDO, N_("page back")),
                            (Button.CONFIRM, N_("back"))))
     else:  # the last page: CONFIRM first, NEXT only goes round to the first page
-        prompt = _("How to play, page {page} of {pages}: CONFIRM to go back").format(page=page + 1, pages=len(every))
         keys = key_legend(((Button.CONFIRM, N_("back")), (Button.UNDO, N_("page back")),
                            (Button.NEXT, N_("first page"))))
     return RulesView(_("How to play {game}").format(game=game_title(session.game)), _(heading), _(text), page,

@@ -53,3 +53,28 @@ def test_quit_on_a_rules_page_ends_the_run_with_the_game_saved(app_env, tmp_path
     with Store(app_env / "state" / "companion.sqlite3") as store:
         (record,) = store.unfinished_games("cant-stop")
         assert [e.payload["type"] for e in store.events(record.id)] == ["start"]  # saved where it was
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ru"])
+@pytest.mark.parametrize("game", names())
+def test_the_rules_header_keeps_its_size_and_line_on_every_page(game, language):
+    from companion.display import text
+    from companion.i18n import speaking
+
+    session = RulesSession(game)
+    drawn = []
+    with speaking(language):
+        for page in range(session.pages):
+            session.page = page
+            view = rules_screen.build_view(session)
+            entries: list[dict] = []
+            previous = text.start_log(text.TextLog(entries.append))
+            try:
+                text.begin_frame("rules")
+                rules_display.draw(pygame.Surface((800, 480)), view)
+            finally:
+                text.start_log(previous)
+            prompt = [entry for entry in entries if entry["text"] in view.prompt]
+            assert len(prompt) == 1, [entry["text"] for entry in entries]  # one line, never wrapped
+            drawn.append((prompt[0]["px"], prompt[0]["rect"][1]))
+    assert len(set(drawn)) == 1, drawn  # the same size at the same place on every page
