@@ -1,8 +1,9 @@
 """The appliance's menus as a pure state machine driven by the five buttons (no pygame, no pins).
 
 Buttons (ARCHITECTURE.md, Hardware; hardware/buttons.py): NEXT moves the highlight to the next item
-(wrapping), CONFIRM picks the highlighted item, UNDO and MENU (a long press of NEXT) go back one
-screen. BANK and PASS mean nothing here. The keyboard's ``choose N`` picks item N directly, and QUIT
+and PASS to the one before (wrapping, passing over greyed items: letters are spelled both ways), CONFIRM
+picks the highlighted item, UNDO and MENU (a long press of NEXT) go back one screen. BANK means nothing
+here. The keyboard's ``choose N`` picks item N directly, and QUIT
 is the runner's business. So every screen is reachable with NEXT, CONFIRM and UNDO alone.
 
 Screens, from the main menu::
@@ -218,11 +219,12 @@ class MenuModel:
         """Apply one button press (see the module docstring); return what to do now, if anything."""
         self.message = ""
         items = self._items()
-        if command.button is Button.NEXT:  # the next item that can be picked ("Saved games (0)" is skipped)
+        if command.button in (Button.NEXT, Button.PASS):  # the next (PASS: previous) item that can be picked
+            step = 1 if command.button is Button.NEXT else -1  # ("Saved games (0)" is skipped)
             count = max(1, len(items))
-            self.selected = next(((self.selected + k) % count for k in range(1, count + 1)
-                                  if not items or items[(self.selected + k) % count].enabled),
-                                 (self.selected + 1) % count)
+            self.selected = next(((self.selected + step * k) % count for k in range(1, count + 1)
+                                  if not items or items[(self.selected + step * k) % count].enabled),
+                                 (self.selected + step) % count)
         elif command.button in (Button.UNDO, Button.MENU):
             self._back()
         elif command.button is Button.CHOOSE and command.args and 1 <= command.args[0] <= len(items):
@@ -486,8 +488,8 @@ class MenuModel:
             title = _("Shut down the box?")
             lines = (_("Wait until the green light stops blinking before you unplug it."),)
         # the menu's own words: its NEXT moves the highlight (no move of a game), its UNDO goes up a menu
-        keys = key_legend(((Button.NEXT, Np_("menu key", "move")), (Button.CONFIRM, N_("choose")),
-                           (Button.UNDO, Np_("menu key", "back"))))
+        keys = key_legend(((Button.NEXT, Np_("menu key", "move")), (Button.PASS, Np_("menu key", "previous")),
+                           (Button.CONFIRM, N_("choose")), (Button.UNDO, Np_("menu key", "back"))))
         return MenuView(title, tuple(items), selected, lines, self.message, keys, chart)
 
 

@@ -342,5 +342,23 @@ def test_the_menus_keys_speak_of_the_highlight_not_of_a_move_in_a_game():
     from companion.i18n import speaking
 
     with speaking("de"):
-        assert MenuModel(FakeData(), ALL).view().keys == (("WEITER", "nächster Punkt"), ("OK", "wählen"),
-                                                          ("ZURÜCK", "Menü zurück"))
+        assert MenuModel(FakeData(), ALL).view().keys == (("WEITER", "nächster Punkt"), ("PASSEN", "voriger"),
+                                                          ("OK", "wählen"), ("ZURÜCK", "Menü zurück"))
+
+
+def test_a_name_is_spelled_both_ways_in_few_presses():
+    """NEXT forward, PASS back: "Ada" took about 60 presses with NEXT alone."""
+    PASS = Command(Button.PASS)
+    model = MenuModel(FakeData(), ALL)
+    press(model, CONFIRM, CONFIRM, CONFIRM)  # new game, Can't Stop, 2 players
+    press(model, *pick_sequence(model, "Spell a name"))
+    presses = [CONFIRM]  # the highlight starts on A
+    presses += [NEXT] * 3 + [CONFIRM]  # a -> d
+    presses += [PASS] * 3 + [CONFIRM]  # d -> a, back the way it came
+    presses += [PASS, CONFIRM]  # a -> "Done: Ada", the item before the letters
+    press(model, *presses)
+    assert model.screen is Screen.PLAYER_NAME and model.view().lines == ("1. Ada",) and len(presses) == 11
+    press(model, *pick_sequence(model, "Spell a name"))
+    press(model, PASS)  # from A back past the greyed "Done: " and "space" (nothing spelled) to Z
+    view = model.view()
+    assert view.items[view.selected].label == "Z"
