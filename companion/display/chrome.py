@@ -8,10 +8,13 @@ From top to bottom:
   type, never under the floor, when it is long); a strip in the seat's colour along its bottom edge;
 - the **body**: what is left, the game's own (:func:`draw_chrome` returns its rectangle);
 - the **notice band**: the last event, a warning, a refused press or the game's winner
-  (``Chrome.notice``, drawn by its tone), only when there is one;
+  (``Chrome.notice``, drawn by its tone); with ``Chrome.band_space`` (Ludo, Schotten Totten, the donkey
+  race) it has a space of its own, two lines of the floor size, kept empty when there is no notice, so
+  the body (the board) keeps its place and size through the game; elsewhere only when there is one;
 - the **player strip**: each player's token, name, standing and games won, the player to act outlined;
   on two rows when one is too narrow for every name whole;
-- the **key chips**: each button's name on a key cap and what it does now, on as many rows as they need.
+- the **key chips**: each button's name on a key cap and what it does now, on as many rows as they need
+  (spaced closer before a second row is taken).
 
 Every text is at least the floor size (``companion.display.text.floor_px``: 18 px at 800 x 480) and
 whole: what does not fit on one line takes another. :func:`chrome_layout` computes where everything goes
@@ -163,6 +166,38 @@ def _notice_lines(notice: str, width: int, sizes: Sizes, tone: str = Tone.EVENT)
     return sizes.floor, text.wrap_all(notice, sizes.floor, width, bold=True)
 
 
+def band_margin(pad: int) -> int:
+    """The margin above and below the text of a game's notice band: a third of ``pad`` (2 px at 800 x 480),
+    so two lines of the floor size take little more than their own height."""
+    return max(2, pad // 3)
+
+
+def fixed_band_height(sizes: Sizes, pad: int) -> int:
+    """The notice band's own space on a game's screen: two lines of the floor size and their margins
+    (46 px at 800 x 480). It is kept whether a notice shows or not, so the board never moves."""
+    return 2 * text.line_height(sizes.floor, bold=True) + 2 * band_margin(pad)
+
+
+def win_token_size(chrome: Chrome, sizes: Sizes, pad: int) -> int:
+    """The winner's token in a win's band, in pixels: 48 design px, or the height of a band of its own
+    space less its margins (:func:`fixed_band_height`)."""
+    if chrome.band_space:
+        return fixed_band_height(sizes, pad) - 2 * band_margin(pad)
+    return sizes.px(48)
+
+
+def _fixed_notice_lines(notice: str, width: int, sizes: Sizes, tone: str) -> tuple[int, list[str]]:
+    """The notice's type size and lines inside :func:`fixed_band_height`: one line of ``normal`` (a win:
+    ``large``), else two lines of the floor; a notice longer than that takes the floor on as many lines
+    as it needs (the band then grows: never cut)."""
+    if not notice:
+        return sizes.normal, []
+    one_line = sizes.large if tone == Tone.WIN else sizes.normal
+    if text.fits(notice, one_line, width, bold=True):
+        return one_line, [notice]
+    return sizes.floor, text.wrap_all(notice, sizes.floor, width, bold=True)
+
+
 def _chip_parts(seat: SeatChip, sizes: Sizes, pad: int, token: int) -> tuple[int, int, int, int]:
     """(width of the whole chip, of the name, of the standing, of the wins) in pixels."""
     name = text.width_of(seat.name, sizes.normal, bold=True)
@@ -188,11 +223,16 @@ def _stacked_width(parts: tuple[int, int, int, int], pad: int, token: int) -> in
 def _strip_rows(chrome: Chrome, width: int, sizes: Sizes, pad: int, token: int) -> tuple[int, int, bool]:
     """(rows, columns, two-line chips) of the player strip: one row when every chip fits side by side;
     else a grid of two columns, of one-line chips when they fit, else of two-line chips (the name over
-    the standing); else one chip a row."""
+    the standing); else one chip a row. With ``chrome.band_space`` the strip does not follow its texts
+    (a standing grows through the game): two-line chips in two columns, or one chip a row."""
     n = len(chrome.seats)
     if n == 0:
         return 0, 0, False
     parts = [_chip_parts(seat, sizes, pad, token) for seat in chrome.seats]
+    if chrome.band_space:
+        if max(_stacked_width(p, pad, token) for p in parts) <= (width - pad) // 2:
+            return -(-n // 2), min(n, 2), True
+        return n, 1, True
     widths = [p[0] for p in parts]
     if sum(widths) + pad * (n - 1) <= width:
         return 1, n, False
@@ -204,24 +244,37 @@ def _strip_rows(chrome: Chrome, width: int, sizes: Sizes, pad: int, token: int) 
     return n, 1, False
 
 
+KEY_SPACINGS = ((1.0, 3), (0.5, 2), (0.5, 1))
+"""(padding inside a key cap, gap between chips), in ``pad`` units, tried in turn: the first that puts
+the key chips on the fewest rows is used (German and Russian words sometimes overflow one row by a few
+pixels; a second row would take the body's height)."""
+
+
 def _key_rows(keys: tuple[tuple[str, str], ...], width: int, sizes: Sizes, pad: int
-              ) -> list[list[tuple[int, int]]]:
+              ) -> tuple[list[list[tuple[int, int]]], int]:
     """The key chips flowed onto rows of at most ``width`` pixels: per row, each chip's (cap width,
-    meaning width); a chip never breaks."""
-    rows: list[list[tuple[int, int]]] = []
-    used = 0
-    gap = pad * 3
-    for button, meaning in keys:
-        cap = text.width_of(button, sizes.floor, bold=True) + 2 * pad
-        what = min(text.width_of(meaning, sizes.floor), max(0, width - cap - pad))
-        chip = cap + pad + what
-        if rows and used + gap + chip <= width:
-            rows[-1].append((cap, what))
-            used += gap + chip
-        else:
-            rows.append([(cap, what)])
-            used = chip
-    return rows
+    meaning width); a chip never breaks. Also the gap between chips, in pixels (:data:`KEY_SPACINGS`)."""
+    best: tuple[list[list[tuple[int, int]]], int] | None = None
+    for inside, between in KEY_SPACINGS:
+        rows: list[list[tuple[int, int]]] = []
+        used = 0
+        gap = pad * between
+        for button, meaning in keys:
+            cap = text.width_of(button, sizes.floor, bold=True) + round(2 * pad * inside)
+            what = min(text.width_of(meaning, sizes.floor), max(0, width - cap - pad))
+            chip = cap + pad + what
+            if rows and used + gap + chip <= width:
+                rows[-1].append((cap, what))
+                used += gap + chip
+            else:
+                rows.append([(cap, what)])
+                used = chip
+        if best is None or len(rows) < len(best[0]):
+            best = (rows, gap)
+        if len(rows) <= 1:
+            break
+    assert best is not None
+    return best
 
 
 def chrome_layout(chrome: Chrome, size: tuple[int, int]) -> ChromeLayout:
@@ -232,16 +285,19 @@ def chrome_layout(chrome: Chrome, size: tuple[int, int]) -> ChromeLayout:
     pad = sizes.px(6)
     inner_w = w - 2 * pad
     # header: title row, then the prompt (a page with no prompt and nobody to act: the title is its prompt)
-    title_h = sizes.px(36) if (chrome.prompt or chrome.active is not None or chrome.round) else 0
+    fixed = chrome.band_space  # header and band keep their space: the board keeps its place and size
+    title_h = sizes.px(36) if (fixed or chrome.prompt or chrome.active is not None or chrome.round) else 0
     title_row = pygame.Rect(pad, pad // 2, inner_w, title_h)
     prompt_size, prompt_lines = _prompt_lines(chrome.prompt or chrome.title, inner_w, sizes)
     prompt_h = len(prompt_lines) * text.line_height(prompt_size, bold=True)
+    if fixed:  # a prompt a little too long for one line of large type is one line of normal: same height
+        prompt_h = max(prompt_h, text.line_height(sizes.large, bold=True))
     prompt = pygame.Rect(pad, title_row.bottom, inner_w, prompt_h)
     header = pygame.Rect(0, 0, w, prompt.bottom + pad + sizes.px(3))
     # bottom up: key chips, player strip, notice band
     cap_h = text.line_height(sizes.floor, bold=True) + sizes.px(6)
     key_row_h = cap_h + sizes.px(6)
-    rows = _key_rows(chrome.keys, inner_w, sizes, pad)
+    rows, key_gap = _key_rows(chrome.keys, inner_w, sizes, pad)
     keys = pygame.Rect(0, h - len(rows) * key_row_h - (pad if rows else 0), w, len(rows) * key_row_h +
                        (pad if rows else 0))
     key_places: list[KeyPlace] = []
@@ -251,7 +307,7 @@ def chrome_layout(chrome: Chrome, size: tuple[int, int]) -> ChromeLayout:
             cap = pygame.Rect(x, y, cap_w, cap_h)
             meaning = pygame.Rect(cap.right + pad, y, what_w, cap_h)
             key_places.append(KeyPlace(cap, meaning))
-            x = meaning.right + pad * 3
+            x = meaning.right + key_gap
     token = sizes.px(30)
     strip_rows, columns, stacked = _strip_rows(chrome, inner_w, sizes, pad, token)
     chip_h = (text.line_height(sizes.normal, bold=True) + text.line_height(sizes.floor) + pad) if stacked \
@@ -259,14 +315,24 @@ def chrome_layout(chrome: Chrome, size: tuple[int, int]) -> ChromeLayout:
     strip_h = strip_rows * chip_h + (pad if strip_rows else 0)
     strip = pygame.Rect(0, keys.y - strip_h, w, strip_h)
     chips = _place_chips(chrome, strip, strip_rows, columns, sizes, pad, token, chip_h, stacked)
-    win_token = sizes.px(48) if chrome.tone == Tone.WIN and chrome.winner is not None else 0
-    notice_w = inner_w - 2 * pad - (win_token + 2 * pad if win_token else 0)
-    notice_size, notice_lines = _notice_lines(chrome.notice, notice_w, sizes, chrome.tone)
-    notice_h = max(len(notice_lines) * text.line_height(notice_size, bold=True), win_token) + \
-        (2 * pad if notice_lines else 0)
-    notice = pygame.Rect(pad, strip.y - notice_h - (pad if notice_lines else 0), inner_w, notice_h)
     body_top = header.bottom + pad
-    body = pygame.Rect(pad, body_top, inner_w, max(0, (notice.y if notice_lines else strip.y) - pad - body_top))
+    if fixed:  # the band's own space, two lines of the floor, kept with or without a notice
+        margin = band_margin(pad)
+        band_h = fixed_band_height(sizes, pad)
+        win_token = win_token_size(chrome, sizes, pad) if chrome.tone == Tone.WIN and chrome.winner is not None else 0
+        notice_w = inner_w - 2 * pad - (win_token + 2 * pad if win_token else 0)
+        notice_size, notice_lines = _fixed_notice_lines(chrome.notice, notice_w, sizes, chrome.tone)
+        notice_h = max(band_h, len(notice_lines) * text.line_height(notice_size, bold=True) + 2 * margin)
+        notice = pygame.Rect(pad, strip.y - notice_h - pad // 2, inner_w, notice_h)
+        body = pygame.Rect(pad, body_top, inner_w, max(0, notice.y - pad // 2 - body_top))
+    else:
+        win_token = win_token_size(chrome, sizes, pad) if chrome.tone == Tone.WIN and chrome.winner is not None else 0
+        notice_w = inner_w - 2 * pad - (win_token + 2 * pad if win_token else 0)
+        notice_size, notice_lines = _notice_lines(chrome.notice, notice_w, sizes, chrome.tone)
+        notice_h = max(len(notice_lines) * text.line_height(notice_size, bold=True), win_token) + \
+            (2 * pad if notice_lines else 0)
+        notice = pygame.Rect(pad, strip.y - notice_h - (pad if notice_lines else 0), inner_w, notice_h)
+        body = pygame.Rect(pad, body_top, inner_w, max(0, (notice.y if notice_lines else strip.y) - pad - body_top))
     return ChromeLayout((w, h), sizes, pad, header, title_row, prompt, prompt_size, tuple(prompt_lines), body,
                         notice, notice_size, tuple(notice_lines), strip, chips, keys, tuple(key_places))
 
@@ -366,14 +432,15 @@ def draw_notice(surface: pygame.Surface, chrome: Chrome, layout: ChromeLayout,
     if not layout.notice_lines:
         return
     pad = layout.pad
-    body = layout.notice.inflate(-2 * pad, -2 * pad)
+    inset = band_margin(pad) if chrome.band_space else pad  # a band of its own space: text close to its edges
+    body = layout.notice.inflate(-2 * pad, -2 * inset)
     if chrome.tone == Tone.WIN:
         style = (styles or {}).get(chrome.winner) if chrome.winner is not None else None
         colour = style.colour if style else palette.FOREGROUND
         pygame.draw.rect(surface, palette.BACKGROUND, layout.notice, border_radius=2 * pad)
         pygame.draw.rect(surface, colour, layout.notice, max(3, pad // 2), border_radius=2 * pad)
         if style is not None:
-            token = layout.type.px(48)
+            token = win_token_size(chrome, layout.type, pad)
             draw_token(surface, (body.x + token // 2, body.centery), token, style)
             body = pygame.Rect(body.x + token + 2 * pad, body.y, body.width - token - 2 * pad, body.height)
         lines_h = len(layout.notice_lines) * text.line_height(layout.notice_size, bold=True)
@@ -383,7 +450,9 @@ def draw_notice(surface: pygame.Surface, chrome: Chrome, layout: ChromeLayout,
         return
     band, ink = NOTICE_COLOURS.get(chrome.tone, NOTICE_COLOURS[Tone.EVENT])
     pygame.draw.rect(surface, band, layout.notice, border_radius=pad)
-    text.draw_lines(surface, layout.notice_lines, body, layout.notice_size, ink, bold=True, whole=chrome.notice)
+    lines_h = len(layout.notice_lines) * text.line_height(layout.notice_size, bold=True)
+    area = pygame.Rect(body.x, body.centery - lines_h // 2, body.width, lines_h)  # centred in a band kept taller
+    text.draw_lines(surface, layout.notice_lines, area, layout.notice_size, ink, bold=True, whole=chrome.notice)
 
 
 def draw_strip(surface: pygame.Surface, chrome: Chrome, layout: ChromeLayout, styles: dict[int, PlayerStyle]) -> None:

@@ -26,6 +26,11 @@ def _styles(view: DonkeyRaceView) -> dict[int, palette.PlayerStyle]:
     return {view.chrome.seats[k].seat: style for k, style in seat_styles(view.chrome).items()}
 
 
+BOTTOM_LINES = 4
+"""The lines of the floor size kept under the lanes for what to do at the table and the hint (a round's
+end: three; a long hint: two or three)."""
+
+
 def bottom_lines(view: DonkeyRaceView) -> list[tuple[str, palette.RGB, bool]]:
     """The body's lines under the lanes: what to do at the table (bold), then the hint; each (text,
     colour, bold)."""
@@ -47,14 +52,17 @@ def draw(surface: pygame.Surface, view: DonkeyRaceView) -> None:
     line_h = text.line_height(floor, bold=True)
     n = len(view.lanes)  # each lane a line (the name beside its track); the panel a line a player and its title
     least_top = max(n * (line_h + pad), (n + 1) * (line_h + 2) + 2 * pad)
+    # the lines under the lanes have a space of their own, the same on every screen of the game (so the
+    # lanes never move): up to BOTTOM_LINES lines, less where the lanes and the panel need the height
+    room = max(0, min(BOTTOM_LINES * line_h, body.height - least_top - pad))
     wrapped, bottom_h = [], 0
     for line, colour, bold in bottom_lines(view):  # what to do at the table first, the hint last: while room
         lines = text.wrap_all(line, floor, body.width, bold)
-        if bottom_h + len(lines) * line_h + pad > body.height - least_top:
+        if bottom_h + len(lines) * line_h > room:
             break
         wrapped.append((lines, colour, bold, line))
         bottom_h += len(lines) * line_h
-    top = pygame.Rect(body.x, body.y, body.width, body.height - bottom_h - (pad if bottom_h else 0))
+    top = pygame.Rect(body.x, body.y, body.width, body.height - room - (pad if room else 0))
     lanes = pygame.Rect(top.x, top.y, round(top.width * 0.58), top.height)
     _draw_lanes(surface, view, lanes, styles, floor, pad)
     side = pygame.Rect(lanes.right + pad, top.y, top.right - lanes.right - pad, top.height)

@@ -4,7 +4,7 @@ The shared frame (``companion.display.chrome``: header with the game of the matc
 strip with match points and stones, key chips) around the body, top to bottom: side ``a`` (seat 0) cards
 stacked toward the stones, the row of nine stones (each with the formation tags of its two complete
 sides beside it: "CR 24"), side ``b`` (seat 1) cards, and an info box: at the claim step the selected
-stone's verdict in plain words, else the public alert, else the legend of the tags. A card is a
+stone's verdict in plain words, else the public alert, and the legend of the tags under them. A card is a
 rectangle in its colour with its code (colour letter and value) written on it, so colour is never the
 only cue. A claimed stone shows its owner's token; a claimable one has a thick white ring; a stone the
 other player may claim next turn a yellow ring (and the alert says so in words).
@@ -119,8 +119,8 @@ def min_card(floor: int) -> int:
 
 
 def info_text(view: StView) -> tuple[str, palette.RGB]:
-    """The info box's text and colour: at the claim step the selected stone's verdict; else the public
-    alert; else the legend of the formation tags."""
+    """The info box's first text and its colour: at the claim step the selected stone's verdict; else the
+    public alert; else the legend of the formation tags."""
     selected = next(((k, s) for k, s in enumerate(view.stones) if s.selected), None)
     if view.claiming and selected is not None and selected[1].reason:
         return _("Stone {n}: {why}").format(n=selected[0] + 1, why=selected[1].reason), palette.FOREGROUND
@@ -129,11 +129,26 @@ def info_text(view: StView) -> tuple[str, palette.RGB]:
     return view.legend, palette.MUTED
 
 
-def _info(view: StView, body: pygame.Rect, floor: int, pad: int) -> tuple[str, palette.RGB, list[str], int]:
-    """The info box's text, colour, lines and height for a body ``body`` (no lines: none shown)."""
-    info, colour = info_text(view)
-    lines = text.wrap_all(info, floor, body.width - 2 * pad, bold=colour != palette.MUTED) if info else []
-    return info, colour, lines, len(lines) * text.line_height(floor, bold=True) + (pad if lines else 0)
+def info_parts(view: StView) -> list[tuple[str, palette.RGB]]:
+    """The info box's texts, first to last: :func:`info_text`, and under a verdict or an alert the legend
+    too, so the tags on the board ("D 12") are never left unexplained."""
+    first = info_text(view)
+    parts = [first] if first[0] else []
+    if first[1] != palette.MUTED and view.legend:
+        parts.append((view.legend, palette.MUTED))
+    return parts
+
+
+Info = list[tuple[str, palette.RGB, list[str]]]
+"""The info box's parts as drawn: (text, colour, its wrapped lines)."""
+
+
+def _info(parts: list[tuple[str, palette.RGB]], body: pygame.Rect, floor: int, pad: int) -> tuple[Info, int]:
+    """The info box's parts wrapped to the width of ``body``, and its height (0: none shown)."""
+    info = [(words, colour, text.wrap_all(words, floor, body.width - 2 * pad, bold=colour != palette.MUTED))
+            for words, colour in parts]
+    lines = sum(len(wrapped) for _words, _colour, wrapped in info)
+    return info, lines * text.line_height(floor, bold=True) + (pad if lines else 0)
 
 
 def _board_fits(body: pygame.Rect, info_h: int, floor: int) -> bool:
@@ -141,30 +156,32 @@ def _board_fits(body: pygame.Rect, info_h: int, floor: int) -> bool:
     return 3 * (card_h + 2) <= side_h
 
 
-def fitted(view: StView, size: tuple[int, int]) -> tuple[StView, bool]:
-    """``view`` as drawn on a ``size`` screen, and whether its info box is shown: a body too low for the
-    board and the info box drops the legend, and moves a verdict or an alert into the notice band."""
+def fitted(view: StView, size: tuple[int, int]) -> tuple[StView, list[tuple[str, palette.RGB]]]:
+    """``view`` as drawn on a ``size`` screen, and the parts of its info box (:func:`info_parts`) shown: a
+    body too low for the board and all of them drops the legend, and then moves a verdict or an alert
+    into the notice band."""
     frame = chrome_layout(view.chrome, size)
     floor, pad = frame.type.floor, frame.pad
-    info, colour, lines, info_h = _info(view, frame.body, floor, pad)
-    if not lines or _board_fits(frame.body, info_h, floor):
-        return view, bool(lines)
-    if colour == palette.MUTED:
-        return view, False  # the legend: the cards come first
-    notice = " ".join(part for part in (view.chrome.notice, info) if part)
-    tone = view.chrome.tone if view.chrome.notice else Tone.WARNING
-    return replace(view, chrome=replace(view.chrome, notice=notice, tone=tone)), False
+    parts = info_parts(view)
+    while parts and not _board_fits(frame.body, _info(parts, frame.body, floor, pad)[1], floor):
+        if parts[-1][1] == palette.MUTED:
+            parts = parts[:-1]  # the legend: the cards come first
+            continue
+        notice = " ".join(part for part in (view.chrome.notice, parts[0][0]) if part)
+        tone = view.chrome.tone if view.chrome.notice else Tone.WARNING
+        return replace(view, chrome=replace(view.chrome, notice=notice, tone=tone)), []
+    return view, parts
 
 
 def draw(surface: pygame.Surface, view: StView) -> None:
     """Draw ``view`` over the whole of ``surface`` (any size): the shared frame, then the body: side ``a``
     (seat 0) cards above the row of nine stones, side ``b`` below, and the info box under them (or, when
     the body is too low for it, the verdict or alert in the notice band: :func:`fitted`)."""
-    view, with_info = fitted(view, surface.get_size())
+    view, parts = fitted(view, surface.get_size())
     layout = draw_chrome(surface, view.chrome)
     body, sizes, pad = layout.body, layout.type, layout.pad
     floor = sizes.floor
-    info, colour, info_lines, info_h = _info(view, body, floor, pad) if with_info else ("", palette.MUTED, [], 0)
+    info, info_h = _info(parts, body, floor, pad)
     side_h, stone_h, card_h = board_metrics(body, info_h, floor)
     col_w = body.width / 9
     for i, stone in enumerate(view.stones[:9]):
@@ -179,10 +196,13 @@ def draw(surface: pygame.Surface, view: StView) -> None:
         stone_rect = pygame.Rect(x0, body.y + side_h, x1 - x0, stone_h)
         _draw_stone(surface, view, stone_rect, i, stone, floor)
         _draw_side(surface, pygame.Rect(x0, stone_rect.bottom, x1 - x0, side_h), stone, 1, False, card_h, floor)
-    if info_lines:
-        box = pygame.Rect(body.x, body.bottom - info_h, body.width, info_h)
-        text.draw_lines(surface, info_lines, box.inflate(-2 * pad, 0), floor, colour, bold=colour != palette.MUTED,
-                        whole=info)
+    y = body.bottom - info_h
+    line_h = text.line_height(floor, bold=True)
+    for words, colour, lines in info:
+        box = pygame.Rect(body.x, y, body.width, len(lines) * line_h)
+        text.draw_lines(surface, lines, box.inflate(-2 * pad, 0), floor, colour, bold=colour != palette.MUTED,
+                        whole=words)
+        y = box.bottom
 
 
 def render(view: StView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:

@@ -63,6 +63,10 @@ class Chrome:
     (button name, what it does now) pairs, only presses that do something. notice: the event band's text
     ("" when there is none), drawn in ``tone`` (:class:`Tone`); it stays until the next press. winner:
     the index into ``seats`` of the winner whose token a ``WIN`` notice shows (None for a shared win).
+    band_space: the band keeps its own space (two lines of the floor size) with or without a notice, so
+    the board never moves or changes size through a game (Ludo, Schotten Totten, the donkey race); Can't
+    Stop leaves it False: its side panel needs the height to show every pairing in full, and a notice
+    there is rare (a band for it then takes the space it needs).
     """
 
     title: str
@@ -74,6 +78,7 @@ class Chrome:
     tone: str = Tone.EVENT
     round: str = ""
     winner: int | None = None
+    band_space: bool = False
 
 
 class ChromeFields:
@@ -134,7 +139,7 @@ def key_legend(keys: Iterable[tuple[Button, str | tuple[str, str]]]) -> tuple[tu
 def start_prompt(players, seat: int) -> str:
     """The prompt while the table chooses who starts: ``players[seat]`` is proposed (every game, A.3 /
     B.3 / C.3: the players decide, the box only records it)."""
-    return _("{name} starts? CONFIRM to begin, NEXT for another player").format(name=players[seat])
+    return _("{name} starts?").format(name=players[seat])  # the key chips say CONFIRM starts, NEXT another
 
 
 def name_to_act(session) -> str:

@@ -182,7 +182,7 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
                                     _("Shared win: {names}").format(names=names))
         tone = Tone.WIN
     chrome = Chrome(_("Donkey race"), seats, session.active_seat, _prompt(session), _keys(session), notice, tone,
-                    _("Round {n}").format(n=round_no), winners[0] if len(winners) == 1 else None)
+                    _("Round {n}").format(n=round_no), winners[0] if len(winners) == 1 else None, band_space=True)
     return DonkeyRaceView(
         chrome=chrome, lanes=lanes, track_length=session.config.track_length, sectors=tuple(sectors),
         to_beat=to_beat(session), proposal=proposal, round_no=round_no, deck=len(state.deck),

@@ -92,7 +92,7 @@ def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> Ludo
         notice = ending if session.players[winner] in ending else _("{name} wins!").format(name=session.players[winner])
         tone = Tone.WIN
     chrome = Chrome(_("Ludo"), tuple(seats), active, _prompt(session), _keys(session), notice, tone,
-                    board_name(state.config.board), winner)
+                    board_name(state.config.board), winner, band_space=True)
     return LudoView(
         chrome=chrome, board=state.config.board, pawns=pawns, moves=moves, die=_die_shown(session), pool=state.pool,
         sixes_in_row=state.sixes_in_row, roll_note=session.roll_note, hint=hint.reason if hint else "",

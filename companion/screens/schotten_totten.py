@@ -128,7 +128,7 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     chrome = Chrome(_("Battle Line") if game == "battle-line" else _("Schotten Totten"), seats, active,
                     _prompt(session), _keys(session), notice, tone,
                     _("Game {n} of {total}").format(n=game_number, total=session.config.match_length)
-                    if session.config.match_length > 1 else "", winner)
+                    if session.config.match_length > 1 else "", winner, band_space=True)
     return StView(chrome=chrome, stones=tuple(stones), alert=alert, claiming=mode is Mode.CLAIM,
                   legend=formation_legend(game), winner=state.winner if state.phase is Phase.OVER else None,
                   match_winner=session.winner_name, points=points)
@@ -183,8 +183,8 @@ def _prompt(session: SchottenTottenSession) -> str:
         how = {"breakthrough": _("3 adjacent stones"), "envelopment": _("5 stones"),
                "stall": _("more stones")}.get(state.ended, "")
         head = _("{name} wins the game ({how})").format(name=session.players[state.winner], how=how)
-    if session.match_over:
-        return head + ". " + _("Match over")
+    if session.match_over:  # the band says who won and how: the prompt says only what it is, on one line
+        return _("Match over")
     return head
 
 

@@ -47,7 +47,7 @@ from companion.games.donkey_race.record import codes_from_entry
 from companion.hints import Budget, Hint
 from companion.hints.donkey_race import advise
 from companion.i18n import _, listing, ngettext, sentence
-from companion.session.base import Presses, Told, Waiting, told_ending, without_camera
+from companion.session.base import Presses, Told, Waiting, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
 from companion.session.readings import DonkeyRaceReading
 from companion.session.stable import Stable
@@ -96,24 +96,32 @@ def _round_text(players: list[str], after: DonkeyRaceState) -> str:
     if taker is not None and taker >= 0:
         text += "; " + _("{name} takes the round's cards into hand").format(name=players[taker])
     if after.phase is Phase.OVER:
-        winners = after.winners
-        best = max(after.points) if after.points else 0
-        text += "; " + (ngettext("{name} wins the race with {n} point", "{name} wins the race with {n} points", best)
-                        .format(name=players[winners[0]], n=best) if len(winners) == 1 else
-                        ngettext("{names} share the win with {n} point", "{names} share the win with {n} points",
-                                 best).format(names=listing(players[w] for w in winners), n=best))
+        text += "; " + winner_text(players, after)
     return text
 
 
+def winner_text(players: list[str], state: DonkeyRaceState) -> str:
+    """Who won the race over (D.6) and with how many points: "Ada wins the race with 12 points", or the
+    players who share the win."""
+    winners = state.winners
+    best = max(state.points) if state.points else 0
+    if len(winners) == 1:
+        return ngettext("{name} wins the race with {n} point", "{name} wins the race with {n} points",
+                        best).format(name=players[winners[0]], n=best)
+    return ngettext("{names} share the win with {n} point", "{names} share the win with {n} points",
+                    best).format(names=listing(players[w] for w in winners), n=best)
+
+
 def describe(players: list[str], before: DonkeyRaceState, action: Action, after: DonkeyRaceState,
-             routine: bool = True) -> str:
+             routine: bool = True, round_told: bool = False) -> str:
     """The event that took ``before`` to ``after`` with ``action`` its last action, said for the players
     (translated), "" for none.
 
     ``players``: names in seating order. Said: who leads the first round (D.3.3); a play ("Ada plays 7 7")
     and a pass (D.4.1-3); a round's end with each player's points and the tokens that move (D.4.5), the
     winner (D.6); a new draw pile (D.4.7). ``routine``: also the deal and the refill, which the screen
-    asks for anyway.
+    asks for anyway. ``round_told``: the screen shows the round's points and moves itself (the live
+    round end), so the event is the last play or pass alone; History's log tells the round whole.
     """
     round_over = after.round_no != before.round_no and before.round_no > 0 and bool(after.last_round)
     over = after.phase is Phase.OVER and before.phase is not Phase.OVER
@@ -132,7 +140,7 @@ def describe(players: list[str], before: DonkeyRaceState, action: Action, after:
         return _("The cards are dealt") if before.round_no == 0 else _("The players draw their cards")
     else:
         return ""
-    if round_over or over:
+    if (round_over or over) and not round_told:
         text += ". " + _round_text(players, after)
     return text
 
@@ -181,9 +189,11 @@ class DonkeyRaceSession(LoggedSession):
 
     @property
     def ending(self) -> str:
-        """How the game ended, as History's replay tells its last event (:func:`told_ending`); the screen's
-        WIN notice says it."""
-        return told_ending(self, story)
+        """How the race was won, for the screen's WIN notice: the winner and the points (D.6), the end of
+        what History's replay tells of the last round, whose points and moves the
+        last screen lists itself; "" before the end."""
+        state = self.state
+        return winner_text(self.players, state) if state.phase is Phase.OVER else ""
 
     def __init__(self, store, game_id: int, players: list[str], config: DonkeyRaceConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
@@ -461,7 +471,8 @@ class DonkeyRaceSession(LoggedSession):
                 "rounds": self.state.round_no}
 
     def _describe(self, before: DonkeyRaceState, action: Action, after: DonkeyRaceState) -> str:
-        return describe(self.players, before, action, after, routine=False)
+        # the round end's screen lists each player's points and moves, the game's end its winner: said once
+        return describe(self.players, before, action, after, routine=False, round_told=True)
 
     def describe_event(self, event, before: DonkeyRaceState, after: DonkeyRaceState) -> str:
         return describe_event(self.players, event, before, after)

@@ -41,3 +41,41 @@ def test_every_formation_tag_with_its_largest_sum_fits_beside_a_stone_at_800x480
                        for tag_name in legend.split(" \u00b7 "))
     finally:
         set_language("en")
+
+
+def test_an_alert_leaves_the_legend_of_the_tags_on_the_board(tmp_path):
+    """Issue 51: the alert took the legend's place, so a tag like "D 12" went unexplained."""
+    import random
+
+    from companion.app.by_hand import by_hand_variant, script_path
+    from companion.commands import Button, Command
+    from companion.display.schotten_totten import render
+    from companion.registry import game
+    from companion.screens.schotten_totten import build_view
+    from companion.session.base import NO_CAMERA
+    from companion.store import Store
+
+    entry = game("schotten-totten")
+    presses = [line.strip() for line in script_path(entry.name).read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith("#")]
+    variant = by_hand_variant(entry.name)
+    with Store(tmp_path / "s.sqlite3") as store:
+        session = entry.module("session").SESSION(store, store.new_game(entry.name, ["Ada", "Ben"], variant),
+                                                  ["Ada", "Ben"], entry.config(variant), rng=random.Random(1))
+        session.on_camera_problem(NO_CAMERA)
+        views = []
+        for press in presses:
+            view = build_view(session)
+            if view.alert and any(label for stone in view.stones for label in stone.labels):
+                views.append(view)
+            session.on_command(Command(Button(press)))
+    assert views, "the demo game shows an alert beside formation tags"
+    for view in views[:: max(1, len(views) // 5)]:
+        drawn: list[dict] = []
+        previous = text.start_log(text.TextLog(drawn.append))
+        try:
+            render(view, (800, 480))
+        finally:
+            text.start_log(previous)
+        said = " ".join(entry["text"] for entry in drawn)
+        assert view.alert.split()[0] in said and view.legend.split(" · ")[0] in said, said

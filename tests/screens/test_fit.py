@@ -510,3 +510,42 @@ def test_the_notice_screens_fit(size, monkeypatch, shots, language):
         lines = drawn_lines(monkeypatch, lambda view=view, surface=surface: notice_display.draw(surface, view))
         assert_readable(lines, [], " ".join(view.paragraphs), f"{language} {size} notice {kind.value}", size)
         save(surface, shots, f"{language} {size[0]} notice {kind.value}")
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+@pytest.mark.parametrize("name", ["ludo", "schotten-totten", "donkey-race"])
+def test_the_board_keeps_its_place_and_size_through_a_game(name, size, tmp_path, language):
+    """Issue 51: the notice band has its own space, so a notice appearing, wrapping or going never moves
+    or resizes the board (Ludo's board went 310 -> 260 -> 235 px, the donkey race's lanes three ways)."""
+    from companion.app.by_hand import by_hand_variant, script_path
+    from companion.commands import Button, Command
+    from companion.display.chrome import chrome_layout
+    from companion.registry import game
+    from companion.session.base import NO_CAMERA
+
+    entry = game(name)
+    players = list(NAMES[:2])
+    presses = [line.strip() for line in script_path(name).read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith("#")]
+    variant = by_hand_variant(name)
+    screens = entry.module("screens")
+    if name == "schotten-totten":
+        from companion.display.schotten_totten import fitted
+    else:
+        def fitted(view, size):
+            return view, True
+    bodies: dict[tuple, str] = {}
+    notices = set()
+    with Store(tmp_path / "s.sqlite3") as store:
+        session = entry.module("session").SESSION(store, store.new_game(name, players, variant), players,
+                                                  entry.config(variant), rng=random.Random(1))
+        session.on_camera_problem(_(NO_CAMERA))
+        for press in [*presses, *["confirm"] * 3]:
+            view = fitted(screens.build_view(session), size)[0]
+            bodies.setdefault(tuple(chrome_layout(view.chrome, size).body), view.prompt)
+            notices.add(len(view.chrome.notice) > 0)
+            if session.finished:
+                break
+            session.on_command(Command(Button(press)))
+    assert notices == {True, False}  # screens with a notice and without
+    assert len(bodies) == 1, bodies

@@ -302,13 +302,16 @@ def test_a_rounds_end_says_the_points_and_the_tokens_that_move(store):
     press(s, "confirm", "confirm", "dice 5", "confirm", "dice 8", "confirm", "pass")
     assert s.message == "Cleo passes"
     press(s, "pass")
-    assert s.message == ("Dan passes. Round 1 over: Ada 1 point, Ben 2 points, Cleo 0 points and Dan 0 points; "
-                         "move Ada's token 1 space and Ben's token 2 spaces")
+    assert s.message == "Dan passes"  # the round's end screen lists the points and moves: not said twice
+    assert build_view(s).reminders[:2] == ("Ada +1: move the vermillion circle 1 space (to 1)",
+                                           "Ben +2: move the sky blue square 2 spaces (to 2)")
     press(s, "confirm", "dice 2 2", "confirm", "pass", "pass", "pass")
-    assert s.message.endswith("move Ben's token 2 spaces; Ben wins the race with 4 points")
+    assert s.ending == "Ben wins the race with 4 points"  # the winner's band: how the race was won
     told = story(store.events(s.game_id), s.players, s.config)
     assert [t.text for t in told][:5] == ["The cards are dealt", "Ada leads the first round", "Ada plays 5",
                                           "Ben plays 8", "Cleo passes"]
+    assert told[5].text == ("Dan passes. Round 1 over: Ada 1 point, Ben 2 points, Cleo 0 points and Dan 0 points; "
+                            "move Ada's token 1 space and Ben's token 2 spaces")  # History tells the round whole
     assert [t.seq for t in told if t.ends_turn] == [6, 11]  # the two rounds' ends
 
 
