@@ -26,6 +26,7 @@ from companion.display import rules as rules_display
 from companion.errors import ScriptEnded
 from companion.i18n import _
 from companion.screens import rules as rules_screen
+from companion.screens.hold import HOLD_SECONDS, EventHold
 from companion.session import GameSession, Waiting
 from companion.session.base import NO_CAMERA
 from companion.store import Store
@@ -77,6 +78,8 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
     trace = EventTrace.from_env(store, session)  # issue 9: None unless COMPANION_TRACE_EVENTS=1
     wins, scored = _wins(store, game), False
     period = 1.0 / fps
+    # the last event of a turn stays a few seconds into the next (not in a replay: NEXT steps it on purpose)
+    hold = EventHold(0.0 if getattr(session, "steps_history", False) else HOLD_SECONDS)
     while not session.finished:
         if stop.requested():
             log.info("quit (%s): the game is saved and resumes at the next start", stop.signal_name() or "stop")
@@ -96,7 +99,8 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
             show_leds(leds, session)
         if session.winner_name is not None and not scored:  # the winning event came by camera or by a press
             wins, scored = _wins(store, game), True
-        view = screen.build_view(session, wins)
+        # a headless run's clock is its ticks: what it shows does not depend on the machine's speed
+        view = hold.apply(screen.build_view(session, wins), ticks * period if headless else started)
         display.show(view, draw, session.mode.value)
         if trace is not None:
             trace.shown()

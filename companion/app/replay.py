@@ -115,6 +115,8 @@ class ReplaySession(ButtonsOnly):
     shown, ``shown`` the events replayed there (0..``total``); ``to_summary``: the players stepped past
     the last stop (the summary follows). ``inner``: the game's own session on the events shown."""
 
+    steps_history = True  # the play loop keeps no event past its turn: each step shows its own
+
     mode = Mode.REPLAY
 
     def __init__(self, store, entry: GameEntry, game_id: int):

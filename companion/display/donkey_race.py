@@ -82,10 +82,17 @@ def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect
     lane_h = area.height // n
     name_h = text.line_height(floor, bold=True)
     spaces = view.track_length + 1
-    stacked = lane_h >= 2 * name_h + pad
+    edge = 3  # the highlight's 2 px frame and a pixel of air: no label or pawn touches it
+    stacked = lane_h >= 2 * name_h + pad + 2 * edge
     name_w = 0 if stacked else min(area.width * 2 // 5, max(text.width_of(lane.name, floor, bold=True)
                                                           for lane in view.lanes) + 2 * pad)
-    track_x, track_w = area.x + name_w, area.width - name_w
+    track_h_most = (lane_h - 2 - name_h - 2 * edge) if stacked else lane_h - 2 - 2 * edge
+    # a pawn is large enough for its badge ("A", "P1") even where a space is smaller, and stays inside
+    # the lane with room to spare at the track's ends
+    cell_guess = (area.width - name_w - 2 * pad) / spaces
+    pawn = max(4.0, min(track_h_most, max(cell_guess * 0.92, floor * 1.5)))
+    inset = max(pad, round(pawn / 2 - cell_guess / 2) + edge + 1)
+    track_x, track_w = area.x + name_w + inset, area.width - name_w - 2 * inset
     cell = track_w / spaces
     for i, lane in enumerate(view.lanes):
         y = area.y + i * lane_h
@@ -95,14 +102,14 @@ def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect
         if stacked:
             label = ngettext("{name}: space {n}", "{name}: space {n}", lane.position).format(name=lane.name,
                                                                                          n=lane.position)
-            draw_text(surface, label, pygame.Rect(row.x + pad, y, row.width - 2 * pad, name_h), floor,
+            draw_text(surface, label, pygame.Rect(row.x + pad, y + edge, row.width - 2 * pad, name_h), floor,
                       palette.FOREGROUND, bold=True)
-            track_h = max(4, row.bottom - (y + name_h) - 2)
-            cy = y + name_h + track_h / 2
+            track_h = max(4, row.bottom - edge - (y + edge + name_h))
+            cy = y + edge + name_h + track_h / 2
         else:
             draw_text(surface, lane.name, pygame.Rect(row.x + pad, row.centery - name_h // 2, name_w - 2 * pad,
                                                       name_h), floor, palette.FOREGROUND, bold=True)
-            track_h = max(4, row.height - 4)
+            track_h = max(4, row.height - 2 * edge)
             cy = row.centery
         size = min(cell * 0.95, track_h * 0.9)
         for space in range(spaces):
@@ -112,7 +119,7 @@ def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect
             pygame.draw.rect(surface, colour, box)
             pygame.draw.rect(surface, palette.SLOT_EDGE, box, 1)
         shown = min(lane.position, spaces - 1)
-        draw_token(surface, (track_x + (shown + 0.5) * cell, cy), min(cell * 0.92, track_h), styles[lane.seat])
+        draw_token(surface, (track_x + (shown + 0.5) * cell, cy), min(pawn, track_h), styles[lane.seat])
 
 
 def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect,

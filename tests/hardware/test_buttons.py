@@ -160,17 +160,20 @@ def test_bad_pin_maps_are_refused(factory):
         ButtonPanel({Button.CONFIRM: 5, Button.BANK: 5}, pin_factory=factory)
 
 
-def test_make_pin_factory_falls_back_to_mock_with_a_warning(caplog):
+@pytest.mark.parametrize("on_a_pi, level", [(True, logging.WARNING), (False, logging.DEBUG)])
+def test_make_pin_factory_falls_back_to_mock_a_warning_on_a_pi_only(caplog, monkeypatch, on_a_pi, level):
     try:
         import lgpio  # noqa: F401
     except ImportError:
         pass
     else:
         pytest.skip("lgpio is installed here; the fallback is not reachable")
-    with caplog.at_level(logging.WARNING, logger="hardware.buttons"):
+    monkeypatch.setattr("hardware.buttons.is_raspberry_pi", lambda: on_a_pi)
+    with caplog.at_level(logging.DEBUG, logger="hardware.buttons"):
         factory = make_pin_factory({})
     assert isinstance(factory, MockFactory)
-    assert "mock pins" in caplog.text
+    said = [record.levelno for record in caplog.records if "mock pins" in record.getMessage()]
+    assert said == [level]  # off the Pi mock pins are expected: said quietly
     factory.close()
 
 

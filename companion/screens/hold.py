@@ -1,0 +1,58 @@
+"""An event kept on the notice band past the turn it happened in, so no one misses it.
+
+A game's band shows the last event ("Ada captures Ben's pawn"); the next player's first press or the
+camera's next reading would replace it at once. :class:`EventHold` keeps the last event of a turn that
+has just ended on the band for :data:`HOLD_SECONDS`, before what the new turn says ("Ada captures Ben's
+pawn · Ben rolls 3"); within one turn the newer event replaces the older at once, and warnings, refused
+presses and the winner are shown as they are. History keeps every event whatever the band showed.
+Pure: the caller gives the time (the play loop's clock; a headless run counts its ticks).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.screens.common import Chrome, Tone, with_chrome
+
+HOLD_SECONDS = 4.0
+"""How long an event stays on the band once the turn it happened in is over (seconds): time to read a
+line at arm's length while the next player already rolls."""
+
+JOIN = " \u00b7 "
+"""Between the kept event and what the new turn says."""
+
+
+@dataclass
+class _Kept:
+    text: str
+    until: float
+
+
+class EventHold:
+    """Applied to every view a loop shows (:meth:`apply`); remembers the last event and whose turn it was.
+
+    hold: seconds an event outlives its turn (:data:`HOLD_SECONDS`)."""
+
+    def __init__(self, hold: float = HOLD_SECONDS):
+        self.hold = hold
+        self._last: tuple[str, int | None] | None = None  # the last event shown, and the seat to act then
+        self._kept: _Kept | None = None
+
+    def apply(self, view, now: float):
+        """``view`` (a game's view with a :class:`Chrome`) as the band should show it at time ``now``
+        (seconds, any monotonic origin); other views unchanged."""
+        chrome = getattr(view, "chrome", None)
+        if not isinstance(chrome, Chrome) or not chrome.seats:
+            return view
+        notice, tone, seat = chrome.notice, chrome.tone, chrome.active
+        if self._last is not None and seat != self._last[1]:  # the turn passed: its last event is kept a while
+            self._kept = _Kept(self._last[0], now + self.hold)
+            self._last = None
+        if notice and tone == Tone.EVENT:
+            self._last = (notice, seat)
+        kept = self._kept
+        if kept is None or now >= kept.until or tone not in (Tone.EVENT,) or kept.text == notice:
+            if kept is not None and now >= kept.until:
+                self._kept = None
+            return view
+        return with_chrome(view, notice=kept.text + JOIN + notice if notice else kept.text, tone=Tone.EVENT)

@@ -1,0 +1,49 @@
+"""EventHold: the last event of a turn stays on the band a few seconds into the next turn."""
+
+from dataclasses import dataclass
+
+from companion.screens.common import Chrome, SeatChip, Tone
+from companion.screens.hold import HOLD_SECONDS, JOIN, EventHold
+
+SEATS = (SeatChip("Ada", 0, "", 0), SeatChip("Ben", 1, "", 0))
+
+
+@dataclass(frozen=True)
+class View:
+    chrome: Chrome
+
+
+def view(active: int, notice: str = "", tone: str = Tone.EVENT) -> View:
+    return View(Chrome("Ludo", SEATS, active, "prompt", (), notice, tone))
+
+
+def shown(hold: EventHold, v: View, now: float) -> str:
+    return hold.apply(v, now).chrome.notice
+
+
+def test_an_event_outlives_its_turn_by_a_few_seconds_then_gives_way():
+    hold = EventHold()
+    assert shown(hold, view(0, "Ada captures Ben's pawn"), 0.0) == "Ada captures Ben's pawn"
+    assert shown(hold, view(1), 0.5) == "Ada captures Ben's pawn"  # Ben's first press cleared the band
+    assert shown(hold, view(1, "Ben rolls 3"), 1.0) == "Ada captures Ben's pawn" + JOIN + "Ben rolls 3"
+    assert shown(hold, view(1, "Ben rolls 3"), 0.5 + HOLD_SECONDS) == "Ben rolls 3"
+    assert shown(hold, view(1), 0.6 + HOLD_SECONDS) == ""
+
+
+def test_within_a_turn_the_newer_event_replaces_the_older_at_once():
+    hold = EventHold()
+    shown(hold, view(0, "Ada rolls 6"), 0.0)
+    assert shown(hold, view(0, "Ada enters a pawn"), 0.1) == "Ada enters a pawn"
+
+
+def test_warnings_refusals_and_the_winner_are_shown_as_they_are():
+    hold = EventHold()
+    shown(hold, view(0, "Ada captures Ben's pawn"), 0.0)
+    assert shown(hold, view(1, "Nothing to undo", Tone.REFUSED), 0.2) == "Nothing to undo"
+    assert shown(hold, view(1, "Ben wins!", Tone.WIN), 0.3) == "Ben wins!"
+
+
+def test_no_hold_keeps_nothing():
+    hold = EventHold(0.0)
+    shown(hold, view(0, "Ada banks"), 0.0)
+    assert shown(hold, view(1, "Ben rolls"), 0.0) == "Ben rolls"
