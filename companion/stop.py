@@ -126,6 +126,14 @@ def exit_now_if_signalled(status: int) -> int:
     os._exit(status)
 
 
+def default_signals() -> None:
+    """SIGTERM and SIGINT as the system has them (ending the process): a forked pool worker's
+    initializer. A worker that inherited this module's handler would only record the SIGTERM of its
+    pool's ``terminate()`` while it waits for work, and the pool would wait for it for ever."""
+    for signum in SIGNALS:
+        signal.signal(signum, signal.SIG_DFL if signum == signal.SIGTERM else signal.default_int_handler)
+
+
 def take_signals_early() -> None:
     """Record SIGTERM and SIGINT from now on, before the box's modules are imported (issue 52: a SIGTERM
     in the first second, while numpy, OpenCV and Pygame load, killed it with status 143): called by

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion import stop
 from companion.errors import UserError
 from companion.games import CHANCE, TERMINAL
 from companion.hints import Budget
@@ -158,7 +159,7 @@ def simulate_games(names: list[str], games: int, seed: int, table: Mapping[str, 
             played = _play_range((0, games))
         else:
             bounds = [games * part // jobs for part in range(jobs + 1)]
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            with multiprocessing.get_context("fork").Pool(jobs, initializer=stop.default_signals) as pool:
                 parts = pool.map(_play_range, [(bounds[k], bounds[k + 1]) for k in range(jobs)])
             played = [game for part in parts for game in part]
     finally:

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion import stop
 from companion.errors import IllegalMove, UserError
 from companion.games import CHANCE, TERMINAL
 from companion.registry import game as game_entry
@@ -249,7 +250,7 @@ def run_fuzz(game: str, games: int, seed: int, *, report: FuzzReport | None = No
     bounds = [games * part // jobs for part in range(jobs + 1)]
     # fork: the workers inherit the engines' modules as this process has them (closures do not pickle).
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs) as pool:
+    with context.Pool(jobs, initializer=stop.default_signals) as pool:
         parts = pool.starmap(_fuzz_range, [(game, seed, bounds[k], bounds[k + 1]) for k in range(jobs)])
     for part in parts:
         report.merge(part)

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion import stop
 from companion.app.by_hand import by_hand_variant
 from companion.bench.crash import _child_env, _preload, run_child
 from companion.bench.presses import Plan, following, make_plan, stored_game, write_script
@@ -127,7 +128,7 @@ def run_power_cut(game: str, runs: int, kills: int, seed: int, *, jobs: int = 1,
     workdir = tempfile.mkdtemp(prefix="power-cut-")
     tasks = [(game, run, kills, seed, workdir) for run in range(runs)]
     jobs = min(jobs or os.cpu_count() or 1, runs)
-    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=stop.default_signals) if jobs > 1 else None
     try:
         results = map(_one, tasks) if pool is None else pool.imap(_one, tasks)
         for run, figures in enumerate(results):

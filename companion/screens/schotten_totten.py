@@ -191,11 +191,11 @@ def _prompt(session: SchottenTottenSession) -> str:
 _KEYS: dict[Mode, Keys] = {
     Mode.START: ((Button.CONFIRM, N_("deal")), (Button.NEXT, N_("other player")), HOLD_FOR_RULES),
     Mode.WATCH: ((Button.BANK, N_("enter by hand")), (Button.UNDO, N_("undo"))),
-    Mode.CLAIM: ((Button.CONFIRM, N_("claim")), (Button.NEXT, N_("next stone")), (Button.PASS, N_("done")),
-                 (Button.UNDO, N_("undo"))),
+    Mode.CLAIM: ((Button.CONFIRM, N_("claim")), (Button.NEXT, N_("next stone")),
+                 (Button.PASS, N_("previous stone")), (Button.BANK, N_("done")), (Button.UNDO, N_("undo"))),
 }
 
-_STONE_KEYS: Keys = ((Button.CONFIRM, N_("this stone")), (Button.BANK, N_("next stone")),
+_STONE_KEYS: Keys = ((Button.CONFIRM, N_("this stone")), (Button.NEXT, N_("next stone")),
                      (Button.PASS, N_("previous stone")))
 """The card played, its first step: which stone (``placing``); UNDO follows (:func:`_keys`)."""
 
@@ -206,8 +206,9 @@ _CARD_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("+1")), (Butt
 
 def _keys(session: SchottenTottenSession) -> tuple[tuple[str, str], ...]:
     """What each button does now: the two steps of a card played (its stone, then its card; one scheme
-    for a card read and one entered by hand), PASS only for a player who cannot play (C.4), NEXT at the
-    claim step only with more than one stone to choose."""
+    for a card read and one entered by hand), PASS to pass only for a player who cannot play (C.4), NEXT and PASS at
+    the claim step only with more than one stone to choose. One meaning a button through the game: NEXT the
+    next stone, colour or player, PASS one back or a pass, BANK +1 or done, CONFIRM yes, UNDO back."""
     mode, state = session.mode, session.state
     if mode is Mode.OVER:
         return key_legend(((Button.CONFIRM, N_("finish") if session.match_over else N_("next game")),))
@@ -219,7 +220,7 @@ def _keys(session: SchottenTottenSession) -> tuple[tuple[str, str], ...]:
     if mode is Mode.WATCH and not state.can_play(state.active):
         return key_legend(((Button.PASS, N_("pass")), (Button.UNDO, N_("undo"))))
     if mode is Mode.CLAIM and len(session.claim_options()) < 2:
-        return key_legend(tuple(k for k in _KEYS[mode] if k[0] is not Button.NEXT))
+        return key_legend(tuple(k for k in _KEYS[mode] if k[0] not in (Button.NEXT, Button.PASS)))
     return key_legend(_KEYS[mode])
 
 
@@ -249,7 +250,7 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "phalanx, BO battalion order, SL skirmish line, H host. When you claim, NEXT goes through "
         "your complete stones and says why each can or cannot be claimed.")),
     (N_("Entering a card"),
-     N_("First its stone: BANK the next stone, PASS the one before, CONFIRM keeps it. The card shown "
+     N_("First its stone: NEXT the next stone, PASS the one before, CONFIRM keeps it. The card shown "
         "follows the stone: the next card for your cards there. With no camera this opens by itself "
         "and UNDO takes back the last step.")),
     (N_("Choosing the card"),

@@ -15,16 +15,18 @@ played card must be one not yet seen. Modes:
   colour digit 1-6 for R O Y G B P followed by the value: ``15`` is R5, ``410`` is G10). ``pass``
   when no card can be played (C.4); ``choose N`` asks whether stone N can be claimed now.
 - ``CHECK``: the card played, read or entered, in two steps with the same presses for both
-  (:attr:`SchottenTottenSession.placing`). Its stone: ``bank`` / ``pass`` the next / previous stone
+  (:attr:`SchottenTottenSession.placing`). Its stone: ``next`` / ``pass`` the next / previous stone
   with room for the player (round the row), ``confirm`` keeps it; an entry by hand starts at the
   first such stone, its card following the stone (:func:`likely_card`: the next card of the player's
   formation there, or a middle red) until the card is changed. Its card: ``bank`` / ``pass`` the value
   +1 / -1 and ``next`` the next colour, only cards not yet on the table (C.2); ``confirm`` plays it,
   ``undo`` goes back to the stone. ``undo`` at the stone drops the entry (the camera reads again), or
   with no camera takes back the last play, which opens again at its card to be corrected.
-- ``CLAIM``: stones the player may claim (C.6); ``next`` selects a stone with 3 of the player's
-  cards, ``confirm`` claims it (refused with the reason: for a proof, a completion of the opponent's
-  side that would beat it), ``choose N`` claims stone N, ``pass`` ends the claims.
+- ``CLAIM``: stones the player may claim (C.6); ``next`` / ``pass`` select the next / previous stone
+  with 3 of the player's cards, ``confirm`` claims it (refused with the reason: for a proof, a
+  completion of the opponent's side that would beat it), ``choose N`` claims stone N, ``bank`` ends
+  the claims (done). Each button means one thing through the game: CONFIRM yes, NEXT the next stone,
+  colour or player, PASS one back (a stone, a value) or a pass, BANK +1 or done, UNDO back.
 - ``OVER``: the game's result and the match score; ``confirm`` starts the next game of the match, or
   ends the session after ``match_length`` games.
 
@@ -435,8 +437,8 @@ class SchottenTottenSession:
             elif button is Button.PASS:
                 self._accept(Pass())
         elif self.placing:
-            if button in (Button.BANK, Button.PASS):
-                self._move_stone(1 if button is Button.BANK else -1)
+            if button in (Button.NEXT, Button.PASS):  # NEXT the next stone, PASS one back: as at a claim
+                self._move_stone(1 if button is Button.NEXT else -1)
             elif button is Button.CONFIRM:
                 self.placing = False
             elif button is Button.UNDO:  # with a camera: drop the entry, read again
@@ -517,11 +519,14 @@ class SchottenTottenSession:
         if button is Button.NEXT and options:
             later = [i for i in options if i > self.selected]
             self.selected = later[0] if later else options[0]
+        elif button is Button.PASS and options:  # one back, as PASS steps back a stone or a value
+            earlier = [i for i in options if i < self.selected]
+            self.selected = earlier[-1] if earlier else options[-1]
         elif button is Button.CONFIRM:
             self._claim(self.selected)
         elif button is Button.CHOOSE and args:
             self._claim(self._stone(args[0]))
-        elif button is Button.PASS:
+        elif button is Button.BANK:  # done claiming: like banking, the player keeps what is claimed
             self._accept(EndClaims())
 
     def _claim(self, stone: int) -> None:
@@ -697,9 +702,9 @@ def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT, UNDO only) that make ``session`` take ``action``,
     applied to it as they are made (by-hand demo scripts, and the camera demo's corrections): a card
     entered by hand opens with BANK (by itself with no camera), a card read at the wrong stone goes back
-    to its stone with UNDO; the stone stepped with BANK / PASS (whichever way is shorter) and kept with
+    to its stone with UNDO; the stone stepped with NEXT / PASS (whichever way is shorter) and kept with
     CONFIRM; the card stepped with the fewest BANK (+1) / PASS (-1) / NEXT (colour) and played with
-    CONFIRM. A claim's stone picked with NEXT and CONFIRM; PASS ends the claims or passes. Draws need no
+    CONFIRM. A claim's stone picked with NEXT / PASS and CONFIRM; BANK ends the claims, PASS passes. Draws need no
     press. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
@@ -716,7 +721,7 @@ def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
             if action.stone not in stones or session.proposal[1] not in stones:
                 raise ValueError(f"no presses put {action!r} at a stone with room")
             ahead = (stones.index(action.stone) - stones.index(session.proposal[1])) % len(stones)
-            button = Button.BANK if ahead <= len(stones) - ahead else Button.PASS
+            button = Button.NEXT if ahead <= len(stones) - ahead else Button.PASS
             for _step in range(min(ahead, len(stones) - ahead)):
                 press(button)
             press(Button.CONFIRM)
@@ -727,10 +732,16 @@ def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
             press(button)
         press(Button.CONFIRM)
     elif isinstance(action, Claim):
-        while session.selected != action.stone and len(presses) < NUM_STONES:
-            press(Button.NEXT)
+        options = session.claim_options()
+        if session.selected in options and action.stone in options:
+            ahead = (options.index(action.stone) - options.index(session.selected)) % len(options)
+            button = Button.NEXT if ahead <= len(options) - ahead else Button.PASS
+            for _step in range(min(ahead, len(options) - ahead)):
+                press(button)
         press(Button.CONFIRM)
-    elif isinstance(action, (EndClaims, Pass)):
+    elif isinstance(action, EndClaims):
+        press(Button.BANK)
+    elif isinstance(action, Pass):
         press(Button.PASS)
     elif not isinstance(action, Draw):
         raise ValueError(f"no presses make {action!r}")

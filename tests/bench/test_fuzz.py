@@ -123,3 +123,16 @@ def test_sums_to_one_is_exact_with_one_or_several_denominators():
     assert _sums_to_one([Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)])
     assert not _sums_to_one([Fraction(1, 2), Fraction(1, 3), Fraction(1, 7)])
     assert _sums_to_one([Fraction(1)])
+
+
+def test_the_workers_end_with_their_pool_when_the_parent_takes_sigterm():
+    """A pool's workers are ended with SIGTERM: a worker that inherited the box's handler
+    (companion.stop) only recorded it, and the pool waited for it for ever (seen hanging a test run)."""
+    import subprocess
+    import sys
+
+    code = ("import signal; from companion import stop; from companion.bench import run_fuzz; "
+            "signal.signal(signal.SIGTERM, stop._on_signal); "
+            "print(run_fuzz('donkey-race', 4, seed=4, jobs=2)['games'])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "4", done.stderr

@@ -272,12 +272,12 @@ def test_a_card_is_entered_and_corrected_with_the_buttons_alone(tmp_path):
         assert session.mode is Mode.CHECK and session.placing and session.proposal == (Card(0, 5), 0)
         view = build_view(session)
         assert view.prompt == f"{name}: play at stone 1?"
-        assert dict(view.keys) == {"CONFIRM": "this stone", "BANK": "next stone", "PASS": "previous stone",
-                                   "UNDO": "cancel"}
+        assert dict(view.keys) == {"CONFIRM": "this stone", "NEXT": "next stone", "PASS": "previous stone",
+                                   "UNDO": "cancel"}  # NEXT the next stone, as at a claim (issue 51)
         session.on_command(Command(Button.PASS))  # back round the row: stone 9
         assert session.proposal == (Card(0, 5), 8)
-        session.on_command(Command(Button.BANK))
-        session.on_command(Command(Button.BANK))
+        session.on_command(Command(Button.NEXT))
+        session.on_command(Command(Button.NEXT))
         assert session.proposal == (Card(0, 5), 1)
         session.on_command(Command(Button.CONFIRM))  # this stone: now the card
         view = build_view(session)
@@ -288,7 +288,7 @@ def test_a_card_is_entered_and_corrected_with_the_buttons_alone(tmp_path):
             session.on_command(Command(button))
         assert session.proposal == (Card(1, 4), 1)
         session.on_command(Command(Button.UNDO))  # back to the stone: the card changed stays
-        session.on_command(Command(Button.BANK))
+        session.on_command(Command(Button.NEXT))
         assert session.placing and session.proposal == (Card(1, 4), 2)
         session.on_command(Command(Button.CONFIRM))
         session.on_command(Command(Button.CONFIRM))
@@ -319,9 +319,9 @@ def test_with_no_camera_the_entry_opens_by_itself_and_the_card_follows_the_stone
     for line in ("set 2 17", "confirm", "set 1 52", "confirm"):  # Ada R7 at stone 2; Ben B2 at stone 1
         session.on_command(cmd(line))
     assert session.state.active == a and session.proposal == (Card(0, 5), 0)  # Ada: stone 1, R5
-    session.on_command(cmd("bank"))  # stone 2, where Ada has R7: the next card of her run, R8
+    session.on_command(cmd("next"))  # stone 2, where Ada has R7: the next card of her run, R8
     assert session.proposal == (Card(0, 8), 1)
-    for line in ("confirm", "confirm", "set 1 53", "confirm", "bank", "confirm", "confirm"):  # R8; B3; R9
+    for line in ("confirm", "confirm", "set 1 53", "confirm", "next", "confirm", "confirm"):  # R8; B3; R9
         session.on_command(cmd(line))
     assert session.state.stones[1].cards[a] == (Card(0, 7), Card(0, 8), Card(0, 9))
     assert session.mode is Mode.CLAIM  # a colour run 24 cannot be beaten: Ada claims
@@ -353,7 +353,7 @@ def test_a_card_read_at_the_wrong_stone_is_corrected_with_the_same_presses(tmp_p
     session.on_frame(None, TableReading((SeenCard(4, a, Card(2, 6)),)))  # Y6 at stone 5; it was Y7 at stone 6
     assert session.mode is Mode.CHECK and session.proposal == (Card(2, 6), 4) and not session.placing
     presses = [c.button.value for c in press_for(session, Play(Card(2, 7), 5))]
-    assert presses == ["undo", "bank", "confirm", "bank", "confirm"]
+    assert presses == ["undo", "next", "confirm", "bank", "confirm"]
     assert session.state.stones[5].cards[a] == (Card(2, 7),)
 
 
@@ -433,3 +433,23 @@ def test_the_alert_names_the_threatened_stones_in_words_with_the_right_number():
         assert alert_text("Ben", (4, 5), False) == "Ben kann im nächsten Zug die Steine 5 und 6 beanspruchen"
     finally:
         set_language("en")
+
+
+def test_each_button_keeps_one_meaning_through_the_game(tmp_path):
+    """Issue 51: BANK chose the next stone when a card was placed but NEXT when claiming, PASS went back a
+    stone there but ended the claims here. Now NEXT is the next stone, colour or player, PASS one back (or a
+    pass), BANK +1 or done, over a whole game entered with the buttons."""
+    from companion.app.by_hand import script_path
+
+    meanings: dict[str, set[str]] = {}
+    session = make_session(tmp_path)
+    session.on_camera_problem("No camera")
+    for line in script_path(GAME).read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or session.finished:
+            continue
+        for button, what in build_view(session).keys:
+            meanings.setdefault(button, set()).add(what)
+        session.on_command(cmd(line.strip()))
+    assert meanings["NEXT"] <= {"other player", "next stone", "colour"}
+    assert meanings["PASS"] <= {"previous stone", "-1", "pass"}
+    assert meanings["BANK"] <= {"+1", "done", "enter by hand"} and "done" in meanings["BANK"]
