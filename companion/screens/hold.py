@@ -29,13 +29,14 @@ class _Kept:
 
 
 class EventHold:
-    """Applied to every view a loop shows (:meth:`apply`); remembers the last event and whose turn it was.
+    """Applied to every view a loop shows (:meth:`apply`); remembers whose turn it is and its last event.
 
     hold: seconds an event outlives its turn (:data:`HOLD_SECONDS`)."""
 
     def __init__(self, hold: float = HOLD_SECONDS):
         self.hold = hold
-        self._last: tuple[str, int | None] | None = None  # the last event shown, and the seat to act then
+        self._seat: int | None = None  # the seat to act, as last seen (a screen with nobody to act keeps it)
+        self._event = ""  # the last event of that seat's turn
         self._kept: _Kept | None = None
 
     def apply(self, view, now: float):
@@ -45,14 +46,20 @@ class EventHold:
         if not isinstance(chrome, Chrome) or not chrome.seats:
             return view
         notice, tone, seat = chrome.notice, chrome.tone, chrome.active
-        if self._last is not None and seat != self._last[1]:  # the turn passed: its last event is kept a while
-            self._kept = _Kept(self._last[0], now + self.hold)
-            self._last = None
-        if notice and tone == Tone.EVENT:
-            self._last = (notice, seat)
+        event = notice if notice and tone == Tone.EVENT else ""
+        if seat is not None:  # a screen with nobody to act (a check, the deal) passes no turn
+            if self._seat is not None and seat != self._seat:  # the turn passed: its last event is kept
+                closing = event if event and event != self._event else self._event  # the move that ended it
+                if closing:
+                    self._kept = _Kept(closing, now + self.hold)
+                self._event = closing
+            self._seat = seat
+        if event:
+            self._event = event
         kept = self._kept
-        if kept is None or now >= kept.until or tone not in (Tone.EVENT,) or kept.text == notice:
-            if kept is not None and now >= kept.until:
-                self._kept = None
+        if kept is not None and now >= kept.until:
+            self._kept = kept = None
+        if kept is None or tone != Tone.EVENT:  # warnings, refused presses, the winner: as they are
             return view
-        return with_chrome(view, notice=kept.text + JOIN + notice if notice else kept.text, tone=Tone.EVENT)
+        new = notice if notice != kept.text else ""
+        return with_chrome(view, notice=kept.text + JOIN + new if new else kept.text, tone=Tone.EVENT)

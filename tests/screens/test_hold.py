@@ -47,3 +47,18 @@ def test_no_hold_keeps_nothing():
     hold = EventHold(0.0)
     shown(hold, view(0, "Ada banks"), 0.0)
     assert shown(hold, view(1, "Ben rolls"), 0.0) == "Ben rolls"
+
+
+def test_a_screen_with_nobody_to_act_passes_no_turn():
+    hold = EventHold()
+    shown(hold, view(0, "Ada rolls again"), 0.0)
+    assert shown(hold, View(Chrome("Ludo", SEATS, None, "check", (), "")), 0.1) == ""
+    assert shown(hold, view(0, "Ada captures Ben's pawn"), 0.2) == "Ada captures Ben's pawn"  # still Ada's turn
+
+
+def test_the_move_that_ends_a_turn_is_kept_even_when_it_shows_with_the_next_player_to_act():
+    hold = EventHold()
+    shown(hold, view(0, "Ada rolls again"), 0.0)
+    assert shown(hold, view(1, "Ada captures Ben's pawn"), 0.1) == "Ada captures Ben's pawn"
+    assert shown(hold, view(1), 0.2) == "Ada captures Ben's pawn"
+    assert shown(hold, view(1, "Ben rolls 6"), 0.3) == "Ada captures Ben's pawn" + JOIN + "Ben rolls 6"
