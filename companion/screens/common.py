@@ -61,8 +61,9 @@ class Chrome:
     first player while the table chooses), None when nobody is. round: the header's right-hand figure
     ("Round 6", "Game 1 of 3", "" for none). prompt: the one line saying what the box waits for. keys:
     (button name, what it does now) pairs, only presses that do something. notice: the event band's text
-    ("" when there is none), drawn in ``tone`` (:class:`Tone`); it stays until the next press. winner:
-    the index into ``seats`` of the winner whose token a ``WIN`` notice shows (None for a shared win).
+    ("" when there is none), drawn in ``tone`` (:class:`Tone`); the play loop keeps a turn's last event
+    a few seconds into the next turn (``screens/hold.py``). winner: the index into ``seats`` of the
+    winner whose token a ``WIN`` notice shows (None for a shared win).
     band_space: the band keeps its own space (two lines of the floor size) with or without a notice, so
     the board never moves or changes size through a game (Ludo, Schotten Totten, the donkey race); Can't
     Stop leaves it False: its side panel needs the height to show every pairing in full, and a notice
