@@ -305,7 +305,7 @@ def load_config(path: Path | None, *, must_exist: bool = False) -> Config:
     except FileNotFoundError:
         if must_exist:
             raise ConfigError(f"{path}: config file not found") from None
-        logger.info("no config file at %s; using defaults", path)
+        logger.debug("no config file at %s; using defaults", path)  # the usual case: nothing to say
         return Config(source=None)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None

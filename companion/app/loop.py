@@ -50,6 +50,11 @@ class RunResult:
     stopped: bool = False
 
 
+HEADLESS_TICK_S = 0.5
+"""The time a tick stands for in a headless run (seconds): about the time between two presses at a
+table, so an event kept a few seconds (``companion.screens.hold``) is kept over a few presses."""
+
+
 def run_loop(session: GameSession, store: Store, camera: FrameSource | None, reader: Callable[[Any], Any],
              inputs, display: Display, *, screen: ModuleType, draw: Draw, game: str,
              screenshots: Path | None = None, headless: bool = False, fps: float = 10.0,
@@ -99,8 +104,9 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
             show_leds(leds, session)
         if session.winner_name is not None and not scored:  # the winning event came by camera or by a press
             wins, scored = _wins(store, game), True
-        # a headless run's clock is its ticks: what it shows does not depend on the machine's speed
-        view = hold.apply(screen.build_view(session, wins), ticks * period if headless else started)
+        # a headless run's clock is its ticks, each the time between two presses at a table: what it
+        # shows does not depend on the machine's speed
+        view = hold.apply(screen.build_view(session, wins), ticks * HEADLESS_TICK_S if headless else started)
         display.show(view, draw, session.mode.value)
         if trace is not None:
             trace.shown()

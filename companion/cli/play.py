@@ -110,6 +110,8 @@ def _play(args) -> int:
         check_camera_spec(args.camera)
     if args.screenshots is not None:
         writable_folder(args.screenshots, "--screenshots")
+    if args.language:
+        checked_language(args.language, "--language")  # named before the inputs are looked at
     check_input_spec(args.input)
     check_something_can_be_pressed(args.input, args.headless)
     paths = resolve(os.environ)

@@ -143,12 +143,29 @@ Info = list[tuple[str, palette.RGB, list[str]]]
 """The info box's parts as drawn: (text, colour, its wrapped lines)."""
 
 
+INFO_LINES = 2
+"""The lines kept under the stones for the info box, on every screen of the game (so the board never
+moves when an alert comes or goes): fewer when the body is too low for the board and them."""
+
+
 def _info(parts: list[tuple[str, palette.RGB]], body: pygame.Rect, floor: int, pad: int) -> tuple[Info, int]:
-    """The info box's parts wrapped to the width of ``body``, and its height (0: none shown)."""
+    """The info box's parts wrapped to the width of ``body``, and the lines they take."""
     info = [(words, colour, text.wrap_all(words, floor, body.width - 2 * pad, bold=colour != palette.MUTED))
             for words, colour in parts]
-    lines = sum(len(wrapped) for _words, _colour, wrapped in info)
-    return info, lines * text.line_height(floor, bold=True) + (pad if lines else 0)
+    return info, sum(len(wrapped) for _words, _colour, wrapped in info)
+
+
+def info_room(body: pygame.Rect, floor: int, pad: int) -> int:
+    """The info box's lines for a body ``body``: :data:`INFO_LINES`, or fewer where the board would not
+    fit above them (the same for every screen of a game: it depends on the body alone)."""
+    for lines in range(INFO_LINES, 0, -1):
+        if _board_fits(body, _info_height(lines, floor, pad), floor):
+            return lines
+    return 0
+
+
+def _info_height(lines: int, floor: int, pad: int) -> int:
+    return lines * text.line_height(floor, bold=True) + (pad if lines else 0)
 
 
 def _board_fits(body: pygame.Rect, info_h: int, floor: int) -> bool:
@@ -162,8 +179,8 @@ def fitted(view: StView, size: tuple[int, int]) -> tuple[StView, list[tuple[str,
     into the notice band."""
     frame = chrome_layout(view.chrome, size)
     floor, pad = frame.type.floor, frame.pad
-    parts = info_parts(view)
-    while parts and not _board_fits(frame.body, _info(parts, frame.body, floor, pad)[1], floor):
+    parts, room = info_parts(view), info_room(frame.body, floor, pad)
+    while parts and _info(parts, frame.body, floor, pad)[1] > room:
         if parts[-1][1] == palette.MUTED:
             parts = parts[:-1]  # the legend: the cards come first
             continue
@@ -181,7 +198,8 @@ def draw(surface: pygame.Surface, view: StView) -> None:
     layout = draw_chrome(surface, view.chrome)
     body, sizes, pad = layout.body, layout.type, layout.pad
     floor = sizes.floor
-    info, info_h = _info(parts, body, floor, pad)
+    info, _lines = _info(parts, body, floor, pad)
+    info_h = _info_height(info_room(body, floor, pad), floor, pad)  # kept whether anything is said or not
     side_h, stone_h, card_h = board_metrics(body, info_h, floor)
     col_w = body.width / 9
     for i, stone in enumerate(view.stones[:9]):

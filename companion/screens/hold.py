@@ -29,14 +29,15 @@ class _Kept:
 
 
 class EventHold:
-    """Applied to every view a loop shows (:meth:`apply`); remembers whose turn it is and its last event.
+    """Applied to every view a loop shows (:meth:`apply`); remembers whose turn it is and the event on the
+    band.
 
     hold: seconds an event outlives its turn (:data:`HOLD_SECONDS`)."""
 
     def __init__(self, hold: float = HOLD_SECONDS):
         self.hold = hold
         self._seat: int | None = None  # the seat to act, as last seen (a screen with nobody to act keeps it)
-        self._event = ""  # the last event of that seat's turn
+        self._shown = ""  # the event the band showed on the frame before (before any keeping)
         self._kept: _Kept | None = None
 
     def apply(self, view, now: float):
@@ -48,14 +49,14 @@ class EventHold:
         notice, tone, seat = chrome.notice, chrome.tone, chrome.active
         event = notice if notice and tone == Tone.EVENT else ""
         if seat is not None:  # a screen with nobody to act (a check, the deal) passes no turn
-            if self._seat is not None and seat != self._seat:  # the turn passed: its last event is kept
-                closing = event if event and event != self._event else self._event  # the move that ended it
-                if closing:
-                    self._kept = _Kept(closing, now + self.hold)
-                self._event = closing
+            if self._seat is not None and seat != self._seat:
+                # the turn passed: the event on the band as it passed is kept (the move that ended the turn,
+                # shown with the next player already to act, or the one shown just before); a band
+                # already empty keeps nothing, so no older news comes back
+                closing = event if event and event != self._shown else self._shown
+                self._kept = _Kept(closing, now + self.hold) if closing else None
             self._seat = seat
-        if event:
-            self._event = event
+        self._shown = event
         kept = self._kept
         if kept is not None and now >= kept.until:
             self._kept = kept = None

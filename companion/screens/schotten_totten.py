@@ -116,12 +116,12 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     elif session.camera_problem and not notice and not without_camera(session):
         notice, tone = session.camera_problem, Tone.WARNING
     winner = state.winner if state.phase is Phase.OVER else None
-    if session.winner_name is not None:
+    if session.winner_name is not None and session.config.match_length > 1:
         a, b = points
         notice, tone = _("{name} wins the match {a}-{b}: 5 points a game won, 1 point a stone held in a game "
                          "lost").format(name=session.winner_name, a=a, b=b), Tone.WIN
         winner = session.players.index(session.winner_name)
-    elif session.match_over and state.phase is Phase.OVER:
+    elif session.match_over and state.phase is Phase.OVER and session.config.match_length > 1:
         notice, tone = _("Match drawn {a}-{b}").format(a=points[0], b=points[1]), Tone.WIN
     elif winner is not None:  # how it was won, as History's replay tells it
         notice, tone = session.ending or _("{name} wins the game").format(name=session.players[winner]), Tone.WIN
@@ -184,7 +184,9 @@ def _prompt(session: SchottenTottenSession) -> str:
                "stall": _("more stones")}.get(state.ended, "")
         head = _("{name} wins the game ({how})").format(name=session.players[state.winner], how=how)
     if session.match_over:  # the band says who won and how: the prompt says only what it is, on one line
-        return _("Match over")
+        if session.config.match_length > 1:
+            return _("Match over")
+        return _("Game over") if state.winner is not None else head  # one game: no match to speak of
     return head
 
 

@@ -265,8 +265,11 @@ class SchottenTottenSession:
 
     @property
     def ending(self) -> str:
-        """How the game ended, as History's replay tells its last event (:func:`told_ending`); the screen's
-        WIN notice says it."""
+        """How the game ended, for the screen's WIN notice: who won it and how (C.7, C.11: "Ada wins the
+        game with 3 stones side by side"), the end of what History's replay tells of its last claim
+        (:func:`told_ending` before the end)."""
+        if self.state.phase is Phase.OVER:
+            return _end_text(self.players, self.state, max(1, self.games_played), None)
         return told_ending(self, story)
 
     def __init__(self, store, game_id: int, players: list[str], config: SchottenTottenConfig | None = None,

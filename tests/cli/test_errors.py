@@ -66,6 +66,7 @@ def test_a_bad_variant_is_named_before_the_inputs(capsys):
     (["--camera", "device:-1"], "camera spec 'device:-1': device number must be a whole number 0-99"),
     (["--camera", "device:100"], "device number must be a whole number 0-99"),
     (["--screenshots", "/proc/forbidden"], "--screenshots /proc/forbidden: cannot make this folder"),
+    (["--language", "xx"], "--language: the box does not speak 'xx'"),
 ])
 def test_each_bad_argument_is_named_before_the_inputs_and_nothing_is_stored(app_env, capsys, args, said):
     assert main(["play", "donkey-race", "--headless", *args]) == 2

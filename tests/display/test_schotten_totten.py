@@ -70,12 +70,23 @@ def test_an_alert_leaves_the_legend_of_the_tags_on_the_board(tmp_path):
                 views.append(view)
             session.on_command(Command(Button(press)))
     assert views, "the demo game shows an alert beside formation tags"
-    for view in views[:: max(1, len(views) // 5)]:
+
+    def drawn_of(view) -> list[dict]:
         drawn: list[dict] = []
         previous = text.start_log(text.TextLog(drawn.append))
         try:
             render(view, (800, 480))
         finally:
             text.start_log(previous)
+        return drawn
+
+    from dataclasses import replace
+
+    for view in views[:: max(1, len(views) // 5)]:
+        drawn = drawn_of(view)
         said = " ".join(entry["text"] for entry in drawn)
         assert view.alert.split()[0] in said and view.legend.split(" · ")[0] in said, said
+        # the board does not move when the alert goes: every card and tag drawn at the same place
+        quiet = {entry["text"]: entry["rect"] for entry in drawn_of(replace(view, alert=""))}
+        cards = {entry["text"]: entry["rect"] for entry in drawn if len(entry["text"]) <= 4}
+        assert cards and all(quiet.get(name) == rect for name, rect in cards.items()), (cards, quiet)

@@ -62,3 +62,12 @@ def test_the_move_that_ends_a_turn_is_kept_even_when_it_shows_with_the_next_play
     assert shown(hold, view(1, "Ada captures Ben's pawn"), 0.1) == "Ada captures Ben's pawn"
     assert shown(hold, view(1), 0.2) == "Ada captures Ben's pawn"
     assert shown(hold, view(1, "Ben rolls 6"), 0.3) == "Ada captures Ben's pawn" + JOIN + "Ben rolls 6"
+
+
+def test_a_band_empty_when_the_turn_passes_keeps_nothing_and_no_older_news_comes_back():
+    hold = EventHold()
+    shown(hold, view(0, "Ada banks"), 0.0)
+    assert shown(hold, view(1), 0.1) == "Ada banks"
+    assert shown(hold, view(1), 0.2) == "Ada banks"  # kept through Ben's turn for a while
+    assert shown(hold, view(0), 0.3) == ""  # Ben's turn ended with nothing said: Ada's old bank is no news
+    assert shown(hold, view(0, "Ada rolls"), 0.4) == "Ada rolls"

@@ -27,7 +27,8 @@ COLOUR_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
 COLOUR_LETTERS = (Np_("card colour letter", "R"), Np_("card colour letter", "O"), Np_("card colour letter", "Y"),
                   Np_("card colour letter", "G"), Np_("card colour letter", "B"), Np_("card colour letter", "P"))
 """The letters the players read for each colour, translated under the context ``card colour letter``
-(German ``R O Ge Gr B V``: gelb and grün share a G): one or two letters, unique in each language."""
+(German ``R O Ge Gr B V``: gelb and grün share a G; Russian two letters, ``Зл`` and ``Ор``, since ``З`` and
+``О`` read as the digits 3 and 0): one or two letters, unique in each language."""
 
 RANK_COLOUR_RUN = 5
 RANK_THREE_OF_A_KIND = 4
@@ -57,7 +58,7 @@ class Card(NamedTuple):
     @property
     def name(self) -> str:
         """The card as the players read it, in the language spoken: the colour's letter (see
-        :data:`COLOUR_LETTERS`) and the value, ``"Y5"``, German ``"Ge5"``, Russian ``"Ж5"``."""
+        :data:`COLOUR_LETTERS`) and the value, ``"Y5"``, German ``"Ge5"``, Russian ``"Жл5"``."""
         return pgettext(*COLOUR_LETTERS[self.colour]) + str(self.value)
 
     def __str__(self) -> str:

@@ -14,7 +14,7 @@ def test_each_language_has_short_distinct_colour_letters(language):
 
 
 @pytest.mark.parametrize("language, yellow_five, green_nine", [
-    ("en", "Y5", "G9"), ("de", "Ge5", "Gr9"), ("nl", "Ge5", "Gr9"), ("pt_BR", "Am5", "Vd9"), ("ru", "Ж5", "З9")])
+    ("en", "Y5", "G9"), ("de", "Ge5", "Gr9"), ("nl", "Ge5", "Gr9"), ("pt_BR", "Am5", "Vd9"), ("ru", "Жл5", "Зл9")])
 def test_a_card_is_named_in_the_language_spoken(language, yellow_five, green_nine):
     with speaking(language):
         assert (card_name("Y5"), Card(3, 9).name) == (yellow_five, green_nine)
