@@ -82,11 +82,10 @@ def build_view(session, wins: dict[str, int] | None = None) -> SummaryView:
 
 
 def page_prompt(page: int, pages: int) -> str:
-    """The prompt of page ``page`` (0-based) of ``pages`` (translated): NEXT for the next page, CONFIRM to
-    leave; on the last page, CONFIRM to leave (NEXT only wraps round to the first page there)."""
-    if page >= pages - 1:
-        return _("Page {page} of {pages}: CONFIRM to leave").format(page=page + 1, pages=pages)
-    return _("Page {page} of {pages}: NEXT for the next page, CONFIRM to leave").format(page=page + 1, pages=pages)
+    """The prompt of page ``page`` (0-based) of ``pages`` (translated), the same on every page so the
+    header keeps its size (the last page's shorter prompt was drawn larger): "Page 2 of 3"; the key chips
+    say what NEXT, UNDO and CONFIRM do there."""
+    return _("Page {page} of {pages}").format(page=page + 1, pages=pages)
 
 
 def page_keys(page: int, pages: int) -> tuple[tuple[str, str], ...]:
