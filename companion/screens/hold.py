@@ -26,6 +26,7 @@ JOIN = " \u00b7 "
 class _Kept:
     text: str
     until: float
+    answered: bool = False  # the new turn has said something of its own since
 
 
 class EventHold:
@@ -48,7 +49,9 @@ class EventHold:
             return view
         notice, tone, seat = chrome.notice, chrome.tone, chrome.active
         event = notice if notice and tone == Tone.EVENT else ""
-        if seat is not None:  # a screen with nobody to act (a check, the deal) passes no turn
+        if seat is None:  # a screen of its own (a round's end, the deal): what it shows is not carried on
+            self._seat, self._kept = None, None
+        else:
             if self._seat is not None and seat != self._seat:
                 # the turn passed: the event on the band as it passed is kept (the move that ended the turn,
                 # shown with the next player already to act, or the one shown just before); a band
@@ -63,4 +66,9 @@ class EventHold:
         if kept is None or tone != Tone.EVENT:  # warnings, refused presses, the winner: as they are
             return view
         new = notice if notice != kept.text else ""
+        if new:
+            kept.answered = True
+        elif kept.answered:  # the new turn's own line has gone: the older one does not come back alone
+            self._kept = None
+            return view
         return with_chrome(view, notice=kept.text + JOIN + new if new else kept.text, tone=Tone.EVENT)

@@ -71,3 +71,19 @@ def test_a_band_empty_when_the_turn_passes_keeps_nothing_and_no_older_news_comes
     assert shown(hold, view(1), 0.2) == "Ada banks"  # kept through Ben's turn for a while
     assert shown(hold, view(0), 0.3) == ""  # Ben's turn ended with nothing said: Ada's old bank is no news
     assert shown(hold, view(0, "Ada rolls"), 0.4) == "Ada rolls"
+
+
+def test_an_older_line_does_not_come_back_alone_once_the_new_turn_has_spoken():
+    hold = EventHold()
+    shown(hold, view(1, "Ben rolls 4: no pawn can move"), 0.0)
+    assert shown(hold, view(0, "Ben rolls 4: no pawn can move"), 0.1) == "Ben rolls 4: no pawn can move"
+    assert shown(hold, view(0, "Ada rolls a 6"), 0.2) == "Ben rolls 4: no pawn can move" + JOIN + "Ada rolls a 6"
+    assert shown(hold, view(0), 0.3) == ""  # Ada moved: her line went, Ben's older one stays gone
+
+
+def test_a_screen_of_its_own_between_turns_carries_nothing_on():
+    hold = EventHold()
+    shown(hold, view(0, "Ada passes"), 0.0)
+    assert shown(hold, View(Chrome("Donkey race", SEATS, None, "Round 1 over", (), "Ada passes")), 0.1) == \
+        "Ada passes"  # the round's end shows it
+    assert shown(hold, view(1), 0.2) == ""  # the next round starts clean
