@@ -37,7 +37,7 @@ class EventHold:
 
     def __init__(self, hold: float = HOLD_SECONDS):
         self.hold = hold
-        self._seat: int | None = None  # the seat to act, as last seen (a screen with nobody to act keeps it)
+        self._seat: int | None = None  # the seat to act, as last seen (None after a screen of its own)
         self._shown = ""  # the event the band showed on the frame before (before any keeping)
         self._kept: _Kept | None = None
 
