@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from companion.commands import Button
 from companion.games.donkey_race import Phase, set_value
-from companion.i18n import N_, _, ngettext
+from companion.i18n import N_, _, ngettext, pgettext
 from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
 from companion.session.base import without_camera
@@ -36,7 +36,7 @@ class LaneView:
 
 @dataclass(frozen=True)
 class SectorView:
-    """One player's sector this round: ``label`` lists the sets played ("7 | 9", "PASS", "" when not
+    """One player's sector this round: ``label`` lists the sets played ("7 | 9", "passed", "" when not
     yet acted); ``highest`` marks the round's highest play so far."""
 
     seat: int
@@ -152,7 +152,8 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
     sectors = []
     for seat in range(len(session.players)):
         mine = [cards for s, cards in plays if s == seat]
-        label = " | ".join(describe_set(c) if c else _("PASS") for c in mine)
+        # a pass as what happened ("passed"), not the button's name (German "PASSEN" read as an order)
+        label = " | ".join(describe_set(c) if c else pgettext("donkey race play", "passed") for c in mine)
         highest = (state.high_seat if mode is Mode.PLAY else state.last_round.get("highest", -1)) == seat
         sectors.append(SectorView(seat, label, highest and bool(mine)))
     proposal = ""

@@ -72,7 +72,9 @@ def test_plays_from_the_camera_are_the_new_cards_in_the_active_sector(store):
     assert s.state.count == 2 and s.state.active == 2
     assert build_view(s).to_beat == "2 cards higher than 7, or PASS"
     press(s, "pass")
-    assert s.state.active == 0 and [sec.label for sec in build_view(s).sectors] == ["", "7 7", "PASS"]
+    assert s.state.active == 0 and [sec.label for sec in build_view(s).sectors] == ["", "7 7", "passed"]
+    with speaking("de"):  # what happened, not the button's name "PASSEN"
+        assert build_view(s).sectors[2].label == "gepasst"
     press(s, "dice 9 9", "confirm")
     assert s.mode is Mode.REFILL and s.state.points == (2, 1, 0)
     view = build_view(s)
