@@ -126,8 +126,9 @@ def every_translation(message: str) -> frozenset[str]:
 @contextmanager
 def speaking(language: str | None) -> Iterator[str]:
     """Speak ``language`` (a code or name, as :func:`set_language`; None: the one in use) inside the
-    ``with`` block, then the language before it again; yields the code used. For text meant for another reader than the screen's, e.g. the console's
-    lines of ``companion demo`` while its screens speak the menu's language."""
+    ``with`` block, then the language before it again; yields the code used. For text meant for another
+    reader than the screen's, e.g. the console's lines of ``companion demo`` while its screens speak the
+    menu's language."""
     before = _current
     try:
         yield set_language(language or before)

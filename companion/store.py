@@ -605,8 +605,9 @@ class Store:
         into the game's players, as in ``companion.games.base.Outcome.to_dict()``), or None for a draw /
         nobody; other keys (placings, scores...) are kept as given. Every player's ``games`` goes up by
         one, the winner's ``wins`` too; a default seat name ("Player 2" in any language,
-        ``companion.names.is_seat_name``) names no person and gets no scoreboard row. Raises KeyError for an unknown game, ValueError when the game is
-        already finished or the winner is missing or not one of the players.
+        ``companion.names.is_seat_name``) names no person and gets no scoreboard row. Raises KeyError
+        for an unknown game, ValueError when the game is already finished or the winner is missing or
+        not one of the players.
         """
         if "winner" not in result:
             raise ValueError(f"result must have a 'winner' (name, seat or None), got {dict(result)!r}")

@@ -86,7 +86,8 @@ def run_demo(state_dir: Path, *, headless: bool, screenshots: Path | None, store
     which camera demo a game has, and each demo's variant, its ``companion.demos`` module says (a game
     with none is refused with :class:`UserError`, naming ``--camera none``).
     Prints "Demo over: NAME wins after N frames." (by hand: "... N button presses.") in ``console_language``
-    (a code; None: the screens' language, the one in use) and returns the exit status (0 once someone won, or when SIGTERM stopped it: :mod:`companion.stop`)."""
+    (a code; None: the screens' language, the one in use) and returns the exit status (0 once someone
+    won, or when SIGTERM stopped it: :mod:`companion.stop`)."""
     paths = AppPaths.from_dirs(state_dir, state_dir)
     if store_file is not None:
         paths = replace(paths, store_file=Path(store_file).expanduser().absolute())

@@ -411,7 +411,8 @@ def _split_input_spec(spec: str) -> tuple[list[str], list[str]]:
         if kind == "script" and not part[len("script:"):].strip():
             raise UserError(f"--input {echo(spec)}: {echo(part)} needs a file: script:FILE")
         if part not in ("keys", "gpio") and kind != "script":
-            raise UserError(f"--input {echo(spec)}: unknown input {echo(part)}; use {', '.join(INPUT_SPECS)}, joined with +")
+            raise UserError(f"--input {echo(spec)}: unknown input {echo(part)}; "
+                            f"use {', '.join(INPUT_SPECS)}, joined with +")
     if len(set(kinds)) != len(kinds):
         raise UserError(f"--input {echo(spec)}: names the same kind twice")
     return parts, kinds

@@ -41,8 +41,8 @@ def _style(view: StView, seat: int) -> palette.PlayerStyle:
 
 
 def draw_card(surface: pygame.Surface, rect: pygame.Rect, code: str, floor: int, *, pending: bool = False) -> None:
-    """One card (``code``: ``"Y5"``): its colour, its name in the language spoken in bold (at least ``floor`` px); a pending (unconfirmed) card gets
-    a dashed white edge."""
+    """One card (``code``: ``"Y5"``): its colour, its name in the language spoken in bold (at least
+    ``floor`` px); a pending (unconfirmed) card gets a dashed white edge."""
     fill = CARD_COLOURS.get(code[:1], palette.SLOT)
     pygame.draw.rect(surface, fill, rect, border_radius=max(2, rect.height // 6))
     pygame.draw.rect(surface, palette.INK, rect, width=1, border_radius=max(2, rect.height // 6))

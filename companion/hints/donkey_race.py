@@ -49,7 +49,6 @@ well under a millisecond, whatever the budget or the deadline; its hints spend n
 cut."""
 
 
-
 def prepare(config: DonkeyRaceConfig | None = None) -> None:
     """Build the advisor's tables before the first hint: none (a rule over the hand). For the box's one
     call per game start."""

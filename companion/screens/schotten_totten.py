@@ -208,9 +208,10 @@ _CARD_KEYS: Keys = ((Button.CONFIRM, N_("play")), (Button.BANK, N_("+1")), (Butt
 
 def _keys(session: SchottenTottenSession) -> tuple[tuple[str, str], ...]:
     """What each button does now: the two steps of a card played (its stone, then its card; one scheme
-    for a card read and one entered by hand), PASS to pass only for a player who cannot play (C.4), NEXT and PASS at
-    the claim step only with more than one stone to choose. One meaning a button through the game: NEXT the
-    next stone, colour or player, PASS one back or a pass, BANK +1 or done, CONFIRM yes, UNDO back."""
+    for a card read and one entered by hand), PASS to pass only for a player who cannot play (C.4),
+    NEXT and PASS at the claim step only with more than one stone to choose. One meaning a button through
+    the game: NEXT the next stone, colour or player, PASS one back or a pass, BANK +1 or done, CONFIRM
+    yes, UNDO back."""
     mode, state = session.mode, session.state
     if mode is Mode.OVER:
         return key_legend(((Button.CONFIRM, N_("finish") if session.match_over else N_("next game")),))

@@ -701,14 +701,22 @@ SESSION = SchottenTottenSession
 """The session class of this game (``companion.registry``)."""
 
 
+def _round_the_row(stones: list[int], at: int, to: int) -> list[Button]:
+    """The fewest NEXT (the next of ``stones``) or PASS (the one before) presses from stone ``at`` to stone
+    ``to``, round the row; both must be in ``stones``."""
+    ahead = (stones.index(to) - stones.index(at)) % len(stones)
+    back = len(stones) - ahead
+    return [Button.NEXT] * ahead if ahead <= back else [Button.PASS] * back
+
+
 def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT, UNDO only) that make ``session`` take ``action``,
     applied to it as they are made (by-hand demo scripts, and the camera demo's corrections): a card
     entered by hand opens with BANK (by itself with no camera), a card read at the wrong stone goes back
     to its stone with UNDO; the stone stepped with NEXT / PASS (whichever way is shorter) and kept with
     CONFIRM; the card stepped with the fewest BANK (+1) / PASS (-1) / NEXT (colour) and played with
-    CONFIRM. A claim's stone picked with NEXT / PASS and CONFIRM; BANK ends the claims, PASS passes. Draws need no
-    press. Raises ``ValueError`` when the presses do not get there."""
+    CONFIRM. A claim's stone picked with NEXT / PASS and CONFIRM; BANK ends the claims, PASS passes.
+    Draws need no press. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
@@ -723,9 +731,7 @@ def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
             stones = session._open_stones()
             if action.stone not in stones or session.proposal[1] not in stones:
                 raise ValueError(f"no presses put {action!r} at a stone with room")
-            ahead = (stones.index(action.stone) - stones.index(session.proposal[1])) % len(stones)
-            button = Button.NEXT if ahead <= len(stones) - ahead else Button.PASS
-            for _step in range(min(ahead, len(stones) - ahead)):
+            for button in _round_the_row(stones, session.proposal[1], action.stone):
                 press(button)
             press(Button.CONFIRM)
         if session.proposal is None:
@@ -737,9 +743,7 @@ def press_for(session: SchottenTottenSession, action: Action) -> list[Command]:
     elif isinstance(action, Claim):
         options = session.claim_options()
         if session.selected in options and action.stone in options:
-            ahead = (options.index(action.stone) - options.index(session.selected)) % len(options)
-            button = Button.NEXT if ahead <= len(options) - ahead else Button.PASS
-            for _step in range(min(ahead, len(options) - ahead)):
+            for button in _round_the_row(options, session.selected, action.stone):
                 press(button)
         press(Button.CONFIRM)
     elif isinstance(action, EndClaims):

@@ -241,7 +241,6 @@ def test_the_boxs_hint_is_the_same_on_a_slow_machine_and_in_the_replay(name, mon
     assert [(h.action, h.reason, h.nodes) for h in slow] == [(h.action, h.reason, h.nodes) for h in fast]
 
 
-
 def test_a_cant_stop_hint_does_not_depend_on_the_questions_asked_before_it():
     """A turn's search keeps the grids its decisions built; each decision asked again, in a shuffled
     order after all of them, is the one asked afresh (the same action and figures, to rounding: a grid

@@ -170,7 +170,6 @@ NODES = 16
 than a roll ever offers (one move a pawn, four pawns), so a hint within it values every move."""
 
 
-
 def prepare(config: LudoConfig | None = None) -> None:
     """Build the advisor's tables before the first hint: none (it keeps no tables; every value is worked
     out from the board, in well under a millisecond); a warm-up hint on a first six. For the box's one
