@@ -29,10 +29,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from companion.games.donkey_race.config import CARD_WORDS
 from companion.games.donkey_race import (JOKER, UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Pass, Phase, Play, card_name,
     set_value)
 from companion.hints.base import Budget, Hint
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, pgettext
 
 KEEP_MARGIN = 1
 """With 3-4 players a pair of values ``max_value - KEEP_MARGIN`` or more (12s and 13s) is not led: the
@@ -47,6 +48,12 @@ NODES = 0
 rule, not a search: it weighs each legal play once (a hand of up to 10 cards offers a few dozen sets), in
 well under a millisecond, whatever the budget or the deadline; its hints spend no node and are never
 cut."""
+
+
+def card_label(code: int) -> str:
+    """A card as players read it on the screen: its number, or the word for the donkey card and a joker
+    in the players' language (:data:`companion.games.donkey_race.config.CARD_WORDS`), "?" unread."""
+    return pgettext(*CARD_WORDS[code]) if code in CARD_WORDS else card_name(code)
 
 
 def prepare(config: DonkeyRaceConfig | None = None) -> None:
@@ -119,7 +126,7 @@ def _advise_play(state: DonkeyRaceState, seat: int, plays: list[Play], numbers: 
         if state.num_players == 2 and top:
             play = top[0]
             reason = _("Lead your {value} alone: nothing beats it, the round ends at once.").format(
-                value=card_name(play.cards[0]))
+                value=card_label(play.cards[0]))
         else:
             keep = state.config.max_value - KEEP_MARGIN if state.num_players > 2 else state.config.top_value + 1
             sets = [p for p in plays if len(p.cards) == 1 or len(p.cards) == 3 or value_of(p) < keep]
@@ -129,11 +136,11 @@ def _advise_play(state: DonkeyRaceState, seat: int, plays: list[Play], numbers: 
                     n=len(play.cards), value=value_of(play))
             else:
                 reason = _("Lead your lowest card, {value}: keep the high cards.").format(
-                    value=card_name(play.cards[0]))
+                    value=card_label(play.cards[0]))
     else:
         play = min(plays, key=lambda p: (value_of(p), p.cards.count(JOKER)))
         reason = _("Raise minimally with {cards}: playing scores at least 1, passing 0.").format(
-            cards=" ".join(card_name(c) for c in play.cards))
+            cards=" ".join(card_label(c) for c in play.cards))
     value = set_value(play.cards, state.config)
     numbers["unseen_higher"] = float(_unseen_higher(state, seat, value))
     numbers["sure_highest"] = 1.0 if state.count and _sure_highest(state, play) else 0.0

@@ -229,19 +229,22 @@ _OTHER_KEYS: Keys = ((Button.CONFIRM, N_("done")), (Button.UNDO, N_("undo")))
 
 def _play_keys(session: DonkeyRaceSession) -> Keys:
     """A play's keys: CONFIRM while there is a play to make (entered, or new cards seen); BANK steps the
-    value of a play entered by hand (or starts one) and NEXT its number of cards when leading (D.4.1);
-    PASS only where passing is allowed (:meth:`DonkeyRaceSession.may_pass`: never the leader, D.4.1);
+    value of a play entered by hand up (or starts one) and NEXT down; the leader's number of cards on
+    :meth:`DonkeyRaceSession.count_button` (PASS: the leader may not pass, D.4.1); PASS "pass" only where
+    passing is allowed (:meth:`DonkeyRaceSession.may_pass`);
     UNDO cancels an entry (a camera to go back to) or takes back the last step."""
     cards, source = session.proposed_play()
     entering = source == "hand" and bool(cards)
     keys: list[tuple[Button, str]] = [(Button.CONFIRM, N_("play"))] if cards else []
+    count = session.count_button()
     if entering:
-        keys.append((Button.BANK, N_("value +1")))
-        if not session.state.plays:
-            keys.append((Button.NEXT, N_("number of cards")))
+        keys.append((Button.BANK, N_("+1")))
+        keys.append((Button.NEXT, N_("number of cards") if count is Button.NEXT else N_("-1")))
     else:
         keys.append((Button.BANK, N_("by hand")))
-    if session.may_pass():
+    if entering and count is Button.PASS:
+        keys.append((Button.PASS, N_("number of cards")))
+    elif session.may_pass():
         keys.append((Button.PASS, N_("pass")))
     keys.append((Button.UNDO, N_("cancel") if entering and not without_camera(session) else N_("undo")))
     return tuple(keys)
@@ -283,8 +286,8 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "points and cards in hand. ★ marks the highest play of the round. Under the lanes: what to do at "
         "the table, such as which token moves how far.")),
     (N_("Entering cards"),
-     N_("With no camera your cards start at the lowest play allowed: BANK counts the value up, NEXT "
-        "changes how many when you lead, CONFIRM plays them. PASS passes, but never when you lead. "
+     N_("With no camera your cards start at the lowest play allowed: BANK counts the value up and NEXT "
+        "down, CONFIRM plays them. When you lead, PASS changes how many; otherwise it passes. "
         "UNDO takes back the last step.")),
 )
 """How to play the donkey race on the box: its pages, (heading, text), marked for translation, written from

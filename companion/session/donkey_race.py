@@ -11,11 +11,13 @@ the cards that can still be in that hand. Flow, one :class:`Mode` at a time:
 - ``PLAY``: the seat to act lays its set in its sector and presses ``confirm`` (the camera's new
   cards in that sector are the play), or ``pass`` (the PASS button) where passing is allowed
   (:meth:`DonkeyRaceSession.may_pass`: never the leader, D.4.1; a refused PASS says why). With the
-  buttons alone: ``bank`` enters a play by hand (the lowest value that may be played now, as many
-  cards as the round asks) and steps its value up; ``next`` steps the number of cards (1-3) when
-  leading; ``undo`` drops the entry. With no camera at all (:data:`companion.session.base.NO_CAMERA`)
-  the entry is open by itself at that lowest play, and ``undo`` takes back the last step (a play taken
-  back opens again as it was).
+  buttons alone a play is entered by hand: it opens at the lowest play allowed now (the likeliest:
+  the advisor leads low and raises minimally), as many cards as the round asks; ``bank`` steps its
+  value up and ``next`` down, round the values that may be played now (from the lowest, one press
+  down is the highest); the leader, who may not pass (D.4.1), steps the number of cards (1-3) with
+  ``pass`` (:meth:`DonkeyRaceSession.count_button`); ``undo`` drops the entry. With no camera at all
+  (:data:`companion.session.base.NO_CAMERA`) the entry is open by itself, and ``undo`` takes back the
+  last step (a play taken back opens again as it was).
   Scripts may also ``dice V [V ...]`` (card values; the donkey is its value, 0 by default; a joker is
   :data:`companion.games.donkey_race.record.JOKER_ENTRY`).
 - ``REFILL``: the round's result: points, which token moves how far; "clear the sectors onto the
@@ -41,11 +43,11 @@ import numpy as np
 from companion.commands import Button, Command
 from companion.errors import IllegalMove
 from companion.games.donkey_race import (DONKEY, JOKER, UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw,
-    FirstLeader, Pass, Phase, Play, Reshuffle, action_from_dict, action_to_dict, card_name, set_value,
+    FirstLeader, Pass, Phase, Play, Reshuffle, action_from_dict, action_to_dict, set_value,
     step_actions)
 from companion.games.donkey_race.record import codes_from_entry
 from companion.hints import Budget, Hint
-from companion.hints.donkey_race import advise
+from companion.hints.donkey_race import advise, card_label
 from companion.i18n import _, listing, ngettext, sentence
 from companion.session.base import Presses, Told, Waiting, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
@@ -75,8 +77,8 @@ def replay_state(events, players: int, config: DonkeyRaceConfig, step: Step | No
 
 
 def describe_set(cards: tuple[int, ...]) -> str:
-    """``"7 7"``, ``"D"``: the cards of a set for the screen."""
-    return " ".join(card_name(c) for c in cards)
+    """``"7 7"``, ``"donkey"``: the cards of a set for the screen, in the players' words (:func:`card_label`)."""
+    return " ".join(card_label(c) for c in cards)
 
 
 def _round_text(players: list[str], after: DonkeyRaceState) -> str:
@@ -280,13 +282,13 @@ class DonkeyRaceSession(LoggedSession):
 
     def _open_by_hand(self, cards: tuple[int, ...] = ()) -> None:
         """With no camera at all, while a play is due and none is entered: the entry, at ``cards`` (a play
-        taken back) or the lowest play allowed now (:meth:`_step_entry`)."""
+        taken back) or the lowest play allowed now (:meth:`_open_entry`)."""
         if self._entry is None and self.mode is Mode.PLAY and without_camera(self):
             if cards:
                 self._entry = cards
             else:
                 message = self.message
-                self._step_entry(value=True)
+                self._open_entry()
                 self.message = message  # the event just said stays until the next press
 
     def may_pass(self) -> bool:
@@ -338,18 +340,23 @@ class DonkeyRaceSession(LoggedSession):
             self._accept([FirstLeader(self._first_seat, self._first_donkey)])
 
     def _on_play(self, command: Command) -> None:
-        if command.button is Button.PASS:
+        button = command.button
+        if button is self.count_button() and button is not Button.NEXT:
+            self._step_count()
+        elif button is Button.PASS:
             self._accept([Pass()])
-        elif command.button is Button.DICE:
+        elif button is Button.DICE:
             if not command.args:
                 raise IllegalMove(_("No card entered"), "input")
             self._entry = codes_from_entry(command.args, self.config)
             self.message = _("Entered by hand: {cards}. CONFIRM to play them").format(cards=describe_set(self._entry))
-        elif command.button is Button.BANK:
-            self._step_entry(value=True)
-        elif command.button is Button.NEXT and self._entry:
-            self._step_entry(value=False)
-        elif command.button is Button.CONFIRM:
+        elif button is Button.BANK:
+            self._step_value(+1)
+        elif button is Button.NEXT and self.count_button() is Button.NEXT:
+            self._step_count()
+        elif button is Button.NEXT:
+            self._step_value(-1)
+        elif button is Button.CONFIRM:
             cards, source = self.proposed_play()
             if not cards and self.camera_problem:
                 raise IllegalMove(_("Nothing entered: BANK to enter your cards, or PASS") if self.may_pass()
@@ -361,51 +368,71 @@ class DonkeyRaceSession(LoggedSession):
                 raise IllegalMove(_("A card could not be read: enter the play by hand"), "donkey-race.md D.4")
             self._accept([Play(cards)], source=source)
 
-    def entry_values(self) -> list[int]:
-        """The card values a play entered with the buttons can have, lowest first (the donkey's value
-        when it is a card of its own; jokers are entered from scripts only)."""
-        values = {v for v, _count in self.config.deck}
-        if self.config.donkey:
-            values.add(self.config.donkey_value)
-        return sorted(values)
+    def count_button(self) -> Button | None:
+        """The button that steps the number of cards of a play entered by hand: only the leader chooses
+        it (D.4.1: the count is fixed for the followers). PASS, since the leader may not pass; NEXT where
+        the leader may (``leader_may_pass``), and then the value steps up only. None when following."""
+        if self.mode is not Mode.PLAY or self.state.plays or self.state.donkey_round:
+            return None
+        return Button.NEXT if self.may_pass() else Button.PASS
 
-    def _step_entry(self, value: bool) -> None:
-        """Start a play entered by hand (the lowest value that may be played now), or step its value
-        (``value``) or its number of cards (1-3, only when leading the round)."""
-        state = self.state
-        leading = not state.plays
-        count = (len(self._entry) if self._entry else 1) if leading else max(1, state.count)
-        values = self.entry_values()
-        if not self._entry:
-            start = self.lowest_play()
-            if start is None:  # nothing can be played (a card too few, nothing higher): the keys offer PASS
-                self._entry = None
-                self.message = _("Nothing can be played now: PASS")
-                return
-            self._entry = start
-            self.message = ""
-            return
-        elif value:
-            current = self.config.value_of(self._entry[0])
-            number = values[(values.index(current) + 1) % len(values)] if current in values else values[0]
-        else:
-            number = self.config.value_of(self._entry[0])
-            count = count % min(3, self.config.hand_size) + 1 if leading else count
-        self._entry = codes_from_entry([number] * count, self.config)
-        self.message = ""  # the entry is on the screen (the proposal), the keys say what each press does
+    def entry_plays(self, count: int) -> list[tuple[int, ...]]:
+        """The plays of ``count`` cards the player to act may make now that the buttons can enter, as card
+        codes, lowest value first (D.4.1-2, D.5: of the engine's legal plays at the table, the cards not
+        yet seen elsewhere; jokers are left to scripts)."""
+        donkey_round = self.state.donkey_round
+        plays = {tuple(a.cards) for a in self.state.legal_actions() if isinstance(a, Play) and len(a.cards) == count
+                 and JOKER not in a.cards and UNKNOWN not in a.cards and (DONKEY not in a.cards or self.config.donkey)}
+        return sorted(plays, key=lambda cards: (set_value(cards, self.config, donkey_round), cards))
 
     def lowest_play(self) -> tuple[int, ...] | None:
-        """The lowest play the player to act may make now, as card codes: of the engine's legal plays at the
-        table (D.4.1-2, D.5: cards not yet seen elsewhere, as many as the round asks and the hand holds),
-        the lowest value, then the fewest cards; jokers are left to scripts. None when no play is legal
-        (the player can only pass)."""
-        plays = [a for a in self.state.legal_actions() if isinstance(a, Play) and JOKER not in a.cards
-                 and UNKNOWN not in a.cards and (DONKEY not in a.cards or self.config.donkey)]
+        """The lowest play the player to act may make now, as card codes (:meth:`entry_plays`): the lowest
+        value, then the fewest cards. None when no play is legal (the player can only pass)."""
+        donkey_round = self.state.donkey_round
+        plays = [p for count in range(1, 4) for p in self.entry_plays(count)]
         if not plays:
             return None
-        donkey_round = self.state.donkey_round
-        best = min(plays, key=lambda p: (set_value(p.cards, self.config, donkey_round), len(p.cards), p.cards))
-        return tuple(best.cards)
+        return min(plays, key=lambda cards: (set_value(cards, self.config, donkey_round), len(cards), cards))
+
+    def _step_value(self, step: int) -> None:
+        """Open a play entered by hand at the lowest play allowed now, or step its value by ``step`` (+1
+        BANK, -1 NEXT) round the values that may be played now with as many cards."""
+        if not self._entry:
+            self._open_entry()
+            if self._entry and step < 0:
+                self._step_value(step)  # the first NEXT: from the lowest play round to the highest
+            return
+        plays = self.entry_plays(len(self._entry))
+        if self._entry in plays:
+            self._entry = plays[(plays.index(self._entry) + step) % len(plays)]
+        elif plays:
+            self._entry = plays[0]
+        self.message = ""  # the entry is on the screen (the proposal), the keys say what each press does
+
+    def _step_count(self) -> None:
+        """The leader's play entered by hand: one card more (after three, one), at the same value where
+        that many can be played, else the lowest value that can."""
+        if not self._entry:
+            self._open_entry()
+        if not self._entry:
+            return
+        value = self.config.value_of(self._entry[0])
+        count = len(self._entry)
+        for _ in range(3):
+            count = count % min(3, self.config.hand_size) + 1
+            plays = self.entry_plays(count)
+            if plays:
+                same = [p for p in plays if self.config.value_of(p[0]) >= value]
+                self._entry = (same or plays)[0]
+                break
+        self.message = ""
+
+    def _open_entry(self) -> None:
+        """Open a play entered by hand at the lowest play allowed now; with none (a card too few, nothing
+        higher) the message says to pass."""
+        start = self.lowest_play()
+        self._entry = start
+        self.message = "" if start is not None else _("Nothing can be played now: PASS")
 
     def proposed_play(self) -> tuple[tuple[int, ...], str]:
         """The play CONFIRM would make: the hand entry, else the new cards in the active sector."""
@@ -486,9 +513,10 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
     to it as they are made (by-hand demo scripts): the deal, a refill and a reshuffle with one CONFIRM
     (the session records every draw of it at once, so the draws after it take none); the first leader
-    with NEXT (BANK: shows the donkey card); a play entered with BANK (value) and NEXT (number of cards),
-    then CONFIRM, BANK opening the entry first unless it is open (with no camera it opens by itself); PASS
-    passes. Raises ``ValueError`` when the presses do not get there."""
+    with NEXT (BANK: shows the donkey card); a play entered with the leader's count button
+    (:meth:`DonkeyRaceSession.count_button`) first, then BANK (value up) or NEXT (down), whichever is
+    fewer, then CONFIRM, BANK opening the entry first unless it is open (with no camera it opens by
+    itself); PASS passes. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
@@ -505,11 +533,13 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
         if session._entry is None:
             press(Button.BANK)
         want = tuple(sorted(action.cards))
-        for _ in range(60):
-            entry = session.proposed_play()[0]
-            if entry == want:
-                break
-            press(Button.NEXT if entry and len(entry) != len(want) and entry[0] == want[0] else Button.BANK)
+        while session._entry and len(session._entry) != len(want) and session.count_button() and len(presses) < 8:
+            press(session.count_button())
+        plays = session.entry_plays(len(want))
+        if session._entry in plays and want in plays:
+            up = (plays.index(want) - plays.index(session._entry)) % len(plays)
+            for _step in range(min(up, len(plays) - up)):
+                press(Button.BANK if up <= len(plays) - up else Button.NEXT)
         press(Button.CONFIRM)
     elif isinstance(action, Pass):
         press(Button.PASS)

@@ -216,27 +216,53 @@ def test_a_play_is_entered_with_the_buttons_alone(tmp_path):
         assert s.mode is Mode.PLAY and s.state.active == 0
         s.on_command(Command(Button.BANK))  # the lowest value, one card
         assert s.proposed_play() == ((DONKEY,), "hand")  # the donkey (value 0) is the lowest
-        for button in (Button.BANK, Button.BANK, Button.NEXT):
-            s.on_command(Command(button))  # 0 -> 1 -> 2, one card -> two
-        assert s.proposed_play() == ((2, 2), "hand")
+        for button in (Button.BANK, Button.BANK, Button.PASS):
+            s.on_command(Command(button))  # 0 -> 1 -> 2, one card -> two (the leader may not pass)
+        assert s.proposed_play() == ((2, 2), "hand") and s.state.plays == ()
+        s.on_command(Command(Button.NEXT))  # down: two 1s (two 0s do not exist: one donkey card)
+        assert s.proposed_play() == ((1, 1), "hand")
+        s.on_command(Command(Button.NEXT))  # down from the lowest pair: round to the highest
+        assert s.proposed_play() == ((13, 13), "hand")
         s.on_command(Command(Button.UNDO))  # drops the entry, nothing undone
         assert s.proposed_play() == ((), "camera") and s.state.active == 0
-        s.on_command(Command(Button.BANK))
-        s.on_command(Command(Button.NEXT))
-        s.on_command(Command(Button.CONFIRM))  # Ada leads two 0s? the donkey is one card: refused
-        assert s.attention and s.state.active == 0
-        s.on_command(Command(Button.NEXT))  # three cards
-        s.on_command(Command(Button.NEXT))  # back to one
-        s.on_command(Command(Button.BANK))  # one 1
+        s.on_command(Command(Button.NEXT))  # NEXT opens the entry too: one press down from the donkey
+        assert s.proposed_play() == ((13,), "hand")
+        s.on_command(Command(Button.PASS))
+        s.on_command(Command(Button.PASS))  # three 13s
+        s.on_command(Command(Button.PASS))  # back to one card, at the same value
+        assert s.proposed_play() == ((13,), "hand")
+        for _ in range(12):
+            s.on_command(Command(Button.NEXT))  # 13 -> 1
         s.on_command(Command(Button.CONFIRM))
         assert s.state.active == 1 and s.state.plays == ((0, (1,)),)
         s.on_command(Command(Button.BANK))  # Ben: the lowest value above 1, as many cards as the lead
         assert s.proposed_play() == ((2,), "hand")
-        s.on_command(Command(Button.NEXT))  # the count is the lead's: stays one
+        s.on_command(Command(Button.NEXT))  # down from the lowest raise: the highest, still one card
+        assert s.proposed_play() == ((13,), "hand")
+        s.on_command(Command(Button.BANK))  # up from the highest: round to the lowest raise
         assert s.proposed_play() == ((2,), "hand")
 
 
-def test_the_leaders_entry_by_hand_names_next_for_the_number_of_cards(tmp_path):
+def test_any_card_value_is_entered_with_at_most_half_the_values_in_presses(tmp_path):
+    """Both ways round the values that may be played: from the lowest play allowed (where the entry opens),
+    any value of the 14 a leader may lead (the donkey's 0 and 1-13) takes at most 7 BANK or NEXT presses,
+    and a follower's raise at most half the values above the play to beat."""
+    from companion.games.donkey_race import Play, action_to_dict
+    from companion.session.donkey_race import press_for
+
+    with Store(tmp_path / "d.sqlite3") as store:
+        for value in range(0, 14):
+            s = DonkeyRaceSession(store, store.new_game("donkey-race", ["Ada", "Ben"], {}), ["Ada", "Ben"])
+            s.on_command(Command(Button.CONFIRM))
+            s.on_command(Command(Button.CONFIRM))
+            card = DONKEY if value == 0 else value
+            presses = press_for(s, Play((card,)))
+            assert store.events(s.game_id)[-1].payload["actions"][0] == action_to_dict(Play((card,)))
+            # BANK opens the entry at the donkey, then min(up, down) steps, then CONFIRM
+            assert len(presses) == 1 + min(value, 14 - value) + 1, (value, presses)
+            if value == 5:  # Ben raises the 5: 6-13 are his values, 9 is the farthest (3 up or 5 down)
+                assert len(press_for(s, Play((9,)))) == 1 + 3 + 1
+def test_the_leaders_entry_by_hand_names_pass_for_the_number_of_cards(tmp_path):
 
     from companion.commands import Button, Command
     from companion.screens.donkey_race import build_view
@@ -252,8 +278,8 @@ def test_the_leaders_entry_by_hand_names_next_for_the_number_of_cards(tmp_path):
             session.on_command(Command(Button.CONFIRM))
         assert session.mode is Mode.PLAY and not session.state.plays
         session.on_command(Command(Button.BANK))
-        keys = dict(build_view(session).keys)
-        assert keys["NEXT"] == "number of cards" and "PASS" not in keys
+        keys = dict(build_view(session).keys)  # the leader may not pass: PASS steps the number of cards
+        assert keys["PASS"] == "number of cards" and keys["NEXT"] == "-1" and keys["BANK"] == "+1"
 
 
 def test_with_no_camera_the_entry_opens_by_itself_and_the_leader_is_never_offered_pass(store):
@@ -263,19 +289,19 @@ def test_with_no_camera_the_entry_opens_by_itself_and_the_leader_is_never_offere
         s.on_command(Command(Button.CONFIRM))
     view = build_view(s)
     assert s.proposed_play() == ((DONKEY,), "hand") and view.prompt == "Ada: enter your cards"  # the lowest lead
-    assert dict(view.keys) == {"CONFIRM": "play", "BANK": "value +1", "NEXT": "number of cards", "UNDO": "undo"}
+    assert dict(view.keys) == {"CONFIRM": "play", "BANK": "+1", "NEXT": "-1", "PASS": "number of cards",
+                               "UNDO": "undo"}
     assert "PASS" not in view.prompt and not s.may_pass()
     before = s.state
-    s.on_command(Command(Button.PASS))  # D.4.1: the leader must lead; the refusal says why
-    assert s.refused and s.message == "The leader must lead" and s.state == before  # a sentence on its own
-    with speaking("de"):
-        s.on_command(Command(Button.PASS))
-        assert s.message == "Wer beginnt, muss ausspielen"
-    s.on_command(Command(Button.BANK))
+    s.on_command(Command(Button.PASS))  # D.4.1: the leader must lead: PASS is the number of cards
+    assert s.proposed_play() == ((1, 1), "hand") and s.state == before and not s.refused
+    s.on_command(Command(Button.PASS))
+    s.on_command(Command(Button.PASS))  # three cards, then one again, at the value it reached
+    assert s.proposed_play() == ((1,), "hand")
     s.on_command(Command(Button.CONFIRM))  # Ada leads one 1
     assert s.state.plays == ((0, (1,)),)
     keys = dict(build_view(s).keys)  # Ben follows: the lowest value above 1, and he may pass
-    assert s.proposed_play() == ((2,), "hand") and keys["PASS"] == "pass" and "NEXT" not in keys
+    assert s.proposed_play() == ((2,), "hand") and keys["PASS"] == "pass" and keys["NEXT"] == "-1"
     s.on_command(Command(Button.BANK))
     s.on_command(Command(Button.CONFIRM))  # Ben plays a 3
     s.on_command(Command(Button.UNDO))  # with no camera UNDO takes back the last step: the play opens again
@@ -334,3 +360,15 @@ def test_the_entry_by_hand_opens_at_a_play_the_table_allows(store):
     assert s.mode is Mode.PLAY and s.state.active == 1 and DONKEY in s.state.hands[0]
     lead = s.proposed_play()[0]
     assert lead == (1,) and Play(lead) in s.state.legal_actions()  # the lowest lead, not the donkey card
+
+
+def test_the_donkey_card_is_named_in_the_players_words(store):
+    """Not the record's letter "D" on the screen: the leader's entry by hand opens at the donkey card."""
+    s = session(store, players=("Ada", "Ben"))
+    s.on_camera_problem("No camera")
+    while s.mode is not Mode.PLAY:
+        s.on_command(Command(Button.CONFIRM))
+    assert s.proposed_play() == ((DONKEY,), "hand")
+    for language, word in (("en", "donkey"), ("de", "Esel"), ("ru", "осёл"), ("nl", "ezel"), ("pt_BR", "burro")):
+        with speaking(language):
+            assert word in build_view(s).proposal, language

@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields
 
 from companion.errors import VariantError
 from companion.games.variants import VariantKey, check_variant, parse_variant
-from companion.i18n import N_
+from companion.i18n import N_, Np_
 
 DONKEY = -1
 """The donkey card («Осёл», D.2): a number card of value ``donkey_value`` under ``plain_value``."""
@@ -40,6 +40,11 @@ STANDARD_DECK = tuple((value, 8) for value in range(1, 14))
 def card_name(code: int) -> str:
     """Short label of a card for screens and logs: ``"7"``, ``"D"`` (donkey), ``"J"``, ``"?"``."""
     return {DONKEY: "D", JOKER: "J", UNKNOWN: "?"}.get(code, str(code))
+
+
+CARD_WORDS = {DONKEY: Np_("donkey race card", "donkey"), JOKER: Np_("donkey race card", "joker")}
+"""The words players read for the cards that have no number of their own (``companion.hints.donkey_race.
+card_label`` translates them); :func:`card_name` keeps the short letters for logs and records."""
 
 
 def card_from_name(text: str) -> int:
