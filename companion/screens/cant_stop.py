@@ -254,9 +254,9 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "columns and ★ games won, then what each button does now. Above them, a band says what "
         "just happened.")),
     (N_("Entering the dice"),
-     N_("With no camera, or to correct the camera: BANK +1, PASS -1 on the marked die (round from 6 to "
-        "1), NEXT the next die; a new die starts at the one before: enter the smallest first. CONFIRM "
-        "enters the roll. UNDO reads again, or with no camera takes back a step.")),
+     N_("By hand, a roll starts at 1 3 4 6: change the dice that differ from yours, in any order. BANK +1, "
+        "PASS -1 on the marked die (6 goes round to 1), NEXT the next die, CONFIRM enters the roll. UNDO "
+        "reads again, or takes back a step.")),
 )
 """How to play Can't Stop on the box: its pages, (heading, text), marked for translation, written from
 ``../shared/rules/cant-stop.md`` in our own words with the box's default rules (``companion.screens.rules``

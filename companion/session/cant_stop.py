@@ -50,6 +50,12 @@ log = logging.getLogger(__name__)
 
 DICE = 4  # cant-stop.md A.2
 
+ENTRY_START = (1, 3, 4, 6)
+"""The four dice a roll entered by hand starts at: every value 1-6 is one of them or one BANK / PASS press
+from one (round from 6 to 1), and the order of the dice does not matter (A.5.2). Over the 1,296 rolls
+this takes 5.9 presses a roll on average, CONFIRM included, where one die at 1 with each new die at the
+one before took 7.5 (every roll entered by :func:`press_for` in ``tests/session/test_cant_stop.py``)."""
+
 
 class Mode(enum.Enum):
     """What the session waits for (see the module docstring)."""
@@ -394,9 +400,9 @@ class CantStopSession(LoggedSession):
 
     def _open_by_hand(self, dice: tuple[int, ...] = ()) -> None:
         """With no camera at all, while a roll is due and none is being entered: open the entry, with
-        ``dice`` (a roll taken back, as it was entered; the first die selected) or one die at 1."""
+        ``dice`` (a roll taken back, as it was entered; the first die selected) or :data:`ENTRY_START`."""
         if self.check is None and self.state.phase is Phase.ROLL and without_camera(self):
-            self.check = RollCheck(list(dice) or [1], None, None, None, selected=0)
+            self.check = RollCheck(list(dice or ENTRY_START), None, None, None, selected=0)
 
     def on_command(self, command: Command) -> None:
         """Apply one player command; an illegal one only sets :attr:`message` and changes nothing."""
@@ -444,7 +450,7 @@ class CantStopSession(LoggedSession):
         if seen is not None and seen.dice and len(seen.dice) <= DICE + 2:
             self.check = _four_dice(seen, self.frame)  # correct what the camera sees now
         else:
-            self.check = RollCheck([1], None, None, None, selected=0)  # a roll entered by hand
+            self.check = RollCheck(list(ENTRY_START), None, None, None, selected=0)  # a roll entered by hand
 
     def _on_check(self, command: Command) -> None:
         check = self.check
@@ -631,22 +637,34 @@ def _pips(a: int, b: int) -> int:
     return min((b - a) % 6, (a - b) % 6)
 
 
-def _entry_order(values: list[int], dice: tuple[int, ...]) -> tuple[int, ...]:
-    """``dice`` in the order that steps the entry's ``values`` to them with the fewest presses (a die
-    beyond ``values`` starts at the value of the die before it); the first such order of the dice."""
+def _entry_order(values: list[int], dice: tuple[int, ...], start: int = 0) -> tuple[int, tuple[int, ...]]:
+    """``dice`` in the order that steps the entry's ``values`` (the die ``start`` selected) to them with
+    the fewest presses, and those presses: BANK or PASS on each die to change, and NEXT from die to die
+    (round the dice shown); a die beyond ``values`` starts at the value of the die before it. The first
+    such order."""
+    shown = len(values)
+
     def cost(order: tuple[int, ...]) -> int:
-        return sum(_pips(values[k] if k < len(values) else order[k - 1], v) for k, v in enumerate(order))
-    return min(itertools.permutations(dice), key=cost)
+        steps = sum(_pips(values[k] if k < shown else order[k - 1], v) for k, v in enumerate(order))
+        changed = [(k - start) % shown for k in range(min(shown, len(order))) if values[k] != order[k]]
+        moves = len(order) - 1 if len(order) > shown else max(changed, default=0)
+        return steps + moves
+    return min((cost(order), order) for order in itertools.permutations(dice))
+
+
+def entry_presses(dice: tuple[int, ...], shown: tuple[int, ...] = ENTRY_START) -> int:
+    """The presses that enter the roll ``dice`` (four values 1-6, A.2) from the entry by hand as it
+    opens (``shown``, the first die selected), CONFIRM included: what :func:`press_for` presses."""
+    return _entry_order(list(shown), dice)[0] + 1
 
 
 def press_for(session: CantStopSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT, UNDO only) that make ``session`` take ``action``,
     applied to it as they are made; for a by-hand demo script and the count of presses a turn takes.
-    A roll is entered (or a reading corrected) die by die, in the order of the dice that takes the fewest
-    presses (the order does not matter, A.5.2; entered by hand that is about smallest first): NEXT opens
-    the entry when it is not open (a camera that sees no dice) and goes on to the next die (a new one
-    starts at the die before's value), BANK (+1) or PASS (-1), whichever is fewer, steps the die to its
-    value; CONFIRM. Raises ``ValueError`` when the presses do not get there."""
+    A roll is entered (or a reading corrected) die by die, each of the roll's dice matched to a die shown
+    so that the presses are fewest (the order does not matter, A.5.2): NEXT opens the entry when it is
+    not open (a camera that sees no dice) and goes on to the next die (a new one starts at the die
+    before's value), BANK (+1) or PASS (-1), whichever is fewer, steps the die to its value; CONFIRM. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
@@ -656,8 +674,8 @@ def press_for(session: CantStopSession, action: Action) -> list[Command]:
         if session.check is None:
             press(Button.NEXT)
         check = session.check
-        order = _entry_order(check.values if check else [1], action.dice)
         start = check.selected or 0 if check else 0
+        order = _entry_order(check.values if check else list(ENTRY_START), action.dice, start)[1]
         shown = len(check.values) if check else 0
         # the dice shown that need a change, from the selected one on (NEXT goes round four dice), then new ones
         todo = [k for k in sorted(range(shown), key=lambda k: (k - start) % shown) if check.values[k] != order[k]]

@@ -195,11 +195,11 @@ def test_a_roll_can_be_entered_by_hand_when_the_camera_fails(store):
     assert session.waiting is Waiting.PLAYERS and session.mode is Mode.WATCH  # a camera: no entry by itself
     assert build_view(session).prompt == "Ada: enter your roll by hand (no picture from device:0)"
     assert dict(build_view(session).keys) == {"NEXT": "enter by hand", "UNDO": "undo"}
-    press(session, "next")  # the entry: one die at 1, selected
-    assert session.check.values == [1] and dict(build_view(session).keys) == {
-        "NEXT": "new die", "BANK": "+1", "PASS": "-1", "UNDO": "cancel"}
-    press(session, "bank", "next", "bank", "next", "bank", "next", "bank")  # each new die starts where the last is
-    assert session.check.values == [2, 3, 4, 5] and dict(build_view(session).keys)["CONFIRM"] == "accept"
+    press(session, "next")  # the entry: four dice at 1 3 4 6, the first selected
+    assert session.check.values == [1, 3, 4, 6] and dict(build_view(session).keys) == {
+        "CONFIRM": "accept", "NEXT": "next die", "BANK": "+1", "PASS": "-1", "UNDO": "cancel"}
+    press(session, "bank", "next", "next", "next", "pass")  # only the dice that differ: 1 -> 2, 6 -> 5
+    assert session.check.values == [2, 3, 4, 5]
     press(session, "confirm")
     assert session.state.dice == (2, 3, 4, 5)
     assert store.events(session.game_id)[-1].payload["source"] == "hand"
@@ -208,20 +208,20 @@ def test_a_roll_can_be_entered_by_hand_when_the_camera_fails(store):
 def test_with_no_camera_the_entry_opens_by_itself_and_steps_both_ways(store):
     session = started(store)
     session.on_camera_problem("No camera")  # what the play loop says with --camera none
-    assert session.mode is Mode.CHECK and session.check.values == [1] and session.check.selected == 0
+    assert session.mode is Mode.CHECK and session.check.values == [1, 3, 4, 6] and session.check.selected == 0
     assert build_view(session).prompt == "Ada: enter your roll"
     press(session, "pass")  # down round the six
-    assert session.check.values == [6]
-    press(session, "next", "pass", "next", "bank", "bank", "next")
-    assert session.check.values == [6, 5, 1, 1]  # each new die starts at the value of the die before
+    assert session.check.values == [6, 3, 4, 6]
+    press(session, "next", "bank", "bank", "next", "pass", "pass", "pass", "next", "bank")
+    assert session.check.values == [6, 5, 1, 1]  # up, down, round from 6 to 1
     press(session, "confirm")
     assert session.state.dice == (6, 5, 1, 1) and session.mode is Mode.CHOOSE
     press(session, "undo")  # the roll taken back opens again as it was entered, first die selected
     assert session.mode is Mode.CHECK and session.check.values == [6, 5, 1, 1] and session.check.selected == 0
     press(session, "next", "next", "next", "bank", "confirm")  # the last die was a 2
     assert session.state.dice == (6, 5, 1, 2)
-    press(session, "choose 1", "confirm")  # roll again: a new entry opens at one die
-    assert session.mode is Mode.CHECK and session.check.values == [1]
+    press(session, "choose 1", "confirm")  # roll again: a new entry opens at 1 3 4 6
+    assert session.mode is Mode.CHECK and session.check.values == [1, 3, 4, 6]
     press(session, "undo")  # takes back "roll again"
     assert session.mode is Mode.DECIDE
 
@@ -378,12 +378,14 @@ def test_a_refusal_does_not_outlive_the_correction(tmp_path):
         session = CantStopSession(store, store.new_game("cant-stop", ["Ada", "Ben"], {}), ["Ada", "Ben"],
                                   rng=random.Random(1))
         session.on_camera_problem("No camera")
-        session.on_command(Command(Button.CONFIRM))  # the entry opens by itself: one die at 1
+        session.on_command(Command(Button.CONFIRM))  # Ada starts: the entry opens by itself at four dice
+        session.on_command(Command(Button.REMOVE, (4,)))  # a die removed from the keyboard: three left
         session.on_command(Command(Button.CONFIRM))
-        assert session.message == "A roll needs 4 dice, not 1"
+        assert session.message == "A roll needs 4 dice, not 3"
         for _ in range(3):
-            session.on_command(Command(Button.NEXT))
-        assert session.check.values == [1, 1, 1, 1] and session.message == ""
+            session.on_command(Command(Button.NEXT))  # the first, second, third die; then a new one
+        session.on_command(Command(Button.NEXT))
+        assert session.check.values == [1, 3, 4, 4] and session.message == ""
 
 
 def test_every_event_is_said_with_what_it_means():
@@ -470,3 +472,27 @@ def test_a_roll_entered_by_hand_without_a_camera_reading_is_not_kept(store):
     session.keeper = keeper = Keeper()
     press(session, "next", "dice 3 4 5 6", "confirm")
     assert keeper.kept == []
+
+
+def test_a_roll_by_hand_starts_at_four_dice_one_press_from_every_value(store):
+    """With no camera the entry opens at 1 3 4 6 (every value 1-6 one of them or one press away): a roll
+    of 2 2 5 6 is three steps and two NEXT, CONFIRM included six presses, as press_for makes them; over
+    all 1,296 rolls 5.9 presses on average (one die at 1, each new die at the one before: 7.5)."""
+    import itertools
+
+    from companion.games.cant_stop import Roll
+    from companion.session.cant_stop import ENTRY_START, entry_presses, press_for
+
+    s = started(store)
+    s.on_camera_problem("No camera")
+    assert s.mode is Mode.CHECK and s.check.values == list(ENTRY_START) and s.check.selected == 0
+    assert entry_presses((2, 2, 5, 6)) == 6
+    assert len(press_for(s, Roll((2, 2, 5, 6)))) == 6 and sorted(s.state.dice) == [2, 2, 5, 6]
+    rolls = list(itertools.product(range(1, 7), repeat=4))
+    counts = [entry_presses(roll) for roll in rolls]
+    assert round(sum(counts) / len(counts), 2) == 5.87 and max(counts) == 10 and entry_presses(ENTRY_START) == 1
+    for roll in random.Random(3).sample(rolls, 12):  # the presses made are the presses counted
+        s.undo()
+        s._open_by_hand()
+        assert s.mode is Mode.CHECK and s.check.values == list(ENTRY_START)
+        assert len(press_for(s, Roll(roll))) == entry_presses(roll) and sorted(s.state.dice) == sorted(roll), roll
