@@ -45,7 +45,8 @@ def formation_legend(game: str) -> str:
 @dataclass(frozen=True)
 class StoneView:
     """One stone. cards[seat]: card codes in the order played (``"R5"``). labels[seat]: the formation
-    tag and sum of a complete side (``"CR 18"``, :func:`formation_tag`), else ``""``. owner: the seat
+    tag and sum of a complete side (``"CR 18"``, :func:`formation_tag`), else ``""``; once the stone is
+    claimed, only its owner's, the formation that won it (two tags a stone crowd the final board). owner: the seat
     that claimed it, or None. claimable: the player to act may claim it now (C.6). threatened: the
     other player may claim it next turn. selected: the stone the claim selection is on. proposed: the
     code of a card read (or entered) but not yet confirmed here, on side ``proposed_seat``. reason: at
@@ -92,7 +93,8 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
     alerts = session.hint()  # the alerts, once per state
     stones = []
     for i, stone in enumerate(state.stones):
-        labels = tuple(formation_tag(formation_key(side), game) if len(side) == 3 else "" for side in stone.cards)
+        labels = tuple(formation_tag(formation_key(side), game) if len(side) == 3 and stone.owner in (None, seat)
+                       else "" for seat, side in enumerate(stone.cards))
         reason = ""
         if mode is Mode.CLAIM and stone.owner is None and len(stone.cards[state.active]) == 3:
             reason = verdict_text(state.claim_verdict(i, state.active), game)
@@ -246,8 +248,9 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
      N_("Claim a stone when your formation beats theirs, or when the cards on the table prove that "
         "theirs can no longer beat yours. The box checks every claim from the cards it sees.")),
     (N_("The screen"),
-     N_("Beside each stone: the formation tag and sum of each complete side. A white ring: a "
-        "stone you may claim; a yellow ring: one the other player may claim next turn.")),
+     N_("Beside each stone: the formation tag and sum of each complete side; once claimed, of the "
+        "side that won it. A white ring: a stone you may claim; a yellow ring: one the other player may "
+        "claim next turn.")),
     (N_("Formation tags"),
      N_("CR colour run, 3K three of a kind, CL colour, RN run, \u03a3 sum; in Battle Line W wedge, PH "
         "phalanx, BO battalion order, SL skirmish line, H host. When you claim, NEXT goes through "

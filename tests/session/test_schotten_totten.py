@@ -453,3 +453,24 @@ def test_each_button_keeps_one_meaning_through_the_game(tmp_path):
     assert meanings["NEXT"] <= {"other player", "next stone", "colour"}
     assert meanings["PASS"] <= {"previous stone", "-1", "pass"}
     assert meanings["BANK"] <= {"+1", "done", "enter by hand"} and "done" in meanings["BANK"]
+
+
+def test_a_claimed_stone_shows_only_the_formation_that_won_it(tmp_path):
+    """The final board (#51): an open stone tags each complete side; a claimed one only its owner's."""
+    from companion.games.schotten_totten import formation_key
+    from companion.screens.schotten_totten import formation_tag
+
+    session = make_session(tmp_path)
+    for line in script_for(4, session.start_seat)[0]:
+        session.on_command(cmd(line))
+    state, view = session.state, build_view(session)
+    assert state.phase is Phase.OVER
+    both = 0
+    for stone, shown in zip(state.stones, view.stones, strict=True):
+        tags = [formation_tag(formation_key(side), GAME) if len(side) == 3 else "" for side in stone.cards]
+        if stone.owner is None:
+            assert shown.labels == tuple(tags)
+        else:
+            assert shown.labels[stone.owner] == tags[stone.owner] != "" and shown.labels[1 - stone.owner] == ""
+            both += all(tags)
+    assert both >= 1  # the game has claimed stones whose both sides are complete: one tag dropped
