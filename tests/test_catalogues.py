@@ -112,3 +112,29 @@ def test_the_template_holds_every_marked_message():
     with (LOCALE / f"{DOMAIN}.pot").open("rb") as handle:
         template = {_key(m.id, m.context) for m in read_po(handle) if m.id}
     assert MARKED <= template, f"the template lacks {sorted(map(str, MARKED - template))[:5]}: extract it again"
+
+
+WORDING = {
+    "de": ("Pech-Risiko", "ergibt {e}"),  # an odd compound; "a fair die *yields* 1.7 sixes"
+    "ru": ("к камню", "фишку ("),  # a card is played *at* a stone (у камня); a verbless order
+}
+"""Wordings the players of a new-user trial stumbled on (#51), kept out of the catalogues."""
+
+
+@pytest.mark.parametrize("code", sorted(WORDING))
+def test_the_wordings_players_stumbled_on_are_gone(code):
+    texts = []
+    for message in _catalogue(code):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        texts += [s for s in strings if s]
+    for wording in WORDING[code]:
+        assert not [t for t in texts if wording in t and "передвиньте" not in t], wording
+
+
+def test_the_claim_key_says_the_word_of_the_claim_question():
+    """#51: the German key chip said "nehmen" where the question said "beanspruchen"."""
+    from companion.i18n import speaking, _
+
+    for code in LANGUAGES:
+        with speaking(code):
+            assert _("claim").split()[-1] in _("{name}: claim stone {n}?"), code

@@ -59,7 +59,7 @@ def test_a_move_forced_by_clearing_the_start_square_says_so():
     assert s.legal_actions() == (Move(0, 3),)
     hint = advise(s, 0)
     assert hint.action == Move(0, 3) and hint.kind == "clear_start"
-    assert hint.reason == ("Your start square must be cleared while pawns wait in the yard: the pawn on it "
+    assert hint.reason == ("Your start square must be cleared while pawns wait in the yard, so the pawn on it "
                            "moves on.")
     assert "progress" not in hint.reason and ".md" not in hint.reason
     # green at 33 (absolute 3 on the 40-square track, green starting at 10) is captured by the forced move
@@ -203,3 +203,30 @@ def test_weights_follow_the_rule_set():
     safe = waiting({"red": [3, Y, Y, Y], "green": [Y] * 4}, 2, safe_squares="starts")
     assert weights_for(plain) is BASE_WEIGHTS and weights_for(safe) is SAFE_WEIGHTS
     assert SAFE_WEIGHTS.danger > BASE_WEIGHTS.danger and SAFE_WEIGHTS.safe_bonus > 0
+
+
+@pytest.mark.parametrize("language", ["en", "de", "nl", "pt_BR", "ru"])
+def test_a_hint_reads_as_one_sentence_after_its_label(language):
+    """#51: "Tip: the leading pawn: captures blue" had two colons. Over seeded games, every reason of the
+    advisor, shown after "Hint: ", holds no colon of its own and starts with a capital letter."""
+    import random as _random
+
+    from companion.agents.ludo import chance as chance_of
+    from companion.games import CHANCE, TERMINAL
+    from companion.games.ludo import LudoGame
+    from companion.i18n import speaking
+
+    kinds = set()
+    with speaking(language):
+        for seed in range(4):
+            rng = _random.Random(seed)
+            state = LudoGame(2).new_initial_state()
+            while state.current_player != TERMINAL:
+                if state.current_player == CHANCE:
+                    state = state.apply(chance_of(state, rng))
+                    continue
+                hint = advise(state, state.current_player)
+                assert ":" not in hint.reason and hint.reason[:1] == hint.reason[:1].upper(), hint.reason
+                kinds.add(hint.kind)
+                state = state.apply(hint.action)
+    assert {"capture", "progress", "enter", "home"} <= kinds

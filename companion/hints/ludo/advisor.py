@@ -57,7 +57,7 @@ from companion.games.ludo import YARD, LudoConfig, LudoState, MoveInfo, Phase, R
 from companion.hints.base import Budget, Hint, Meter
 from companion.hints.ludo.danger import hit_chance, threat_count
 from companion.hints.ludo.words import pawn_phrase
-from companion.i18n import _
+from companion.i18n import _, sentence
 
 
 @dataclass(frozen=True)
@@ -248,23 +248,23 @@ def _reason(state: LudoState, seat: int, info: MoveInfo, occ: dict[int, dict[int
     if clears_start(state, seat):  # ludo.md B.2b must_clear_start: the rule, not a choice, picks the pawn
         if info.captures:
             names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
-            return "clear_start", _("Your start square must be cleared while pawns wait in the yard: the pawn on "
-                                    "it moves on and captures {names}.").format(names=names)
-        return "clear_start", _("Your start square must be cleared while pawns wait in the yard: the pawn on it "
-                                "moves on.")
+            return "clear_start", _("Your start square must be cleared while pawns wait in the yard, so the pawn "
+                                    "on it moves on and captures {names}.").format(names=names)
+        return "clear_start", _("Your start square must be cleared while pawns wait in the yard, so the pawn on "
+                                "it moves on.")
     if info.captures:
         names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
-        return "capture", _("{pawn}: captures {names}.").format(pawn=pawn, names=names)
+        return "capture", sentence(_("{pawn} captures {names}.").format(pawn=pawn, names=names))
     threat = danger(state, state.pawns, seat, frm, occ) if frm != YARD else 0.0
     if threat > 0:
         after = state.pawns_after(info, seat)
         if danger(state, after, seat, to, _occupancy(state, after)) <= threat / 2:
-            return "escape", _("{pawn}: escapes a threat.").format(pawn=pawn)
+            return "escape", sentence(_("{pawn} escapes a threat.").format(pawn=pawn))
     a = state.absolute(seat, to)
     if a is not None and a in state.safe_indices():
-        return "safe", _("{pawn}: onto a safe square.").format(pawn=pawn)
+        return "safe", sentence(_("{pawn} moves onto a safe square.").format(pawn=pawn))
     if info.enters:
         return "enter", _("Bring a pawn out onto the start square.")
     if to >= state.geometry.track_positions and (frm < state.geometry.track_positions or info.finishes):
-        return "home", _("{pawn}: into home.").format(pawn=pawn)
-    return "progress", _("{pawn}: the best progress.").format(pawn=pawn)
+        return "home", sentence(_("{pawn} moves into home.").format(pawn=pawn))
+    return "progress", sentence(_("{pawn} makes the best progress.").format(pawn=pawn))
