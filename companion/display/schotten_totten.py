@@ -131,11 +131,14 @@ def info_text(view: StView) -> tuple[str, palette.RGB]:
 
 def info_parts(view: StView) -> list[tuple[str, palette.RGB]]:
     """The info box's texts, first to last: :func:`info_text`, and under a verdict or an alert the legend
-    too, so the tags on the board ("D 12") are never left unexplained."""
+    too, so the tags on the board ("D 12") are never left unexplained; last the card colours' letters
+    (:func:`fitted` drops it first where the box has no room)."""
     first = info_text(view)
     parts = [first] if first[0] else []
     if first[1] != palette.MUTED and view.legend:
         parts.append((view.legend, palette.MUTED))
+    if view.colours:
+        parts.append((view.colours, palette.MUTED))
     return parts
 
 
@@ -182,7 +185,7 @@ def fitted(view: StView, size: tuple[int, int]) -> tuple[StView, list[tuple[str,
     parts, room = info_parts(view), info_room(frame.body, floor, pad)
     while parts and _info(parts, frame.body, floor, pad)[1] > room:
         if parts[-1][1] == palette.MUTED:
-            parts = parts[:-1]  # the legend: the cards come first
+            parts = parts[:-1]  # the colours' letters, then the legend: the cards come first
             continue
         notice = " ".join(part for part in (view.chrome.notice, parts[0][0]) if part)
         tone = view.chrome.tone if view.chrome.notice else Tone.WARNING

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from companion.commands import Button
 from companion.games.schotten_totten import Phase, formation_key, formation_name
+from companion.games.schotten_totten.cards import COLOUR_LETTERS
 from companion.hints.schotten_totten import verdict_text
 from companion.i18n import N_, Np_, _, listing, ngettext, pgettext
 from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend, name_to_act
@@ -42,6 +43,18 @@ def formation_legend(game: str) -> str:
                                                     name=_(formation_name(rank, game))) for rank in range(5, 0, -1))
 
 
+CARD_COLOUR_WORDS = (Np_("card colour", "red"), Np_("card colour", "orange"), Np_("card colour", "yellow"),
+                     Np_("card colour", "green"), Np_("card colour", "blue"), Np_("card colour", "purple"))
+"""The colours' names, in the order of ``companion.games.schotten_totten.cards.COLOUR_LETTERS``."""
+
+
+def colour_legend() -> str:
+    """Each card colour's letter with its name ("R red · O orange · ..."; German "Ge gelb · Gr grün"): the
+    letters a card shows beside its colour (``Card.name``), for players who tell colours apart poorly."""
+    return " \u00b7 ".join(_("{tag} {name}").format(tag=pgettext(*COLOUR_LETTERS[k]), name=pgettext(*word))
+                           for k, word in enumerate(CARD_COLOUR_WORDS))
+
+
 @dataclass(frozen=True)
 class StoneView:
     """One stone. cards[seat]: card codes in the order played (``"R5"``). labels[seat]: the formation
@@ -69,7 +82,8 @@ class StView(ChromeFields):
     """The whole screen: the shared frame (``chrome``: header with the game of the match, player strip
     with match points and stones, key chips, notice band) and the body. stones: the nine stones. alert:
     a public alert line ("Ben may claim stone 4 next turn"). claiming: the claim step is on (each stone
-    the player completed says whether it can be claimed). legend: the formation tags' legend. winner:
+    the player completed says whether it can be claimed). legend: the formation tags' legend. colours:
+    the card colours' letters (:func:`colour_legend`), under it where the info box has room. winner:
     the game's winning seat once over. match_winner: the match winner's name once the match is over.
     points: match points per seat (C.8)."""
 
@@ -78,6 +92,7 @@ class StView(ChromeFields):
     alert: str = ""
     claiming: bool = False
     legend: str = ""
+    colours: str = ""
     winner: int | None = None
     match_winner: str | None = None
     points: tuple[int, int] = (0, 0)
@@ -132,7 +147,7 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
                     _("Game {n} of {total}").format(n=game_number, total=session.config.match_length)
                     if session.config.match_length > 1 else "", winner, band_space=True)
     return StView(chrome=chrome, stones=tuple(stones), alert=alert, claiming=mode is Mode.CLAIM,
-                  legend=formation_legend(game), winner=state.winner if state.phase is Phase.OVER else None,
+                  legend=formation_legend(game), colours=colour_legend(), winner=state.winner if state.phase is Phase.OVER else None,
                   match_winner=session.winner_name, points=points)
 
 
