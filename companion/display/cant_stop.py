@@ -13,12 +13,12 @@ game's mountain shape. The column number is written below each column and above 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 
 from companion.display import text
-from companion.display.cant_stop_hint import draw_hint, hint_band_height
+from companion.display.cant_stop_hint import band_fits, draw_hint, hint_band_height, panel_hint
 from companion.display.cant_stop_layout import ScreenLayout
 from companion.display.cant_stop_panel import draw_side_panel
 from companion.display.chrome import chrome_layout, draw_chrome, seat_styles
@@ -206,13 +206,26 @@ def board_styles(view: ScreenView) -> dict[int, PlayerStyle]:
 
 def screen_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> ScreenLayout:
     """The layout of ``view``'s body on a ``size`` screen: the frame's body
-    (``companion.display.chrome.chrome_layout``) split by :meth:`ScreenLayout.for_body`, with a band for a
-    hint too long for the side panel (``hint.hint_band_height``)."""
-    body = chrome_layout(view.chrome, size).body
-    layout = ScreenLayout.for_body(size, body)
+    (``companion.display.chrome.chrome_layout``) split by :meth:`ScreenLayout.for_body`.
+
+    On the game's screen the frame keeps the notice band's space (``Chrome.band_space``), so the board
+    keeps its place and size through the game: while no notice shows, the side panel reaches down into
+    the band's space, and a hint too long for that panel takes the band's space instead where it fits
+    there (``hint.band_fits``). Only a hint too long for both (a long hint beside many pairings: the
+    advisor's longest, in German or Russian) takes a band under the board and the panel, and the board
+    gives up that band's height (``hint.hint_band_height``), as on a view without the band's space."""
+    frame = chrome_layout(view.chrome, size)
+    layout = ScreenLayout.for_body(size, frame.body)
+    if view.chrome.band_space and not view.chrome.notice:
+        side = pygame.Rect(layout.side.x, layout.side.y, layout.side.width, frame.notice.bottom - layout.side.y)
+        extended = replace(layout, side=side)
+        if not view.hint or panel_hint(view, extended) is not None:
+            return extended
+        if band_fits(view.hint, frame.notice, layout):
+            return replace(layout, hint_band=pygame.Rect(frame.notice))
     band = hint_band_height(view, layout)
     if band:
-        layout = ScreenLayout.for_body(size, body, hint_band=band)
+        layout = ScreenLayout.for_body(size, frame.body, hint_band=band)
     return layout
 
 

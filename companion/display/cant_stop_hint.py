@@ -5,10 +5,13 @@ lost: ...", up to about 150 characters) is wrapped between words onto as many li
 word is ever cut. It stays at the bottom of the side panel, in ``layout.normal`` type or else
 ``layout.small``, when that leaves the options their full height (``companion.display.cant_stop_options``) and the
 photo (or bust chance) at least :data:`MIN_TOP_LINES` lines of ``layout.large`` (:data:`MIN_TOP_ALONE`
-without options). Otherwise it moves to a band across the body's width under the board and the panel, on
-one line of ``layout.normal`` type, else on as many lines of ``layout.small`` as it needs; the board and
-the side panel give up the band's height. (A band is only made when it is lower than
-the hint would be in the panel; see :func:`hint_band_height`.)
+without options). Otherwise, on the game's screen (the frame keeps the notice band's space), it takes
+that space while no notice shows and it fits there (:func:`band_fits`), else it stays in the panel in
+``layout.small`` and the options get what is left: the board never gives up height for it. On a view
+without that space (render tests), it moves to a band across the body's width under the board and the
+panel, on one line of ``layout.normal`` type, else on as many lines of ``layout.small`` as it needs; the
+board and the side panel give up the band's height (a band is only made when it is lower than the hint
+would be in the panel; see :func:`hint_band_height`).
 (:func:`companion.display.cant_stop.screen_layout` makes that layout.) No type is ever smaller than
 ``layout.small``, the floor.
 
@@ -106,6 +109,12 @@ def band_hint(hint: str, width: int, layout: ScreenLayout) -> tuple[int, list[st
     return layout.small, _wrap_all(words, layout.small, width)
 
 
+def band_fits(hint: str, band: pygame.Rect, layout: ScreenLayout) -> bool:
+    """Whether ``hint`` fits whole in ``band`` (the frame's notice band while it shows no notice)."""
+    size, lines = band_hint(hint, _band_body_width(band.width, layout), layout)
+    return len(lines) * fonts.font(size).get_linesize() <= band.height
+
+
 def _band_body_width(width: int, layout: ScreenLayout) -> int:
     return width - _bar(layout) - 3 * layout.pad
 
@@ -150,8 +159,9 @@ def hint_placement(view: ScreenView, layout: ScreenLayout) -> HintPlacement | No
     if layout.hint_band.height > 0:
         band = layout.hint_band
         size, lines = band_hint(view.hint, _band_body_width(band.width, layout), layout)
-        body = pygame.Rect(band.x + bar + 2 * layout.pad, band.y + layout.pad // 2,
-                           _band_body_width(band.width, layout), band.height - layout.pad)
+        inset = min(layout.pad // 2, max(0, (band.height - len(lines) * fonts.font(size).get_linesize()) // 2))
+        body = pygame.Rect(band.x + bar + 2 * layout.pad, band.y + inset,
+                           _band_body_width(band.width, layout), band.height - 2 * inset)
         return _placed(band, body, size, lines, True)
     inner = _panel_inner(layout)
     size, lines = panel_hint(view, layout) or _squeezed(view, layout)

@@ -39,10 +39,11 @@ def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLay
     The hint's room is at the bottom (as many lines as it needs; none when it is in the band); the
     options take the height that shows each of them in full (``companion.display.cant_stop_options``:
     about 1.5 lines of ``layout.normal`` type for a one-line option, more for an effect on several
-    lines; a window of them around the selected one when they do not all fit), leaving the top at least
-    :data:`MIN_TOP_LINES` lines of ``layout.large`` (and never under 1.3 lines of ``layout.small``
-    each); the photo with the bust chance gets what is left; the bust chance goes beside the photo or
-    under it, whichever leaves the photo larger.
+    lines), every one in full where they fit in the panel; else a window of them around the selected one,
+    leaving the top at least :data:`MIN_TOP_LINES` lines of ``layout.large`` (and never under 1.3 lines
+    of ``layout.small`` each); the photo with the bust chance gets what is left (nothing under a line of
+    ``layout.small``); the bust chance goes beside the photo or under it, whichever leaves the photo
+    larger.
     """
     regions = side_panel_regions(view, layout)
     pygame.draw.rect(surface, palette.PANEL, layout.side, border_radius=layout.pad)
@@ -85,10 +86,11 @@ def side_panel_regions(view: ScreenView, layout: ScreenLayout) -> PanelRegions:
         rows = (1 if view.dice else 0) + (1 if view.bust_probability is not None else 0)
         options_h = max(min(max(smallest, wanted), avail - min_top),
                         avail - rows * round(layout.large * 1.6) - (rows - 1) * gap)
-    else:
-        options_h = min(wanted, max(smallest, avail - min_top))
+    else:  # every option in full where they fit, before the photo's least height (the sums show the roll too)
+        options_h = wanted if wanted <= avail else max(smallest, avail - min_top)
     options_h = max(0, min(options_h, avail))
-    top = pygame.Rect(inner.x, inner.y, inner.width, avail - options_h if has_top else 0)
+    top_h = avail - options_h if has_top else 0
+    top = pygame.Rect(inner.x, inner.y, inner.width, top_h if top_h >= layout.small else 0)
     options = pygame.Rect(inner.x, bottom - options_h, inner.width, options_h)
     return PanelRegions(top, options, hint_rect)
 

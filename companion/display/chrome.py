@@ -224,11 +224,14 @@ def _strip_rows(chrome: Chrome, width: int, sizes: Sizes, pad: int, token: int) 
     """(rows, columns, two-line chips) of the player strip: one row when every chip fits side by side;
     else a grid of two columns, of one-line chips when they fit, else of two-line chips (the name over
     the standing); else one chip a row. With ``chrome.band_space`` the strip does not follow its texts
-    (a standing grows through the game): two-line chips in two columns, or one chip a row."""
+    (a standing grows through the game): two-line chips in two columns, or one chip a row; with
+    ``chrome.short_standings`` too, one row of one-line chips where they fit."""
     n = len(chrome.seats)
     if n == 0:
         return 0, 0, False
     parts = [_chip_parts(seat, sizes, pad, token) for seat in chrome.seats]
+    if chrome.band_space and chrome.short_standings and sum(p[0] for p in parts) + pad * (n - 1) <= width:
+        return 1, n, False
     if chrome.band_space:
         if max(_stacked_width(p, pad, token) for p in parts) <= (width - pad) // 2:
             return -(-n // 2), min(n, 2), True

@@ -138,7 +138,8 @@ def build_view(session: CantStopSession, wins: dict[str, int] | None = None) -> 
     if winner is not None:  # how it was won, as History's replay tells it
         notice, tone = session.ending or _("{name} wins!").format(name=session.players[winner]), Tone.WIN
     chrome = Chrome(_("Can't Stop"), seats, active, _prompt(session), _keys(session), notice, tone,
-                    _("Turn {n}").format(n=state.turn) if state.turn > 0 else "", winner)
+                    _("Turn {n}").format(n=state.turn) if state.turn > 0 else "", winner, band_space=True,
+                    short_standings=True)
     return ScreenView(chrome=chrome, board=board, status=status, frame_bgr=frame, dice=dice, options=options,
                       bust_probability=bust, hint=hint.reason if hint else "", winner=state.winner)
 

@@ -64,10 +64,12 @@ class Chrome:
     ("" when there is none), drawn in ``tone`` (:class:`Tone`); the play loop keeps a turn's last event
     a few seconds into the next turn (``screens/hold.py``). winner: the index into ``seats`` of the
     winner whose token a ``WIN`` notice shows (None for a shared win).
-    band_space: the band keeps its own space (two lines of the floor size) with or without a notice, so
-    the board never moves or changes size through a game (Ludo, Schotten Totten, the donkey race); Can't
-    Stop leaves it False: its side panel needs the height to show every pairing in full, and a notice
-    there is rare (a band for it then takes the space it needs).
+    band_space: the band keeps its own space (two lines of the floor size) with or without a notice, and
+    the header and the player strip theirs, so the board never moves or changes size through a game
+    (every game's screen; Can't Stop's side panel, which is no board, takes the band's space while no
+    notice shows). short_standings: with ``band_space``, the standings on the player strip keep their
+    width through the game (Can't Stop's "columns 1/3"), so the strip keeps one row of one-line chips
+    where they fit; else its chips take two lines, for standings that grow.
     """
 
     title: str
@@ -80,6 +82,7 @@ class Chrome:
     round: str = ""
     winner: int | None = None
     band_space: bool = False
+    short_standings: bool = False
 
 
 class ChromeFields:
