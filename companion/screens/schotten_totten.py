@@ -59,8 +59,8 @@ def colour_legend() -> str:
 class StoneView:
     """One stone. cards[seat]: card codes in the order played (``"R5"``). labels[seat]: the formation
     tag and sum of a complete side (``"CR 18"``, :func:`formation_tag`), else ``""``; once the stone is
-    claimed, only its owner's, the formation that won it (two tags a stone crowd the final board). owner: the seat
-    that claimed it, or None. claimable: the player to act may claim it now (C.6). threatened: the
+    claimed, only its owner's, the formation that won it (two tags a stone crowd the final board).
+    owner: the seat that claimed it, or None. claimable: the player to act may claim it now (C.6). threatened: the
     other player may claim it next turn. selected: the stone the claim selection is on. proposed: the
     code of a card read (or entered) but not yet confirmed here, on side ``proposed_seat``. reason: at
     the claim step, for a stone the player to act has completed, whether it can be claimed and why
@@ -147,7 +147,8 @@ def build_view(session: SchottenTottenSession, wins: dict[str, int] | None = Non
                     _("Game {n} of {total}").format(n=game_number, total=session.config.match_length)
                     if session.config.match_length > 1 else "", winner, band_space=True)
     return StView(chrome=chrome, stones=tuple(stones), alert=alert, claiming=mode is Mode.CLAIM,
-                  legend=formation_legend(game), colours=colour_legend(), winner=state.winner if state.phase is Phase.OVER else None,
+                  legend=formation_legend(game), colours=colour_legend(),
+                  winner=state.winner if state.phase is Phase.OVER else None,
                   match_winner=session.winner_name, points=points)
 
 

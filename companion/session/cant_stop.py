@@ -664,7 +664,8 @@ def press_for(session: CantStopSession, action: Action) -> list[Command]:
     A roll is entered (or a reading corrected) die by die, each of the roll's dice matched to a die shown
     so that the presses are fewest (the order does not matter, A.5.2): NEXT opens the entry when it is
     not open (a camera that sees no dice) and goes on to the next die (a new one starts at the die
-    before's value), BANK (+1) or PASS (-1), whichever is fewer, steps the die to its value; CONFIRM. Raises ``ValueError`` when the presses do not get there."""
+    before's value), BANK (+1) or PASS (-1), whichever is fewer, steps the die to its value; CONFIRM.
+    Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 

@@ -381,8 +381,9 @@ class DonkeyRaceSession(LoggedSession):
         codes, lowest value first (D.4.1-2, D.5: of the engine's legal plays at the table, the cards not
         yet seen elsewhere; jokers are left to scripts)."""
         donkey_round = self.state.donkey_round
-        plays = {tuple(a.cards) for a in self.state.legal_actions() if isinstance(a, Play) and len(a.cards) == count
-                 and JOKER not in a.cards and UNKNOWN not in a.cards and (DONKEY not in a.cards or self.config.donkey)}
+        plays = {tuple(a.cards) for a in self.state.legal_actions()
+                 if isinstance(a, Play) and len(a.cards) == count and JOKER not in a.cards
+                 and UNKNOWN not in a.cards and (DONKEY not in a.cards or self.config.donkey)}
         return sorted(plays, key=lambda cards: (set_value(cards, self.config, donkey_round), cards))
 
     def lowest_play(self) -> tuple[int, ...] | None:
@@ -411,7 +412,7 @@ class DonkeyRaceSession(LoggedSession):
 
     def _step_count(self) -> None:
         """The leader's play entered by hand: one card more (after three, one), at the same value where
-        that many can be played, else the lowest value that can."""
+        that many can be played, else the next higher value that can, else the lowest."""
         if not self._entry:
             self._open_entry()
         if not self._entry:

@@ -16,7 +16,8 @@ def test_a_roll_entered_by_hand_names_each_press_and_offers_undo_not_read_again(
         view = build_view(session)
         assert view.prompt == "Ada: enter your roll"
         # four dice shown from the start: a roll that is 1 3 4 6 takes one press
-        assert dict(view.keys) == {"CONFIRM": "accept", "NEXT": "next die", "BANK": "+1", "PASS": "-1", "UNDO": "undo"}
+        assert dict(view.keys) == {"CONFIRM": "accept", "NEXT": "next die", "BANK": "+1", "PASS": "-1",
+                                   "UNDO": "undo"}
         session.on_command(Command(Button.REMOVE, (4,)))  # with three dice (the keyboard), on the last one:
         for _ in range(3):  # NEXT adds a die
             session.on_command(Command(Button.NEXT))
