@@ -125,7 +125,7 @@ def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect
 def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect,
                   styles: dict[int, palette.PlayerStyle], sizes, pad: int) -> None:
     """The panel of the round: each player's plays (the highest marked with a star and the word), what
-    beats the current play, the play CONFIRM would make, the piles' counts."""
+    beats the current play, the play CONFIRM would make, the piles' counts (:func:`_panel_lines`)."""
     pygame.draw.rect(surface, palette.PANEL, area, border_radius=pad)
     inner = area.inflate(-2 * pad, -2 * pad)
     floor = sizes.floor
@@ -143,18 +143,27 @@ def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Re
         draw_text(surface, label, pygame.Rect(row.x + row.height + pad, row.y, row.width - row.height - pad,
                                               row.height), floor, palette.FOREGROUND, bold=sector.highest)
         y += row.height
-    rest = [(view.to_beat, palette.FOREGROUND, True), (view.proposal, palette.DIE_FLAGGED, True),
-            (_("Draw pile {d} · discards {x}").format(d=view.deck, x=view.discard), palette.MUTED, False)]
+    # (text, colour, bold, rank): where not all fit, the highest rank goes first (_panel_lines)
+    rest = [(view.to_beat, palette.FOREGROUND, True, 1), (view.proposal, palette.DIE_FLAGGED, True, 0),
+            (_("Draw pile {d} · discards {x}").format(d=view.deck, x=view.discard), palette.MUTED, False, 2)]
     y += pad // 2
-    for words, colour, bold in rest:
-        if not words:
-            continue
-        lines = text.wrap_all(words, floor, inner.width, bold)
-        if y + len(lines) * line_h > inner.bottom:
-            break
+    for words, colour, bold, lines in _panel_lines([part for part in rest if part[0]], inner, y, floor, line_h):
         text.draw_lines(surface, lines, pygame.Rect(inner.x, y, inner.width, len(lines) * line_h), floor, colour,
                         bold=bold, whole=words)
         y += len(lines) * line_h
+
+
+def _panel_lines(parts: list[tuple[str, palette.RGB, bool, int]], inner: pygame.Rect, top: int, floor: int,
+                 line_h: int) -> list[tuple[str, palette.RGB, bool, list[str]]]:
+    """The panel's texts under the plays that fit between ``top`` and ``inner.bottom``, each whole and in
+    their order, as (text, colour, bold, wrapped lines): where not all fit, the part of the highest rank
+    goes first (the piles' counts, then what beats the play), so the play CONFIRM would make (rank 0)
+    stays: the players must see what they enter."""
+    kept = sorted(parts, key=lambda part: part[3])
+    while kept and top + sum(len(text.wrap_all(p[0], floor, inner.width, p[2])) for p in kept) * line_h > inner.bottom:
+        kept.pop()
+    return [(words, colour, bold, text.wrap_all(words, floor, inner.width, bold))
+            for words, colour, bold, rank in parts if (words, colour, bold, rank) in kept]
 
 
 def render(view: DonkeyRaceView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.commands import Button
-from companion.games.donkey_race import Phase, set_value
+from companion.games.donkey_race import DONKEY, JOKER, Phase, set_value
 from companion.i18n import N_, _, ngettext, pgettext
 from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
@@ -163,7 +163,9 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
             proposal = (_("By hand: {cards}") if source == "hand" else _("Seen: {cards}")).format(
                 cards=describe_set(cards))
             try:
-                proposal += " " + _("(value {v})").format(v=set_value(cards, session.config, state.donkey_round))
+                value = set_value(cards, session.config, state.donkey_round)
+                if DONKEY in cards or JOKER in cards:  # a number card says its value itself
+                    proposal += " " + _("(value {v})").format(v=value)
             except ValueError:
                 proposal += " " + _("(not one value)")
             if source == "camera" and session._reading is not None and session._reading.flagged:
@@ -229,22 +231,23 @@ _OTHER_KEYS: Keys = ((Button.CONFIRM, N_("done")), (Button.UNDO, N_("undo")))
 
 def _play_keys(session: DonkeyRaceSession) -> Keys:
     """A play's keys: CONFIRM while there is a play to make (entered, or new cards seen); BANK steps the
-    value of a play entered by hand up (or starts one) and NEXT down; the leader's number of cards on
-    :meth:`DonkeyRaceSession.count_button` (PASS: the leader may not pass, D.4.1); PASS "pass" only where
-    passing is allowed (:meth:`DonkeyRaceSession.may_pass`);
+    value of a play entered by hand up (or starts one), :meth:`DonkeyRaceSession.down_button` down (the
+    leader's PASS, a follower's NEXT); the leader's NEXT its number of cards (D.4.1); PASS "pass" only
+    where passing is allowed (:meth:`DonkeyRaceSession.may_pass`);
     UNDO cancels an entry (a camera to go back to) or takes back the last step."""
     cards, source = session.proposed_play()
     entering = source == "hand" and bool(cards)
     keys: list[tuple[Button, str]] = [(Button.CONFIRM, N_("play"))] if cards else []
-    count = session.count_button()
+    down = session.down_button()
     if entering:
         keys.append((Button.BANK, N_("+1")))
-        keys.append((Button.NEXT, N_("number of cards") if count is Button.NEXT else N_("-1")))
+        if session.count_button() is Button.NEXT:
+            keys.append((Button.NEXT, N_("number of cards")))
+        if down is not None:
+            keys.append((down, N_("-1")))
     else:
         keys.append((Button.BANK, N_("by hand")))
-    if entering and count is Button.PASS:
-        keys.append((Button.PASS, N_("number of cards")))
-    elif session.may_pass():
+    if session.may_pass():
         keys.append((Button.PASS, N_("pass")))
     keys.append((Button.UNDO, N_("cancel") if entering and not without_camera(session) else N_("undo")))
     return tuple(keys)
@@ -286,8 +289,9 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "points and cards in hand. ★ marks the highest play of the round. Under the lanes: what to do at "
         "the table, such as which token moves how far.")),
     (N_("Entering cards"),
-     N_("With no camera your cards start at the lowest play allowed: BANK counts the value up and NEXT "
-        "down, CONFIRM plays them. When you lead, PASS changes how many; otherwise it passes. "
+     N_("With no camera your cards start at the lowest play allowed: BANK counts the value up, CONFIRM "
+        "plays them. When you lead, PASS counts it down and NEXT changes how many; otherwise NEXT counts "
+        "down and PASS passes. "
         "UNDO takes back the last step.")),
 )
 """How to play the donkey race on the box: its pages, (heading, text), marked for translation, written from

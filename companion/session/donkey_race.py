@@ -13,9 +13,10 @@ the cards that can still be in that hand. Flow, one :class:`Mode` at a time:
   (:meth:`DonkeyRaceSession.may_pass`: never the leader, D.4.1; a refused PASS says why). With the
   buttons alone a play is entered by hand: it opens at the lowest play allowed now (the likeliest:
   the advisor leads low and raises minimally), as many cards as the round asks; ``bank`` steps its
-  value up and ``next`` down, round the values that may be played now (from the lowest, one press
-  down is the highest); the leader, who may not pass (D.4.1), steps the number of cards (1-3) with
-  ``pass`` (:meth:`DonkeyRaceSession.count_button`); ``undo`` drops the entry. With no camera at all
+  value up, round the values that may be played now; the leader, who may not pass (D.4.1), steps it
+  down with ``pass`` (as in the other games) and the number of cards (1-3) with ``next``; a
+  follower steps it down with ``next`` (``pass`` passes); from the lowest, one press down is the
+  highest (:meth:`DonkeyRaceSession.down_button`); ``undo`` drops the entry. With no camera at all
   (:data:`companion.session.base.NO_CAMERA`) the entry is open by itself, and ``undo`` takes back the
   last step (a play taken back opens again as it was).
   Scripts may also ``dice V [V ...]`` (card values; the donkey is its value, 0 by default; a joker is
@@ -77,7 +78,10 @@ def replay_state(events, players: int, config: DonkeyRaceConfig, step: Step | No
 
 
 def describe_set(cards: tuple[int, ...]) -> str:
-    """``"7 7"``, ``"donkey"``: the cards of a set for the screen, in the players' words (:func:`card_label`)."""
+    """``"7"``, ``"2 × 7"``, ``"donkey"``, ``"7 joker"``: the cards of a set for the screen, in the players'
+    words (:func:`card_label`); cards of one kind as their number times the card."""
+    if len(cards) > 1 and len(set(cards)) == 1:
+        return f"{len(cards)} \u00d7 {card_label(cards[0])}"
     return " ".join(card_label(c) for c in cards)
 
 
@@ -341,8 +345,8 @@ class DonkeyRaceSession(LoggedSession):
 
     def _on_play(self, command: Command) -> None:
         button = command.button
-        if button is self.count_button() and button is not Button.NEXT:
-            self._step_count()
+        if button is self.down_button() and button is Button.PASS:
+            self._step_value(-1)
         elif button is Button.PASS:
             self._accept([Pass()])
         elif button is Button.DICE:
@@ -355,7 +359,7 @@ class DonkeyRaceSession(LoggedSession):
         elif button is Button.NEXT and self.count_button() is Button.NEXT:
             self._step_count()
         elif button is Button.NEXT:
-            self._step_value(-1)
+            self._step_value(-1)  # a follower: NEXT is the way down
         elif button is Button.CONFIRM:
             cards, source = self.proposed_play()
             if not cards and self.camera_problem:
@@ -369,12 +373,22 @@ class DonkeyRaceSession(LoggedSession):
             self._accept([Play(cards)], source=source)
 
     def count_button(self) -> Button | None:
-        """The button that steps the number of cards of a play entered by hand: only the leader chooses
-        it (D.4.1: the count is fixed for the followers). PASS, since the leader may not pass; NEXT where
-        the leader may (``leader_may_pass``), and then the value steps up only. None when following."""
+        """The button that steps the number of cards of a play entered by hand: NEXT, for the leader only
+        (D.4.1: the count is fixed for the followers); None when following."""
         if self.mode is not Mode.PLAY or self.state.plays or self.state.donkey_round:
             return None
-        return Button.NEXT if self.may_pass() else Button.PASS
+        return Button.NEXT
+
+    def down_button(self) -> Button | None:
+        """The button that steps the value of a play entered by hand down: PASS for the leader, who may
+        not pass (D.4.1), as in the other games (PASS -1); NEXT for a follower, whose PASS passes and
+        whose number of cards is fixed; None for a leader who may pass (``leader_may_pass``): the value
+        then steps up only."""
+        if self.mode is not Mode.PLAY:
+            return None
+        if self.count_button() is None:
+            return Button.NEXT
+        return None if self.may_pass() else Button.PASS
 
     def entry_plays(self, count: int) -> list[tuple[int, ...]]:
         """The plays of ``count`` cards the player to act may make now that the buttons can enter, as card
@@ -397,11 +411,11 @@ class DonkeyRaceSession(LoggedSession):
 
     def _step_value(self, step: int) -> None:
         """Open a play entered by hand at the lowest play allowed now, or step its value by ``step`` (+1
-        BANK, -1 NEXT) round the values that may be played now with as many cards."""
+        BANK, -1 :meth:`down_button`) round the values that may be played now with as many cards."""
         if not self._entry:
             self._open_entry()
             if self._entry and step < 0:
-                self._step_value(step)  # the first NEXT: from the lowest play round to the highest
+                self._step_value(step)  # the first press down: from the lowest play round to the highest
             return
         plays = self.entry_plays(len(self._entry))
         if self._entry in plays:
@@ -417,13 +431,16 @@ class DonkeyRaceSession(LoggedSession):
             self._open_entry()
         if not self._entry:
             return
-        value = self.config.value_of(self._entry[0])
+        try:  # an entry typed from the keyboard may hold a joker, or no one value
+            value = set_value(self._entry, self.config, self.state.donkey_round)
+        except ValueError:
+            value = -1
         count = len(self._entry)
         for _ in range(3):
             count = count % min(3, self.config.hand_size) + 1
             plays = self.entry_plays(count)
             if plays:
-                same = [p for p in plays if self.config.value_of(p[0]) >= value]
+                same = [p for p in plays if set_value(p, self.config, self.state.donkey_round) >= value]
                 self._entry = (same or plays)[0]
                 break
         self.message = ""
@@ -514,10 +531,10 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
     """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
     to it as they are made (by-hand demo scripts): the deal, a refill and a reshuffle with one CONFIRM
     (the session records every draw of it at once, so the draws after it take none); the first leader
-    with NEXT (BANK: shows the donkey card); a play entered with the leader's count button
-    (:meth:`DonkeyRaceSession.count_button`) first, then BANK (value up) or NEXT (down), whichever is
-    fewer, then CONFIRM, BANK opening the entry first unless it is open (with no camera it opens by
-    itself); PASS passes. Raises ``ValueError`` when the presses do not get there."""
+    with NEXT (BANK: shows the donkey card); a play entered with the leader's NEXT for the number of
+    cards first, then BANK (value up) or :meth:`DonkeyRaceSession.down_button`, whichever is fewer, then
+    CONFIRM, BANK opening the entry first unless it is open (with no camera it opens by itself); PASS
+    passes. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
@@ -539,8 +556,10 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
         plays = session.entry_plays(len(want))
         if session._entry in plays and want in plays:
             up = (plays.index(want) - plays.index(session._entry)) % len(plays)
-            for _step in range(min(up, len(plays) - up)):
-                press(Button.BANK if up <= len(plays) - up else Button.NEXT)
+            down = session.down_button()
+            steps = up if down is None else min(up, len(plays) - up)
+            for _step in range(steps):
+                press(Button.BANK if down is None or up <= len(plays) - up else down)
         press(Button.CONFIRM)
     elif isinstance(action, Pass):
         press(Button.PASS)

@@ -558,3 +558,46 @@ def test_the_board_keeps_its_place_and_size_through_a_game(name, size, tmp_path,
             session.on_command(Command(Button(press)))
     assert notices == {True, False}  # screens with a notice and without
     assert len(bodies) == 1, bodies
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_the_play_being_entered_is_always_on_the_donkey_race_screen(size, language, monkeypatch, tmp_path):
+    """A new user (#51): leading 3 × 13 in Russian, the line of the play entered went off the panel
+    unnoticed (the panel dropped what did not fit). It stays whole on every screen of the by-hand game
+    and of each leader stepping to three cards and down round the values; what beats the play and the
+    piles' counts give way first."""
+    from companion.app.by_hand import by_hand_variant, script_path
+    from companion.commands import Button, Command
+    from companion.display.donkey_race import render
+    from companion.registry import game
+    from companion.screens.donkey_race import build_view
+    from companion.session.base import NO_CAMERA
+
+    entry = game("donkey-race")
+    players = list(NAMES[:2])
+    presses = [line.strip() for line in script_path(entry.name).read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith("#")]
+    variant = by_hand_variant(entry.name)
+    checked = 0
+    with Store(tmp_path / "s.sqlite3") as store:
+        session = entry.module("session").SESSION(store, store.new_game(entry.name, players, variant), players,
+                                                  entry.config(variant), rng=random.Random(1))
+        session.on_camera_problem(_(NO_CAMERA))
+        for press in presses:
+            if session.finished:
+                break
+            leading = session.count_button() is Button.NEXT and session._entry is not None
+            steps = [Button.NEXT, Button.NEXT, Button.PASS, Button.PASS, Button.PASS] if leading else []
+            for step in [None, *steps]:  # the entry only: no step is recorded
+                if step is not None:
+                    session.on_command(Command(step))
+                view = build_view(session)
+                if view.proposal:
+                    lines = drawn_lines(monkeypatch, lambda view=view: render(view, size))
+                    assert words(view.proposal) in words(" ".join(e["text"] for e in lines)), view.proposal
+                    checked += 1
+            if steps:  # the entry as the script expects it: open at the lowest play again
+                session._entry = None
+                session._open_by_hand()
+            session.on_command(Command(Button(press)))
+    assert checked > 20

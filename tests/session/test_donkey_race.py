@@ -67,12 +67,12 @@ def test_plays_from_the_camera_are_the_new_cards_in_the_active_sector(store):
         s.on_frame(FRAME, reading((4,), (7, 7), ()))  # a card in Ada's sector is not Ben's play
     assert s.proposed_play() == ((7, 7), "camera")
     assert s.out_of_turn() == "Ada: it is not your turn, Ben acts now"
-    assert build_view(s).proposal == "Seen: 7 7 (value 7)"
+    assert build_view(s).proposal == "Seen: 2 × 7"
     press(s, "confirm")
     assert s.state.count == 2 and s.state.active == 2
     assert build_view(s).to_beat == "2 cards higher than 7, or PASS"
     press(s, "pass")
-    assert s.state.active == 0 and [sec.label for sec in build_view(s).sectors] == ["", "7 7", "passed"]
+    assert s.state.active == 0 and [sec.label for sec in build_view(s).sectors] == ["", "2 × 7", "passed"]
     with speaking("de"):  # what happened, not the button's name "PASSEN"
         assert build_view(s).sectors[2].label == "gepasst"
     press(s, "dice 9 9", "confirm")
@@ -216,23 +216,23 @@ def test_a_play_is_entered_with_the_buttons_alone(tmp_path):
         assert s.mode is Mode.PLAY and s.state.active == 0
         s.on_command(Command(Button.BANK))  # the lowest value, one card
         assert s.proposed_play() == ((DONKEY,), "hand")  # the donkey (value 0) is the lowest
-        for button in (Button.BANK, Button.BANK, Button.PASS):
-            s.on_command(Command(button))  # 0 -> 1 -> 2, one card -> two (the leader may not pass)
+        for button in (Button.BANK, Button.BANK, Button.NEXT):
+            s.on_command(Command(button))  # 0 -> 1 -> 2, one card -> two
         assert s.proposed_play() == ((2, 2), "hand") and s.state.plays == ()
-        s.on_command(Command(Button.NEXT))  # down: two 1s (two 0s do not exist: one donkey card)
+        s.on_command(Command(Button.PASS))  # down (the leader may not pass): two 1s (one donkey card only)
         assert s.proposed_play() == ((1, 1), "hand")
-        s.on_command(Command(Button.NEXT))  # down from the lowest pair: round to the highest
+        s.on_command(Command(Button.PASS))  # down from the lowest pair: round to the highest
         assert s.proposed_play() == ((13, 13), "hand")
         s.on_command(Command(Button.UNDO))  # drops the entry, nothing undone
         assert s.proposed_play() == ((), "camera") and s.state.active == 0
-        s.on_command(Command(Button.NEXT))  # NEXT opens the entry too: one press down from the donkey
+        s.on_command(Command(Button.PASS))  # PASS opens the entry too: one press down from the donkey
         assert s.proposed_play() == ((13,), "hand")
-        s.on_command(Command(Button.PASS))
-        s.on_command(Command(Button.PASS))  # three 13s
-        s.on_command(Command(Button.PASS))  # back to one card, at the same value
+        s.on_command(Command(Button.NEXT))
+        s.on_command(Command(Button.NEXT))  # three 13s
+        s.on_command(Command(Button.NEXT))  # back to one card, at the same value
         assert s.proposed_play() == ((13,), "hand")
         for _ in range(12):
-            s.on_command(Command(Button.NEXT))  # 13 -> 1
+            s.on_command(Command(Button.PASS))  # 13 -> 1
         s.on_command(Command(Button.CONFIRM))
         assert s.state.active == 1 and s.state.plays == ((0, (1,)),)
         s.on_command(Command(Button.BANK))  # Ben: the lowest value above 1, as many cards as the lead
@@ -262,7 +262,7 @@ def test_any_card_value_is_entered_with_at_most_half_the_values_in_presses(tmp_p
             assert len(presses) == 1 + min(value, 14 - value) + 1, (value, presses)
             if value == 5:  # Ben raises the 5: 6-13 are his values, 9 is the farthest (3 up or 5 down)
                 assert len(press_for(s, Play((9,)))) == 1 + 3 + 1
-def test_the_leaders_entry_by_hand_names_pass_for_the_number_of_cards(tmp_path):
+def test_the_leaders_entry_by_hand_names_next_for_the_number_of_cards(tmp_path):
 
     from companion.commands import Button, Command
     from companion.screens.donkey_race import build_view
@@ -278,8 +278,8 @@ def test_the_leaders_entry_by_hand_names_pass_for_the_number_of_cards(tmp_path):
             session.on_command(Command(Button.CONFIRM))
         assert session.mode is Mode.PLAY and not session.state.plays
         session.on_command(Command(Button.BANK))
-        keys = dict(build_view(session).keys)  # the leader may not pass: PASS steps the number of cards
-        assert keys["PASS"] == "number of cards" and keys["NEXT"] == "-1" and keys["BANK"] == "+1"
+        keys = dict(build_view(session).keys)  # the leader may not pass: PASS -1, as in the other games
+        assert keys["NEXT"] == "number of cards" and keys["PASS"] == "-1" and keys["BANK"] == "+1"
 
 
 def test_with_no_camera_the_entry_opens_by_itself_and_the_leader_is_never_offered_pass(store):
@@ -289,15 +289,15 @@ def test_with_no_camera_the_entry_opens_by_itself_and_the_leader_is_never_offere
         s.on_command(Command(Button.CONFIRM))
     view = build_view(s)
     assert s.proposed_play() == ((DONKEY,), "hand") and view.prompt == "Ada: enter your cards"  # the lowest lead
-    assert dict(view.keys) == {"CONFIRM": "play", "BANK": "+1", "NEXT": "-1", "PASS": "number of cards",
+    assert dict(view.keys) == {"CONFIRM": "play", "BANK": "+1", "NEXT": "number of cards", "PASS": "-1",
                                "UNDO": "undo"}
     assert "PASS" not in view.prompt and not s.may_pass()
     before = s.state
-    s.on_command(Command(Button.PASS))  # D.4.1: the leader must lead: PASS is the number of cards
-    assert s.proposed_play() == ((1, 1), "hand") and s.state == before and not s.refused
-    s.on_command(Command(Button.PASS))
-    s.on_command(Command(Button.PASS))  # three cards, then one again, at the value it reached
-    assert s.proposed_play() == ((1,), "hand")
+    s.on_command(Command(Button.PASS))  # D.4.1: the leader must lead: PASS steps the value down
+    assert s.proposed_play() == ((13,), "hand") and s.state == before and not s.refused
+    s.on_command(Command(Button.BANK))  # and back up round to the donkey
+    assert s.proposed_play() == ((DONKEY,), "hand")
+    s.on_command(Command(Button.BANK))
     s.on_command(Command(Button.CONFIRM))  # Ada leads one 1
     assert s.state.plays == ((0, (1,)),)
     keys = dict(build_view(s).keys)  # Ben follows: the lowest value above 1, and he may pass
@@ -372,3 +372,17 @@ def test_the_donkey_card_is_named_in_the_players_words(store):
     for language, word in (("en", "donkey"), ("de", "Esel"), ("ru", "осёл"), ("nl", "ezel"), ("pt_BR", "burro")):
         with speaking(language):
             assert word in build_view(s).proposal, language
+
+
+def test_the_number_of_cards_steps_from_a_play_typed_with_a_joker(store):
+    """A play typed from the keyboard ("dice 7 99": a 7 and a joker) is stepped by the leader's NEXT
+    like any entry: three cards from the value it stands for, not an error."""
+    from companion.games.donkey_race.record import JOKER_ENTRY
+
+    s = session(store, players=("Ada", "Ben"))
+    s.on_camera_problem("No camera")
+    while s.mode is not Mode.PLAY:
+        s.on_command(Command(Button.CONFIRM))
+    s.on_command(Command(Button.DICE, (7, JOKER_ENTRY)))
+    s.on_command(Command(Button.NEXT))
+    assert s.proposed_play() == ((7, 7, 7), "hand") and not s.refused

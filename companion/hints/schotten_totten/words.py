@@ -33,7 +33,7 @@ def cards_text(cards: Sequence[Card]) -> str:
 def verdict_text(verdict: ClaimVerdict, game: str = "schotten-totten") -> str:
     """One line saying why a claim is (not) valid (C.5, C.6), for the screen and the command line."""
     if verdict.claimable:
-        return _("can be claimed: {mine}").format(mine=formation_label(verdict.mine, game))
+        return _("can be claimed with {mine}").format(mine=formation_label(verdict.mine, game))
     if verdict.reason == "claimed":
         return _("already claimed")
     if verdict.reason == "incomplete":
