@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from companion.commands import Button
 from companion.games.donkey_race import DONKEY, JOKER, Phase, set_value
+from companion.hints.donkey_race import card_label
 from companion.i18n import N_, _, ngettext, pgettext
 from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
@@ -80,8 +81,10 @@ def to_beat(session: DonkeyRaceSession) -> str:
         text = ngettext("Lead 1 card", "Lead 1 to {n} cards of one value", most).format(n=most)
         return text + (_(", or PASS") if state.config.leader_may_pass else "")
     word = _("as high as or higher than") if state.config.allow_equal_raise else _("higher than")
+    highest = next((cards for seat, cards in reversed(state.plays) if cards), ())
+    value = card_label(DONKEY) if highest == (DONKEY,) else state.high_value  # "higher than the donkey", not 0
     return ngettext("{n} card {word} {value}, or PASS", "{n} cards {word} {value}, or PASS", state.count).format(
-        n=state.count, word=word, value=state.high_value)
+        n=state.count, word=word, value=value)
 
 
 def reminders(session: DonkeyRaceSession) -> tuple[str, ...]:
@@ -124,7 +127,7 @@ def _moves(session: DonkeyRaceSession) -> tuple[str, ...]:
         return ()
     lines = []
     for seat, gain in enumerate(summary["gains"]):
-        token = _("{colour} {shape}").format(colour=_(PLAYER_COLOUR_NAMES[seat]), shape=_(SHAPE_NAMES[PLAYER_SHAPES[seat]]))
+        token = _("{colour} {shape}").format(colour=pgettext(*PLAYER_COLOUR_NAMES[seat]), shape=_(SHAPE_NAMES[PLAYER_SHAPES[seat]]))
         if gain:
             lines.append(ngettext("{name} +{n}: move the {token} {n} space (to {pos})",
                                   "{name} +{n}: move the {token} {n} spaces (to {pos})", gain).format(

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from companion.i18n import N_
+from companion.i18n import N_, Np_
 
 RGB = tuple[int, int, int]
 
@@ -42,8 +42,11 @@ YELLOW: RGB = (0xF0, 0xE4, 0x42)
 REDDISH_PURPLE: RGB = (0xCC, 0x79, 0xA7)
 
 PLAYER_COLOURS: tuple[RGB, ...] = (VERMILLION, SKY_BLUE, YELLOW, REDDISH_PURPLE)
-PLAYER_COLOUR_NAMES: tuple[str, ...] = (N_("vermillion"), N_("sky blue"), N_("yellow"), N_("reddish purple"))
-"""The seats' colour names, untranslated (marked for the catalogues)."""
+PLAYER_COLOUR_NAMES: tuple[tuple[str, str], ...] = (
+    Np_("token colour", "orange"), Np_("token colour", "light blue"), Np_("token colour", "yellow"),
+    Np_("token colour", "pink"))
+"""The seats' colour names as players say them (a new user read "vermillion" and "reddish purple" as
+nobody's words), untranslated (context and message for ``pgettext``)."""
 SHAPE_NAMES: dict[Shape, str] = {Shape.CIRCLE: N_("circle"), Shape.SQUARE: N_("square"),
                                  Shape.TRIANGLE: N_("triangle"), Shape.DIAMOND: N_("diamond")}
 """The shapes' names, untranslated (marked for the catalogues)."""

@@ -79,7 +79,7 @@ def test_plays_from_the_camera_are_the_new_cards_in_the_active_sector(store):
     assert s.mode is Mode.REFILL and s.state.points == (2, 1, 0)
     view = build_view(s)
     assert view.round_no == 1 and view.discard == 4
-    assert view.reminders[0] == "Ada +2: move the vermillion circle 2 spaces (to 2)"
+    assert view.reminders[0] == "Ada +2: move the orange circle 2 spaces (to 2)"
     assert view.reminders[2] == "Cleo 0: the yellow triangle stays"
     assert "draws back to 3 cards" in view.reminders[3]
     press(s, "confirm")
@@ -331,8 +331,8 @@ def test_a_rounds_end_says_the_points_and_the_tokens_that_move(store):
     assert s.message == "Cleo passes"
     press(s, "pass")
     assert s.message == "Dan passes"  # the round's end screen lists the points and moves: not said twice
-    assert build_view(s).reminders[:2] == ("Ada +1: move the vermillion circle 1 space (to 1)",
-                                           "Ben +2: move the sky blue square 2 spaces (to 2)")
+    assert build_view(s).reminders[:2] == ("Ada +1: move the orange circle 1 space (to 1)",
+                                           "Ben +2: move the light blue square 2 spaces (to 2)")
     press(s, "confirm", "dice 2 2", "confirm", "pass", "pass", "pass")
     assert s.ending == "Ben wins the race with 4 points"  # the winner's band: how the race was won
     told = story(store.events(s.game_id), s.players, s.config)
@@ -386,3 +386,19 @@ def test_the_number_of_cards_steps_from_a_play_typed_with_a_joker(store):
     s.on_command(Command(Button.DICE, (7, JOKER_ENTRY)))
     s.on_command(Command(Button.NEXT))
     assert s.proposed_play() == ((7, 7, 7), "hand") and not s.refused
+
+
+def test_after_the_donkey_card_is_led_the_screen_says_higher_than_the_donkey(store):
+    """A new user (#51) read "1 card higher than 0" after the donkey card was led: it names the card."""
+    from companion.screens.donkey_race import to_beat
+
+    s = session(store, players=("Ada", "Ben", "Cy"))
+    s.on_camera_problem("No camera")
+    while s.mode is not Mode.PLAY:
+        s.on_command(Command(Button.CONFIRM))
+    assert s.proposed_play() == ((DONKEY,), "hand")
+    s.on_command(Command(Button.CONFIRM))  # the leader leads the donkey card alone
+    assert s.state.plays == ((0, (DONKEY,)),)
+    assert to_beat(s) == "1 card higher than donkey, or PASS"
+    with speaking("de"):
+        assert "Esel" in to_beat(s)
