@@ -159,11 +159,11 @@ def _panel_lines(parts: list[tuple[str, palette.RGB, bool, int]], inner: pygame.
     their order, as (text, colour, bold, wrapped lines): where not all fit, the part of the highest rank
     goes first (the piles' counts, then what beats the play), so the play CONFIRM would make (rank 0)
     stays: the players must see what they enter."""
-    kept = sorted(parts, key=lambda part: part[3])
-    while kept and top + sum(len(text.wrap_all(p[0], floor, inner.width, p[2])) for p in kept) * line_h > inner.bottom:
-        kept.pop()
-    return [(words, colour, bold, text.wrap_all(words, floor, inner.width, bold))
-            for words, colour, bold, rank in parts if (words, colour, bold, rank) in kept]
+    wrapped = [(words, colour, bold, text.wrap_all(words, floor, inner.width, bold), rank)
+               for words, colour, bold, rank in parts]
+    while wrapped and top + sum(len(part[3]) for part in wrapped) * line_h > inner.bottom:
+        wrapped.remove(max(wrapped, key=lambda part: part[4]))
+    return [part[:4] for part in wrapped]
 
 
 def render(view: DonkeyRaceView, size: tuple[int, int] = (800, 480)) -> pygame.Surface:

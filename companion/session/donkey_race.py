@@ -390,24 +390,21 @@ class DonkeyRaceSession(LoggedSession):
             return Button.NEXT
         return None if self.may_pass() else Button.PASS
 
-    def entry_plays(self, count: int) -> list[tuple[int, ...]]:
-        """The plays of ``count`` cards the player to act may make now that the buttons can enter, as card
-        codes, lowest value first (D.4.1-2, D.5: of the engine's legal plays at the table, the cards not
-        yet seen elsewhere; jokers are left to scripts)."""
+    def entry_plays(self, count: int | None = None) -> list[tuple[int, ...]]:
+        """The plays (of ``count`` cards; None: any number) the player to act may make now that the
+        buttons can enter, as card codes, lowest value first, then fewest cards (D.4.1-2, D.5: of the
+        engine's legal plays at the table, the cards not yet seen elsewhere; jokers are left to scripts)."""
         donkey_round = self.state.donkey_round
         plays = {tuple(a.cards) for a in self.state.legal_actions()
-                 if isinstance(a, Play) and len(a.cards) == count and JOKER not in a.cards
+                 if isinstance(a, Play) and count in (None, len(a.cards)) and JOKER not in a.cards
                  and UNKNOWN not in a.cards and (DONKEY not in a.cards or self.config.donkey)}
-        return sorted(plays, key=lambda cards: (set_value(cards, self.config, donkey_round), cards))
+        return sorted(plays, key=lambda cards: (set_value(cards, self.config, donkey_round), len(cards), cards))
 
     def lowest_play(self) -> tuple[int, ...] | None:
         """The lowest play the player to act may make now, as card codes (:meth:`entry_plays`): the lowest
         value, then the fewest cards. None when no play is legal (the player can only pass)."""
-        donkey_round = self.state.donkey_round
-        plays = [p for count in range(1, 4) for p in self.entry_plays(count)]
-        if not plays:
-            return None
-        return min(plays, key=lambda cards: (set_value(cards, self.config, donkey_round), len(cards), cards))
+        plays = self.entry_plays()
+        return plays[0] if plays else None
 
     def _step_value(self, step: int) -> None:
         """Open a play entered by hand at the lowest play allowed now, or step its value by ``step`` (+1
