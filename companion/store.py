@@ -51,6 +51,8 @@ Damaged files (issue 9)
     fresh store is started in its place; the returned message is one line saying what was wrong and what
     was done (the box has done it: it asks nothing of the reader). A full disk is a :class:`StoreError` saying so; the event that could not
     be written is not in the log (its transaction was rolled back), so the session did not change.
+    A new store file appears whole (:func:`make_store_file`), so a start killed in its first second
+    leaves nothing for the next start to move aside.
 """
 
 from __future__ import annotations
@@ -155,6 +157,45 @@ def _to_json(value: Any, what: str) -> str:
         return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as error:
         raise ValueError(f"{what} must be JSON-serialisable: {error}") from None
+
+
+NEW_SUFFIX = ".new"
+"""A new store file is built as ``NAME.new`` beside it before it takes its name (:func:`make_store_file`)."""
+
+
+def make_store_file(path: Path) -> None:
+    """Make an empty SQLite file in WAL mode, mode 0600, at ``path`` in one step, unless one is there.
+
+    It is written and synced as ``NAME.new`` (:data:`NEW_SUFFIX`) and then linked to ``path``, so a process
+    killed while making it (the box's first second, a power cut) leaves either no file at ``path`` or a
+    whole one, never a file shorter than an SQLite header that the next start would have to move aside and
+    tell the players about (:func:`file_problem`: such a file is then a real loss). A ``.new`` left by a
+    killed start is replaced. The schema is made by the :class:`Store` that opens it (its migrations).
+    Raises OSError or ``sqlite3.Error`` when the directory cannot be written.
+    """
+    partial = path.with_name(path.name + NEW_SUFFIX)
+    for leftover in (partial, partial.with_name(partial.name + "-wal"), partial.with_name(partial.name + "-shm")):
+        leftover.unlink(missing_ok=True)
+    os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600))
+    db = sqlite3.connect(partial, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")  # writes the header (one page, synced)
+    finally:
+        db.close()
+    try:
+        os.link(partial, path)  # never over a file another process made meanwhile
+    except FileExistsError:
+        pass
+    except OSError:  # a file system without hard links (a FAT stick)
+        if not path.exists():
+            os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+    directory = os.open(path.parent, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(directory)  # the new name survives a power cut
+    finally:
+        os.close(directory)
 
 
 LOCK_SUFFIX = ".lock"
@@ -268,7 +309,7 @@ class Store:
                 f"aside by itself) or name a file"), f"{self.path}: a directory, where the store's file belongs")
         try:
             if str(self.path) != ":memory:" and not self.path.exists():
-                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600))
+                make_store_file(self.path)
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
         except OSError as error:
             self._release()

@@ -15,7 +15,7 @@ from companion.cli import main
 from companion.config import Config
 from companion.errors import StoreError
 from companion.paths import AppPaths
-from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, move_aside, open_or_move_aside
+from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, make_store_file, move_aside, open_or_move_aside
 from tests.paths import REPO
 
 REPO = REPO
@@ -102,6 +102,43 @@ def test_a_store_cut_short_is_moved_aside_with_the_wal_that_may_hold_its_game(tm
     store.close()
     assert message.startswith(f"{path}: cut short (0 bytes, less than an SQLite header)")
     assert (tmp_path / "companion.sqlite3.unusable-20261130T010203Z-wal").read_bytes() == b"frames of the first game" * 10
+
+
+class _Killed(BaseException):
+    """Stands for SIGKILL: nothing after it runs."""
+
+
+def test_a_start_killed_while_making_the_store_leaves_no_short_file_to_move_aside(tmp_path, monkeypatch):
+    # the box killed in its first second (bench crash): the next start must not find a file cut short and
+    # show the players a notice about games that never were
+    path = tmp_path / "companion.sqlite3"
+
+    def killed(*args, **kwargs):
+        raise _Killed
+
+    with monkeypatch.context() as patch:
+        patch.setattr("companion.store.sqlite3.connect", killed)
+        with pytest.raises(_Killed):
+            Store(path)
+    assert not path.exists() and (tmp_path / "companion.sqlite3.new").stat().st_size == 0  # what the kill left
+    store, message = open_or_move_aside(path, now=_now)
+    with store:
+        store.new_game("cant-stop", ["Ada", "Ben"], {})
+    assert message is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["companion.sqlite3", "companion.sqlite3.lock"]
+
+
+def test_a_new_store_file_is_whole_and_never_replaces_one_made_meanwhile(tmp_path):
+    path = tmp_path / "companion.sqlite3"
+    (tmp_path / "companion.sqlite3.new").write_bytes(b"left by a killed start")
+    make_store_file(path)
+    assert path.read_bytes()[:16] == b"SQLite format 3\x00" and path.stat().st_size >= 100
+    assert path.stat().st_mode & 0o777 == 0o600 and not (tmp_path / "companion.sqlite3.new").exists()
+    with Store(path) as store:
+        store.new_game("cant-stop", ["Ada", "Ben"], {})
+    saved = path.read_bytes()
+    make_store_file(path)  # another process got there first: its file stays
+    assert path.read_bytes() == saved
 
 
 def test_a_directory_where_the_store_belongs_is_moved_aside_and_said(tmp_path):
