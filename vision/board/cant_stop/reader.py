@@ -25,7 +25,6 @@ A reading is only ever the positions seen; whether they agree with the game is t
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from vision.board.cant_stop.layouts import COLUMNS, CantStopLayout
-from vision.board.cant_stop.printed import _paste_sticker, print_image, to_top
+from vision.board.cant_stop.printed import print_image, to_top
 
 PIECE_BGR = {"red": (45, 40, 205), "orange": (30, 125, 245), "yellow": (40, 215, 240), "green": (60, 165, 40),
              "blue": (200, 110, 30), "purple": (150, 45, 125), "white": (238, 238, 234), "black": (35, 35, 38)}
@@ -135,7 +135,7 @@ def _ring(x: float, y: float, z: float, r: float, k: int = 24) -> np.ndarray:
 
 
 def _shade(bgr, factor: float) -> tuple[int, int, int]:
-    return tuple(int(min(255, max(0, v * factor))) if v > 1 else int(v) for v in bgr)
+    return tuple(int(min(255, max(0, v * factor))) if v > 1 else int(v) for v in bgr)  # (1,): a mask stays 1
 
 
 def _fill(img: np.ndarray, pts: np.ndarray, bgr) -> None:
