@@ -122,7 +122,7 @@ def parse_variant(items: list[str]) -> dict[str, str]:
                 raise UserError(f"--variant setting {part!r} is not KEY=VALUE")
             out[key.strip()] = value.strip()
     board = out.get("board", BOARDS[0])
-    if board not in BOARDS and "board" in out:
+    if board not in BOARDS:
         raise UserError(f"--variant: unknown board {board!r}; choose one of {', '.join(BOARDS)}")
     return out
 

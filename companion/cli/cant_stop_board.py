@@ -24,9 +24,11 @@ import numpy as np
 
 from companion.cli.images import read_each_image
 from companion.errors import UserError
-from vision.board.cant_stop import LAYOUTS, MARKER_COLOURS, CantStopBoardReading, layout_named, read_cant_stop_board
+from vision.board.cant_stop import (LAYOUTS, MARKER_COLOURS, CantStopBoardReading, CantStopLayout, layout_named,
+                                    read_cant_stop_board)
 from vision.board.cant_stop.layouts import STICKER_IDS
-from vision.board.cant_stop.printed import PAPERS_MM, sticker_image, write_print
+from vision.board.aruco import marker_image
+from vision.board.cant_stop.printed import PAPERS_MM, write_print
 
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
 """The markers' colours by seat when ``marker_colours`` is not given."""
@@ -34,7 +36,7 @@ EVAL_KEYS = ("positions", "exact", "refused", "false_accepts", "refused_low_tilt
              "clutter_false_accepts", "ms_median")
 
 
-def reader_settings(variant: dict[str, str]) -> tuple[object, tuple[str, ...]]:
+def reader_settings(variant: dict[str, str]) -> tuple[CantStopLayout, tuple[str, ...]]:
     """(layout, marker colours) from ``--variant`` settings ``board_layout`` and ``marker_colours``.
     Raises :class:`UserError` naming the setting for an unknown layout or colour."""
     try:
@@ -103,7 +105,7 @@ def run_print(args: argparse.Namespace) -> int:
         if args.stickers:
             if path.suffix.lower() != ".png":
                 raise UserError(f"board print --stickers: {path}: the sheet is written as .png")
-            sheet = np.hstack([sticker_image(k, 600) for k in STICKER_IDS])
+            sheet = np.hstack([marker_image(k, 600) for k in STICKER_IDS])
             if not cv2.imwrite(str(path), sheet):
                 raise OSError("could not be written")
             print(f"{path}: the four corner stickers (ids {', '.join(map(str, STICKER_IDS))}): print each black "

@@ -85,13 +85,14 @@ def _detect(gray: np.ndarray) -> tuple[tuple, np.ndarray | None]:
     return corners, ids
 
 
-def find_markers(frame_bgr: np.ndarray, grid_size: int) -> tuple[np.ndarray | None, int]:
-    """(grid -> image homography 3x3 or None, stickers seen) from the ArUco stickers in a BGR frame."""
+def homography_from_markers(frame_bgr: np.ndarray, known: dict[int, np.ndarray]) -> tuple[np.ndarray | None, int]:
+    """(board -> image homography 3x3 from the corners of every known sticker seen, or None when fewer
+    than :data:`MIN_MARKERS`; the stickers seen) in a BGR frame. ``known``: sticker id -> its 4 corners in
+    board coordinates in OpenCV's order (:func:`marker_corners`); a sticker seen twice counts once."""
     gray = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     corners, ids = _detect(gray)
     if ids is None:
         return None, 0
-    known = marker_corners(grid_size)
     src, dst, seen = [], [], set()
     for quad, marker_id in zip(corners, ids.ravel()):
         k = int(marker_id)
@@ -103,6 +104,11 @@ def find_markers(frame_bgr: np.ndarray, grid_size: int) -> tuple[np.ndarray | No
         return None, len(seen)
     hom, _ = cv2.findHomography(np.vstack(src), np.vstack(dst).astype(np.float64), 0)
     return hom, len(seen)
+
+
+def find_markers(frame_bgr: np.ndarray, grid_size: int) -> tuple[np.ndarray | None, int]:
+    """(grid -> image homography 3x3 or None, stickers seen) from the Ludo board's ArUco stickers in a BGR frame."""
+    return homography_from_markers(frame_bgr, marker_corners(grid_size))
 
 
 def marker_fit(frame_bgr: np.ndarray, labels: np.ndarray, layout: PrintLayout) -> BoardFit | None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.board.light import light_map
 from vision.dice.detect import overlap
 from vision.dice.reader import DiceReader, shipped_reader
 
@@ -35,10 +36,8 @@ CHANGED_LEVELS = 30
 # edge leaves).
 CLOSE_GAP = 0.015
 # The light correction's median window as a share of the board's side: over twice a die's side (so a
-# die survives it), small enough to follow a brightness gradient across the table. The brightness ratio
-# is held in uint8 (the median filter's type) as ratio x RATIO_SCALE: ratios 0-2 in steps of 1/128.
+# die survives it), small enough to follow a brightness gradient across the table.
 LIGHT_WINDOW = 0.3
-RATIO_SCALE = 128.0
 # A die-shaped blob: its side (the longer side of its box) between these shares of the board's side,
 # at most this ratio of long to short side, and at least this share of its box filled.
 BLOB_SIDE = (0.04, 0.25)
@@ -76,16 +75,14 @@ def changed_mask(frame_bgr: np.ndarray, reference_bgr: np.ndarray, window: int) 
     """Where ``frame_bgr`` differs from ``reference_bgr`` (both (h, w, 3) uint8, same shape): a (h, w)
     bool mask, true where some colour channel differs by more than :data:`CHANGED_LEVELS` after the
     light is corrected: each channel of the reference is scaled, pixel by pixel, by the median over
-    ``window`` pixels (odd, >= 3) of that channel's ratio of the two frames (a shadow is bluish). A median keeps a shadow's sharp edge (a
-    Gaussian would smear it into change) and ignores a die that covers less than half the window.
+    ``window`` pixels of that channel's ratio of the two frames (:func:`vision.board.light.light_map`; a
+    shadow is bluish).
     Raises ValueError when the shapes differ."""
     if frame_bgr.shape != reference_bgr.shape:
         raise ValueError(f"the reference frame is {reference_bgr.shape}, the frame {frame_bgr.shape}")
     now = frame_bgr.astype(np.float32) + 1.0
     before = reference_bgr.astype(np.float32) + 1.0
-    ratio = np.clip(now / before * RATIO_SCALE, 0, 255).astype(np.uint8)
-    light = cv2.medianBlur(ratio, max(3, window | 1)).astype(np.float32) / RATIO_SCALE
-    return np.abs(now - before * light).max(axis=2) > CHANGED_LEVELS
+    return np.abs(now - before * light_map(now, before, window)).max(axis=2) > CHANGED_LEVELS
 
 
 def landed_view(frame_bgr: np.ndarray, reference_bgr: np.ndarray, board_quad: np.ndarray,

@@ -72,3 +72,31 @@ def project(cam: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Project (n, 3) points ``(col, row, z)`` with a 3x4 camera; returns (n, 2) pixels."""
     homog = np.hstack([pts, np.ones((len(pts), 1))]) @ cam.T
     return homog[:, :2] / homog[:, 2:3]
+
+
+def looking_down(size: tuple[int, int], focal: float, span: float, fill: float, turn: float, tilt: float,
+                 centre: tuple[float, float]) -> np.ndarray:
+    """3x4 projection of board points ``(x, y, height)`` to pixels, for a camera over a board (renderers).
+
+    size: the image's (width, height) in pixels. focal: the focal length over the image's long side.
+    span: the board's extent in board units, shown as ``fill`` of the image's short side. turn: the
+    board's turn in the picture, tilt: the camera's tilt from straight down (degrees). centre: the board
+    point ``(x, y)`` the camera looks at. The height axis points towards the camera.
+    """
+    w, h = size
+    f = focal * max(w, h)
+    k = np.array([[f, 0, w / 2.0], [0, f, h / 2.0], [0, 0, 1]])
+    d = f * span / (fill * min(w, h))
+    a, t = math.radians(turn), math.radians(tilt)
+    rz = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
+    rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    rot = rx @ rz  # world (x, y, depth into the board) -> camera
+    eye = np.array([centre[0], centre[1], 0.0]) - d * (rot.T @ np.array([0, 0, 1.0]))
+    tvec = -rot @ eye
+    return k @ np.column_stack([rot[:, 0], rot[:, 1], -rot[:, 2], tvec])
+
+
+def ring(x: float, y: float, z: float, r: float, k: int = 20) -> np.ndarray:
+    """(k, 3) points of a horizontal circle of radius ``r`` round ``(x, y)`` at height ``z``."""
+    a = np.linspace(0, 2 * math.pi, k, endpoint=False)
+    return np.column_stack([x + r * np.cos(a), y + r * np.sin(a), np.full(k, z)])

@@ -21,6 +21,7 @@ import numpy as np
 from vision.board.geometry import BoardGeometry
 from vision.board.aruco import MARKER_CELLS, marker_centres, marker_image
 from vision.board.layouts import layout_for
+from vision.board.pinhole import looking_down, project, ring
 from vision.board.printed import print_image, to_top
 
 PAWN_BGR = {"red": (30, 25, 205), "green": (25, 150, 10), "yellow": (20, 205, 250), "blue": (250, 170, 10)}
@@ -108,29 +109,8 @@ def random_position(geometry: BoardGeometry, rng: np.random.Generator, home_rate
 
 def camera(geometry: BoardGeometry, scene: Scene) -> np.ndarray:
     """3x4 projection of grid points ``(col, row, height)`` (cells) to image pixels for ``scene``."""
-    w, h = scene.size
-    f = scene.focal * max(w, h)
-    k = np.array([[f, 0, w / 2.0], [0, f, h / 2.0], [0, 0, 1]])
-    n = geometry.grid_size + 2  # the print's margin
-    d = f * n / (scene.fill * min(w, h))
-    a, t = math.radians(scene.turn), math.radians(scene.tilt)
-    rz = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
-    rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
-    rot = rx @ rz  # world (col, row, depth into the board) -> camera
     c = (geometry.grid_size - 1) / 2.0
-    centre = np.array([c, c, 0.0]) - d * (rot.T @ np.array([0, 0, 1.0]))
-    tvec = -rot @ centre
-    return k @ np.column_stack([rot[:, 0], rot[:, 1], -rot[:, 2], tvec])
-
-
-def _project(cam: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    homog = np.hstack([pts, np.ones((len(pts), 1))]) @ cam.T
-    return homog[:, :2] / homog[:, 2:3]
-
-
-def _circle(col: float, row: float, z: float, r: float, k: int = 20) -> np.ndarray:
-    a = np.linspace(0, 2 * math.pi, k, endpoint=False)
-    return np.column_stack([col + r * np.cos(a), row + r * np.sin(a), np.full(k, z)])
+    return looking_down(scene.size, scene.focal, geometry.grid_size + 2, scene.fill, scene.turn, scene.tilt, (c, c))
 
 
 def _shade(bgr: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
@@ -140,13 +120,13 @@ def _shade(bgr: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
 def _draw_pawn(img: np.ndarray, cam: np.ndarray, col: float, row: float, colour: str) -> None:
     """An upright pawn: body cylinder, lit top, head."""
     base = PAWN_BGR[colour]
-    body = np.vstack([_project(cam, _circle(col, row, 0.0, BODY_R)), _project(cam, _circle(col, row, BODY_H, BODY_R))])
+    body = np.vstack([project(cam, ring(col, row, 0.0, BODY_R)), project(cam, ring(col, row, BODY_H, BODY_R))])
     cv2.fillConvexPoly(img, cv2.convexHull(np.rint(body).astype(np.int32)), _shade(base, 0.8), cv2.LINE_AA)
-    top = _project(cam, _circle(col, row, BODY_H, BODY_R))
+    top = project(cam, ring(col, row, BODY_H, BODY_R))
     cv2.fillConvexPoly(img, np.rint(top).astype(np.int32), _shade(base, 1.08), cv2.LINE_AA)
     rings = [(HEAD_Z + dz, HEAD_R * math.sqrt(max(0.0, 1 - (dz / HEAD_R) ** 2)))
              for dz in np.linspace(-HEAD_R, HEAD_R, 7)]
-    head = np.vstack([_project(cam, _circle(col, row, z, r)) for z, r in rings])
+    head = np.vstack([project(cam, ring(col, row, z, r)) for z, r in rings])
     cv2.fillConvexPoly(img, cv2.convexHull(np.rint(head).astype(np.int32)), _shade(base, 1.0), cv2.LINE_AA)
 
 
@@ -241,11 +221,11 @@ def _hand(img: np.ndarray, cam: np.ndarray, at: tuple[float, float], n: int) -> 
     col, row = at
     z = 4.0  # the hand hovers above the board
     a = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-    palm = _project(cam, np.column_stack([col + 1.6 * np.cos(a), row + 0.3 + 1.3 * np.sin(a), np.full(24, z)]))
+    palm = project(cam, np.column_stack([col + 1.6 * np.cos(a), row + 0.3 + 1.3 * np.sin(a), np.full(24, z)]))
     cv2.fillConvexPoly(mask, cv2.convexHull(np.rint(palm).astype(np.int32)), 1)
     for k in range(4):
         fx = col - 1.2 + 0.8 * k
-        finger = _project(cam, np.array([[fx - 0.25, row, z], [fx + 0.25, row, z], [fx + 0.25, row - 2.6, z],
+        finger = project(cam, np.array([[fx - 0.25, row, z], [fx + 0.25, row, z], [fx + 0.25, row - 2.6, z],
                                          [fx - 0.25, row - 2.6, z]]))
         cv2.fillConvexPoly(mask, np.rint(finger).astype(np.int32), 1)
     shade = np.linspace(0.85, 1.05, img.shape[1], dtype=np.float32)[None, :, None]
@@ -261,7 +241,7 @@ def _hidden(mask: np.ndarray, cam: np.ndarray, geometry: BoardGeometry, layout, 
     out = set()
 
     def under(col: float, row: float) -> bool:
-        x, y = _project(cam, np.array([[col, row, 0.0]]))[0]
+        x, y = project(cam, np.array([[col, row, 0.0]]))[0]
         xi, yi = int(round(x)), int(round(y))
         return 0 <= xi < w and 0 <= yi < h and bool(mask[yi, xi])
 

@@ -17,12 +17,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.board.aruco import _detect
+from vision.board.aruco import homography_from_markers
 from vision.board.cant_stop.layouts import COLUMNS, STICKER_SIDE, CantStopLayout
 from vision.board.cant_stop.printed import print_image, to_top, top_size
 
-# Least stickers for a fit; the outline's least share of the frame.
-MIN_STICKERS = 2
+# The outline's least share of the frame.
 MIN_AREA = 0.04
 # Edge correlations with the print: a turn worth refining starts at MIN_START; the fit must reach
 # MIN_MATCH over the whole board and MIN_LABELS round the column numbers, MIN_MARGIN above the next turn.
@@ -40,22 +39,9 @@ def sticker_corners(layout: CantStopLayout) -> dict[int, np.ndarray]:
 
 
 def from_stickers(frame_bgr: np.ndarray, layout: CantStopLayout) -> np.ndarray | None:
-    """The board -> frame homography from the stickers seen, or None when fewer than :data:`MIN_STICKERS`."""
-    corners, ids = _detect(cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY))
-    if ids is None:
-        return None
-    known = sticker_corners(layout)
-    src, dst, seen = [], [], set()
-    for quad, marker_id in zip(corners, ids.ravel()):
-        k = int(marker_id)
-        if k in known and k not in seen:
-            seen.add(k)
-            src.append(known[k])
-            dst.append(quad.reshape(4, 2))
-    if len(seen) < MIN_STICKERS:
-        return None
-    hom, _ = cv2.findHomography(np.vstack(src), np.vstack(dst).astype(np.float64), 0)
-    return hom
+    """The board -> frame homography from the stickers seen, or None when fewer than two
+    (:func:`vision.board.aruco.homography_from_markers`)."""
+    return homography_from_markers(frame_bgr, sticker_corners(layout))[0]
 
 
 _GREY: dict[str, np.ndarray] = {}

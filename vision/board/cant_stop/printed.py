@@ -89,11 +89,6 @@ def _paste_sticker(img: np.ndarray, layout: CantStopLayout, scale: float, marker
     img[top:bottom, left:right] = sticker[..., None]
 
 
-def sticker_image(marker_id: int, pixels: int) -> np.ndarray:
-    """One sticker with its white border, grey uint8 (pixels, pixels)."""
-    return marker_image(marker_id, pixels)
-
-
 def paper_image(layout: CantStopLayout, paper: str) -> tuple[np.ndarray, float]:
     """(the page at :data:`DPI`, BGR uint8; the pitch in millimetres) for ``paper`` (``a4`` or ``a3``):
     the board centred, as large as fits within :data:`MARGIN_MM`. Raises ValueError for another paper."""

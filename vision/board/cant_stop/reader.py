@@ -34,6 +34,7 @@ import numpy as np
 from vision.board.cant_stop.find import find_cant_stop_board
 from vision.board.cant_stop.layouts import COLUMNS, STICKER_SIDE, CantStopLayout
 from vision.board.cant_stop.printed import FACE_BGR, SPACE_BGR, print_image, to_top, top_size
+from vision.board.light import light_map
 from vision.board.pinhole import camera_matrix
 from vision.frames import frame_problem_bgr
 
@@ -46,9 +47,9 @@ HUES = {"red": (170, 5), "orange": (5, 17), "yellow": (17, 36), "green": (36, 86
         "purple": (130, 170)}
 # A coloured pixel further than this from every colour in play (hue, 0-179) is no marker's.
 MAX_HUE_GAP = 16
-# Top view: pixels a pitch; light map: median over this many pitches.
+# Top view: pixels a pitch; light map: median over this many pitches, on a view of LIGHT_SIDE pixels a pitch.
 SCALE = 24
-LIGHT_PITCHES = 2.5
+LIGHT_PITCHES, LIGHT_SIDE = 2.5, 4
 # A pixel differs from the print when a channel of its light-corrected colour is this far (0-255) outside
 # what the print holds within two pixels of it: below it is the print's own texture and misregistration.
 CHANGED = 35.0
@@ -156,12 +157,9 @@ def corrected_top(frame_bgr: np.ndarray, hom: np.ndarray, layout: CantStopLayout
     seen = cv2.warpPerspective(np.full(frame_bgr.shape[:2], 255, np.uint8), warp, (w, h),
                                flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
     expected = expected_top(top, layout)
-    ratio = top / np.maximum(expected, 1.0)
-    small_side = 4  # pixels a pitch for the light map
-    f = small_side / SCALE
-    small = cv2.resize(np.clip(ratio * 100.0, 0, 255).astype(np.uint8), None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    k = int(round(LIGHT_PITCHES * small_side)) | 1
-    light = cv2.medianBlur(small, k).astype(np.float32) / 100.0
+    f = LIGHT_SIDE / SCALE  # the light map on an averaged, coarser view: a median of means is smoother
+    small_top, small_print = (cv2.resize(v + 1.0, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) for v in (top, expected))
+    light = light_map(small_top, small_print, round(LIGHT_PITCHES * LIGHT_SIDE))
     light = cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
     return top / np.maximum(light, 0.05), expected, seen
 

@@ -21,8 +21,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.board.aruco import marker_image
+from vision.board.cant_stop.find import sticker_corners
 from vision.board.cant_stop.layouts import COLUMNS, CantStopLayout
 from vision.board.cant_stop.printed import print_image, to_top
+from vision.board.pinhole import looking_down, project, ring
 
 PIECE_BGR = {"red": (45, 40, 205), "orange": (30, 125, 245), "yellow": (40, 215, 240), "green": (60, 165, 40),
              "blue": (200, 110, 30), "purple": (150, 45, 125), "white": (238, 238, 234), "black": (35, 35, 38)}
@@ -109,33 +112,13 @@ def random_position(rng: np.random.Generator, colours: tuple[str, ...], layout: 
 
 def camera(layout: CantStopLayout, scene: Scene) -> np.ndarray:
     """3x4 projection of board points ``(x, y, height)`` (pitches) to image pixels for ``scene``."""
-    w, h = scene.size
-    f = scene.focal * max(w, h)
-    k = np.array([[f, 0, w / 2.0], [0, f, h / 2.0], [0, 0, 1]])
-    bw, bh = layout.size
-    d = f * max(bw, bh) / (scene.fill * min(w, h))
-    a, t = math.radians(scene.turn), math.radians(scene.tilt)
-    rz = np.array([[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]])
-    rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
-    rot = rx @ rz
     x0, y0, x1, y1 = layout.outline
-    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0]) - d * (rot.T @ np.array([0, 0, 1.0]))
-    tvec = -rot @ centre
-    return k @ np.column_stack([rot[:, 0], rot[:, 1], -rot[:, 2], tvec])
-
-
-def _project(cam: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    homog = np.hstack([pts, np.ones((len(pts), 1))]) @ cam.T
-    return homog[:, :2] / homog[:, 2:3]
-
-
-def _ring(x: float, y: float, z: float, r: float, k: int = 24) -> np.ndarray:
-    a = np.linspace(0, 2 * math.pi, k, endpoint=False)
-    return np.column_stack([x + r * np.cos(a), y + r * np.sin(a), np.full(k, z)])
+    return looking_down(scene.size, scene.focal, max(layout.size), scene.fill, scene.turn, scene.tilt,
+                        ((x0 + x1) / 2, (y0 + y1) / 2))
 
 
 def _shade(bgr, factor: float) -> tuple[int, int, int]:
-    return tuple(int(min(255, max(0, v * factor))) if v > 1 else int(v) for v in bgr)  # (1,): a mask stays 1
+    return tuple(int(min(255, max(0, v * factor))) for v in bgr)
 
 
 def _fill(img: np.ndarray, pts: np.ndarray, bgr) -> None:
@@ -151,19 +134,19 @@ def draw_piece(img: np.ndarray, cam: np.ndarray, x: float, y: float, kind: str, 
         a = turn + np.arange(4) * math.pi / 2 + math.pi / 4
         foot = np.column_stack([x + r * math.sqrt(2) * np.cos(a), y + r * math.sqrt(2) * np.sin(a), np.zeros(4)])
         top = foot + np.array([0, 0, size])
-        _fill(img, _project(cam, np.vstack([foot, top])), _shade(bgr, 0.78))
-        _fill(img, _project(cam, top), _shade(bgr, 1.05))
+        _fill(img, project(cam, np.vstack([foot, top])), _shade(bgr, 0.78))
+        _fill(img, project(cam, top), _shade(bgr, 1.05))
     elif kind == "cone":
-        _fill(img, _project(cam, np.vstack([_ring(x, y, 0, r), [[x, y, size * 1.5]]])), _shade(bgr, 0.85))
-        _fill(img, _project(cam, np.vstack([_ring(x, y, size * 0.3, r * 0.8), [[x, y, size * 1.5]]])), _shade(bgr, 1.0))
+        _fill(img, project(cam, np.vstack([ring(x, y, 0, r), [[x, y, size * 1.5]]])), _shade(bgr, 0.85))
+        _fill(img, project(cam, np.vstack([ring(x, y, size * 0.3, r * 0.8), [[x, y, size * 1.5]]])), _shade(bgr, 1.0))
     elif kind == "disc":
-        _fill(img, _project(cam, np.vstack([_ring(x, y, 0, r), _ring(x, y, size * 0.3, r)])), _shade(bgr, 0.8))
-        _fill(img, _project(cam, _ring(x, y, size * 0.3, r)), _shade(bgr, 1.05))
+        _fill(img, project(cam, np.vstack([ring(x, y, 0, r), ring(x, y, size * 0.3, r)])), _shade(bgr, 0.8))
+        _fill(img, project(cam, ring(x, y, size * 0.3, r)), _shade(bgr, 1.05))
     elif kind == "pawn":
-        _fill(img, _project(cam, np.vstack([_ring(x, y, 0, r), _ring(x, y, size * 0.9, r * 0.5)])), _shade(bgr, 0.82))
+        _fill(img, project(cam, np.vstack([ring(x, y, 0, r), ring(x, y, size * 0.9, r * 0.5)])), _shade(bgr, 0.82))
         head = [(size * 1.15 + dz, r * 0.55 * math.sqrt(max(0.0, 1 - (dz / (r * 0.55)) ** 2)))
                 for dz in np.linspace(-r * 0.55, r * 0.55, 7)]
-        _fill(img, _project(cam, np.vstack([_ring(x, y, z, rr) for z, rr in head])), _shade(bgr, 1.0))
+        _fill(img, project(cam, np.vstack([ring(x, y, z, rr) for z, rr in head])), _shade(bgr, 1.0))
     else:
         raise ValueError(f"unknown piece kind {kind!r}: one of {', '.join(KINDS)}")
 
@@ -229,8 +212,6 @@ def render(layout: CantStopLayout, position: Position, scene: Scene = Scene()) -
 
 def _table_stickers(img: np.ndarray, layout: CantStopLayout, hom: np.ndarray) -> None:
     """The stickers on the table beside a published board's corners, warped in place."""
-    from vision.board.cant_stop.find import sticker_corners
-    from vision.board.aruco import marker_image
     h, w = img.shape[:2]
     px = 120
     for marker_id, corners in sticker_corners(layout).items():
@@ -254,27 +235,27 @@ def _clutter(img: np.ndarray, cam: np.ndarray, layout: CantStopLayout, what: str
     if what == "hand":
         z = rng.uniform(1.5, 5.0)
         a = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-        _fill(mask, _project(cam, np.column_stack([x + 1.6 * np.cos(a), y + 1.3 * np.sin(a), np.full(24, z)])), 1)
+        _fill(mask, project(cam, np.column_stack([x + 1.6 * np.cos(a), y + 1.3 * np.sin(a), np.full(24, z)])), 1)
         for k in range(4):
             fx = x - 1.2 + 0.8 * k
-            _fill(mask, _project(cam, np.array([[fx - 0.25, y, z], [fx + 0.25, y, z], [fx + 0.25, y - 2.6, z],
+            _fill(mask, project(cam, np.array([[fx - 0.25, y, z], [fx + 0.25, y, z], [fx + 0.25, y - 2.6, z],
                                                 [fx - 0.25, y - 2.6, z]])), 1)
-        arm = _project(cam, np.array([[x - 0.9, y, z], [x + 0.9, y, z], [x + 1.2, y + 12, z + 4], [x - 1.2, y + 12, z + 4]]))
+        arm = project(cam, np.array([[x - 0.9, y, z], [x + 0.9, y, z], [x + 1.2, y + 12, z + 4], [x - 1.2, y + 12, z + 4]]))
         _fill(mask, arm, 1)
         skin = SKIN_BGR[int(rng.integers(len(SKIN_BGR)))]
         img[mask > 0] = skin
     elif what == "die":
         size = rng.uniform(0.6, 0.9)
         body = PIECE_BGR["white"] if rng.random() < 0.6 else PIECE_BGR[str(rng.choice(["red", "green", "blue"]))]
-        draw_piece(mask, cam, x, y, "cube", size, (1,))
+        draw_piece(mask, cam, x, y, "cube", size, (255, 255, 255))  # every face > 0
         draw_piece(img, cam, x, y, "cube", size, body)
         pip_bgr = (20, 20, 20) if body == PIECE_BGR["white"] else (240, 240, 240)
         face = int(rng.integers(1, 7))
         spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
                  5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[face]
         for sx, sy in spots:
-            centre = _project(cam, np.array([[x + sx * size * 0.27, y + sy * size * 0.27, size]]))[0]
-            edge = _project(cam, np.array([[x + sx * size * 0.27 + size * 0.09, y + sy * size * 0.27, size]]))[0]
+            centre = project(cam, np.array([[x + sx * size * 0.27, y + sy * size * 0.27, size]]))[0]
+            edge = project(cam, np.array([[x + sx * size * 0.27 + size * 0.09, y + sy * size * 0.27, size]]))[0]
             cv2.circle(img, tuple(int(v) for v in np.rint(centre)), max(1, int(np.hypot(*(edge - centre)))), pip_bgr, -1,
                        cv2.LINE_AA)
     else:  # a card lying on the board
@@ -284,12 +265,12 @@ def _clutter(img: np.ndarray, cam: np.ndarray, layout: CantStopLayout, what: str
         rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
         pts = corners @ rot.T + [x, y]
         pts3 = np.column_stack([pts, np.full(4, 0.02)])
-        _fill(mask, _project(cam, pts3), 1)
+        _fill(mask, project(cam, pts3), 1)
         img[mask > 0] = (235, 240, 245)
         inner = np.column_stack([(corners * 0.7) @ rot.T + [x, y], np.full(4, 0.02)])
-        cv2.polylines(img, [np.rint(_project(cam, inner)).astype(np.int32)], True, (40, 40, 160), 3)
+        cv2.polylines(img, [np.rint(project(cam, inner)).astype(np.int32)], True, (40, 40, 160), 3)
     near = [layout.space(c, k) for c, k, _ in layout.spaces()] + [(p[0], p[1]) for p in pieces]
-    pts = _project(cam, np.array([[px, py, 0.0] for px, py in near]))
+    pts = project(cam, np.array([[px, py, 0.0] for px, py in near]))
     hh, ww = mask.shape
     for u, v in np.rint(pts).astype(int):
         if 0 <= u < ww and 0 <= v < hh and mask[max(0, v - 3):v + 4, max(0, u - 3):u + 4].any():
