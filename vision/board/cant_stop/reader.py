@@ -7,9 +7,10 @@
 2. Find the board (:mod:`.find`): its ArUco stickers when two or more are seen, else its outline, else
    ``calibration`` (the homography of an earlier reading, e.g. of the empty board).
 3. Warp the frame to the board's top view at :data:`SCALE` pixels a pitch and divide out the light: the
-   print is neutral and known (:mod:`.printed`), so a smooth map of observed / printed (a median over
-   about two pitches, which no piece fills) is the light falling on the board, its colour and shadows
-   included. What then differs from the print is something on the board.
+   print's layout is known (:mod:`.printed`) and its colours are measured from the frame
+   (:func:`expected_top`), so a smooth map of observed / printed (:func:`vision.board.light.light_map`,
+   a median over 2.5 pitches, which no piece fills) is the light falling on the board, its colour and
+   shadows included. What then differs from the print is something on the board.
 4. Each different pixel gets a class (:data:`MARKER_COLOURS`, ``white``, ``black``, ``skin``,
    ``other``); the connected patches of each class are the pieces. A piece's image leans away from the
    camera (its top is higher), so its foot is found from the camera's position over the board
