@@ -138,3 +138,15 @@ def test_the_claim_key_says_the_word_of_the_claim_question():
     for code in LANGUAGES:
         with speaking(code):
             assert _("claim").split()[-1] in _("{name}: claim stone {n}?"), code
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_the_next_key_names_what_it_moves_to(code):
+    """#51: Can't Stop's German chip read "WEITER nächster" (next what?): the key names the die, as the
+    English "next die" does. (Schotten Totten's claim chips say "nächster" beside "voriger" under the
+    question about a stone: the pair says it, and a sixth word would not fit the row.)"""
+    from companion.i18n import speaking, _
+
+    with speaking(code):
+        for message in ("next die", "new die"):
+            assert len(_(message).split()) >= 2, (code, _(message))

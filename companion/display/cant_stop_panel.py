@@ -22,6 +22,9 @@ from companion.i18n import _
 from companion.screens import palette
 from companion.screens.cant_stop import ScreenView
 
+ENTRY_ROW_LINES = 2.8
+"""The dice row's height, in lines of ``layout.large``, while a roll is entered by hand (no options to
+show yet): dice large enough to read and change from arm's length, the selected one marked under it."""
 
 def format_probability(p: float) -> str:
     """A chance as a whole percentage: "44%", "<1%" for tiny non-zero chances, ">99%" just below certain."""
@@ -43,7 +46,8 @@ def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLay
     leaving the top at least :data:`MIN_TOP_LINES` lines of ``layout.large`` (and never under 1.3 lines
     of ``layout.small`` each); the photo with the bust chance gets what is left (nothing under a line of
     ``layout.small``); the bust chance goes beside the photo or under it, whichever leaves the photo
-    larger.
+    larger. A roll entered by hand (no photo, no options yet) gets a row of large dice
+    (:data:`ENTRY_ROW_LINES`).
     """
     regions = side_panel_regions(view, layout)
     pygame.draw.rect(surface, palette.PANEL, layout.side, border_radius=layout.pad)
@@ -82,6 +86,8 @@ def side_panel_regions(view: ScreenView, layout: ScreenLayout) -> PanelRegions:
     min_top = round(layout.large * MIN_TOP_LINES)
     if not has_top:
         options_h = avail
+    elif view.frame_bgr is None and not view.options:  # a roll entered by hand: large dice, nothing else
+        options_h = avail - round(layout.large * ENTRY_ROW_LINES)
     elif view.frame_bgr is None:  # dice faces and/or the bust chance, one row each
         rows = (1 if view.dice else 0) + (1 if view.bust_probability is not None else 0)
         options_h = max(min(max(smallest, wanted), avail - min_top),

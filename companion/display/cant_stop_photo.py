@@ -116,19 +116,32 @@ def draw_photo(
     return rect
 
 
+CARET_SHARE = 0.22
+"""The share of the dice row's height kept under the dice for the selected die's caret."""
+
+
 def draw_dice_faces(surface: pygame.Surface, area: pygame.Rect, dice: tuple[DieView, ...]) -> pygame.Rect:
     """Draw ``dice`` as a row of white squares with their values (for dice without a photo box).
 
-    Flagged dice get a dashed yellow frame and a "?"; the selected die a thick white frame.
+    Flagged dice get a dashed yellow frame and a "?"; the selected die a thick white frame and a white
+    caret under it (:data:`CARET_SHARE` of the row's height).
     """
     if not dice:
         return pygame.Rect(area.x, area.y, 0, 0)
     gap = max(2, area.height // 8)
-    side = min(area.height, (area.width - gap * (len(dice) - 1)) // len(dice))
+    marked = any(die.selected for die in dice)
+    side = min(area.height * (1 - CARET_SHARE if marked else 1), (area.width - gap * (len(dice) - 1)) // len(dice))
+    side = int(side)
+    caret = round(side * CARET_SHARE / (1 - CARET_SHARE)) if marked else 0
     x = area.x
     used = pygame.Rect(area.x, area.y, 0, 0)
     for die in dice:
-        face = pygame.Rect(x, area.y + (area.height - side) // 2, side, side)
+        face = pygame.Rect(x, area.y + (area.height - side - caret) // 2, side, side)
+        if die.selected:  # a caret under the die: white frames alone vanish beside white dice
+            tip = face.bottom + caret // 3
+            pygame.draw.polygon(surface, palette.HIGHLIGHT, [(face.centerx, tip), (face.centerx - caret, face.bottom + caret),
+                                                             (face.centerx + caret, face.bottom + caret)])
+            used = used.union(pygame.Rect(face.centerx - caret, face.bottom, 2 * caret, caret))
         inner = face.inflate(-max(4, side // 6), -max(4, side // 6))
         pygame.draw.rect(surface, palette.SLOT if die.slot else palette.DIE_OK, inner, border_radius=max(2, side // 8))
         size = max(text.surface_floor(surface), int(inner.height * 0.6))

@@ -186,6 +186,12 @@ def win_token_size(chrome: Chrome, sizes: Sizes, pad: int) -> int:
     return sizes.px(48)
 
 
+def board_side(chrome: Chrome, width: int, height: int) -> int:
+    """The side in pixels of the square board of a body ``width`` x ``height`` pixels whose band lies
+    beside the board (``chrome.board_share``, Ludo): as tall as the body, at most that share of its width."""
+    return min(height, round(width * chrome.board_share))
+
+
 def _fixed_notice_lines(notice: str, width: int, sizes: Sizes, tone: str) -> tuple[int, list[str]]:
     """The notice's type size and lines inside :func:`fixed_band_height`: one line of ``normal`` (a win:
     ``large``), else two lines of the floor; a notice longer than that takes the floor on as many lines
@@ -323,11 +329,13 @@ def chrome_layout(chrome: Chrome, size: tuple[int, int]) -> ChromeLayout:
         margin = band_margin(pad)
         band_h = fixed_band_height(sizes, pad)
         win_token = win_token_size(chrome, sizes, pad) if chrome.tone == Tone.WIN and chrome.winner is not None else 0
-        notice_w = inner_w - 2 * pad - (win_token + 2 * pad if win_token else 0)
+        left = board_side(chrome, inner_w, strip.y - pad // 2 - body_top) + 2 * pad if chrome.board_share else 0
+        notice_w = inner_w - left - 2 * pad - (win_token + 2 * pad if win_token else 0)
         notice_size, notice_lines = _fixed_notice_lines(chrome.notice, notice_w, sizes, chrome.tone)
         notice_h = max(band_h, len(notice_lines) * text.line_height(notice_size, bold=True) + 2 * margin)
-        notice = pygame.Rect(pad, strip.y - notice_h - pad // 2, inner_w, notice_h)
-        body = pygame.Rect(pad, body_top, inner_w, max(0, notice.y - pad // 2 - body_top))
+        notice = pygame.Rect(pad + left, strip.y - notice_h - pad // 2, inner_w - left, notice_h)
+        # beside a square board the body reaches down to the strip: its right part ends above the band
+        body = pygame.Rect(pad, body_top, inner_w, max(0, (strip.y if left else notice.y) - pad // 2 - body_top))
     else:
         win_token = win_token_size(chrome, sizes, pad) if chrome.tone == Tone.WIN and chrome.winner is not None else 0
         notice_w = inner_w - 2 * pad - (win_token + 2 * pad if win_token else 0)

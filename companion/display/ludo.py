@@ -15,7 +15,7 @@ import math
 import pygame
 
 from companion.display import text
-from companion.display.chrome import draw_chrome
+from companion.display.chrome import board_side, draw_chrome
 from companion.display.text import draw_text
 from companion.display.window import render_surface
 from companion.games.ludo import BoardGeometry, load_board
@@ -180,10 +180,12 @@ def draw(surface: pygame.Surface, view: LudoView) -> None:
     of them around it when they do not all fit) and the hint."""
     layout = draw_chrome(surface, view.chrome)
     body, sizes, pad = layout.body, layout.type, layout.pad
-    side = min(body.height, round(body.width * 0.52))
+    side = board_side(view.chrome, body.width, body.height)
     board = pygame.Rect(body.x, body.y + (body.height - side) // 2, side, side)
     draw_board(surface, board, view)
-    panel = pygame.Rect(board.right + 2 * pad, body.y, body.right - board.right - 2 * pad, body.height)
+    # the notice band lies under the panel, beside the board (Chrome.board_share)
+    panel = pygame.Rect(board.right + 2 * pad, body.y, body.right - board.right - 2 * pad,
+                        layout.notice.y - pad // 2 - body.y)
     pygame.draw.rect(surface, palette.PANEL, panel, border_radius=pad)
     inner = panel.inflate(-2 * pad, -2 * pad)
     y = inner.y

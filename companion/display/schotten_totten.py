@@ -178,12 +178,18 @@ def _board_fits(body: pygame.Rect, info_h: int, floor: int) -> bool:
 
 def fitted(view: StView, size: tuple[int, int]) -> tuple[StView, list[tuple[str, palette.RGB]]]:
     """``view`` as drawn on a ``size`` screen, and the parts of its info box (:func:`info_parts`) shown: a
-    body too low for the board and all of them drops the legend, and then moves a verdict or an alert
-    into the notice band."""
+    body too low for the board and all of them runs the two legends on in one text (the tags' and the
+    colours' letters: Russian at 800 x 480), else drops the colours' letters, then the legend, and then
+    moves a verdict or an alert into the notice band."""
     frame = chrome_layout(view.chrome, size)
     floor, pad = frame.type.floor, frame.pad
     parts, room = info_parts(view), info_room(frame.body, floor, pad)
     while parts and _info(parts, frame.body, floor, pad)[1] > room:
+        if len(parts) > 1 and parts[-1][1] == parts[-2][1] == palette.MUTED:
+            joined = [*parts[:-2], (f"{parts[-2][0]} · {parts[-1][0]}", palette.MUTED)]  # one flow, no half-empty line
+            if _info(joined, frame.body, floor, pad)[1] <= room:
+                parts = joined
+                continue
         if parts[-1][1] == palette.MUTED:
             parts = parts[:-1]  # the colours' letters, then the legend: the cards come first
             continue

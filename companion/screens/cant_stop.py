@@ -13,7 +13,7 @@ import numpy as np
 
 from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
-from companion.i18n import N_, _, percent
+from companion.i18n import N_, Np_, _, percent
 from companion.screens.common import (HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend,
     name_to_act, start_prompt)
 from companion.session.base import without_camera
@@ -210,7 +210,7 @@ def _check_keys(session: CantStopSession) -> Keys:
     assert check is not None
     keys: list[tuple[Button, str]] = []
     if len(check.values) == DICE:
-        keys.append((Button.CONFIRM, N_("accept")))
+        keys.append((Button.CONFIRM, Np_("dice check", "accept")))  # German "fertig": the row's five chips fit
     adds = check.selected is not None and check.selected + 1 >= len(check.values) and len(check.values) < DICE
     keys.append((Button.NEXT, N_("new die") if adds else N_("next die")))
     if check.selected is not None:

@@ -69,7 +69,10 @@ class Chrome:
     (every game's screen; Can't Stop's side panel, which is no board, takes the band's space while no
     notice shows). short_standings: with ``band_space``, the standings on the player strip keep their
     width through the game (Can't Stop's "columns 1/3"), so the strip keeps one row of one-line chips
-    where they fit; else its chips take two lines, for standings that grow.
+    where they fit; else its chips take two lines, for standings that grow. board_share: with
+    ``band_space``, a square board at the body's left as tall as the body and the band's space together,
+    at most this share of the body's width (Ludo's 0.52); the band then lies beside it, under the panel,
+    so the board gains the band's height (0: the band spans the screen's width under the body).
     """
 
     title: str
@@ -83,6 +86,7 @@ class Chrome:
     winner: int | None = None
     band_space: bool = False
     short_standings: bool = False
+    board_share: float = 0.0
 
 
 class ChromeFields:

@@ -15,6 +15,11 @@ from companion.session.base import without_camera
 from companion.session.ludo import LudoSession, Mode
 
 
+BOARD_SHARE = 0.52
+"""The most of the body's width Ludo's square board takes (the moves and the hint beside it need the rest at
+800 x 480); it is as tall as the body and the notice band's space together (``Chrome.board_share``)."""
+
+
 @dataclass(frozen=True)
 class PawnView:
     """One pawn: its colour and relative position (YARD = -1; ludo.md B.2 / B.2b)."""
@@ -92,7 +97,7 @@ def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> Ludo
         notice = ending if session.players[winner] in ending else _("{name} wins!").format(name=session.players[winner])
         tone = Tone.WIN
     chrome = Chrome(_("Ludo"), tuple(seats), active, _prompt(session), _keys(session), notice, tone,
-                    board_name(state.config.board), winner, band_space=True)
+                    board_name(state.config.board), winner, band_space=True, board_share=BOARD_SHARE)
     return LudoView(
         chrome=chrome, board=state.config.board, pawns=pawns, moves=moves, die=_die_shown(session), pool=state.pool,
         sixes_in_row=state.sixes_in_row, roll_note=session.roll_note, hint=hint.reason if hint else "",

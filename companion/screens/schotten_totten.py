@@ -50,9 +50,10 @@ CARD_COLOUR_WORDS = (Np_("card colour", "red"), Np_("card colour", "orange"), Np
 
 def colour_legend() -> str:
     """Each card colour's letter with its name ("R red · O orange · ..."; German "Ge gelb · Gr grün"): the
-    letters a card shows beside its colour (``Card.name``), for players who tell colours apart poorly."""
+    letters a card shows beside its colour (``Card.name``), for players who tell colours apart poorly; a
+    letter and its name are joined by no-break spaces, so a wrapped legend never parts them."""
     return " \u00b7 ".join(_("{tag} {name}").format(tag=pgettext(*COLOUR_LETTERS[k]), name=pgettext(*word))
-                           for k, word in enumerate(CARD_COLOUR_WORDS))
+                           .replace(" ", "\u00a0") for k, word in enumerate(CARD_COLOUR_WORDS))
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,9 @@ ENTRY_START = (1, 3, 4, 6)
 from one (round from 6 to 1), and the order of the dice does not matter (A.5.2). Over the 1,296 rolls
 this takes 5.9 presses a roll on average, CONFIRM included, where one die at 1 with each new die at the
 one before took 7.5 (every roll entered by :func:`press_for` in ``tests/session/test_cant_stop.py``)."""
+ENTRY_EDITS = frozenset({Button.NEXT, Button.BANK, Button.UP, Button.PASS, Button.SET, Button.ADD, Button.REMOVE})
+"""The presses that change a roll being entered or corrected (:attr:`RollCheck.steps` keeps what each
+changed)."""
 
 
 class Mode(enum.Enum):
@@ -74,7 +77,8 @@ class RollCheck:
 
     selected: None, a die index, or ``len(values)`` for the "add a die" slot. guessed: indices of the
     values whose die is a guess (a whole roll entered over the reading changed several dice; a die removed
-    shifted the others): not kept to learn from.
+    shifted the others): not kept to learn from. steps: (values, selected) before each change made to
+    it, newest last: with no camera, UNDO takes back the last press of the entry before any event.
     """
 
     values: list[int]
@@ -83,6 +87,7 @@ class RollCheck:
     read: tuple[int, ...] | None
     selected: int | None = None
     guessed: set[int] = field(default_factory=set)
+    steps: list[tuple[list[int], int | None]] = field(default_factory=list)
 
     def confirmed_dice(self) -> tuple[list, list[int]]:
         """The read dice (DieReading) and the values the players confirmed for them, where the pairing is
@@ -412,7 +417,10 @@ class CantStopSession(LoggedSession):
         }[self.mode]
         self._refused = False
         if command.button is Button.UNDO and (self.mode is not Mode.CHECK or without_camera(self)):
-            self._undo()
+            if self.mode is Mode.CHECK and self.check is not None and self.check.steps:
+                self.check.values, self.check.selected = self.check.steps.pop()  # the entry's last press
+            else:
+                self._undo()
             return
         if command.button is Button.DICE:
             self._enter_by_hand(command.args)
@@ -435,7 +443,8 @@ class CantStopSession(LoggedSession):
             self._accept(StartWith(self.start_seat))
 
     def _undo(self) -> None:
-        """UNDO outside a reading being checked (and anywhere with no camera): take back the last event.
+        """UNDO outside a reading being checked (and with no camera, in an entry with no change to take
+        back: :attr:`RollCheck.steps`): take back the last event.
         With no camera, a roll taken back opens again as it was entered (the likeliest correction)."""
         undone = self.state
         self.undo()
@@ -457,6 +466,8 @@ class CantStopSession(LoggedSession):
         assert check is not None
         button, args = command.button, command.args
         self.message = ""  # a refusal ("A roll needs 4 dice") is about the reading as it was
+        if button in ENTRY_EDITS:
+            check.steps.append((list(check.values), check.selected))
         if button is Button.CONFIRM:
             if len(check.values) != DICE:
                 self.message = _("A roll needs {want} dice, not {n}").format(want=DICE, n=len(check.values))

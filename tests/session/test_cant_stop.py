@@ -226,6 +226,23 @@ def test_with_no_camera_the_entry_opens_by_itself_and_steps_both_ways(store):
     assert session.mode is Mode.DECIDE
 
 
+def test_with_no_camera_undo_takes_back_the_entrys_last_press_before_any_event(store):
+    """#51: UNDO while a roll was being entered took back the last event (the previous turn's choice),
+    not the die just changed."""
+    session = started(store)
+    session.on_camera_problem("No camera")
+    press(session, "dice 3 4 3 4", "confirm", "choose 1", "confirm")  # roll again: a new entry at 1 3 4 6
+    press(session, "bank", "next", "pass")
+    assert session.check.values == [2, 2, 4, 6] and session.check.selected == 1
+    press(session, "undo")  # the -1 on the second die
+    assert session.mode is Mode.CHECK and session.check.values == [2, 3, 4, 6] and session.check.selected == 1
+    press(session, "undo", "undo")  # NEXT, then the +1
+    assert session.check.values == [1, 3, 4, 6] and session.check.selected == 0
+    assert session.state.phase is Phase.ROLL and session.mode is Mode.CHECK
+    press(session, "undo")  # nothing of the entry left to take back: the last event ("roll again")
+    assert session.mode is Mode.DECIDE
+
+
 def test_dice_command_enters_a_whole_roll(store):
     session = started(store)
     press(session, "dice 6 6 6 6", "confirm")
