@@ -22,6 +22,8 @@ class Button(enum.Enum):
     UNDO = "undo"  # step back one accepted event
     MENU = "menu"  # long press of next: back to the menu
     RULES = "rules"  # long press of undo: how to play (then back to the game)
+    BANK_HELD = "bank-held"  # long press of bank: the donkey race's value entry leaps up; else a BANK
+    PASS_HELD = "pass-held"  # long press of pass: the leader's value entry leaps down; else a PASS
     # Keyboard and script only:
     DICE = "dice"  # payload: the four dice entered by hand, e.g. (3, 4, 3, 4)
     CHOOSE = "choose"  # payload: (index,) of the option to pick directly
@@ -64,3 +66,15 @@ class Command:
         except ValueError:
             raise ValueError(f"command arguments must be whole numbers: {echo(line)}") from None
         return cls(button, args)
+
+
+HELD_PRESSES: dict[Button, Button] = {Button.BANK_HELD: Button.BANK, Button.PASS_HELD: Button.PASS}
+"""The long presses that are their button's press wherever a screen gives them no meaning of its own."""
+
+
+def as_taken(command: Command, takes_held: frozenset[Button] = frozenset()) -> Command:
+    """``command`` as a screen that gives a meaning to the long presses in ``takes_held`` takes it: any
+    other long press of :data:`HELD_PRESSES` is the button's plain press (a player who holds BANK in Can't
+    Stop still banks)."""
+    plain = HELD_PRESSES.get(command.button)
+    return command if plain is None or command.button in takes_held else Command(plain, command.args)

@@ -7,11 +7,13 @@ frame (STYLE.md 2a, 2.3), so no pygame or game state is touched off the main thr
 
 What each button sends:
 
-- ``confirm``, ``bank``, ``pass``: their command when pressed;
+- ``confirm``: its command when pressed;
 - ``next``: ``Command(Button.NEXT)`` when released after a short press, or ``Command(Button.MENU)``
   once it has been held for ``hold_time`` seconds (then nothing on release). One press never gives both.
 - ``undo``: the same way, ``Command(Button.UNDO)`` on release after a short press, or
   ``Command(Button.RULES)`` (how to play) once held for ``hold_time``.
+- ``bank``, ``pass``: the same way, their command on release, or ``BANK_HELD`` / ``PASS_HELD`` once held
+  (a leap in the donkey race's value entry; the plain press on every other screen).
 
 Debouncing: gpiozero hands ``bounce_time`` to the pin driver (lgpio filters glitches shorter than it;
 the mock factory ignores it), and each button also ignores any edge that comes within ``bounce_time``
@@ -44,8 +46,11 @@ logger = logging.getLogger(__name__)
 PANEL_BUTTONS: tuple[Button, ...] = (Button.CONFIRM, Button.BANK, Button.PASS, Button.NEXT, Button.UNDO)
 """The buttons that can have a pin."""
 
-HOLDS: dict[Button, Button] = {Button.NEXT: Button.MENU, Button.UNDO: Button.RULES}
-"""What a long press of a button means (the others act when pressed)."""
+HOLDS: dict[Button, Button] = {Button.NEXT: Button.MENU, Button.UNDO: Button.RULES, Button.BANK: Button.BANK_HELD,
+                               Button.PASS: Button.PASS_HELD}
+"""What a long press of a button sends (CONFIRM acts when pressed; these act when let go, or when held). A
+long press of BANK or PASS is a leap in the donkey race's value entry and the plain press everywhere else
+(:func:`companion.commands.as_taken`)."""
 
 _FACTORIES = {
     "lgpio": "gpiozero.pins.lgpio:LGPIOFactory",
@@ -163,8 +168,8 @@ class EdgeFilter:
 class ButtonPanel:
     """The physical buttons: one gpiozero ``Button`` per entry of ``pins`` (Button -> BCM pin 0-27).
 
-    bounce_time: seconds (>= 0; 0 turns debouncing off). hold_time: seconds ``next`` or ``undo`` is held to
-    mean ``menu`` or ``rules`` (> 0, :data:`HOLDS`). pin_factory: a gpiozero pin factory (required; see :func:`make_pin_factory`).
+    bounce_time: seconds (>= 0; 0 turns debouncing off). hold_time: seconds a button is held for its long
+    press (> 0, :data:`HOLDS`). pin_factory: a gpiozero pin factory (required; see :func:`make_pin_factory`).
     command_queue: where commands go (a new ``queue.SimpleQueue`` by default), exposed as :attr:`queue`.
     clock: monotonic seconds for debouncing (injectable for tests).
 

@@ -260,9 +260,9 @@ class KeyboardInput:
     and gives only ``QUIT`` when the window is closed; it counts as exhausted, since it adds no player
     input (:func:`open_input` adds one when a display is given but ``keys`` is not in the spec).
 
-    The keys of NEXT and UNDO work as those buttons do (:data:`hardware.buttons.HOLDS`): a tap gives
-    NEXT (UNDO) when the key is let go, a key held ``hold_time`` seconds (``[buttons] hold_time``) gives
-    MENU (RULES) at once and nothing when let go. ``clock``: monotonic seconds (tests pass a fake).
+    The keys of NEXT, UNDO, BANK and PASS work as those buttons do (:data:`hardware.buttons.HOLDS`): a
+    tap gives NEXT (UNDO, BANK, PASS) when the key is let go, a key held ``hold_time`` seconds (``[buttons]
+    hold_time``) gives MENU (RULES, BANK_HELD, PASS_HELD) at once and nothing when let go. ``clock``: monotonic seconds (tests pass a fake).
     """
 
     def __init__(self, events: Callable[[], Iterable[Any]] | None = None, *, keys: bool = True,

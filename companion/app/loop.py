@@ -20,7 +20,7 @@ from typing import Any
 from companion import stop
 from companion.app.rules import RulesSession
 from companion.app.trace import EventTrace
-from companion.commands import Button
+from companion.commands import Button, as_taken
 from companion.display import Display, Draw
 from companion.display import rules as rules_display
 from companion.errors import ScriptEnded
@@ -127,7 +127,7 @@ def run_loop(session: GameSession, store: Store, camera: FrameSource | None, rea
                     return RunResult(session.game_id, None, ticks, shots, stopped=stop.requested())
                 continue
             with store.press():  # one press, one transaction (companion.store)
-                session.on_command(command)
+                session.on_command(as_taken(command, getattr(session, "takes_held", frozenset())))
         if stop.requested():
             continue  # the presses polled with it are taken (stored); the loop returns at the top
         if inputs.exhausted and session.waiting is Waiting.PLAYERS and not session.finished and headless:

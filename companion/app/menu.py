@@ -36,7 +36,7 @@ from companion.app.replay import replay_game
 from companion.app.rules import RulesSession
 from companion.app.startup import load_box_config, open_box_store, store_notice
 from companion.app.summary import show_summary
-from companion.commands import Button, Command
+from companion.commands import Button, Command, as_taken
 from companion.config import Config
 from companion.display import Display
 from companion.display import menu as menu_display
@@ -214,7 +214,7 @@ class MenuRunner:
                 if command.button is Button.QUIT:
                     log.info("quit from the menu")
                     return self.result
-                action = model.handle(command)
+                action = model.handle(as_taken(command))  # the menu gives no long press of BANK or PASS a meaning
                 if isinstance(action, Shutdown) and self._shutdown(model):
                     return self.result
                 if isinstance(action, StartGame):

@@ -32,11 +32,13 @@ end: three; a long hint: two or three)."""
 
 
 def bottom_lines(view: DonkeyRaceView) -> list[tuple[str, palette.RGB, bool]]:
-    """The body's lines under the lanes: what to do at the table (bold), then the hint; each (text,
-    colour, bold)."""
+    """The body's lines under the lanes: what to do at the table (bold), then the hint, then what a long
+    press does to a play entered by hand; each (text, colour, bold)."""
     lines = [(line, palette.FOREGROUND, True) for line in view.reminders]
     if view.hint:
         lines.append((_("Hint: ") + view.hint, palette.MUTED, False))
+    if view.leaps:
+        lines.append((view.leaps, palette.MUTED, False))
     return lines
 
 

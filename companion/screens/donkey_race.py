@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from companion.commands import Button
 from companion.games.donkey_race import DONKEY, JOKER, Phase, set_value
 from companion.hints.donkey_race import card_label
-from companion.i18n import N_, _, ngettext, pgettext
-from companion.screens.common import HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend
+from companion.i18n import N_, _, ngettext, pgettext, sentence
+from companion.screens.common import (BUTTON_NAMES, HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone,
+    key_legend)
 from companion.screens.palette import PLAYER_COLOUR_NAMES, PLAYER_SHAPES, SHAPE_NAMES
 from companion.session.base import without_camera
-from companion.session.donkey_race import DonkeyRaceSession, Mode, describe_set
+from companion.session.donkey_race import LEAP, DonkeyRaceSession, Mode, describe_set
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,9 @@ class DonkeyRaceView(ChromeFields):
     with points and cards in hand, key chips, notice band) and the body.
 
     lanes and sectors: one per seat. to_beat: "2 cards higher than 7, or PASS". proposal: the play
-    CONFIRM would make. deck / discard: card counts. reminders: what to do at the table (draw, reshuffle,
-    which token moves how far). hint: the advisor's line. winners: seats that won once the game is over.
+    CONFIRM would make. leaps: what a long press does to a play entered by hand ("hold BANK: +4 · hold
+    PASS: -4"; :data:`companion.session.donkey_race.LEAP`), "" otherwise. deck / discard: card counts.
+    reminders: what to do at the table (draw, reshuffle, which token moves how far). hint: the advisor's line. winners: seats that won once the game is over.
     """
 
     chrome: Chrome
@@ -61,12 +63,25 @@ class DonkeyRaceView(ChromeFields):
     sectors: tuple[SectorView, ...]
     to_beat: str = ""
     proposal: str = ""
+    leaps: str = ""
     round_no: int = 1
     deck: int = 0
     discard: int = 0
     reminders: tuple[str, ...] = ()
     hint: str = ""
     winners: tuple[int, ...] = ()
+
+
+def leaps(session: DonkeyRaceSession) -> str:
+    """The long presses of a play entered by hand, in the buttons' names: "hold BANK: +4", and for the
+    leader, whose PASS steps down, " · hold PASS: -4"; "" when no play is being entered by hand."""
+    cards, source = session.proposed_play() if session.mode is Mode.PLAY else ((), "")
+    if source != "hand" or not cards:
+        return ""
+    said = [_("hold {button}: {leap}").format(button=_(BUTTON_NAMES[Button.BANK]), leap=f"+{LEAP}")]
+    if session.down_button() is Button.PASS:
+        said.append(_("hold {button}: {leap}").format(button=_(BUTTON_NAMES[Button.PASS]), leap=f"\u2212{LEAP}"))
+    return sentence(" \u00b7 ".join(said))
 
 
 def to_beat(session: DonkeyRaceSession) -> str:
@@ -191,7 +206,7 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
                     _("Round {n}").format(n=round_no), winners[0] if len(winners) == 1 else None, band_space=True)
     return DonkeyRaceView(
         chrome=chrome, lanes=lanes, track_length=session.config.track_length, sectors=tuple(sectors),
-        to_beat=to_beat(session), proposal=proposal, round_no=round_no, deck=len(state.deck),
+        to_beat=to_beat(session), proposal=proposal, leaps=leaps(session), round_no=round_no, deck=len(state.deck),
         discard=len(state.discard), reminders=reminders(session), hint=hint(session), winners=winners)
 
 
@@ -292,10 +307,9 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "points and cards in hand. ★ marks the highest play of the round. Under the lanes: what to do at "
         "the table, such as which token moves how far.")),
     (N_("Entering cards"),
-     N_("With no camera your cards start at the lowest play allowed: BANK counts the value up, CONFIRM "
-        "plays them. When you lead, PASS counts it down and NEXT changes how many; otherwise NEXT counts "
-        "down and PASS passes. "
-        "UNDO takes back the last step.")),
+     N_("With no camera your cards start at the lowest play allowed. BANK counts the value up (hold it: 4 "
+        "at once), CONFIRM plays. When you lead, PASS counts down (hold it: 4) and NEXT changes how many; "
+        "else NEXT counts down and PASS passes. UNDO takes back a step.")),
 )
 """How to play the donkey race on the box: its pages, (heading, text), marked for translation, written from
 ``../shared/rules/donkey-race.md`` in our own words with the box's default rules (``companion.screens.rules``

@@ -72,7 +72,9 @@ class GameSession(Protocol):
 
     ``mode.value`` names the screen (used in screenshot file names); the game's screen module
     (``companion.screens.<game>.build_view(session, wins)``) makes the view the loop draws, which has a
-    ``prompt`` and a ``message``; ``winner_name`` is None until someone has won.
+    ``prompt`` and a ``message``; ``winner_name`` is None until someone has won. A session that gives
+    the long presses of BANK or PASS a meaning of its own lists them in a ``takes_held`` frozenset (the
+    donkey race); every other session gets them as the plain press (:func:`companion.commands.as_taken`).
     """
 
     game_id: int

@@ -16,7 +16,8 @@ the cards that can still be in that hand. Flow, one :class:`Mode` at a time:
   value up, round the values that may be played now; the leader, who may not pass (D.4.1), steps it
   down with ``pass`` (as in the other games) and the number of cards (1-3) with ``next``; a
   follower steps it down with ``next`` (``pass`` passes); from the lowest, one press down is the
-  highest (:meth:`DonkeyRaceSession.down_button`); ``undo`` drops the entry. With no camera at all
+  highest (:meth:`DonkeyRaceSession.down_button`); a long press of ``bank`` leaps :data:`LEAP` values
+  up, of the leader's ``pass`` :data:`LEAP` down; ``undo`` drops the entry. With no camera at all
   (:data:`companion.session.base.NO_CAMERA`) the entry is open by itself, and ``undo`` takes back the
   last step (a play taken back opens again as it was).
   Scripts may also ``dice V [V ...]`` (card values; the donkey is its value, 0 by default; a joker is
@@ -41,7 +42,7 @@ from collections import Counter
 
 import numpy as np
 
-from companion.commands import Button, Command
+from companion.commands import Button, Command, as_taken
 from companion.errors import IllegalMove
 from companion.games.donkey_race import (DONKEY, JOKER, UNKNOWN, Action, DonkeyRaceConfig, DonkeyRaceState, Draw,
     FirstLeader, Pass, Phase, Play, Reshuffle, action_from_dict, action_to_dict, set_value,
@@ -57,7 +58,11 @@ from companion.session.stable import Stable
 
 log = logging.getLogger(__name__)
 
-
+LEAP = 4
+"""The values a long press of BANK (up) or the leader's PASS (down) steps a play entered by hand: with
+steps of 1 both ways and leaps of 4 up (and down, for the leader), any of the at most 14 values a play may
+take (the donkey's 0 or 1-13, a lone joker) is at most 4 presses from where the entry opens, the presses
+choosing how many cards aside; at most 3 in a round of up to 13 values."""
 
 class Mode(enum.Enum):
     """What the session waits for (module docstring)."""
@@ -201,6 +206,10 @@ class DonkeyRaceSession(LoggedSession):
         state = self.state
         return winner_text(self.players, state) if state.phase is Phase.OVER else ""
 
+    takes_held = frozenset({Button.BANK_HELD, Button.PASS_HELD})
+    """The long presses this session gives a meaning: a leap of :data:`LEAP` values in a play entered by
+    hand (BANK up; PASS down where PASS steps down); anywhere else they are the plain press."""
+
     def __init__(self, store, game_id: int, players: list[str], config: DonkeyRaceConfig | None = None,
                  stable_frames: int = 3, rng: random.Random | None = None, hint_budget: Budget | None = None):
         super().__init__(store, game_id, players, config or DonkeyRaceConfig())
@@ -304,6 +313,8 @@ class DonkeyRaceSession(LoggedSession):
     def on_command(self, command: Command) -> None:
         """Apply one command; a refused one only sets :attr:`message` and changes nothing."""
         self._refused = False
+        if self.mode is not Mode.PLAY or (command.button is Button.PASS_HELD and self.down_button() is not Button.PASS):
+            command = as_taken(command)  # a long press is a leap only in the value entry
         button = command.button
         if button is Button.UNDO and self._entry is not None and not without_camera(self):
             self._entry = None
@@ -347,6 +358,10 @@ class DonkeyRaceSession(LoggedSession):
         button = command.button
         if button is self.down_button() and button is Button.PASS:
             self._step_value(-1)
+        elif button is Button.PASS_HELD:  # the leader's PASS steps down (down_button): a leap down
+            self._step_value(-LEAP)
+        elif button is Button.BANK_HELD:
+            self._step_value(+LEAP)
         elif button is Button.PASS:
             self._accept([Pass()])
         elif button is Button.DICE:
@@ -524,14 +539,37 @@ SESSION = DonkeyRaceSession
 """The session class of this game (``companion.registry``)."""
 
 
+def value_presses(n: int, start: int, goal: int, down: Button | None) -> list[Button]:
+    """The fewest presses from the ``start``-th to the ``goal``-th of ``n`` values round a ring (0-based):
+    BANK +1, ``BANK_HELD`` +:data:`LEAP`, ``down`` (:meth:`DonkeyRaceSession.down_button`, None: none) -1,
+    ``PASS_HELD`` -:data:`LEAP` where ``down`` is PASS. A breadth-first search over the ``n`` values."""
+    steps = [(Button.BANK, 1), (Button.BANK_HELD, LEAP)]
+    if down is not None:
+        steps.append((down, -1))
+    if down is Button.PASS:
+        steps.append((Button.PASS_HELD, -LEAP))
+    paths: dict[int, list[Button]] = {start % n: []}
+    frontier = [start % n]
+    while frontier and goal % n not in paths:
+        reached = []
+        for at in frontier:
+            for button, step in steps:
+                to = (at + step) % n
+                if to not in paths:
+                    paths[to] = [*paths[at], button]
+                    reached.append(to)
+        frontier = reached
+    return paths[goal % n]
+
+
 def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
-    """The button presses (CONFIRM, BANK, PASS, NEXT only) that make ``session`` take ``action``, applied
-    to it as they are made (by-hand demo scripts): the deal, a refill and a reshuffle with one CONFIRM
-    (the session records every draw of it at once, so the draws after it take none); the first leader
-    with NEXT (BANK: shows the donkey card); a play entered with the leader's NEXT for the number of
-    cards first, then BANK (value up) or :meth:`DonkeyRaceSession.down_button`, whichever is fewer, then
-    CONFIRM, BANK opening the entry first unless it is open (with no camera it opens by itself); PASS
-    passes. Raises ``ValueError`` when the presses do not get there."""
+    """The button presses (CONFIRM, BANK, PASS, NEXT and the long presses of BANK and PASS) that make
+    ``session`` take ``action``, applied to it as they are made (by-hand demo scripts): the deal, a refill
+    and a reshuffle with one CONFIRM (the session records every draw of it at once, so the draws after it
+    take none); the first leader with NEXT (BANK: shows the donkey card); a play entered with the
+    leader's NEXT for the number of cards first, then the fewest steps and leaps of the value
+    (:func:`value_presses`), then CONFIRM, BANK opening the entry first unless it is open (with no camera
+    it opens by itself); PASS passes. Raises ``ValueError`` when the presses do not get there."""
     presses = Presses(session)
     press = presses.press
 
@@ -552,11 +590,9 @@ def press_for(session: DonkeyRaceSession, action: Action) -> list[Command]:
             press(session.count_button())
         plays = session.entry_plays(len(want))
         if session._entry in plays and want in plays:
-            up = (plays.index(want) - plays.index(session._entry)) % len(plays)
-            down = session.down_button()
-            steps = up if down is None else min(up, len(plays) - up)
-            for _step in range(steps):
-                press(Button.BANK if down is None or up <= len(plays) - up else down)
+            for button in value_presses(len(plays), plays.index(session._entry), plays.index(want),
+                                        session.down_button()):
+                press(button)
         press(Button.CONFIRM)
     elif isinstance(action, Pass):
         press(Button.PASS)

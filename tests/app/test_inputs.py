@@ -1,6 +1,7 @@
 """companion.app.inputs: scripts, keyboard, GPIO and combined input sources."""
 
 import os
+import time
 
 import pytest
 
@@ -115,12 +116,12 @@ def test_keyboard_mapping():
     keyboard = KeyboardInput()
     keyboard.feed(
         [
-            key(pygame.K_SPACE), key(pygame.K_RETURN), key(pygame.K_c), key(pygame.K_b), key(pygame.K_p),
+            key(pygame.K_SPACE), key(pygame.K_RETURN), key(pygame.K_c), *tap(pygame.K_b), *tap(pygame.K_p),
             *tap(pygame.K_n), *tap(pygame.K_TAB), *tap(pygame.K_RIGHT), *tap(pygame.K_u), *tap(pygame.K_BACKSPACE),
             key(pygame.K_ESCAPE), key(pygame.K_m), key(pygame.K_q), key(pygame.K_UP),
             key(pygame.K_1), key(pygame.K_6), key(pygame.K_KP3),
             key(pygame.K_z),  # unmapped
-            pygame.event.Event(pygame.KEYUP, key=pygame.K_b),  # ignored
+            pygame.event.Event(pygame.KEYUP, key=pygame.K_b),  # ignored: B was let go already
             pygame.event.Event(pygame.QUIT),
         ]
     )
@@ -161,8 +162,23 @@ def test_holding_the_next_or_undo_key_goes_to_the_menu_or_the_rules_as_the_butto
     assert keyboard.poll() == []  # the window lost the keys: no long press from a key-up never seen
 
 
+def test_holding_the_bank_or_pass_key_gives_its_long_press():
+    """#51: the donkey race's value entry leaps with a long press of BANK (PASS for the leader); a tap
+    of either acts when the key is let go, as the buttons do."""
+    clock = [0.0]
+    keyboard = KeyboardInput(hold_time=1.0, clock=lambda: clock[0])
+    keyboard.feed([key(pygame.K_b)])
+    assert keyboard.poll() == []
+    clock[0] = 1.0
+    assert keyboard.poll() == [Command(Button.BANK_HELD)]
+    keyboard.feed([up(pygame.K_b), *tap(pygame.K_p), key(pygame.K_p)])
+    assert keyboard.poll() == [Command(Button.PASS)]
+    clock[0] = 2.5
+    assert keyboard.poll() == [Command(Button.PASS_HELD)]
+
+
 def test_keyboard_pulls_events_from_the_display_callable():
-    pending = [[key(pygame.K_b), key(pygame.K_2)], [], [pygame.event.Event(pygame.QUIT)]]
+    pending = [[*tap(pygame.K_b), key(pygame.K_2)], [], [pygame.event.Event(pygame.QUIT)]]
     keyboard = KeyboardInput(lambda: pending.pop(0))
     assert keyboard.poll() == [Command(Button.BANK), Command(Button.CHOOSE, (2,))]
     assert keyboard.poll() == []
@@ -192,6 +208,8 @@ def test_gpio_input_drains_the_panel(factory):
         assert isinstance(source, GpioInput)
         factory.pin(17).drive_low()
         factory.pin(22).drive_low()
+        time.sleep(0.1)  # longer than the bounce time: PASS acts when let go (its long press is PASS_HELD)
+        factory.pin(22).drive_high()
         assert source.poll() == [Command(Button.CONFIRM), Command(Button.PASS)]
         assert source.poll() == []
     finally:
@@ -231,7 +249,7 @@ def test_script_pauses_while_not_allowed():
     assert script.poll() == []
     assert script.poll() == [Command(Button.BANK)]
     keyboard = KeyboardInput()
-    keyboard.feed([key(pygame.K_p)])
+    keyboard.feed(tap(pygame.K_p))
     combined = CombinedInput([ScriptInput.from_text("undo\n"), keyboard])
     assert combined.poll(script_allowed=False) == [Command(Button.PASS)]  # keys always count
     assert combined.poll() == [Command(Button.UNDO)]
@@ -245,7 +263,7 @@ def test_open_input_with_display_events(tmp_path):
     assert isinstance(source, CombinedInput)
     assert source.poll() == [Command(Button.CONFIRM), Command(Button.QUIT)]  # the B key is no input here
     assert source.exhausted  # the script ended; the window adds no input
-    keys = open_input("keys", events=lambda: [key(pygame.K_b)])
+    keys = open_input("keys", events=lambda: tap(pygame.K_b))
     assert keys.poll() == [Command(Button.BANK)]
 
 

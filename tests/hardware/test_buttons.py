@@ -121,6 +121,22 @@ def test_holding_next_gives_menu_and_no_next(factory):
         assert panel.drain() == [Command(Button.NEXT)]
 
 
+def test_bank_and_pass_act_when_let_go_or_give_their_long_press(factory):
+    """#51: BANK and PASS have long presses too (the donkey race's leaps), so they act on release."""
+    bank, pass_ = PINS[Button.BANK], PINS[Button.PASS]
+    with ButtonPanel(PINS, pin_factory=factory, bounce_time=0.01, hold_time=0.25) as panel:
+        factory.pin(bank).drive_low()
+        assert panel.drain() == []
+        time.sleep(0.03)
+        factory.pin(bank).drive_high()
+        assert panel.drain() == [Command(Button.BANK)]
+        time.sleep(0.03)
+        factory.pin(pass_).drive_low()
+        assert wait_for(panel, 1) == [Command(Button.PASS_HELD)]
+        factory.pin(pass_).drive_high()
+        assert panel.drain() == []
+
+
 def test_edge_filter_never_gives_both_next_and_menu():
     edges = EdgeFilter(Button.NEXT, 0.05, held=Button.MENU)
     assert edges.pressed(0.0) is None
@@ -149,8 +165,8 @@ def test_from_config_and_close_frees_the_pins(factory):
     panel.close()
     panel.close()
     with ButtonPanel.from_config(config, pin_factory=factory) as again:  # pins free again
-        factory.pin(22).drive_low()
-        assert again.drain() == [Command(Button.PASS)]
+        factory.pin(17).drive_low()
+        assert again.drain() == [Command(Button.CONFIRM)]
 
 
 def test_bad_pin_maps_are_refused(factory):

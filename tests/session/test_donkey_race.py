@@ -243,10 +243,16 @@ def test_a_play_is_entered_with_the_buttons_alone(tmp_path):
         assert s.proposed_play() == ((2,), "hand")
 
 
-def test_any_card_value_is_entered_with_at_most_half_the_values_in_presses(tmp_path):
-    """Both ways round the values that may be played: from the lowest play allowed (where the entry opens),
-    any value of the 14 a leader may lead (the donkey's 0 and 1-13) takes at most 7 BANK or NEXT presses,
-    and a follower's raise at most half the values above the play to beat."""
+FEWEST = (0, 1, 2, 2, 1, 2, 2, 3, 2, 2, 1, 2, 2, 1)
+"""The fewest steps (+-1) and leaps (+-4) from the donkey's 0 to each lead of 0-13, round the 14 values:
+3 is 4-1, 6 is two leaps down (0 -> 10 -> 6), 7 two leaps and a step."""
+
+
+def test_any_card_value_is_entered_with_at_most_four_presses(tmp_path):
+    """#51: both ways round the values that may be played, from the lowest play allowed (where the entry
+    opens), in steps of 1 and leaps of 4 (a long press): any value of the 14 a leader may lead (the
+    donkey's 0 and 1-13) takes at most 3 presses, a follower's raise at most 3 of the values above the
+    play to beat (4 over 14 values)."""
     from companion.games.donkey_race import Play, action_to_dict
     from companion.session.donkey_race import press_for
 
@@ -258,10 +264,14 @@ def test_any_card_value_is_entered_with_at_most_half_the_values_in_presses(tmp_p
             card = DONKEY if value == 0 else value
             presses = press_for(s, Play((card,)))
             assert store.events(s.game_id)[-1].payload["actions"][0] == action_to_dict(Play((card,)))
-            # BANK opens the entry at the donkey, then min(up, down) steps, then CONFIRM
-            assert len(presses) == 1 + min(value, 14 - value) + 1, (value, presses)
-            if value == 5:  # Ben raises the 5: 6-13 are his values, 9 is the farthest (3 up or 5 down)
-                assert len(press_for(s, Play((9,)))) == 1 + 3 + 1
+            # BANK opens the entry at the donkey, then the fewest steps and leaps, then CONFIRM
+            assert len(presses) == 1 + FEWEST[value] + 1, (value, presses)
+            if value == 5:  # Ben raises the 5: 6-13 are his values; 10 is a leap from 6, 9 a leap and a step
+                assert [c.button for c in press_for(s, Play((10,)))] == [Button.BANK, Button.BANK_HELD,
+                                                                         Button.CONFIRM]
+                s.on_command(Command(Button.UNDO))
+                assert [c.button for c in press_for(s, Play((9,)))] == [Button.BANK, Button.BANK_HELD,
+                                                                        Button.NEXT, Button.CONFIRM]
 def test_the_leaders_entry_by_hand_names_next_for_the_number_of_cards(tmp_path):
 
     from companion.commands import Button, Command
@@ -280,6 +290,17 @@ def test_the_leaders_entry_by_hand_names_next_for_the_number_of_cards(tmp_path):
         session.on_command(Command(Button.BANK))
         keys = dict(build_view(session).keys)  # the leader may not pass: PASS -1, as in the other games
         assert keys["NEXT"] == "number of cards" and keys["PASS"] == "-1" and keys["BANK"] == "+1"
+        assert build_view(session).leaps == "Hold BANK: +4 \u00b7 hold PASS: \u22124"
+        assert session.proposed_play()[0] == (1,)  # opened at the donkey's 0 by itself, BANK +1
+        session.on_command(Command(Button.PASS_HELD))  # 1 leaps down round the 14 values to 11
+        assert session.proposed_play()[0] == (11,)
+        session.on_command(Command(Button.BANK_HELD))  # and up round to 1 again
+        assert session.proposed_play()[0] == (1,)
+        session.on_command(Command(Button.CONFIRM))
+        view = build_view(session)  # Ben follows: PASS passes, so only BANK leaps
+        assert view.leaps == "Hold BANK: +4" and dict(view.keys)["PASS"] == "pass"
+        session.on_command(Command(Button.PASS_HELD))  # a long press of a follower's PASS is a pass
+        assert store.events(session.game_id)[-1].payload["actions"][0] == {"type": "pass"}
 
 
 def test_with_no_camera_the_entry_opens_by_itself_and_the_leader_is_never_offered_pass(store):
