@@ -115,7 +115,8 @@ def test_the_template_holds_every_marked_message():
 
 
 WORDING = {
-    "de": ("Pech-Risiko", "ergibt {e}"),  # an odd compound; "a fair die *yields* 1.7 sixes"
+    "de": ("Pech-Risiko", "ergibt {e}",  # an odd compound; "a fair die *yields* 1.7 sixes"
+           "beansprucht Stein"),  # the band said "beansprucht" where the question and its key said "nehmen"
     "ru": ("к камню", ": фишку ("),  # a card is played *at* a stone (у камня); a verbless order
 }
 """Wordings the players of a new-user trial stumbled on (#51), kept out of the catalogues."""

@@ -86,7 +86,8 @@ def side_panel_regions(view: ScreenView, layout: ScreenLayout) -> PanelRegions:
     min_top = round(layout.large * MIN_TOP_LINES)
     if not has_top:
         options_h = avail
-    elif view.frame_bgr is None and not view.options:  # a roll entered by hand: large dice, nothing else
+    elif view.frame_bgr is None and not view.options and any(d.selected for d in view.dice):
+        # a roll entered by hand (a die is selected): large dice, nothing else
         options_h = avail - round(layout.large * ENTRY_ROW_LINES)
     elif view.frame_bgr is None:  # dice faces and/or the bust chance, one row each
         rows = (1 if view.dice else 0) + (1 if view.bust_probability is not None else 0)

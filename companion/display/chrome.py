@@ -159,7 +159,7 @@ def _notice_lines(notice: str, width: int, sizes: Sizes, tone: str = Tone.EVENT)
     if tone == Tone.WIN:
         if text.fits(notice, sizes.huge, width, bold=True):
             return sizes.huge, [notice]
-        return sizes.large, text.wrap_all(notice, sizes.large, width, bold=True)
+        return sizes.large, text.wrap_balanced(notice, sizes.large, width, bold=True)
     lines = text.wrap_all(notice, sizes.normal, width, bold=True)
     if len(lines) <= 2:
         return sizes.normal, lines
@@ -201,7 +201,8 @@ def _fixed_notice_lines(notice: str, width: int, sizes: Sizes, tone: str) -> tup
     one_line = sizes.large if tone == Tone.WIN else sizes.normal
     if text.fits(notice, one_line, width, bold=True):
         return one_line, [notice]
-    return sizes.floor, text.wrap_all(notice, sizes.floor, width, bold=True)
+    wrap = text.wrap_balanced if tone == Tone.WIN else text.wrap_all  # a win is centred: even lines
+    return sizes.floor, wrap(notice, sizes.floor, width, bold=True)
 
 
 def _chip_parts(seat: SeatChip, sizes: Sizes, pad: int, token: int) -> tuple[int, int, int, int]:

@@ -141,7 +141,7 @@ def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Re
                    letter=False)
         label = sector.label or "\u2013"
         if sector.highest:
-            label = "\u2605 " + label + "  " + _("highest")
+            label = label + "  " + _("highest")  # in bold; no star: the strip's star counts games won
         draw_text(surface, label, pygame.Rect(row.x + row.height + pad, row.y, row.width - row.height - pad,
                                               row.height), floor, palette.FOREGROUND, bold=sector.highest)
         y += row.height

@@ -68,6 +68,14 @@ def move_start_cell(geo: BoardGeometry, view: LudoView, move) -> tuple[int, int]
     return _pawn_cell(geo, move.colour, move.frm, max(0, in_yard - 1))
 
 
+def _yard_scale(geo: BoardGeometry) -> float:
+    """How much larger than a square a yard's place and its pawn are drawn: 1.6 where the places lie at
+    least two squares apart (ludo52's large yards), else 1 (places side by side)."""
+    cells = [cell for g in geo.colours.values() for cell in g.yard[:2]]
+    apart = min((abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in cells for b in cells if a != b), default=1)
+    return 1.6 if apart >= 2 else 1.0
+
+
 def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> None:
     """The board of ``view`` (square ``rect``) with pawns, move arrows and correction rings."""
     geo = load_board(view.board)
@@ -80,9 +88,10 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
         if geo.name == "ludo52":
             pygame.draw.rect(surface, COLOURS[colour], _cell_rect(rect, geo, (r0, c0)).union(
                 _cell_rect(rect, geo, (r0 + corner - 1, c0 + corner - 1))))
-        for cell in g.yard:
-            pygame.draw.circle(surface, LIGHT[colour], cell_centre(rect, geo, cell), rect.width / n * 0.45)
-            pygame.draw.circle(surface, LINE, cell_centre(rect, geo, cell), rect.width / n * 0.45, 1)
+        for cell in g.yard:  # a place: a ring, so that a pawn standing on it is the filled disc
+            place = rect.width / n * _yard_scale(geo) * 0.45
+            pygame.draw.circle(surface, LIGHT[colour], cell_centre(rect, geo, cell), place, max(2, round(place / 4)))
+            pygame.draw.circle(surface, LINE, cell_centre(rect, geo, cell), place, 1)
         for cell in g.home_column:
             pygame.draw.rect(surface, LIGHT[colour], _cell_rect(rect, geo, cell))
             pygame.draw.rect(surface, LINE, _cell_rect(rect, geo, cell), 1)
@@ -104,16 +113,22 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
     groups: dict[tuple[int, int], list[str]] = {}
     for colour, cell in pawn_cells(geo, view):
         groups.setdefault(cell, []).append(colour)
-    radius = rect.width / n * 0.36
+    radius = rect.width / n * 0.4
+    yards = {cell for g in geo.colours.values() for cell in g.yard}
     for cell, colours in groups.items():
         cx, cy = cell_centre(rect, geo, cell)
+        # a yard's places lie apart: a pawn there is drawn as large as its place
+        size = radius * _yard_scale(geo) if cell in yards else radius
         for j, colour in enumerate(colours[:4]):
-            dx = (j - (len(colours[:4]) - 1) / 2) * radius * 0.55
-            pygame.draw.circle(surface, COLOURS[colour], (cx + dx, cy), radius)
-            pygame.draw.circle(surface, palette.INK, (cx + dx, cy), radius, 2)
+            dx = (j - (len(colours[:4]) - 1) / 2) * size * 0.55
+            # black rim, white ring, its colour: a pawn stands out on its own colour's yard as well
+            rim = max(1, round(size / 7))
+            pygame.draw.circle(surface, palette.INK, (cx + dx, cy), size)
+            pygame.draw.circle(surface, palette.HIGHLIGHT, (cx + dx, cy), size - rim)
+            pygame.draw.circle(surface, COLOURS[colour], (cx + dx, cy), max(1.0, size - 2 * rim))
         if len(colours) > 1:  # how many stand there, on a disc large enough for the floor's type
             floor = text.surface_floor(surface)
-            disc = max(radius, text.line_height(floor, bold=True) / 2 + 1)
+            disc = max(size, text.line_height(floor, bold=True) / 2 + 1)
             pygame.draw.circle(surface, palette.HIGHLIGHT, (cx, cy), disc)
             pygame.draw.circle(surface, palette.INK, (cx, cy), disc, 2)
             box = pygame.Rect(0, 0, round(2 * disc), text.line_height(floor, bold=True))
@@ -189,7 +204,8 @@ def draw(surface: pygame.Surface, view: LudoView) -> None:
     pygame.draw.rect(surface, palette.PANEL, panel, border_radius=pad)
     inner = panel.inflate(-2 * pad, -2 * pad)
     y = inner.y
-    die_side = sizes.px(52)
+    # a roll being read or entered: the die large in the empty panel; beside the moves, small
+    die_side = sizes.px(52) if view.moves else max(sizes.px(52), min(inner.height // 2, inner.width // 3))
     lines = side_lines(view)
     if view.die is not None or lines:
         x = inner.x

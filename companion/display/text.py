@@ -174,6 +174,23 @@ def wrap_all(text: str, size: int, width: int, bold: bool = False) -> list[str]:
     return wrap(text, fonts.font(size, bold), max(1, width), max(1, len(text)))
 
 
+def wrap_balanced(text: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """``text`` on as few lines as :func:`wrap_all` needs, but with the lines as even as they can be (for
+    centred text: no last word alone on its line): the narrowest width, found by bisection, that still
+    takes no more lines."""
+    lines = wrap_all(text, size, width, bold)
+    if len(lines) < 2:
+        return lines
+    low, high = 1, max(1, width)
+    while low < high:
+        middle = (low + high) // 2
+        if len(wrap_all(text, size, middle, bold)) <= len(lines):
+            high = middle
+        else:
+            low = middle + 1
+    return wrap_all(text, size, high, bold)
+
+
 def fits(text: str, size: int, width: int, bold: bool = False) -> bool:
     """Whether ``text`` is at most ``width`` pixels wide in ``size`` type."""
     return fonts.font(size, bold).size(text)[0] <= width

@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.games.donkey_race.config import CARD_WORDS
-from companion.games.donkey_race import (JOKER, UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Pass, Phase, Play, card_name,
-    set_value)
+from companion.games.donkey_race import (DONKEY, JOKER, UNKNOWN, DonkeyRaceConfig, DonkeyRaceState, Pass, Phase, Play,
+    card_name, set_value)
 from companion.hints.base import Budget, Hint
 from companion.i18n import _, ngettext, pgettext
 
@@ -139,8 +139,10 @@ def _advise_play(state: DonkeyRaceState, seat: int, plays: list[Play], numbers: 
                     value=card_label(play.cards[0]))
     else:
         play = min(plays, key=lambda p: (value_of(p), p.cards.count(JOKER)))
-        reason = _("Raise minimally with {cards}: playing scores at least 1, passing 0.").format(
-            cards=" ".join(card_label(c) for c in play.cards))
+        cards = " ".join(card_label(c) for c in play.cards)
+        reason = (_("Raise minimally with {cards}: the highest play scores 2, and passing keeps your 1.")
+                  if _has_played(state, seat) else
+                  _("Raise minimally with {cards}: playing scores at least 1, passing 0.")).format(cards=cards)
     value = set_value(play.cards, state.config)
     numbers["unseen_higher"] = float(_unseen_higher(state, seat, value))
     numbers["sure_highest"] = 1.0 if state.count and _sure_highest(state, play) else 0.0
@@ -172,10 +174,22 @@ def _endgame(state: DonkeyRaceState, seat: int, plays: list[Play]) -> tuple[Play
     return None
 
 
+def _has_played(state: DonkeyRaceState, seat: int) -> bool:
+    """Whether ``seat`` has played cards in this round: a pass then keeps its point (D.4.5: every player
+    who played at least once scores 1, the highest 2; a player who only passed 0)."""
+    return any(s == seat and cards for s, cards in state.plays)
+
+
 def _general_reason(state: DonkeyRaceState) -> str:
     """The advice for the seat to act when the box cannot see the hand (the shared screen)."""
     if state.count == 0:
         return _("Lead your biggest set of low cards; keep the 12s and 13s.")
+    highest = next((cards for _seat, cards in reversed(state.plays) if cards), ())
+    value = card_label(DONKEY) if highest == (DONKEY,) else state.high_value  # "above the donkey", not 0
+    if _has_played(state, state.active):
+        return ngettext("Raise with your lowest card above {value} to score 2; passing keeps your 1.",
+                        "Raise with your lowest {n} equal cards above {value} to score 2; passing keeps your 1.",
+                        state.count).format(n=state.count, value=value)
     return ngettext("Raise with your lowest card above {value}; passing scores 0.",
                     "Raise with your lowest {n} equal cards above {value}; passing scores 0.", state.count).format(
-        n=state.count, value=state.high_value)
+        n=state.count, value=value)

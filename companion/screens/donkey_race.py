@@ -304,8 +304,8 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "round. When the draw pile is empty, the played cards are shuffled into a new one.")),
     (N_("The screen"),
      N_("Each lane shows a player's token on the track and its space; at the bottom, each player's "
-        "points and cards in hand. ★ marks the highest play of the round. Under the lanes: what to do at "
-        "the table, such as which token moves how far.")),
+        "points, cards in hand and ★ games won. Under the lanes: what to do at the table, such as which "
+        "token moves how far.")),
     (N_("Entering cards"),
      N_("With no camera your cards start at the lowest play allowed. BANK counts the value up (hold it: 4 "
         "at once), CONFIRM plays. When you lead, PASS counts down (hold it: 4) and NEXT changes how many; "

@@ -97,7 +97,9 @@ def build_view(session: LudoSession, wins: dict[str, int] | None = None) -> Ludo
         notice = ending if session.players[winner] in ending else _("{name} wins!").format(name=session.players[winner])
         tone = Tone.WIN
     chrome = Chrome(_("Ludo"), tuple(seats), active, _prompt(session), _keys(session), notice, tone,
-                    board_name(state.config.board), winner, band_space=True, board_share=BOARD_SHARE)
+                    # the turn, as Can't Stop's corner counts it (the board's name told players nothing)
+                    _("Turn {n}").format(n=state.turn) if state.turn > 0 else "", winner, band_space=True,
+                    board_share=BOARD_SHARE)
     return LudoView(
         chrome=chrome, board=state.config.board, pawns=pawns, moves=moves, die=_die_shown(session), pool=state.pool,
         sixes_in_row=state.sixes_in_row, roll_note=session.roll_note, hint=hint.reason if hint else "",
@@ -110,16 +112,6 @@ def board_view(board: str, pawns: tuple[PawnView, ...]) -> LudoView:
     """A view of ``board`` with only ``pawns`` on it and an empty frame (for drawing the board alone:
     rendered frames of a game, tests)."""
     return LudoView(Chrome("", (), None, ""), board, pawns, (), None, (), 0, "", "", (), None, "roll")
-
-
-BOARD_NAMES: dict[str, str] = {"ludo52": N_("Ludo board"), "mensch40": N_("Mensch board"),
-                               "dga56": N_("DGA board")}
-"""The name the header gives each board (a saved game on another board looks the same otherwise)."""
-
-
-def board_name(board: str) -> str:
-    """The translated name of the board ``board`` (its key when it has none)."""
-    return _(BOARD_NAMES[board]) if board in BOARD_NAMES else board
 
 
 _KEYS: dict[Mode, Keys] = {

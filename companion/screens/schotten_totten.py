@@ -273,9 +273,9 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "phalanx, BO battalion order, SL skirmish line, H host. When you claim, NEXT goes through "
         "your complete stones and says why each can or cannot be claimed.")),
     (N_("Entering a card"),
-     N_("First its stone: NEXT the next stone, PASS the one before, CONFIRM keeps it. The card shown "
-        "follows the stone: the next card for your cards there. With no camera this opens by itself "
-        "and UNDO takes back the last step.")),
+     N_("First its stone: NEXT the next stone, PASS the one before, CONFIRM keeps it. The card offered "
+        "changes with the stone: the one likeliest to go with your cards there. With no camera this opens "
+        "by itself and UNDO takes back the last step.")),
     (N_("Choosing the card"),
      N_("Then the card: BANK +1, PASS -1, NEXT the next colour, only cards not on the table. CONFIRM "
         "plays it, UNDO goes back to its stone. A card the camera read is corrected the same way.")),

@@ -10,6 +10,7 @@ page by page, the last page offering CONFIRM.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from companion.commands import Button
@@ -130,20 +131,36 @@ def tally_text(name: str, tally: Tally) -> str:
     if tally.kind == "busts":
         text = ngettext("{name} went bust {n} time where the odds expected {e}",
                         "{name} went bust {n} times where the odds expected {e}", n)
-        return text.format(name=name, n=n, e=decimal(tally.expected)) + _luck(n, tally.expected, fewer_is_lucky=True)
+        return text.format(name=name, n=n, e=decimal(tally.expected)) + _luck(tally, fewer_is_lucky=True)
     if tally.kind == "sixes":
         text = ngettext("{name} rolled {n} six in {rolls} rolls where a fair die gives {e}",
                         "{name} rolled {n} sixes in {rolls} rolls where a fair die gives {e}", n)
         return (text.format(name=name, n=n, rolls=tally.out_of, e=decimal(tally.expected))
-                + _luck(n, tally.expected, fewer_is_lucky=False))
+                + _luck(tally, fewer_is_lucky=False))
     if tally.kind == "captures":
         return ngettext("{name} captured {n} pawn", "{name} captured {n} pawns", n).format(name=name, n=n)
     return f"{name}: {tally.kind} {n}"
 
 
-def _luck(count: int, expected: float | None, fewer_is_lucky: bool) -> str:
-    """": lucky", ": unlucky" or "" (within one of the expectation: as the odds said)."""
-    if expected is None or abs(count - expected) < 1.0:
+LUCK_SPREAD = 1.5
+"""How many standard deviations from what fair dice give a count must lie to be called lucky or unlucky:
+about one game in seven lies that far either way by chance alone (12 sixes in 79 rolls, 13.2 expected,
+is no bad luck)."""
+
+
+def _luck(tally: Tally, fewer_is_lucky: bool) -> str:
+    """": lucky", ": unlucky" or "" (as the odds said): the count against its expectation, in standard
+    deviations of a binomial count over ``out_of`` chances (the expectation's own, a Poisson count's,
+    where the chances are not known), and never for a difference under one."""
+    count, expected = tally.count, tally.expected
+    if expected is None:
+        return ""
+    if tally.out_of:
+        p = min(1.0, expected / tally.out_of)
+        spread = math.sqrt(tally.out_of * p * (1 - p))
+    else:
+        spread = math.sqrt(expected)
+    if abs(count - expected) < max(1.0, LUCK_SPREAD * spread):
         return ""
     lucky = (count < expected) == fewer_is_lucky
     return ": " + (_("lucky") if lucky else _("unlucky"))

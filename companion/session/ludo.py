@@ -178,6 +178,9 @@ def describe_event(players: list[str], event, before: LudoState, after: LudoStat
     return describe(players, before, action, after)
 
 
+CORNER_TURN = True
+"""The screen's corner shows the turn (History's replay then names none in its prompt)."""
+
 
 def story(events, players: list[str], config) -> list[Told]:
     """The stored ``events`` of one game told for the players, one :class:`Told` an event replayed in order

@@ -55,6 +55,10 @@ def test_sixes_and_captures_in_words():
         "Cy rolled 9 sixes in 24 rolls where a fair die gives 4.0: lucky")
     assert summary_screen.tally_text("Cy", Tally(2, "sixes", 1, 4.0, 24)).endswith(": unlucky")
     assert summary_screen.tally_text("Cy", Tally(2, "captures", 1)) == "Cy captured 1 pawn"
+    # #51: 12 sixes in 79 rolls (13.2 expected, 3.3 the spread) is what fair dice give, no bad luck
+    assert summary_screen.tally_text("Ada", Tally(0, "sixes", 12, 79 / 6, 79)) == (
+        "Ada rolled 12 sixes in 79 rolls where a fair die gives 13.2")
+    assert summary_screen.tally_text("Ada", Tally(0, "sixes", 7, 79 / 6, 79)).endswith(": unlucky")  # 1.9 spreads
 
 
 def test_the_course_page_is_a_chart_drawn_at_both_sizes():

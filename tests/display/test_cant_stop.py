@@ -654,3 +654,16 @@ def test_the_check_says_when_a_die_is_leaning():
     assert status(flat, doubted) == "Dice marked ? are uncertain: check them"
     assert status(flat, doubted, leaning) == "A die is leaning: lay it flat or roll it again, then check the dice"
     assert status(flat) == ""
+
+
+def test_a_win_in_the_band_wraps_to_even_lines():
+    """#51: "... (Ben: your marker there comes off)" was centred with "off)" alone on its second line."""
+    from companion.display import text
+
+    pygame.font.init()
+    words = "Ada banks, claims column 2 and wins! (Ben: your marker there comes off)"
+    plain = text.wrap_all(words, 18, 740, bold=True)
+    even = text.wrap_balanced(words, 18, 740, bold=True)
+    assert len(plain) == len(even) == 2 and plain[1] == "off)"
+    widths = [text.width_of(line, 18, bold=True) for line in even]
+    assert max(widths) - min(widths) < 120 and " ".join(even) == words

@@ -119,3 +119,20 @@ def test_a_player_holding_fewer_cards_than_the_lead_is_told_to_pass_even_table_s
     hands[seat] = (UNKNOWN,) * (state.count - 1)
     hint = advise(replace(state, hands=tuple(hands)), seat)
     assert hint.action == Pass() and "pass" in hint.reason
+
+
+def test_a_player_who_played_this_round_is_told_that_passing_keeps_the_point():
+    """#51: "passing scores 0" was shown to a player who had played in the round and so keeps 1 point
+    (donkey-race.md D.4.5); the table-side advice names the donkey card, not 0."""
+    from companion.games.donkey_race import DONKEY
+
+    two = position([(3, 1, 9), (5, 6, 12)])  # two players: Ada leads 3, Ben raises 5, Ada is to act again
+    state = two.apply(Play((3,))).apply(Play((5,)))
+    assert state.active == 0
+    assert advise(state, 0).reason.endswith("passing keeps your 1.")
+    table = advise(state.observation(None), 0).reason
+    assert table == "Raise with your lowest card above 5 to score 2; passing keeps your 1."
+    first = advise(two.apply(Play((3,))).observation(None), 1).reason  # Ben has not played yet
+    assert first == "Raise with your lowest card above 3; passing scores 0."
+    donkey = position([(DONKEY, 1, 9), (5, 6, 12)]).apply(Play((DONKEY,)))
+    assert "above donkey" in advise(donkey.observation(None), 1).reason

@@ -130,3 +130,12 @@ def test_with_claims_at_the_start_of_a_turn_only_what_is_claimable_now_is_threat
     state = position({3: {"b": ["O8", "O9"], "a": ["Y1", "G1", "P2"]}})
     state = replace(state, config=SchottenTottenConfig(claim_timing="start_of_turn"))
     assert public_alerts(with_hands(state, "P9", "P8", active=0)).threatened == ()
+
+
+def test_a_formations_total_is_called_a_sum():
+    """#51: "three of a kind 6" (three 2s) was read as three sixes."""
+    from companion.hints.schotten_totten.words import formation_label
+
+    assert formation_label((4, 6)) == "three of a kind (sum 6)"
+    assert formation_label((1, 26)) == "sum 26"
+    assert formation_label((4, 6), short=True) == "3 of a kind (sum 6)"

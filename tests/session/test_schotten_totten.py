@@ -389,9 +389,9 @@ def test_a_claim_is_said_with_the_formation_or_the_proof_that_decided_it():
               5: {"a": ["O7", "O8", "O9"], "b": [], "owner": "a"}}
     state = _claiming(stones)
     assert describe(players, state, Claim(0), state.apply(Claim(0))) == (
-        "Ada claims stone 1: colour run 24 beats run 9")
+        "Ada claims stone 1: colour run (sum 24) beats run (sum 9)")
     assert describe(players, state, Claim(2), state.apply(Claim(2))) == (
-        "Ada claims stone 3: Ben can no longer beat colour run 24 there")
+        "Ada claims stone 3: Ben can no longer beat colour run (sum 24) there")
     tied = _claiming({0: {"a": ["R1", "R2", "B5"], "b": ["B1", "O2", "G5"], "first_complete": "a"}})
     assert describe(players, tied, Claim(0), tied.apply(Claim(0))) == (
         "Ada claims stone 1: sum 8 against sum 8, completed first")
@@ -401,10 +401,10 @@ def test_a_claim_is_said_with_the_formation_or_the_proof_that_decided_it():
     won = state.apply(Claim(2))  # stones 3, 4 and 5 side by side (C.7)
     assert won.phase is Phase.OVER and won.ended == "breakthrough"
     assert describe(players, state, Claim(2), won) == (
-        "Ada claims stone 3: Ben can no longer beat colour run 24 there; Ada wins game 1 of 3 with 3 stones "
+        "Ada claims stone 3: Ben can no longer beat colour run (sum 24) there; Ada wins game 1 of 3 with 3 stones "
         "side by side")
     assert describe(players, state, Claim(2), won, game=3, points=(10, 3)) == (
-        "Ada claims stone 3: Ben can no longer beat colour run 24 there; Ada wins game 3 of 3 with 3 stones "
+        "Ada claims stone 3: Ben can no longer beat colour run (sum 24) there; Ada wins game 3 of 3 with 3 stones "
         "side by side; Ada wins the match, 10 to 3 points")
 
 

@@ -15,14 +15,17 @@ SHORT_NAMES = {"three of a kind": N_("3 of a kind"), "battalion order": N_("batt
 
 
 def formation_label(key: tuple[int, int] | None, game: str = "schotten-totten", short: bool = False) -> str:
-    """``"colour run 18"`` for key (5, 18); ``""`` for None. Names per game (C.5 table); ``short``
-    uses :data:`SHORT_NAMES` (``"3 of a kind 18"``)."""
+    """``"colour run (sum 18)"`` for key (5, 18), ``"sum 26"`` for (1, 26); ``""`` for None. Names per
+    game (C.5 table); ``short`` uses :data:`SHORT_NAMES` (``"3 of a kind (sum 18)"``). The total is
+    called a sum: "three of a kind 6" was read as three sixes (#51)."""
     if key is None:
         return ""
     name = formation_name(key[0], game)
     if short:
         name = SHORT_NAMES.get(name, name)
-    return _("{name} {total}").format(name=_(name), total=key[1])
+    if key[0] == 1:  # the formation is the sum itself
+        return _("{name} {total}").format(name=_(name), total=key[1])
+    return _("{name} (sum {total})").format(name=_(name), total=key[1])
 
 
 def cards_text(cards: Sequence[Card]) -> str:
