@@ -201,7 +201,8 @@ def fitted(view: StView, size: tuple[int, int]) -> tuple[StView, list[tuple[str,
 
 def draw(surface: pygame.Surface, view: StView) -> None:
     """Draw ``view`` over the whole of ``surface`` (any size): the shared frame, then the body: side ``a``
-    (seat 0) cards above the row of nine stones, side ``b`` below, and the info box under them (or, when
+    (seat 0) cards above the row of nine stones, side ``b`` below, each side's token in a gutter at their
+    left, and the info box under them (or, when
     the body is too low for it, the verdict or alert in the notice band: :func:`fitted`)."""
     view, parts = fitted(view, surface.get_size())
     layout = draw_chrome(surface, view.chrome)
@@ -210,9 +211,15 @@ def draw(surface: pygame.Surface, view: StView) -> None:
     info, _lines = _info(parts, body, floor, pad)
     info_h = _info_height(info_room(body, floor, pad), floor, pad)  # kept whether anything is said or not
     side_h, stone_h, card_h = board_metrics(body, info_h, floor)
-    col_w = body.width / 9
+    # a gutter at the left with each side's token: which row of cards is whose (a new player asked)
+    token = round(text.line_height(floor, bold=True) * 1.3)  # large enough for its letter
+    gutter = token + pad
+    for seat, centre_y in ((0, body.y + side_h / 2), (1, body.y + side_h + stone_h + side_h / 2)):
+        if view.chrome.seats and side_h >= token:
+            draw_token(surface, (body.x + token / 2, centre_y), token, _style(view, seat))
+    col_w = (body.width - gutter) / 9
     for i, stone in enumerate(view.stones[:9]):
-        x0, x1 = round(body.x + i * col_w), round(body.x + (i + 1) * col_w)
+        x0, x1 = round(body.x + gutter + i * col_w), round(body.x + gutter + (i + 1) * col_w)
         column = pygame.Rect(x0, body.y, x1 - x0, side_h * 2 + stone_h)
         if stone.selected:
             pygame.draw.rect(surface, palette.SLOT, column)

@@ -119,3 +119,24 @@ def test_the_colour_letters_are_explained_where_the_info_box_has_room(language, 
         assert language != "de" or "Ge\u00a0gelb · Gr\u00a0grün" in view.colours  # a wrap never parts a pair
     finally:
         set_language("en")
+
+
+def test_each_side_of_the_stones_shows_whose_cards_it_holds():
+    """#51: a new player could not tell which row of cards was whose: each side has its player's token in
+    a gutter at the left, seat 0 (Ada) above the stones, seat 1 (Ben) below."""
+    from companion.display.chrome import chrome_layout, seat_styles
+    from companion.display.schotten_totten import render
+    from companion.screens.common import Chrome, SeatChip
+    from companion.screens.schotten_totten import StoneView, StView
+
+    pygame.font.init()
+    chrome = Chrome("Schotten Totten", (SeatChip("Ada", 0, ""), SeatChip("Ben", 1, "")), 0, "x", band_space=True)
+    view = StView(chrome, tuple(StoneView(((), ())) for _ in range(9)), legend="")
+    surface = render(view, (800, 480))
+    body = chrome_layout(chrome, (800, 480)).body
+    styles = seat_styles(chrome)
+    gutter = [tuple(surface.get_at((x, y)))[:3] for x in range(body.x, body.x + 20) for y in range(body.y, body.bottom)]
+    above = gutter.index(styles[0].colour) if styles[0].colour in gutter else None
+    below = gutter.index(styles[1].colour) if styles[1].colour in gutter else None
+    assert above is not None and below is not None
+    assert (above % body.height) < body.height // 2 < (below % body.height)  # Ada's above, Ben's below
