@@ -13,6 +13,7 @@ import numpy as np
 
 from companion.commands import Button
 from companion.games.cant_stop import COLUMNS, Choose, Phase
+from companion.games.cant_stop.check import RUNNER
 from companion.i18n import N_, Np_, _, percent
 from companion.screens.common import (HOLD_FOR_RULES, Chrome, ChromeFields, Keys, SeatChip, Tone, key_legend,
     name_to_act, start_prompt)
@@ -132,6 +133,8 @@ def build_view(session: CantStopSession, wins: dict[str, int] | None = None) -> 
         bust = session.bust(state)
     status = _status(session)
     notice, tone = session.message, Tone.REFUSED if session.refused else Tone.EVENT
+    if session.board_differences and mode is Mode.WATCH and not session.refused:  # the board and the record
+        notice, tone = board_words(session), Tone.WARNING
     if not notice and mode is Mode.CHECK and status:
         notice, tone, status = status, Tone.WARNING, ""  # uncertain dice: the players must look
     winner = state.winner
@@ -142,6 +145,27 @@ def build_view(session: CantStopSession, wins: dict[str, int] | None = None) -> 
                     short_standings=True)
     return ScreenView(chrome=chrome, board=board, status=status, frame_bgr=frame, dice=dice, options=options,
                       bust_probability=bust, hint=hint.reason if hint else "", winner=state.winner)
+
+
+def board_words(session: CantStopSession) -> str:
+    """The differences between the board read and the record, in the players' words, joined by " · "
+    ("Runner on 7 should stand on space 4: it is on 5 · Ada's marker on 9 is missing: it belongs on
+    space 3")."""
+    said = []
+    for diff in session.board_differences:
+        values = {"column": diff.column, "should": diff.should, "seen": diff.seen}
+        if diff.seat == RUNNER:
+            words = {"missing": _("Runner on {column} is missing: it belongs on space {should}"),
+                     "extra": _("Take the runner off {column} (space {seen})"),
+                     "misplaced": _("Runner on {column} should stand on space {should}: it is on {seen}")}
+        else:
+            values["name"] = session.players[diff.seat]
+            words = {"missing": _("{name}'s marker on {column} is missing: it belongs on space {should}"),
+                     "extra": _("{name} has no marker on {column}: take it off space {seen}"),
+                     "misplaced": _("{name}'s marker on {column} should stand on space {should}: it is on "
+                                    "{seen}")}
+        said.append(words[diff.kind].format(**values))
+    return " \u00b7 ".join(said)
 
 
 def _option_view(session: CantStopSession, option: Choose, selected: bool) -> OptionView:
@@ -227,6 +251,8 @@ def _keys(session: CantStopSession) -> tuple[tuple[str, str], ...]:
         return key_legend(_check_keys(session))
     if session.mode is Mode.WATCH and session.stabilizer.stable_wrong_count and not session.camera_problem:
         return key_legend(((Button.NEXT, N_("correct the dice")), (Button.UNDO, N_("undo"))))
+    if session.mode is Mode.WATCH and session.board_differences:  # or set the board as the record has it
+        return key_legend(((Button.CONFIRM, N_("keep the record")), *_KEYS[Mode.WATCH]))
     return key_legend(_KEYS[session.mode])
 
 

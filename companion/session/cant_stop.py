@@ -22,6 +22,13 @@ Flow (cant-stop.md A.3-A.5), one :class:`Mode` at a time:
 
 Every accepted action is appended to the store's event log before the session's state changes; the
 state is the replay of the log (so a restart resumes exactly), and ``undo`` drops the last event.
+
+The board (issue 50, where the game's ``board_layout`` is set): after every bank and every bust, and when
+a game resumes, the session compares the board the camera reads with the record
+(:func:`companion.games.cant_stop.check.board_differences`) until a stable reading agrees, the next roll
+is taken, or the players keep the record with ``confirm``. A difference is shown in words
+(:attr:`CantStopSession.board_differences`), never written into the record; a hand over the board or a
+piece between spaces is no reading, and the box waits.
 """
 
 from __future__ import annotations
@@ -38,11 +45,13 @@ from companion.commands import Button, Command
 from companion.errors import IllegalMove
 from companion.games.cant_stop import (COLUMNS, Action, Bank, CantStopConfig, CantStopState, Choose, Phase, Roll,
     RollAgain, StartWith, action_from_dict, action_to_dict, bust_probability)
+from companion.games.cant_stop.check import BoardDifference, board_differences
 from companion.hints import Budget
 from companion.hints.cant_stop import advise
 from companion.i18n import _, listing, ngettext, sentence
 from companion.session.base import Presses, SceneChange, Told, Waiting, seat_to_act, told_ending, without_camera
 from companion.session.log import LoggedSession, Step, replay_log
+from companion.session.readings import CantStopReading
 from companion.session.stable import Stable
 from vision.observation import DiceObservation
 
@@ -335,6 +344,12 @@ class CantStopSession(LoggedSession):
         self._kept_last = False
         self._hints: dict[CantStopState, object] = {}
         self._busts: dict[CantStopState, float] = {}
+        self.board_pending = self.state.turn > 0 and self.state.phase is Phase.ROLL  # a game resumes
+        """The board is to be compared with the record (after a bank or a bust, on resuming: module
+        docstring); only where ``config.board_layout`` is set."""
+        self.board_differences: tuple[BoardDifference, ...] = ()
+        """What the last stable board reading showed that the record does not have (empty: agrees)."""
+        self._board_stable = Stable(stable_frames)
         self._enter_phase()
         self._restore_roll()
         if self.state.phase is Phase.OVER:
@@ -380,10 +395,18 @@ class CantStopSession(LoggedSession):
         """True while the session looks for dice (the loop then reads and passes frames)."""
         return self.mode is Mode.WATCH
 
+    @property
+    def wants_board(self) -> bool:
+        """True while the board is to be compared with the record (the reader then reads it too)."""
+        return self.board_pending and self.config.board_layout != "none" and self.mode is Mode.WATCH
+
     # -- inputs ----------------------------------------------------------------------------------------------
 
-    def on_frame(self, frame_bgr: np.ndarray, observation: DiceObservation) -> None:
-        """One camera frame and what the dice reader saw in it."""
+    def on_frame(self, frame_bgr: np.ndarray, observation: DiceObservation | CantStopReading) -> None:
+        """One camera frame and what the dice reader saw in it (with the board: a :class:`CantStopReading`)."""
+        if isinstance(observation, CantStopReading):
+            self._on_board(observation)
+            observation = observation.dice
         self.camera_problem = ""
         self.frame, self.observation = frame_bgr, observation
         if self.mode is not Mode.WATCH:
@@ -396,6 +419,32 @@ class CantStopSession(LoggedSession):
             first_flagged = next((i for i, d in enumerate(stable.dice) if d.flagged), 0)
             self.check = RollCheck(list(stable.values), stable, frame_bgr, stable.values, first_flagged)
             self.message = ""
+
+    def _on_board(self, reading: CantStopReading) -> None:
+        """A board reading while :attr:`wants_board`: once stable over ``stable_frames`` frames, compared
+        with the record; agreement ends the check, a difference is shown until the board is fixed (the
+        next stable reading agrees) or the players keep the record (``confirm``)."""
+        if not self.wants_board:
+            return
+        if reading.markers is None or reading.runners is None:
+            self._board_stable.reset()  # a hand over the board, a piece between spaces: wait
+            return
+        key = (tuple(sorted((s, tuple(sorted(m.items()))) for s, m in reading.markers.items())),
+               tuple(sorted(reading.runners.items())))
+        if not self._board_stable.feed(key):
+            return
+        self.board_differences = board_differences(self.state, reading.markers, reading.runners)
+        if not self.board_differences:
+            self.board_pending = False
+            log.info("the board agrees with the record")
+        else:
+            log.info("the board differs from the record: %s", self.board_differences)
+
+    def keep_record(self) -> None:
+        """The players keep the record over the board read (``confirm`` while a difference shows)."""
+        log.info("the players keep the record; the board read showed %s", self.board_differences)
+        self.board_pending, self.board_differences = False, ()
+        self._board_stable.reset()
 
     def on_camera_problem(self, reason: str) -> None:
         """The camera gave no frame (unplugged, ended): players enter the roll by hand. With no camera at
@@ -424,6 +473,9 @@ class CantStopSession(LoggedSession):
             return
         if command.button is Button.DICE:
             self._enter_by_hand(command.args)
+            return
+        if command.button is Button.CONFIRM and self.board_differences and self.mode is Mode.WATCH:
+            self.keep_record()
             return
         try:
             handler(command)
@@ -564,6 +616,10 @@ class CantStopSession(LoggedSession):
 
     def accepted(self, before: CantStopState, action: Action, after: CantStopState) -> None:
         self._kept_last = False
+        # a bank or a bust ends the turn: look at the board; a roll taken goes on without it
+        self.board_pending = after.turn != before.turn and after.phase is Phase.ROLL
+        self.board_differences = ()
+        self._board_stable.reset()
         if isinstance(action, Roll):
             self._keep(self.check)
             self.confirmed = self.check
@@ -585,6 +641,7 @@ class CantStopSession(LoggedSession):
             self._kept_last = True
 
     def after_undo(self) -> None:
+        self.board_pending, self.board_differences = False, ()
         if self._kept_last and self.keeper is not None:  # the roll undone was kept: its values may be wrong
             self.keeper.take_back()
         self._kept_last = False

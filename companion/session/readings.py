@@ -3,7 +3,8 @@
 
 Readings are plain frozen values with a ``problem`` ("" or None when fine), so a session never depends
 on a reader's internals, and tests and hand entry can build them directly. Can't Stop takes the dice
-reader's :class:`vision.observation.DiceObservation` as it is.
+reader's :class:`vision.observation.DiceObservation` as it is, or, where its board is read, a
+:class:`CantStopReading` holding it and the board.
 """
 
 from __future__ import annotations
@@ -15,6 +16,22 @@ import numpy as np
 
 if TYPE_CHECKING:  # the type only: a Can't Stop game does not load the Schotten Totten engine
     from companion.games.schotten_totten import Card
+
+
+@dataclass(frozen=True)
+class CantStopReading:
+    """What the Can't Stop session gets from one frame where the board is read too.
+
+    dice: the dice reader's observation (``vision.observation.DiceObservation``). markers: seat ->
+    {column: space} of the players' markers seen (spaces 1-based from the column's bottom), runners:
+    {column: space}; both None when the board was not read (not asked for, or no reading: then
+    ``board_problem`` says why in plain words, "" when it was not asked for).
+    """
+
+    dice: object
+    markers: dict[int, dict[int, int]] | None = None
+    runners: dict[int, int] | None = None
+    board_problem: str = ""
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ def test_buttons_alone_start_a_cant_stop_game(paths, factory):
     runner = runner_for(paths, factory)
     # New game, Can't Stop, 2 players, Ada (NEXT past "Player 1"), Ben, then columns to win 3 -> 2,
     # and NEXT around to "Start the game".
-    tap(factory, C, C, C, N, C, N, C, N, C, N, N, N, N, C)
+    tap(factory, C, C, C, N, C, N, C, N, C, N, N, N, N, N, C)
     shown = []
     runner.display.show = lambda view, draw, *mode: shown.append(view)  # what the window was asked to show, in order
     result = runner.run(max_ticks=2)

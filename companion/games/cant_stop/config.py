@@ -16,6 +16,11 @@ STANDARD_HEIGHTS = (3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3)
 """Spaces per column 2..12 (cant-stop.md A.2)."""
 
 PAIRING_RULES = ("free", "must_maximize_runners")  # A.6 DEFAULT and its CONFIG
+BOARD_LAYOUTS = ("none", "companion", "mountain", "diamond")
+"""The boards the camera can read (``vision.board.cant_stop.layouts``); ``none``: the board is not read."""
+MARKER_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
+"""The marker colours the board reader tells apart (``vision.board.cant_stop.reader.MARKER_COLOURS``)."""
+DEFAULT_MARKER_COLOURS = "red+blue+green+yellow"
 FIRST_PLAYER_RULES = ("highest_roll", "youngest", "manual")  # A.3 CONFIG
 
 VARIANTS = (
@@ -30,6 +35,10 @@ VARIANTS = (
                menu_labels=(N_("highest roll"), N_("youngest"), N_("chosen by the players"))),
     VariantKey("auto_stop_on_win", "bool", False, rule="cant-stop.md A.8", menu=(False, True),
                label=N_("Bank on a win by itself")),
+    VariantKey("board_layout", "str", "none", choices=BOARD_LAYOUTS, rule="cant-stop.md A.2", menu=BOARD_LAYOUTS,
+               label=N_("Board the camera checks"),
+               menu_labels=(N_("none"), N_("the box's print"), N_("columns on one line"), N_("columns centred"))),
+    VariantKey("marker_colours", "str", DEFAULT_MARKER_COLOURS, rule="cant-stop.md A.2"),
 )
 """Every variant key of Can't Stop (cant-stop.md A.9)."""
 
@@ -48,7 +57,10 @@ class CantStopConfig:
     columns_to_win: claimed columns that win (A.4), 1-11. column_heights: spaces of columns 2..12
     (A.2), each 1-20. num_runners: neutral runners (A.2), 1-11. pairing_rule: ``free`` or
     ``must_maximize_runners`` (A.6). first_player: ``highest_roll``, ``youngest`` or ``manual`` (A.3).
-    auto_stop_on_win: bank automatically once banking would win (A.8).
+    auto_stop_on_win: bank automatically once banking would win (A.8). board_layout: the board the
+    camera compares with the record after each bank and bust (:data:`BOARD_LAYOUTS`; ``none``: not read).
+    marker_colours: the seats' marker colours on the real board, joined by ``+`` (:data:`MARKER_COLOURS`,
+    one a seat, each once; seats beyond the list are not checked).
     Raises :class:`VariantError` naming the key of a value out of range.
     """
 
@@ -58,11 +70,22 @@ class CantStopConfig:
     pairing_rule: str = "free"
     first_player: str = "highest_roll"
     auto_stop_on_win: bool = False
+    board_layout: str = "none"
+    marker_colours: str = DEFAULT_MARKER_COLOURS
 
     def __post_init__(self) -> None:
         if len(self.column_heights) != 11 or not all(1 <= h <= 20 for h in self.column_heights):
             raise VariantError(f"column_heights must be 11 heights of 1-20 spaces, not {self.column_heights}")
+        colours = self.marker_colours.split("+")
+        if not all(c in MARKER_COLOURS for c in colours) or len(set(colours)) != len(colours):
+            raise VariantError(f"marker_colours must be colours of {', '.join(MARKER_COLOURS)} joined by '+', "
+                               f"each once, not {self.marker_colours!r}")
         check_variant(VARIANTS, self)
+
+    @property
+    def seat_colours(self) -> tuple[str, ...]:
+        """The marker colour of each seat, seat 0 first (:attr:`marker_colours`)."""
+        return tuple(self.marker_colours.split("+"))
 
     def height(self, column: int) -> int:
         """Spaces in ``column`` (its top space)."""
@@ -71,7 +94,8 @@ class CantStopConfig:
     def to_dict(self) -> dict:
         return {"columns_to_win": self.columns_to_win, "column_heights": list(self.column_heights),
                 "num_runners": self.num_runners, "pairing_rule": self.pairing_rule,
-                "first_player": self.first_player, "auto_stop_on_win": self.auto_stop_on_win}
+                "first_player": self.first_player, "auto_stop_on_win": self.auto_stop_on_win,
+                "board_layout": self.board_layout, "marker_colours": self.marker_colours}
 
     @classmethod
     def from_variant(cls, settings: Mapping[str, object] | None) -> "CantStopConfig":
