@@ -59,7 +59,7 @@ import cv2
 import numpy as np
 
 from companion.cli import cant_stop_board
-from companion.cli.cant_stop_board import add_print_command
+from companion.cli.cant_stop_board import add_demo_command, add_print_command
 from companion.cli.common import add_reader_commands, in_range
 from companion.cli.images import read_each_image
 from companion.errors import UserError
@@ -107,6 +107,7 @@ def add_commands(subparsers) -> None:
     ev.add_argument("--json", action="store_true", help="print one JSON object")
     ev.set_defaults(handler=run_eval)
     add_print_command(sub)
+    add_demo_command(sub)
 
 
 def parse_variant(items: list[str]) -> dict[str, str]:

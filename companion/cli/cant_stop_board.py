@@ -1,7 +1,7 @@
-"""``companion board read|eval|print --game cant-stop``: the Can't Stop board reader from the command line.
+"""``companion board read|eval|print|demo --game cant-stop``: the Can't Stop board reader from the command line.
 
-The reader (``vision/board/cant_stop``) is measured here; the session does not read the board yet
-(issue 50: checking the board against the record after each bank and bust comes next).
+The reader (``vision/board/cant_stop``) is measured here; the session reads the board where the game's
+``board_layout`` is set (``companion/readers/cant_stop.py``), and ``board demo`` shows it checking a game.
 
 - ``board read --game cant-stop IMAGE... [--variant board_layout=companion|mountain|diamond]
   [--variant marker_colours=red,blue,...] [--json] [--debug-out DIR]``: one line (or JSON object) an image:
@@ -11,6 +11,9 @@ The reader (``vision/board/cant_stop``) is measured here; the session does not r
   over every layout: ``{"positions", "exact", "refused", "false_accepts", ...}``.
 - ``board print --game cant-stop FILE [--layout companion] [--paper a4|a3]`` writes the printable board
   (``.png`` or ``.pdf``); ``--stickers`` writes the sheet of the four corner stickers for a published board.
+- ``board demo --game cant-stop [--layout L] [--seed S] [--json]``: a short game whose board is
+  photographed after each bank and bust (:mod:`companion.demos.cant_stop_board`); a line a step, exit 0
+  when the session caught every piece left wrong and agreed with every board put right, else 1.
 """
 
 from __future__ import annotations
@@ -126,7 +129,39 @@ def add_print_command(sub) -> None:
     pr = sub.add_parser("print", help="write a printable Can't Stop board (PNG or PDF) or its corner stickers")
     pr.add_argument("file", metavar="FILE", help="where to write it: .png or .pdf (--stickers: .png)")
     pr.add_argument("--game", default="cant-stop", help="the game whose board it is (cant-stop)")
-    pr.add_argument("--layout", default="companion", choices=tuple(LAYOUTS), help="the board's layout (default companion)")
+    pr.add_argument("--layout", default="companion", choices=tuple(LAYOUTS),
+                    help="the board's layout (default companion)")
     pr.add_argument("--paper", default="a4", choices=tuple(PAPERS_MM), help="paper size (default a4)")
     pr.add_argument("--stickers", action="store_true", help="the four corner stickers instead of the board")
     pr.set_defaults(handler=run_print)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """``board demo --game cant-stop``: the steps, one line each (or one JSON object); 0 when all went as
+    expected."""
+    from companion.demos.cant_stop_board import board_demo  # renders: loaded only for the demo
+    if args.game != "cant-stop":
+        raise UserError(f"board demo: only --game cant-stop has a board demo, not {args.game}")
+    cv2.setNumThreads(1)
+    steps = board_demo(args.seed, args.layout)
+    if args.json:
+        print(json.dumps({"layout": args.layout, "seed": args.seed, "ok": all(s.ok for s in steps),
+                          "steps": [{"told": s.told, "agree": s.agree, "said": s.said, "ok": s.ok}
+                                    for s in steps]}))
+    else:
+        for k, step in enumerate(steps, start=1):
+            said = "agrees" if not step.said else f"caught: {step.said}"
+            outcome = said if step.ok else f"WRONG: {step.said or 'agrees'}"
+            print(f"{k}. {step.told}: {outcome}")
+    return 0 if all(s.ok for s in steps) else 1
+
+
+def add_demo_command(sub) -> None:
+    """Register ``board demo`` on the ``board`` group's subparsers."""
+    demo = sub.add_parser("demo", help="a Can't Stop game whose board the camera checks after each bank and "
+                                       "bust")
+    demo.add_argument("--game", default="cant-stop", help="the game whose board is checked (cant-stop)")
+    demo.add_argument("--layout", default="companion", choices=tuple(LAYOUTS), help="the board (default companion)")
+    demo.add_argument("--seed", type=int, default=1, help="the camera and light of the table (default 1)")
+    demo.add_argument("--json", action="store_true", help="print one JSON object")
+    demo.set_defaults(handler=run_demo)

@@ -350,6 +350,8 @@ class CantStopSession(LoggedSession):
         self.board_differences: tuple[BoardDifference, ...] = ()
         """What the last stable board reading showed that the record does not have (empty: agrees)."""
         self._board_stable = Stable(stable_frames)
+        self.board_looks = 0
+        """How many stable board readings have been compared with the record (the board demo's clock)."""
         self._enter_phase()
         self._restore_roll()
         if self.state.phase is Phase.OVER:
@@ -434,6 +436,7 @@ class CantStopSession(LoggedSession):
         if not self._board_stable.feed(key):
             return
         self.board_differences = board_differences(self.state, reading.markers, reading.runners)
+        self.board_looks += 1
         if not self.board_differences:
             self.board_pending = False
             log.info("the board agrees with the record")

@@ -125,3 +125,18 @@ def test_rendered_photos_of_the_board_through_the_reader(store):
     for _ in range(2):
         resumed.on_frame(right, reader(right))
     assert not resumed.board_differences and not resumed.board_pending
+
+
+def test_the_board_demo_catches_what_was_left_wrong_and_passes_the_board_put_right(capsys):
+    """``companion board demo``: the left-behind runner and the misplaced marker are caught, the fixed
+    board agrees, and a resumed game is compared with its photo."""
+    from companion.cli import main
+
+    assert main(["board", "demo", "--game", "cant-stop", "--json"]) == 0
+    import json
+
+    result = json.loads(capsys.readouterr().out)
+    assert result["ok"] and [s["agree"] for s in result["steps"]] == [True, False, True, False, True, True, False]
+    assert result["steps"][1]["said"] == "Take the runner off 7 (space 1)"
+    assert result["steps"][3]["said"] == "Ben's marker on 10 should stand on space 1: it is on 2"
+    assert result["steps"][6]["said"] == "Ben's marker on 4 is missing: it belongs on space 1"
