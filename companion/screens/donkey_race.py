@@ -178,7 +178,7 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
     if mode is Mode.PLAY:
         cards, source = session.proposed_play()
         if cards:
-            proposal = (_("By hand: {cards}") if source == "hand" else _("Seen: {cards}")).format(
+            proposal = (_("Your entry: {cards}") if source == "hand" else _("Seen: {cards}")).format(
                 cards=describe_set(cards))
             try:
                 value = set_value(cards, session.config, state.donkey_round)
