@@ -380,8 +380,10 @@ class CantStopSession(LoggedSession):
 
     @property
     def attention(self) -> bool:
-        """A reading with a die too few or too many, or a refused command (its reason is on screen)."""
-        return (self.mode is Mode.WATCH and self.stabilizer.stable_wrong_count) or self._refused
+        """A reading with a die too few or too many, a board that differs from the record, or a refused
+        command (its reason is on screen)."""
+        return (self.mode is Mode.WATCH and (self.stabilizer.stable_wrong_count or bool(self.board_differences))) \
+            or self._refused
 
     @property
     def waiting(self) -> Waiting:

@@ -60,7 +60,7 @@ def test_a_runner_left_behind_after_a_bust_is_named_until_the_board_is_fixed(sto
     assert markers == {}  # a bust: the turn's runners come off, no marker was ever placed
     show(session, {0: dict(markers), 1: {}}, {7: 2})  # a runner left on 7 at space 2
     view = build_view(session)
-    assert session.board_differences and view.chrome.tone == "warning"
+    assert session.board_differences and view.chrome.tone == "warning" and session.attention  # the status LED
     assert view.chrome.notice == "Take the runner off 7 (space 2)"
     assert ("CONFIRM", "keep the record") in view.keys
     show(session, {0: dict(markers), 1: {}}, {7: 2}, times=1)
