@@ -262,7 +262,8 @@ class KeyboardInput:
 
     The keys of NEXT, UNDO, BANK and PASS work as those buttons do (:data:`hardware.buttons.HOLDS`): a
     tap gives NEXT (UNDO, BANK, PASS) when the key is let go, a key held ``hold_time`` seconds (``[buttons]
-    hold_time``) gives MENU (RULES, BANK_HELD, PASS_HELD) at once and nothing when let go. ``clock``: monotonic seconds (tests pass a fake).
+    hold_time``) gives MENU (RULES, BANK_HELD, PASS_HELD) at once and nothing when let go. ``clock``:
+    monotonic seconds (tests pass a fake).
     """
 
     def __init__(self, events: Callable[[], Iterable[Any]] | None = None, *, keys: bool = True,

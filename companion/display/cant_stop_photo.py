@@ -130,17 +130,17 @@ def draw_dice_faces(surface: pygame.Surface, area: pygame.Rect, dice: tuple[DieV
         return pygame.Rect(area.x, area.y, 0, 0)
     gap = max(2, area.height // 8)
     marked = any(die.selected for die in dice)
-    side = min(area.height * (1 - CARET_SHARE if marked else 1), (area.width - gap * (len(dice) - 1)) // len(dice))
-    side = int(side)
+    tall = int(area.height * (1 - CARET_SHARE)) if marked else area.height
+    side = min(tall, (area.width - gap * (len(dice) - 1)) // len(dice))
     caret = round(side * CARET_SHARE / (1 - CARET_SHARE)) if marked else 0
     x = area.x
     used = pygame.Rect(area.x, area.y, 0, 0)
     for die in dice:
         face = pygame.Rect(x, area.y + (area.height - side - caret) // 2, side, side)
         if die.selected:  # a caret under the die: white frames alone vanish beside white dice
-            tip = face.bottom + caret // 3
-            pygame.draw.polygon(surface, palette.HIGHLIGHT, [(face.centerx, tip), (face.centerx - caret, face.bottom + caret),
-                                                             (face.centerx + caret, face.bottom + caret)])
+            tip, base = face.bottom + caret // 3, face.bottom + caret
+            pygame.draw.polygon(surface, palette.HIGHLIGHT, [(face.centerx, tip), (face.centerx - caret, base),
+                                                             (face.centerx + caret, base)])
             used = used.union(pygame.Rect(face.centerx - caret, face.bottom, 2 * caret, caret))
         inner = face.inflate(-max(4, side // 6), -max(4, side // 6))
         pygame.draw.rect(surface, palette.SLOT if die.slot else palette.DIE_OK, inner, border_radius=max(2, side // 8))

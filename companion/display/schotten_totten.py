@@ -202,8 +202,8 @@ def fitted(view: StView, size: tuple[int, int]) -> tuple[StView, list[tuple[str,
 def draw(surface: pygame.Surface, view: StView) -> None:
     """Draw ``view`` over the whole of ``surface`` (any size): the shared frame, then the body: side ``a``
     (seat 0) cards above the row of nine stones, side ``b`` below, each side's token in a gutter at their
-    left, and the info box under them (or, when
-    the body is too low for it, the verdict or alert in the notice band: :func:`fitted`)."""
+    left, and the info box under them (or, when the body is too low for it, the verdict or alert in the
+    notice band: :func:`fitted`)."""
     view, parts = fitted(view, surface.get_size())
     layout = draw_chrome(surface, view.chrome)
     body, sizes, pad = layout.body, layout.type, layout.pad

@@ -54,7 +54,8 @@ class DonkeyRaceView(ChromeFields):
     lanes and sectors: one per seat. to_beat: "2 cards higher than 7, or PASS". proposal: the play
     CONFIRM would make. leaps: what a long press does to a play entered by hand ("hold BANK: +4 · hold
     PASS: -4"; :data:`companion.session.donkey_race.LEAP`), "" otherwise. deck / discard: card counts.
-    reminders: what to do at the table (draw, reshuffle, which token moves how far). hint: the advisor's line. winners: seats that won once the game is over.
+    reminders: what to do at the table (draw, reshuffle, which token moves how far). hint: the advisor's
+    line. winners: seats that won once the game is over.
     """
 
     chrome: Chrome
