@@ -204,6 +204,21 @@ def board_styles(view: ScreenView) -> dict[int, PlayerStyle]:
     return {view.chrome.seats[k].seat: style for k, style in seat_styles(view.chrome).items()}
 
 
+def fitted(view: ScreenView, size: tuple[int, int]) -> ScreenView:
+    """``view`` with a hint that keeps the board in place: while a notice holds the band's space, a hint
+    too long for the side panel is cut to its advice, the part before its first colon ("Pair 6+8", not
+    "Pair 6+8: next roll busts 0%; ..."), where that fits the panel (#51: the board shrank on such
+    screens). Otherwise ``view`` as it is."""
+    if not (view.chrome.band_space and view.chrome.notice and view.hint):
+        return view
+    layout = ScreenLayout.for_body(size, chrome_layout(view.chrome, size).body)
+    if panel_hint(view, layout) is not None:
+        return view
+    advice = view.hint.split(": ", 1)[0]
+    short = replace(view, hint=advice)
+    return short if advice != view.hint and panel_hint(short, layout) is not None else view
+
+
 def screen_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> ScreenLayout:
     """The layout of ``view``'s body on a ``size`` screen: the frame's body
     (``companion.display.chrome.chrome_layout``) split by :meth:`ScreenLayout.for_body`.
@@ -213,7 +228,9 @@ def screen_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> Scree
     the band's space, and a hint too long for that panel takes the band's space instead where it fits
     there (``hint.band_fits``). Only a hint too long for both (a long hint beside many pairings: the
     advisor's longest, in German or Russian) takes a band under the board and the panel, and the board
-    gives up that band's height (``hint.hint_band_height``), as on a view without the band's space."""
+    gives up that band's height (``hint.hint_band_height``), as on a view without the band's space; with
+    a notice showing, the hint is first cut to its advice (:func:`fitted`)."""
+    view = fitted(view, size)
     frame = chrome_layout(view.chrome, size)
     layout = ScreenLayout.for_body(size, frame.body)
     if view.chrome.band_space and not view.chrome.notice:
@@ -235,6 +252,7 @@ def draw(surface: pygame.Surface, view: ScreenView) -> BoardLayout:
 
     Reads no file once the fonts are loaded (they are cached in memory after the first use).
     """
+    view = fitted(view, surface.get_size())
     draw_chrome(surface, view.chrome)
     layout = screen_layout(view, surface.get_size())
     styles = board_styles(view)

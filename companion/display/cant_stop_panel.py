@@ -18,7 +18,7 @@ from companion.display.cant_stop_hint import MIN_TOP_LINES, panel_hint_height
 from companion.display.cant_stop_layout import ScreenLayout
 from companion.display.cant_stop_options import draw_options, options_height
 from companion.display.cant_stop_photo import crop_for_dice, draw_dice_faces, draw_photo, fit_rect
-from companion.i18n import _
+from companion.i18n import _, percent
 from companion.screens import palette
 from companion.screens.cant_stop import ScreenView
 
@@ -27,12 +27,14 @@ ENTRY_ROW_LINES = 2.8
 show yet): dice large enough to read and change from arm's length, the selected one marked under it."""
 
 def format_probability(p: float) -> str:
-    """A chance as a whole percentage: "44%", "<1%" for tiny non-zero chances, ">99%" just below certain."""
+    """A chance as a whole percentage the language's way (:func:`companion.i18n.percent`: "44%", German
+    "44 %", as the options and hints write it): "<1%" for tiny non-zero chances, ">99%" just below
+    certain."""
     if 0 < p < 0.005:
-        return "<1%"
+        return "<" + percent(0.01)
     if 0.995 <= p < 1:
-        return ">99%"
-    return f"{round(p * 100)}%"
+        return ">" + percent(0.99)
+    return percent(round(p * 100) / 100)
 
 
 def draw_side_panel(surface: pygame.Surface, view: ScreenView, layout: ScreenLayout) -> None:

@@ -32,13 +32,15 @@ end: three; a long hint: two or three)."""
 
 
 def bottom_lines(view: DonkeyRaceView) -> list[tuple[str, palette.RGB, bool]]:
-    """The body's lines under the lanes: what to do at the table (bold), then the hint, then what a long
-    press does to a play entered by hand; each (text, colour, bold)."""
+    """The body's lines under the lanes: what to do at the table (bold), then the hint, what a long press
+    does to a play entered by hand and the piles' counts (the panel beside the lanes keeps its room for
+    the play and what beats it: a wrapped line there once pushed them out); each (text, colour, bold)."""
     lines = [(line, palette.FOREGROUND, True) for line in view.reminders]
     if view.hint:
         lines.append((_("Hint: ") + view.hint, palette.MUTED, False))
     if view.leaps:
         lines.append((view.leaps, palette.MUTED, False))
+    lines.append((_("Draw pile {d} · discards {x}").format(d=view.deck, x=view.discard), palette.MUTED, False))
     return lines
 
 
@@ -126,8 +128,8 @@ def _draw_lanes(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect
 
 def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Rect,
                   styles: dict[int, palette.PlayerStyle], sizes, pad: int) -> None:
-    """The panel of the round: each player's plays (the highest marked with a star and the word), what
-    beats the current play, the play CONFIRM would make, the piles' counts (:func:`_panel_lines`)."""
+    """The panel of the round: each player's plays (the highest in bold with the word), what beats the
+    current play and the play CONFIRM would make (:func:`_panel_lines`)."""
     pygame.draw.rect(surface, palette.PANEL, area, border_radius=pad)
     inner = area.inflate(-2 * pad, -2 * pad)
     floor = sizes.floor
@@ -146,8 +148,7 @@ def _draw_sectors(surface: pygame.Surface, view: DonkeyRaceView, area: pygame.Re
                                               row.height), floor, palette.FOREGROUND, bold=sector.highest)
         y += row.height
     # (text, colour, bold, rank): where not all fit, the highest rank goes first (_panel_lines)
-    rest = [(view.to_beat, palette.FOREGROUND, True, 1), (view.proposal, palette.DIE_FLAGGED, True, 0),
-            (_("Draw pile {d} · discards {x}").format(d=view.deck, x=view.discard), palette.MUTED, False, 2)]
+    rest = [(view.to_beat, palette.FOREGROUND, True, 1), (view.proposal, palette.DIE_FLAGGED, True, 0)]
     y += pad // 2
     for words, colour, bold, lines in _panel_lines([part for part in rest if part[0]], inner, y, floor, line_h):
         text.draw_lines(surface, lines, pygame.Rect(inner.x, y, inner.width, len(lines) * line_h), floor, colour,
@@ -159,8 +160,8 @@ def _panel_lines(parts: list[tuple[str, palette.RGB, bool, int]], inner: pygame.
                  line_h: int) -> list[tuple[str, palette.RGB, bool, list[str]]]:
     """The panel's texts under the plays that fit between ``top`` and ``inner.bottom``, each whole and in
     their order, as (text, colour, bold, wrapped lines): where not all fit, the part of the highest rank
-    goes first (the piles' counts, then what beats the play), so the play CONFIRM would make (rank 0)
-    stays: the players must see what they enter."""
+    goes first (what beats the play), so the play CONFIRM would make (rank 0) stays: the players must see
+    what they enter."""
     wrapped = [(words, colour, bold, text.wrap_all(words, floor, inner.width, bold), rank)
                for words, colour, bold, rank in parts]
     while wrapped and top + sum(len(part[3]) for part in wrapped) * line_h > inner.bottom:

@@ -153,13 +153,13 @@ def _arrow(surface, start, end, colour, width, radius) -> None:
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
     tip = (end[0] - ux * radius * 0.5, end[1] - uy * radius * 0.5)
-    pygame.draw.line(surface, palette.INK, start, tip, width + 2)
+    pygame.draw.line(surface, palette.INK, start, tip, width + 4)  # a rim of 2 px: white on the white track
     pygame.draw.line(surface, colour, start, tip, width)
     head = radius * 0.9
     left = (tip[0] - ux * head - uy * head * 0.6, tip[1] - uy * head + ux * head * 0.6)
     right = (tip[0] - ux * head + uy * head * 0.6, tip[1] - uy * head - ux * head * 0.6)
     pygame.draw.polygon(surface, colour, [tip, left, right])
-    pygame.draw.polygon(surface, palette.INK, [tip, left, right], 1)
+    pygame.draw.polygon(surface, palette.INK, [tip, left, right], 2)
 
 
 def draw_die(surface: pygame.Surface, rect: pygame.Rect, value: int | None) -> None:

@@ -182,6 +182,9 @@ def _has_played(state: DonkeyRaceState, seat: int) -> bool:
 
 def _general_reason(state: DonkeyRaceState) -> str:
     """The advice for the seat to act when the box cannot see the hand (the shared screen)."""
+    if state.count == 0 and state.num_players == 2 and not state.config.jokers:  # D.4.3: a lone top card
+        return _("Lead a {value} alone if you hold one: nothing beats it. Else your biggest set of low "
+                 "cards.").format(value=state.config.top_value)  # ends the round at once
     if state.count == 0:
         return _("Lead your biggest set of low cards; keep the 12s and 13s.")
     highest = next((cards for _seat, cards in reversed(state.plays) if cards), ())

@@ -183,7 +183,7 @@ def build_view(session: DonkeyRaceSession, wins: dict[str, int] | None = None) -
                 cards=describe_set(cards))
             try:
                 value = set_value(cards, session.config, state.donkey_round)
-                if DONKEY in cards or JOKER in cards:  # a number card says its value itself
+                if JOKER in cards:  # a number card says its value itself, the donkey card is always 0 (D.5)
                     proposal += " " + _("(value {v})").format(v=value)
             except ValueError:
                 proposal += " " + _("(not one value)")
@@ -296,7 +296,8 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "the finish wins the race.")),
     (N_("A round"),
      N_("The leader plays one to three cards of one value. Each other player in turn plays as many "
-        "cards of a higher value, or passes.")),
+        "cards of a higher value, or passes. With two players they take turns until one passes or plays "
+        "what nothing can beat.")),
     (N_("Points"),
      N_("The highest play gets 2 points and 2 spaces, every other player who played gets 1, and a "
         "player who only passed gets nothing. Then everyone draws back to three cards.")),

@@ -353,6 +353,10 @@ def test_bust_probability_as_percentage():
     assert format_probability(0.0) == "0%"
     assert format_probability(0.999) == ">99%"
     assert format_probability(1.0) == "100%"
+    from companion.i18n import speaking
+
+    with speaking("de"):  # #51: the large figure said "19%" beside the options' "Risiko 19 %"
+        assert format_probability(0.192).replace("\u00a0", " ") == "19 %"
 
 
 # --- palette and fonts ----------------------------------------------------------------------------------
@@ -667,3 +671,22 @@ def test_a_win_in_the_band_wraps_to_even_lines():
     assert len(plain) == len(even) == 2 and plain[1] == "off)"
     widths = [text.width_of(line, 18, bold=True) for line in even]
     assert max(widths) - min(widths) < 120 and " ".join(even) == words
+
+
+def test_a_notice_beside_a_long_hint_leaves_the_board_in_place(tmp_path):
+    """#51: with a notice in the band ("Ada banks", held into Ben's turn), a hint too long for the panel
+    took a band under the board, which shrank; the hint is cut to its advice instead."""
+    from dataclasses import replace
+
+    from companion.display.cant_stop import fitted
+
+    hint = "Pair 6+8: next roll busts 0%; bank then and your win chance against an equal player is 29%"
+    options = tuple(OptionView(f"{a} + {b}", f"bust 0% · {a} to 1/5, {b} to 1/5", k == 1)
+                    for k, (a, b) in enumerate(((3, 11), (6, 8), (7, 7))))
+    quiet = replace(make_view(), options=options, hint=hint,
+                    chrome=replace(make_view().chrome, band_space=True, short_standings=True, notice=""))
+    told = replace(quiet, chrome=replace(quiet.chrome, notice="Ada banks"))
+    for size in ((800, 480), (1280, 720)):
+        assert screen_layout(told, size).board == screen_layout(quiet, size).board
+    assert fitted(told, (800, 480)).hint == "Pair 6+8"
+    assert fitted(quiet, (800, 480)).hint == hint  # no notice: the band's space holds it whole

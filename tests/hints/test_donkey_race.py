@@ -136,3 +136,13 @@ def test_a_player_who_played_this_round_is_told_that_passing_keeps_the_point():
     assert first == "Raise with your lowest card above 3; passing scores 0."
     donkey = position([(DONKEY, 1, 9), (5, 6, 12)]).apply(Play((DONKEY,)))
     assert "above donkey" in advise(donkey.observation(None), 1).reason
+
+
+def test_two_players_are_told_to_lead_the_top_card_alone_table_side():
+    """#51: with two players, a lone 13 ends the round at once (D.4.3); the shared screen said only "keep
+    the 12s and 13s"."""
+    two = position([(13, 1, 9), (5, 6, 12)])
+    assert advise(two.observation(None), 0).reason == (
+        "Lead a 13 alone if you hold one: nothing beats it. Else your biggest set of low cards.")
+    three = position([(13, 1, 9), (5, 6, 12), (2, 3, 4)])
+    assert advise(three.observation(None), 0).reason == "Lead your biggest set of low cards; keep the 12s and 13s."

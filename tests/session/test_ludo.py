@@ -305,10 +305,10 @@ def test_a_move_names_its_pawn_by_its_place_on_the_board_not_by_step_numbers():
     state = _session().state
     state = replace(state, active=0, pawns=((YARD, 3, 10, 20),) + state.pawns[1:])
     assert [pawn_phrase(state, p) for p in (20, 10, 3, YARD)] == [
-        "the leading pawn", "the second pawn", "the last pawn", "a pawn out of the yard"]
+        "the leading pawn", "the second pawn", "the rearmost pawn", "a pawn out of the yard"]
     state = replace(state, pawns=((2, 3, 10, 20),) + state.pawns[1:])
     assert [pawn_phrase(state, p) for p in (20, 10, 3, 2)] == [
-        "the leading pawn", "the second pawn", "the third pawn", "the last pawn"]
+        "the leading pawn", "the second pawn", "the third pawn", "the rearmost pawn"]
 
 
 def test_the_next_player_is_not_shown_the_last_players_die():

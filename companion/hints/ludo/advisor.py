@@ -57,7 +57,7 @@ from companion.games.ludo import YARD, LudoConfig, LudoState, MoveInfo, Phase, R
 from companion.hints.base import Budget, Hint, Meter
 from companion.hints.ludo.danger import hit_chance, threat_count
 from companion.hints.ludo.words import pawn_phrase
-from companion.i18n import _, sentence
+from companion.i18n import Np_, _, pgettext, sentence
 
 
 @dataclass(frozen=True)
@@ -241,19 +241,31 @@ def clears_start(state: LudoState, seat: int) -> bool:
     return bool(infos) and all(i.move.frm == 0 for i in infos)
 
 
+CAPTURED = {"red": Np_("captured colour", "red"), "green": Np_("captured colour", "green"),
+            "yellow": Np_("captured colour", "yellow"), "blue": Np_("captured colour", "blue")}
+"""Each colour as the object of "captures" (Russian "жёлтую": the pawn's case and gender), untranslated;
+listed one by one so the catalogues hold them."""
+
+
+def captured_names(state: LudoState, info: MoveInfo) -> str:
+    """The colours of the pawns ``info`` captures (:data:`CAPTURED`), joined by commas."""
+    return ", ".join(pgettext(*CAPTURED[state.colours[s]]) if state.colours[s] in CAPTURED else _(state.colours[s])
+                     for s, _c in info.captures)
+
+
 def _reason(state: LudoState, seat: int, info: MoveInfo, occ: dict[int, dict[int, int]]) -> tuple[str, str]:
     """(kind, the reason in plain words); the pawn is named as players say it (:mod:`.words`)."""
     frm, to = info.move.frm, info.to
     pawn = pawn_phrase(state, frm, seat)
     if clears_start(state, seat):  # ludo.md B.2b must_clear_start: the rule, not a choice, picks the pawn
         if info.captures:
-            names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
+            names = captured_names(state, info)
             return "clear_start", _("Your start square must be cleared while pawns wait in the yard, so the pawn "
                                     "on it moves on and captures {names}.").format(names=names)
         return "clear_start", _("Your start square must be cleared while pawns wait in the yard, so the pawn on "
                                 "it moves on.")
     if info.captures:
-        names = ", ".join(_(state.colours[s]) for s, _c in info.captures)
+        names = captured_names(state, info)
         return "capture", sentence(_("{pawn} captures {names}.").format(pawn=pawn, names=names))
     threat = danger(state, state.pawns, seat, frm, occ) if frm != YARD else 0.0
     if threat > 0:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.games.ludo import YARD
 from companion.i18n import N_, _
 
-PAWN_RANKS = (N_("the leading pawn"), N_("the second pawn"), N_("the third pawn"), N_("the last pawn"))
+PAWN_RANKS = (N_("the leading pawn"), N_("the second pawn"), N_("the third pawn"), N_("the rearmost pawn"))
 """How a move names the pawn it moves: by its place among the player's pawns out on the board (the
 board's arrows show which)."""
 
@@ -14,7 +14,7 @@ board's arrows show which)."""
 def pawn_phrase(state, frm: int, seat: int | None = None) -> str:
     """The pawn at relative position ``frm`` of ``seat`` (default the active seat) of ``state`` (a
     ``LudoState``), translated:
-    "a pawn out of the yard", "the leading pawn", "the second pawn"... "the last pawn" (of those out on
+    "a pawn out of the yard", "the leading pawn", "the second pawn"... "the rearmost pawn" (of those out on
     the board, by progress)."""
     if frm == YARD:
         return _("a pawn out of the yard")
