@@ -260,7 +260,8 @@ HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
         "cards, and they form a formation.")),
     (N_("Formations"),
      N_("From strongest to weakest: a colour run (three in a row, one colour), three of a kind, one "
-        "colour, a run, any three cards. Between equal formations the higher sum wins.")),
+        "colour, a run, any three cards. Between equal formations the higher sum wins; with equal sums, "
+        "the one completed first.")),
     (N_("Claiming a stone"),
      N_("Claim a stone when your formation beats theirs, or when the cards on the table prove that "
         "theirs can no longer beat yours. The box checks every claim from the cards it sees.")),

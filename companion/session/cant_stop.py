@@ -443,11 +443,11 @@ class CantStopSession(LoggedSession):
             self.board_pending = False
             log.info("the board agrees with the record")
         else:
-            log.info("the board differs from the record: %s", self.board_differences)
+            log.info("the board differs from the record: %s", "; ".join(map(str, self.board_differences)))
 
     def keep_record(self) -> None:
         """The players keep the record over the board read (``confirm`` while a difference shows)."""
-        log.info("the players keep the record; the board read showed %s", self.board_differences)
+        log.info("the players keep the record; the board read showed %s", "; ".join(map(str, self.board_differences)))
         self.board_pending, self.board_differences = False, ()
         self._board_stable.reset()
 

@@ -33,6 +33,11 @@ class BoardDifference:
     should: int
     seen: int
 
+    def __str__(self) -> str:
+        """For the log: ``runner on 7: record off, board 1``; ``seat 0 on 3: record 1, board 2``."""
+        who = "runner" if self.seat == RUNNER else f"seat {self.seat}"
+        return f"{who} on {self.column}: record {self.should or 'off'}, board {self.seen or 'off'}"
+
     @property
     def kind(self) -> str:
         """``missing`` (should be there, not seen), ``extra`` (seen, should be off) or ``misplaced``."""
