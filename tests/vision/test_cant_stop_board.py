@@ -102,3 +102,81 @@ def test_board_read_and_print_name_a_bad_setting(tmp_path, capsys):
     assert main(["board", "read", "--game", "cant-stop", str(image), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["found"] and out["problem"] is None and out["runners"] == {"8": 4, "11": 1}
+
+
+def _space_error(layout, found, truth) -> float:
+    """The largest distance, in pitches, between where ``found`` and ``truth`` put a space's centre."""
+    pts = np.array([[x, y, 1.0] for _, _, (x, y) in layout.spaces()]).T
+    a, b = truth @ pts, found @ pts
+    a, b = a[:2] / a[2], b[:2] / b[2]
+    pitch = float(np.hypot(*(a[:, 1] - a[:, 0])))
+    return float(np.abs(a - b).max()) / pitch
+
+
+def test_a_white_runner_under_a_tinted_lamp_is_white():
+    # a warm lamp clips a white runner's blue and green: divided by the lamp's colour it would read warm
+    # (skin), unless a clipped channel counts as at least as bright as the others
+    layout = LAYOUTS["companion"]
+    position = Position(markers={"red": {2: 3, 6: 4}, "blue": {5: 8, 10: 4}, "green": {8: 9}, "yellow": {9: 2}},
+                        runners={3: 5, 4: 5})
+    scene = Scene(tilt=6, turn=56, fill=0.64, focal=1.38, light=(1.34, 1.17, 0.86), gradient=0.1, seed=7)
+    reading = read_cant_stop_board(render(layout, position, scene).image, layout, COLOURS)
+    assert reading.ok, reading.problem
+    assert reading.runners == position.runners
+
+
+def test_the_stickers_fit_is_not_slid_a_pitch_by_the_refinement():
+    # the spaces repeat every pitch: ECC started from the stickers' fit must not slide it away
+    layout = LAYOUTS["diamond"]
+    position = Position(markers={"red": {3: 2, 6: 3, 9: 1}, "blue": {2: 2, 10: 3}, "green": {4: 2, 6: 8, 11: 3},
+                                 "yellow": {4: 4, 7: 10}}, runners={9: 9, 8: 8})
+    scene = Scene(size=(1024, 768), turn=153, tilt=5, fill=0.61, focal=1.38, light=(0.79, 1.06, 0.99),
+                  gradient=0.28, kind="disc", runner_kind="disc", piece_size=0.49, stickers=True, table=5, face=1,
+                  seed=466735422)
+    shot = render(layout, position, scene)
+    reading = read_cant_stop_board(shot.image, layout, COLOURS)
+    assert reading.how == "stickers"
+    assert _space_error(layout, np.array(reading.homography), shot.homography) < 0.1
+
+
+def test_a_board_faint_against_the_table_is_found_by_its_outline():
+    # a face and a table of one brightness: the outline is in the colour's edges, in dashes
+    layout = LAYOUTS["mountain"]
+    scene = Scene(size=(1024, 768), turn=-136, tilt=11, fill=0.62, focal=1.05, light=(1.13, 0.82, 0.82),
+                  kind="pawn", table=5, face=1, seed=991300876)
+    shot = render(layout, POSITION, scene)
+    reading = read_cant_stop_board(shot.image, layout, COLOURS)
+    assert reading.how == "outline"
+    assert _space_error(layout, np.array(reading.homography), shot.homography) < 0.1
+
+
+def test_a_runner_sharing_a_space_is_read_or_the_reading_refused():
+    # cant-stop.md A.6: a runner may share a marker's space; from 30 degrees the near piece often hides
+    # the far one, and a reading without it must not be offered
+    layout = LAYOUTS["companion"]
+    position = Position(markers={"red": {7: 5, 3: 1}, "blue": {9: 3}, "green": {5: 4}, "yellow": {10: 2}},
+                        runners={7: 5})
+    exact = 0
+    for seed in range(3):
+        for turn in (0, 90, 180, -90):
+            scene = Scene(tilt=30, turn=turn, fill=0.65, kind="cube", runner_kind="pawn", seed=seed)
+            reading = read_cant_stop_board(render(layout, position, scene).image, layout, COLOURS)
+            if reading.ok:
+                assert reading.runners == position.runners and reading.markers == position.markers, (seed, turn)
+                exact += 1
+    assert exact >= 2  # and it is not refused every time
+
+
+def test_a_piece_alone_and_smaller_than_its_fellows_may_hide_another():
+    from vision.board.cant_stop.reader import Piece, hidden_or_touching
+    layout = LAYOUTS["companion"]
+    placed = [(Piece("red", layout.space(c, 2), 0.4), c, 2) for c in (3, 4, 5, 6)]
+    assert hidden_or_touching(placed, layout, "white") == []
+    small = (Piece("blue", layout.space(9, 2), 0.2), 9, 2)
+    assert hidden_or_touching(placed + [small], layout, "white") == [
+        "a piece may be hidden behind the blue one on column 9, space 2"]
+    x, y = layout.space(10, 1)  # a runner's foot well off its space's centre: another stands there
+    assert hidden_or_touching(placed + [(Piece("white", (x + 0.2, y), 0.3), 10, 1)], layout, "white") == [
+        "a piece may be hidden behind the white one on column 10, space 1"]
+    big = (Piece("green", layout.space(8, 3), 0.9), 8, 3)
+    assert hidden_or_touching(placed + [big], layout, "white") == ["pieces touching at column 8, space 3"]

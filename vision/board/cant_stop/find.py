@@ -2,11 +2,14 @@
 
 1. **Stickers** (:data:`vision.board.cant_stop.layouts.STICKER_IDS`): two or more seen give the board ->
    frame homography from their corners (8 points or more); ``how = "stickers"``.
-2. **Outline**: the board is the largest four-cornered shape in the frame's edges whose top view, in one
-   of its four turns, looks like the print (normalised correlation of the grey top view with the print's,
-   at least :data:`MIN_MATCH`, and :data:`MIN_MARGIN` better than the next turn: a board turned half round
-   looks alike, but its numbers do not; the correlation is of the gradient magnitude, the rims and
-   numbers, so the face's colour and the light do not matter); ``how = "outline"``.
+2. **Outline**: the board is the largest four-cornered shape in the frame's edges (each colour's edges
+   as well as the brightness's: a face and a table of one brightness differ in colour; and, where the
+   edge is too faint to be one line, the hull of all the edges) whose top view, in one of its four
+   turns, looks like the print: normalised correlation of the top view's edges with the print's, over
+   the whole board at least :data:`MIN_MATCH` and round the numbers at least :data:`MIN_LABELS`, the
+   two together :data:`MIN_MARGIN` better than the next turn (a board turned half round looks alike,
+   but its numbers do not; the correlation is of the gradient magnitude, the rims and numbers, so the
+   face's colour and the light do not matter); ``how = "outline"``.
 
 The homography maps board points ``(x, y, 1)`` in pitches to frame pixels. ``(None, None)`` when neither
 finds the board.
@@ -24,8 +27,16 @@ from vision.board.cant_stop.printed import print_image, to_top, top_size
 # The outline's least share of the frame.
 MIN_AREA = 0.04
 # Edge correlations with the print: a turn worth refining starts at MIN_START; the fit must reach
-# MIN_MATCH over the whole board and MIN_LABELS round the column numbers, MIN_MARGIN above the next turn.
+# MIN_MATCH over the whole board and MIN_LABELS round the column numbers, and the two together
+# MIN_MARGIN above the next turn's (the whole tells a mountain's peak from its base, the numbers a
+# diamond from itself turned half round).
 MIN_START, MIN_MATCH, MIN_LABELS, MIN_MARGIN = 0.15, 0.6, 0.5, 0.1
+# An outline's hull is simplified to four corners with a tolerance of these shares of its length in
+# turn: where the board's edge is faint against the table a corner is cut or an edge bent by a piece or
+# the print, and a coarser four-cornered outline is still near enough for ECC to align.
+SIMPLIFY = (0.02, 0.035, 0.05, 0.07)
+# Edge pieces of fewer points than this are the table's grain, not a dash of the board's edge.
+EDGE_BITS = 20
 # Top view scale for the outline's check (pixels a pitch).
 CHECK_SCALE = 10
 
@@ -71,18 +82,26 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
 
 def _quads(frame_bgr: np.ndarray) -> list[np.ndarray]:
     """Four-cornered outlines in the frame, largest first, as (4, 2) float corners clockwise in the image."""
-    grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-    grey = cv2.GaussianBlur(grey, (5, 5), 0)
+    blurred = cv2.GaussianBlur(frame_bgr, (5, 5), 0)
+    grey = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(grey, 30, 90)
+    for channel in cv2.split(blurred):  # a face and a table of one brightness differ in colour
+        edges |= cv2.Canny(channel, 30, 90)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     least = MIN_AREA * grey.shape[0] * grey.shape[1]
+    largest = [c for c in sorted(contours, key=cv2.contourArea, reverse=True)[:5] if cv2.contourArea(c) >= least]
+    hulls = [cv2.convexHull(c) for c in largest]
+    # where the board's edge is too faint to be one line it is dashes round the print: all edges together
+    pieces = [c for c in contours if len(c) >= EDGE_BITS]
+    if largest and len(pieces) > 1:
+        hulls.append(cv2.convexHull(np.vstack(pieces)))
     out = []
-    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
-        if cv2.contourArea(contour) < least:
-            break
-        hull = cv2.convexHull(contour)
-        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+    for hull in hulls:
+        for share in SIMPLIFY:
+            approx = cv2.approxPolyDP(hull, share * cv2.arcLength(hull, True), True)
+            if len(approx) <= 4:
+                break
         if len(approx) == 4:
             quad = approx.reshape(4, 2).astype(np.float64)
             centre = quad.mean(axis=0)
@@ -99,8 +118,12 @@ def _top_edges(frame_grey: np.ndarray, hom: np.ndarray, layout: CantStopLayout, 
 
 def refine(frame_grey: np.ndarray, hom: np.ndarray, layout: CantStopLayout) -> np.ndarray:
     """``hom`` aligned to the print: OpenCV's ECC alignment (``findTransformECC``, a homography) of the
-    top view's edges to the print's, at :data:`CHECK_SCALE` and then twice as fine. Where ECC does not
+    top view's edges to the print's, at :data:`CHECK_SCALE` and then twice as fine. The alignment is
+    kept only when the top view's edges then match the print's better at the finer scale: the spaces
+    repeat every pitch, and ECC started from a fit it cannot improve (the stickers' corners are already
+    that good) may slide a pitch away, which the coarse scale does not see. Where ECC does not
     converge, the homography so far."""
+    start = hom
     for scale in (CHECK_SCALE, 2 * CHECK_SCALE):
         expected = _print_edges(layout, scale)
         top = _top_edges(frame_grey, hom, layout, scale)
@@ -109,9 +132,13 @@ def refine(frame_grey: np.ndarray, hom: np.ndarray, layout: CantStopLayout) -> n
             _, warp = cv2.findTransformECC(expected, top, np.eye(3, dtype=np.float32), cv2.MOTION_HOMOGRAPHY,
                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 80, 1e-5), None, 1)
         except cv2.error:
-            return hom
+            break
         hom = hom @ np.linalg.inv(to) @ warp.astype(np.float64) @ to  # warp: print top view -> frame top view
         hom = hom / hom[2, 2]
+    fine = _print_edges(layout, 2 * CHECK_SCALE)
+    if _ncc(_top_edges(frame_grey, hom, layout, 2 * CHECK_SCALE), fine) <= _ncc(
+            _top_edges(frame_grey, start, layout, 2 * CHECK_SCALE), fine):
+        return start
     return hom
 
 
@@ -136,16 +163,21 @@ def from_outline(frame_bgr: np.ndarray, layout: CantStopLayout) -> np.ndarray | 
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     expected = _print_edges(layout, CHECK_SCALE)
     for quad in _quads(frame_bgr):
-        fits = []
+        starts = []
         for turn in range(4):
             hom = cv2.getPerspectiveTransform(board, np.roll(quad, -turn, axis=0).astype(np.float32)).astype(np.float64)
-            if _ncc(_top_edges(grey, hom, layout, CHECK_SCALE), expected) < MIN_START:
+            starts.append((_ncc(_top_edges(grey, hom, layout, CHECK_SCALE), expected), hom))
+        fits = []  # the two turns that start best are refined (ECC is the cost): the fit and its rival
+        for start, hom in sorted(starts, key=lambda f: -f[0])[:2]:
+            if start < MIN_START:
                 continue
-            hom = refine(grey, hom, layout)
-            whole = _ncc(_top_edges(grey, hom, layout, CHECK_SCALE), expected)
-            fits.append((label_match(grey, hom, layout), whole, hom))
+            refined = refine(grey, hom, layout)
+            whole = _ncc(_top_edges(grey, refined, layout, CHECK_SCALE), expected)
+            if whole < start:  # ECC went astray from a rough outline: the outline's own fit is nearer
+                refined, whole = hom, start
+            fits.append((label_match(grey, refined, layout) + whole, whole, refined))
         fits.sort(key=lambda f: -f[0])
-        if fits and fits[0][1] >= MIN_MATCH and fits[0][0] >= MIN_LABELS and (
+        if fits and fits[0][1] >= MIN_MATCH and fits[0][0] - fits[0][1] >= MIN_LABELS and (
                 len(fits) == 1 or fits[0][0] - fits[1][0] >= MIN_MARGIN):
             return fits[0][2]
     return None
