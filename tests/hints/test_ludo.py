@@ -65,7 +65,7 @@ def test_a_move_forced_by_clearing_the_start_square_says_so():
     # green at 33 (absolute 3 on the 40-square track, green starting at 10) is captured by the forced move
     s = waiting({"red": [0, 20, Y, Y], "green": [33, Y, Y, Y]}, 3, board="mensch40")
     hint = advise(s, 0)
-    assert hint.kind == "clear_start" and hint.reason.endswith("moves on and captures green.")
+    assert hint.kind == "clear_start" and hint.reason.endswith("moves on and captures a green pawn.")
     # without the rule (ludo52) the same position is a free choice again
     s = waiting({"red": [0, 20, Y, Y], "green": [Y, Y, Y, Y]}, 3)
     assert len(s.legal_actions()) == 2 and advise(s, 0).kind != "clear_start"

@@ -309,6 +309,9 @@ def test_a_move_names_its_pawn_by_its_place_on_the_board_not_by_step_numbers():
     state = replace(state, pawns=((2, 3, 10, 20),) + state.pawns[1:])
     assert [pawn_phrase(state, p) for p in (20, 10, 3, 2)] == [
         "the leading pawn", "the second pawn", "the third pawn", "the rearmost pawn"]
+    home = next(p for p in range(200) if state.is_finished_position(p))  # #51: a pawn home is not counted
+    state = replace(state, pawns=((3, 10, 20, home),) + state.pawns[1:])
+    assert [pawn_phrase(state, p) for p in (20, 10, 3)] == ["the leading pawn", "the second pawn", "the rearmost pawn"]
 
 
 def test_the_next_player_is_not_shown_the_last_players_die():
@@ -446,7 +449,7 @@ def test_every_event_is_said_in_the_games_words():
     assert describe(players, rolled, Move(50, 6), done) == "Ada has all pawns home and wins!"
     before, rolled = _pos({"red": [40, 51, 56, 56], "yellow": [27, 30, 56, 56]}, 5)
     moved = rolled.apply(Move(51, 5))
-    assert describe(players, rolled, Move(51, 5), moved) == "Ada brings the second pawn home"
+    assert describe(players, rolled, Move(51, 5), moved) == "Ada brings the leading pawn home"  # of those out
 
 
 def test_mensch40_tries_for_a_six_and_a_pending_bonus_roll_are_told():

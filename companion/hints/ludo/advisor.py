@@ -241,10 +241,10 @@ def clears_start(state: LudoState, seat: int) -> bool:
     return bool(infos) and all(i.move.frm == 0 for i in infos)
 
 
-CAPTURED = {"red": Np_("captured colour", "red"), "green": Np_("captured colour", "green"),
-            "yellow": Np_("captured colour", "yellow"), "blue": Np_("captured colour", "blue")}
-"""Each colour as the object of "captures" (Russian "жёлтую": the pawn's case and gender), untranslated;
-listed one by one so the catalogues hold them."""
+CAPTURED = {"red": Np_("captured", "a red pawn"), "green": Np_("captured", "a green pawn"),
+            "yellow": Np_("captured", "a yellow pawn"), "blue": Np_("captured", "a blue pawn")}
+"""A pawn of each colour as the object of "captures" ("captures a yellow pawn"; Russian "жёлтую фишку":
+the pawn's case and gender), untranslated; listed one by one so the catalogues hold them."""
 
 
 def captured_names(state: LudoState, info: MoveInfo) -> str:
