@@ -26,7 +26,8 @@ state is the replay of the log (so a restart resumes exactly), and ``undo`` drop
 The board (issue 50, where the game's ``board_layout`` is set): after every bank and every bust, and when
 a game resumes, the session compares the board the camera reads with the record
 (:func:`companion.games.cant_stop.check.board_differences`) until a stable reading agrees, the next roll
-is taken, or the players keep the record with ``confirm``. A difference is shown in words
+is taken, the players keep the record with ``confirm``, or the board cannot be read for a while
+(:data:`BOARD_PATIENCE`). A difference is shown in words
 (:attr:`CantStopSession.board_differences`), never written into the record; a hand over the board or a
 piece between spaces is no reading, and the box waits.
 """
@@ -64,6 +65,10 @@ ENTRY_START = (1, 3, 4, 6)
 from one (round from 6 to 1), and the order of the dice does not matter (A.5.2). Over the 1,296 rolls
 this takes 5.9 presses a roll on average, CONFIRM included, where one die at 1 with each new die at the
 one before took 7.5 (every roll entered by :func:`press_for` in ``tests/session/test_cant_stop.py``)."""
+BOARD_PATIENCE = 8
+"""Frames (times ``stable_frames``) the board check waits for a readable board before it gives up for
+this turn: the board reader takes some 100 ms a frame here (three or four times that on the Pi), so a
+board the camera cannot read (not in view, no layout that matches) does not slow the dice for long."""
 ENTRY_EDITS = frozenset({Button.NEXT, Button.BANK, Button.UP, Button.PASS, Button.SET, Button.ADD, Button.REMOVE})
 """The presses that change a roll being entered or corrected (:attr:`RollCheck.steps` keeps what each
 changed)."""
@@ -350,6 +355,7 @@ class CantStopSession(LoggedSession):
         self.board_differences: tuple[BoardDifference, ...] = ()
         """What the last stable board reading showed that the record does not have (empty: agrees)."""
         self._board_stable = Stable(stable_frames)
+        self._board_unread = 0
         self.board_looks = 0
         """How many stable board readings have been compared with the record (the board demo's clock)."""
         self._enter_phase()
@@ -432,7 +438,12 @@ class CantStopSession(LoggedSession):
             return
         if reading.markers is None or reading.runners is None:
             self._board_stable.reset()  # a hand over the board, a piece between spaces: wait
+            self._board_unread += 1
+            if self._board_unread >= BOARD_PATIENCE * self._board_stable.frames and not self.board_differences:
+                self.board_pending = False
+                log.info("the board could not be read to compare it with the record: %s", reading.board_problem)
             return
+        self._board_unread = 0
         key = (tuple(sorted((s, tuple(sorted(m.items()))) for s, m in reading.markers.items())),
                tuple(sorted(reading.runners.items())))
         if not self._board_stable.feed(key):
@@ -625,6 +636,7 @@ class CantStopSession(LoggedSession):
         self.board_pending = after.turn != before.turn and after.phase is Phase.ROLL
         self.board_differences = ()
         self._board_stable.reset()
+        self._board_unread = 0
         if isinstance(action, Roll):
             self._keep(self.check)
             self.confirmed = self.check

@@ -140,3 +140,17 @@ def test_the_board_demo_catches_what_was_left_wrong_and_passes_the_board_put_rig
     assert result["steps"][1]["said"] == "Take the runner off 7 (space 1)"
     assert result["steps"][3]["said"] == "Ben's marker on 10 should stand on space 1: it is on 2"
     assert result["steps"][6]["said"] == "Ben's marker on 4 is missing: it belongs on space 1"
+
+
+def test_a_board_the_camera_cannot_read_is_not_waited_for_all_turn(store):
+    """The board reader is slow on the Pi: a board that cannot be read (not in view) is given up for the
+    turn after BOARD_PATIENCE x stable_frames frames; a difference already shown is kept."""
+    from companion.session.cant_stop import BOARD_PATIENCE
+
+    session = session_of(store)
+    press(session, "choose 1", "confirm")
+    for _ in range(BOARD_PATIENCE * 2 - 1):
+        session.on_frame(FRAME, CantStopReading(NO_DICE, board_problem="board not found"))
+    assert session.board_pending and session.wants_board
+    session.on_frame(FRAME, CantStopReading(NO_DICE, board_problem="board not found"))
+    assert not session.board_pending and not session.wants_board
