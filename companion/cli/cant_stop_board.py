@@ -26,32 +26,33 @@ import cv2
 import numpy as np
 
 from companion.cli.images import read_each_image
-from companion.errors import UserError
-from vision.board.cant_stop import (LAYOUTS, MARKER_COLOURS, CantStopBoardReading, CantStopLayout, layout_named,
+from companion.errors import UserError, VariantError
+from companion.games.cant_stop import CantStopConfig
+from companion.games.cant_stop.config import DEFAULT_MARKER_COLOURS
+from vision.board.cant_stop import (LAYOUTS, CantStopBoardReading, CantStopLayout, layout_named,
                                     read_cant_stop_board)
 from vision.board.cant_stop.layouts import STICKER_IDS
 from vision.board.aruco import marker_image
 from vision.board.cant_stop.printed import PAPERS_MM, write_print
 
-DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
-"""The markers' colours by seat when ``marker_colours`` is not given."""
 EVAL_KEYS = ("positions", "exact", "refused", "false_accepts", "refused_low_tilt", "with_clutter",
              "clutter_false_accepts", "ms_median")
 
 
 def reader_settings(variant: dict[str, str]) -> tuple[CantStopLayout, tuple[str, ...]]:
-    """(layout, marker colours) from ``--variant`` settings ``board_layout`` and ``marker_colours``.
-    Raises :class:`UserError` naming the setting for an unknown layout or colour."""
+    """(layout, marker colours) from ``--variant`` settings ``board_layout`` (default ``companion``) and
+    ``marker_colours`` (checked as the game's own variant: :class:`CantStopConfig`). Raises
+    :class:`UserError` naming the setting for an unknown layout or colour."""
     try:
         layout = layout_named(variant.get("board_layout", "companion"))
     except ValueError as error:
         raise UserError(f"--variant board_layout: {error}") from None
-    colours = tuple(c.strip() for c in variant.get("marker_colours", "+".join(DEFAULT_COLOURS)).split("+") if c.strip())
-    unknown = [c for c in colours if c not in MARKER_COLOURS]
-    if unknown or not colours or len(set(colours)) != len(colours):
-        raise UserError(f"--variant marker_colours: one colour a seat, joined by '+', of {', '.join(MARKER_COLOURS)} "
-                        f"(not {'+'.join(colours) or 'nothing'})")
-    return layout, colours
+    try:
+        given = variant.get("marker_colours", DEFAULT_MARKER_COLOURS)
+        colours = CantStopConfig.from_variant({"marker_colours": given})
+    except VariantError as error:
+        raise UserError(f"--variant marker_colours: {error}") from None
+    return layout, colours.seat_colours
 
 
 def _line(name: str, reading: CantStopBoardReading) -> str:

@@ -53,6 +53,7 @@ import numpy as np
 
 from companion.games.ludo import (YARD, BoardGeometry, LudoConfig, LudoState, Move, Phase, Roll, StartWith,
     action_to_dict, load_board)
+from vision.board.pinhole import plane_homography
 from vision.board.render import Position, Scene, camera, render
 
 # Die pips on the 3x3 lattice (-1, 0, 1) of a face.
@@ -400,9 +401,7 @@ def _roll_value(state: LudoState, rng: random.Random, prefer_captures: bool) -> 
 
 def homography(geometry: BoardGeometry, scene: Scene) -> np.ndarray:
     """The 3x3 homography from board grid cells to image pixels of ``scene``'s camera."""
-    cam = camera(geometry, scene)
-    hom = cam[:, [0, 1, 3]]
-    return hom / hom[2, 2]
+    return plane_homography(camera(geometry, scene))
 
 
 def table_photo(geometry: BoardGeometry, state: LudoState, scene: Scene, die) -> np.ndarray:

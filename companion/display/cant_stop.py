@@ -230,7 +230,11 @@ def screen_layout(view: ScreenView, size: tuple[int, int] = (800, 480)) -> Scree
     advisor's longest, in German or Russian) takes a band under the board and the panel, and the board
     gives up that band's height (``hint.hint_band_height``), as on a view without the band's space; with
     a notice showing, the hint is first cut to its advice (:func:`fitted`)."""
-    view = fitted(view, size)
+    return _laid_out(fitted(view, size), size)
+
+
+def _laid_out(view: ScreenView, size: tuple[int, int]) -> ScreenLayout:
+    """:func:`screen_layout` of a view already :func:`fitted`."""
     frame = chrome_layout(view.chrome, size)
     layout = ScreenLayout.for_body(size, frame.body)
     if view.chrome.band_space and not view.chrome.notice:
@@ -254,7 +258,7 @@ def draw(surface: pygame.Surface, view: ScreenView) -> BoardLayout:
     """
     view = fitted(view, surface.get_size())
     draw_chrome(surface, view.chrome)
-    layout = screen_layout(view, surface.get_size())
+    layout = _laid_out(view, surface.get_size())
     styles = board_styles(view)
     board = draw_board(surface, layout.board, view.board, styles, layout.normal)
     draw_side_panel(surface, view, layout)

@@ -82,6 +82,7 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
     pygame.draw.rect(surface, BOARD_BG, rect)
     n = geo.grid_size
     corner = (n - 3) // 2  # yard quarter side (6 on ludo52, 4 on mensch40)
+    yard_scale = _yard_scale(geo)
     for colour, g in geo.colours.items():
         r0 = 0 if g.yard[0][0] < n // 2 else n - corner
         c0 = 0 if g.yard[0][1] < n // 2 else n - corner
@@ -89,7 +90,7 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
             pygame.draw.rect(surface, COLOURS[colour], _cell_rect(rect, geo, (r0, c0)).union(
                 _cell_rect(rect, geo, (r0 + corner - 1, c0 + corner - 1))))
         for cell in g.yard:  # a place: a ring, so that a pawn standing on it is the filled disc
-            place = rect.width / n * _yard_scale(geo) * 0.45
+            place = rect.width / n * yard_scale * 0.45
             pygame.draw.circle(surface, LIGHT[colour], cell_centre(rect, geo, cell), place, max(2, round(place / 4)))
             pygame.draw.circle(surface, LINE, cell_centre(rect, geo, cell), place, 1)
         for cell in g.home_column:
@@ -118,7 +119,7 @@ def draw_board(surface: pygame.Surface, rect: pygame.Rect, view: LudoView) -> No
     for cell, colours in groups.items():
         cx, cy = cell_centre(rect, geo, cell)
         # a yard's places lie apart: a pawn there is drawn as large as its place
-        size = radius * _yard_scale(geo) if cell in yards else radius
+        size = radius * yard_scale if cell in yards else radius
         for j, colour in enumerate(colours[:4]):
             dx = (j - (len(colours[:4]) - 1) / 2) * size * 0.55
             # black rim, white ring, its colour: a pawn stands out on its own colour's yard as well

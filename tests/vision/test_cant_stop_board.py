@@ -125,6 +125,14 @@ def test_a_white_runner_under_a_tinted_lamp_is_white():
     assert reading.runners == position.runners
 
 
+def _found(layout, position, scene) -> tuple[str, bool]:
+    """How the board of ``position`` rendered in ``scene`` was found, and whether every space lies within
+    0.1 pitch of the truth."""
+    shot = render(layout, position, scene)
+    reading = read_cant_stop_board(shot.image, layout, COLOURS)
+    return reading.how, _space_error(layout, np.array(reading.homography), shot.homography) < 0.1
+
+
 def test_the_stickers_fit_is_not_slid_a_pitch_by_the_refinement():
     # the spaces repeat every pitch: ECC started from the stickers' fit must not slide it away
     layout = LAYOUTS["diamond"]
@@ -133,10 +141,7 @@ def test_the_stickers_fit_is_not_slid_a_pitch_by_the_refinement():
     scene = Scene(size=(1024, 768), turn=153, tilt=5, fill=0.61, focal=1.38, light=(0.79, 1.06, 0.99),
                   gradient=0.28, kind="disc", runner_kind="disc", piece_size=0.49, stickers=True, table=5, face=1,
                   seed=466735422)
-    shot = render(layout, position, scene)
-    reading = read_cant_stop_board(shot.image, layout, COLOURS)
-    assert reading.how == "stickers"
-    assert _space_error(layout, np.array(reading.homography), shot.homography) < 0.1
+    assert _found(layout, position, scene) == ("stickers", True)
 
 
 def test_a_board_faint_against_the_table_is_found_by_its_outline():
@@ -144,10 +149,7 @@ def test_a_board_faint_against_the_table_is_found_by_its_outline():
     layout = LAYOUTS["mountain"]
     scene = Scene(size=(1024, 768), turn=-136, tilt=11, fill=0.62, focal=1.05, light=(1.13, 0.82, 0.82),
                   kind="pawn", table=5, face=1, seed=991300876)
-    shot = render(layout, POSITION, scene)
-    reading = read_cant_stop_board(shot.image, layout, COLOURS)
-    assert reading.how == "outline"
-    assert _space_error(layout, np.array(reading.homography), shot.homography) < 0.1
+    assert _found(layout, POSITION, scene) == ("outline", True)
 
 
 def test_a_runner_sharing_a_space_is_read_or_the_reading_refused():

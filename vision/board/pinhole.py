@@ -96,6 +96,13 @@ def looking_down(size: tuple[int, int], focal: float, span: float, fill: float, 
     return k @ np.column_stack([rot[:, 0], rot[:, 1], -rot[:, 2], tvec])
 
 
+def plane_homography(cam: np.ndarray) -> np.ndarray:
+    """The 3x3 homography of the board plane (``z = 0``) to image pixels of the 3x4 camera ``cam``,
+    scaled so its last entry is 1."""
+    hom = cam[:, [0, 1, 3]]
+    return hom / hom[2, 2]
+
+
 def ring(x: float, y: float, z: float, r: float, k: int = 20) -> np.ndarray:
     """(k, 3) points of a horizontal circle of radius ``r`` round ``(x, y)`` at height ``z``."""
     a = np.linspace(0, 2 * math.pi, k, endpoint=False)

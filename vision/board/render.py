@@ -21,7 +21,7 @@ import numpy as np
 from vision.board.geometry import BoardGeometry
 from vision.board.aruco import MARKER_CELLS, marker_centres, marker_image
 from vision.board.layouts import layout_for
-from vision.board.pinhole import looking_down, project, ring
+from vision.board.pinhole import looking_down, plane_homography, project, ring
 from vision.board.printed import print_image, to_top
 
 PAWN_BGR = {"red": (30, 25, 205), "green": (25, 150, 10), "yellow": (20, 205, 250), "blue": (250, 170, 10)}
@@ -140,8 +140,7 @@ def render(geometry: BoardGeometry, position: Position, scene: Scene = Scene(),
     rng = np.random.default_rng(scene.seed)
     w, h = scene.size
     cam = camera(geometry, scene)
-    hom = cam[:, [0, 1, 3]]
-    hom = hom / hom[2, 2]
+    hom = plane_homography(cam)
     scale = 32
     art, _ = print_image(layout, clockwise, scale)
     img = np.empty((h, w, 3), np.uint8)

@@ -77,3 +77,13 @@ def test_a_seat_or_a_column_the_game_does_not_have_is_refused():
         board_differences(state, {2: {}}, {})
     with pytest.raises(ValueError, match="column 13"):
         board_differences(state, {}, {13: 1})
+
+
+def test_the_variants_name_the_layouts_and_colours_the_reader_knows():
+    """The rules package lists the board layouts and marker colours without importing the reader (it loads
+    OpenCV); the lists must stay those of ``vision.board.cant_stop``."""
+    from companion.games.cant_stop.config import BOARD_LAYOUTS, MARKER_COLOURS
+    from vision.board.cant_stop import LAYOUTS
+    from vision.board.cant_stop import MARKER_COLOURS as READ
+
+    assert BOARD_LAYOUTS == ("none", *LAYOUTS) and MARKER_COLOURS == READ

@@ -25,7 +25,7 @@ from vision.board.aruco import marker_image
 from vision.board.cant_stop.find import sticker_corners
 from vision.board.cant_stop.layouts import COLUMNS, CantStopLayout
 from vision.board.cant_stop.printed import print_image, to_top
-from vision.board.pinhole import looking_down, project, ring
+from vision.board.pinhole import looking_down, plane_homography, project, ring
 
 PIECE_BGR = {"red": (45, 40, 205), "orange": (30, 125, 245), "yellow": (40, 215, 240), "green": (60, 165, 40),
              "blue": (200, 110, 30), "purple": (150, 45, 125), "white": (238, 238, 234), "black": (35, 35, 38)}
@@ -179,8 +179,7 @@ def render(layout: CantStopLayout, position: Position, scene: Scene = Scene()) -
     rng = np.random.default_rng(scene.seed)
     w, h = scene.size
     cam = camera(layout, scene)
-    hom = cam[:, [0, 1, 3]]
-    hom = hom / hom[2, 2]
+    hom = plane_homography(cam)
     scale = 40
     art = print_image(layout, scale, FACES_BGR[0] if layout.printed_stickers else FACES_BGR[scene.face % len(FACES_BGR)])
     img = np.empty((h, w, 3), np.uint8)
