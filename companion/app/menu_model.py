@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from companion.commands import Button, Command
 from companion.errors import UserError
 from companion.i18n import LANGUAGES, N_, Nn_, Np_, _, alphabet, current_language, listing, moment, ngettext
+from companion.app.prints import printable
 from companion.names import seat_name
 from companion.registry import GAMES, MAX_NAME_LENGTH, game_title, menu_switches
 from companion.screens.common import key_legend
@@ -119,6 +120,10 @@ class MenuData(Protocol):
     def unreadable(self) -> int:
         """Saved games left out of the lists because their row cannot be read (0: none; the log names
         each, ``companion.store.Store.skipped``)."""
+
+    def save_prints(self, game: str, variant: Mapping[str, Any]) -> str:
+        """Write the printable board of ``game`` with ``variant`` (``companion.app.prints``); returns the
+        message for the screen: where the files went, or what went wrong."""
 
 
 @dataclass(frozen=True)
@@ -289,6 +294,8 @@ class MenuModel:
             items = [MenuItem(_("Start the game"))]
             items += [MenuItem(f"{_(key.label)}: {_show(key, self._draft.variant.get(key.name, key.menu[0]))}")
                       for key in menu_switches(self._draft.game)]
+            if printable(self._draft.game, self._draft.variant):
+                items.append(MenuItem(_("Save the board to print")))
             return items
         if screen is Screen.SAVED:
             return [MenuItem(_saved_line(g)) for g in self._saved]
@@ -364,6 +371,9 @@ class MenuModel:
                 action = StartGame(draft.game, tuple(draft.names), dict(draft.variant))
                 self._home()
                 return action
+            if index > len(menu_switches(self._draft.game)):  # "Save the board to print", after the switches
+                self.message = self.data.save_prints(self._draft.game, dict(self._draft.variant))
+                return None
             key = menu_switches(self._draft.game)[index - 1]
             current = self._draft.variant.get(key.name, key.menu[0])
             position = key.menu.index(current) if current in key.menu else -1

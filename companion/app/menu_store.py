@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from companion.app.language import store_choice
 from companion.app.menu_model import FinishedGame, SavedGame
+from companion.app.prints import save_board_prints
 from companion.errors import CompanionError
 from companion.i18n import _, set_language
 from companion.names import is_seat_name
@@ -123,3 +126,15 @@ class StoreMenuData:
             logger.error("cannot keep the language chosen: %s", error)
             return _("The language is used now but could not be kept: {error}").format(error=error)
         return ""
+
+    def save_prints(self, game: str, variant: Mapping[str, Any]) -> str:
+        """Write the printable board (:func:`companion.app.prints.save_board_prints`) onto a USB stick, else
+        into the state directory (the store's folder when none was given); returns the screen's message."""
+        folder = self.state_dir if self.state_dir is not None else self.store.path.parent
+        try:
+            written = save_board_prints(game, variant, folder)
+        except OSError as error:
+            logger.error("cannot write the printable board: %s", error)
+            return _("The board could not be saved: {error}").format(error=error.strerror or error)
+        logger.info("printable board written: %s", ", ".join(map(str, written)))
+        return _("Board saved for A4 and A3 printing in {folder}").format(folder=written[0].parent)

@@ -31,6 +31,10 @@ class FakeData:
         self.language = code
         return ""
 
+    def save_prints(self, game, variant):
+        self.printed = (game, dict(variant))
+        return f"saved {variant['board_layout']}"
+
     def saved_games(self):
         return list(self.saved)
 
@@ -362,3 +366,17 @@ def test_a_name_is_spelled_both_ways_in_few_presses():
     press(model, PASS)  # from A back past the greyed "Done: " and "space" (nothing spelled) to Z
     view = model.view()
     assert view.items[view.selected].label == "Z"
+
+
+def test_the_board_to_print_is_offered_once_the_camera_checks_one():
+    data = FakeData()
+    model = MenuModel(data, ALL)
+    press(model, CONFIRM, CONFIRM, CONFIRM, CONFIRM, CONFIRM)  # Can't Stop, 2 players, two names
+    assert model.screen is Screen.VARIANTS
+    assert "Save the board to print" not in labels(model)  # board_layout none: no board is read
+    layout_item = next(i for i, label in enumerate(labels(model)) if label.startswith("Board the camera checks"))
+    press(model, Command(Button.CHOOSE, (layout_item + 1,)))  # none -> companion
+    assert labels(model)[-1] == "Save the board to print"
+    press(model, *pick_sequence(model, "Save the board to print"))
+    assert data.printed == ("cant-stop", {"board_layout": "companion"})
+    assert model.screen is Screen.VARIANTS and model.view().message == "saved companion"

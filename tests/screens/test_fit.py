@@ -366,6 +366,9 @@ def _menu_views():
         def choose_language(self, code):
             return ""  # the language of the test stays
 
+        def save_prints(self, game, variant):
+            return _("Board saved for A4 and A3 printing in {folder}").format(folder="/media/pi/KINGSTON-32G")
+
     available = {entry.name: True for entry in GAMES}
     model = MenuModel(Data(), available)
     yield "main", model.view()
@@ -399,6 +402,9 @@ def _menu_views():
             for _value in key.menu:
                 model.handle(Command(Button.CHOOSE, (k + 1,)))
                 yield f"{entry.name} switch {key.name}", model.view()
+                if model.view().items[-1].label == _("Save the board to print"):
+                    model.handle(Command(Button.CHOOSE, (len(model.view().items),)))
+                    yield f"{entry.name} board saved", model.view()
     model = MenuModel(Data(), available)
     for command in (Command(Button.CONFIRM), Command(Button.CONFIRM), Command(Button.CONFIRM)):
         model.handle(command)
