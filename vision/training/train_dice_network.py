@@ -1,0 +1,292 @@
+"""Train the one dice network (issue 53, first stage; development only): one trunk, four heads.
+
+``python -m vision.training.train_dice_network [--seed S] [--epochs E] [--designs N] [--rune55 N]
+[--cocked N] [--game-tables N] [--minutes M] [--init PT] [--out DIR]``
+
+Needs torch and onnx (as :mod:`vision.training.train_dice`; neither is a run-time dependency) and
+``../shared/data/dice``. The input is the reader's crop (:func:`vision.dice.networks.face_crop`, 32 px,
+one view); a trunk of six 3x3 convolutions (16-32-64-64-128-128 channels, ~280 k weights, ~8.7 M
+multiply-adds a crop: one view of it costs about what one of today's face classifier's does, where the
+first pass runs three classifiers on two views each) feeds four heads: ``face`` (7 logits: no die face,
+1-6), ``gate`` (2: not a die, a die), ``cocked`` (2: flat, cocked) and ``embedding`` (64 numbers,
+L2-normalised), trained with a cosine softmax with a margin (CosFace, scale 16, margin 0.2) over the
+design-and-face classes of :mod:`vision.training.dice_network_data`, where the same face of one design is
+one class. ``features`` (the trunk's 128 pooled numbers) is exported too.
+
+Data and splits (:func:`vision.training.dice_network_data`): byler_d6's training photos (the split of
+train_dice, seed 0: its held-out 20 % and the bundled photos never seen), rune55's groups but
+``circular_cam_gray`` (left out, with every near-copy of its photos in the other groups), at most
+``--rune55`` photos of the rest (drawn with the seed), ``--designs`` rendered designs, ``--cocked`` cocked
+tables and ``--game-tables`` game tables (reader's found boxes). pi_cam_tray and ivory_grid are measured
+only. Writes into ``--out`` (default ``assets/dice_model``) ``dice_network.pt`` (the checkpoint: weights
+and the cosine classes' centres, each epoch, so a stopped run leaves its last epoch; ``--init`` fine-tunes
+from one), ``dice_network.onnx`` (for ``cv2.dnn``; input ``crops``, outputs ``face``, ``gate``,
+``cocked``, ``embedding``, ``features``) and ``dice_network_manifest.json`` (command, seed, data and
+splits, seconds, figures). Training stops after ``--minutes`` even mid-schedule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.dice.networks import model_dir
+from vision.training.command import command_line
+
+MODEL_FILE, CHECKPOINT_FILE, MANIFEST_FILE = "dice_network.onnx", "dice_network.pt", "dice_network_manifest.json"
+EMBED, SCALE, MARGIN = 64, 16.0, 0.2
+
+
+def build_net(classes: int):
+    """The network (torch module): trunk, heads, and the cosine classes' centres (``classes`` x EMBED)."""
+    import torch
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    class DiceNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.trunk = nn.Sequential(*block(3, 16), nn.MaxPool2d(2), *block(16, 32), nn.MaxPool2d(2),
+                                       *block(32, 64), *block(64, 64), nn.MaxPool2d(2), *block(64, 128),
+                                       *block(128, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+            self.face, self.gate, self.cocked = nn.Linear(128, 7), nn.Linear(128, 2), nn.Linear(128, 2)
+            self.embed = nn.Linear(128, EMBED)
+            self.centres = nn.Parameter(torch.randn(classes, EMBED) * 0.1)
+
+        def forward(self, x):
+            f = self.trunk(x)
+            e = self.embed(f)
+            e = e / torch.sqrt((e * e).sum(1, keepdim=True) + 1e-12)
+            return self.face(f), self.gate(f), self.cocked(f), e, f
+
+    return DiceNet()
+
+
+def losses(net, out, batch) -> dict:
+    """The heads' losses of one batch (each head over the samples that have its target)."""
+    import torch
+    import torch.nn.functional as F
+
+    face, gate, cocked, emb, _ = out
+    got = {}
+    m = batch["face"] >= 0
+    if m.any():
+        got["face"] = F.cross_entropy(face[m], batch["face"][m], label_smoothing=0.05)
+    for name, logits in (("gate", gate), ("cocked", cocked)):
+        t = batch[name]
+        m = t >= 0
+        if m.any():
+            p = torch.log_softmax(logits[m], 1)
+            got[name] = -(t[m] * p[:, 1] + (1 - t[m]) * p[:, 0]).mean()
+    m = batch["design"] >= 0
+    if m.any():
+        w = F.normalize(net.centres, dim=1)
+        cos = emb[m] @ w.T
+        target = batch["design"][m]
+        cos = cos - MARGIN * F.one_hot(target, cos.shape[1])
+        got["embedding"] = F.cross_entropy(SCALE * cos, target)
+    return got
+
+
+class Exported:
+    """The heads alone (no centres) for the ONNX export."""
+
+    def __new__(cls, net):
+        import torch.nn as nn
+
+        class Heads(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.net = net
+
+            def forward(self, crops):
+                return self.net(crops)
+
+        return Heads()
+
+
+def export(net, path: Path) -> None:
+    import torch
+
+    net.eval()
+    torch.onnx.export(Exported(net), torch.zeros(1, 3, 32, 32), str(path), input_names=["crops"],
+                      output_names=["face", "gate", "cocked", "embedding", "features"],
+                      dynamic_axes={k: {0: "n"} for k in ("crops", "face", "gate", "cocked", "embedding", "features")},
+                      opset_version=13, dynamo=False)
+
+
+def train(net, data: dict, epochs: int, seed: int, deadline: float, save, log=print) -> int:
+    """Train ``net`` on ``data`` (arrays of :meth:`dice_network_data.Samples.arrays`) for ``epochs``
+    (AdamW, one-cycle, batches of 256, half mirrored) or until ``deadline`` (time.time()); ``save(epoch)``
+    after each epoch. Returns the epochs done."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    tensors = {k: torch.from_numpy(v) for k, v in data.items()}
+    n = len(data["x"])
+    steps = epochs * math.ceil(n / 256)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=6e-3, total_steps=steps)
+    gen = torch.Generator().manual_seed(seed)
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(n, generator=gen)
+        sums: dict[str, float] = {}
+        for i in range(0, n, 256):
+            idx = order[i:i + 256]
+            batch = {k: v[idx] for k, v in tensors.items()}
+            x = batch["x"].float()
+            if torch.rand(1, generator=gen).item() < 0.5:
+                x = x.flip(3)
+            got = losses(net, net(x), batch)
+            loss = sum(got.values())
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            for k, v in got.items():
+                sums[k] = sums.get(k, 0.0) + float(v.detach()) * len(idx) / n
+        log(f"epoch {epoch + 1}/{epochs}: " + ", ".join(f"{k} {v:.4f}" for k, v in sums.items()))
+        save(epoch + 1)
+        if time.time() > deadline:
+            log("time is up: stopping")
+            return epoch + 1
+    return epochs
+
+
+def face_accuracy(net, x: np.ndarray, y: np.ndarray) -> dict:
+    import torch
+
+    if not len(y):
+        return {"crops": 0}
+    net.eval()
+    with torch.no_grad():
+        face = torch.cat([net(torch.from_numpy(x[i:i + 512]))[0] for i in range(0, len(x), 512)]).numpy()
+    return {"crops": int(len(y)), "accuracy": round(float((face.argmax(1) == y).mean()), 4)}
+
+
+def gather(args, log=print) -> tuple[dict, dict]:
+    """(arrays, data list) of the training samples (module docstring)."""
+    from vision.dice.reader import shipped_reader
+    from vision.training import dice_network_data as d
+    from vision.training.train_dice_detect import split_photos
+
+    rng = np.random.default_rng(args.seed)
+    out = d.Samples()
+    train_photos, heldout, bundled = split_photos()
+    for path, item in train_photos:
+        import cv2
+
+        d.labelled_samples(out, cv2.imread(str(path), cv2.IMREAD_COLOR), list(item.boxes), rng, 0, 6, 6, 3)
+    log(f"byler_d6: {len(train_photos)} photos, {len(out.xs)} crops")
+    groups = d.rune55_groups()
+    left_out = groups.pop(d.LEFT_OUT_GROUP)
+    others = [p for g in groups.values() for p in g]
+    copies = d.near_copies(others, left_out)
+    copy_names = {others[i][0].name for i in copies}
+    log(f"rune55: {len(copies)} near-copies of {d.LEFT_OUT_GROUP} photos left out")
+    rune_list = {}
+    for k, (name, photos) in enumerate(sorted(groups.items())):
+        kept = [p for p in photos if p[0].name not in copy_names]
+        take = max(1, round(args.rune55 * len(kept) / max(1, len(others) - len(copies))))
+        chosen = [kept[i] for i in sorted(rng.choice(len(kept), min(take, len(kept)), replace=False))]
+        import cv2
+
+        for path, item in chosen:
+            d.labelled_samples(out, cv2.imread(str(path), cv2.IMREAD_COLOR), list(item.boxes), rng, 1 + k, 3, 2, 1)
+        rune_list[name] = {"design": 1 + k, "photos": len(chosen), "of": len(photos),
+                           "near_copies_dropped": len(photos) - len(kept)}
+    log(f"rune55 trained groups: {rune_list}; {len(out.xs)} crops")
+    first = 1 + len(groups)
+    d.rendered_samples(out, args.designs, first, rng)
+    log(f"rendered designs: {args.designs}; {len(out.xs)} crops")
+    d.cocked_samples(out, args.cocked, rng)
+    d.game_table_samples(out, args.game_tables, args.seed + 3000, rng)
+    log(f"cocked and game tables: {len(out.xs)} crops")
+    arrays = out.arrays()
+    distilled = d.distil_gate(arrays, shipped_reader().networks)
+    data_list = {
+        "byler_d6": {"trained": f"{len(train_photos)} training photos (train_dice_detect.split_photos, seed 0)",
+                     "heldout": f"{len(heldout)} photos (measured)", "bundled": f"{len(bundled)} photos (never)"},
+        "rune55": {"left_out_group": d.LEFT_OUT_GROUP, "left_out_photos": len(left_out), "trained_groups": rune_list,
+                   "near_copy_rule": f"same dice values and 16x16 thumbnail correlation >= {d.NEAR_COPY} "
+                                     "(any quarter turn or mirror)"},
+        "rendered": {"designs": args.designs, "design_ids": f"{first}..{first + args.designs - 1}",
+                     "families": "plain pips (random body and pip colours, per-face pip colours 30 %), marbled "
+                                 "30 %, one face a random glyph 35 %; no skull, star or translucent body"},
+        "cocked_tables": args.cocked, "game_tables": f"{args.game_tables} with dice, {max(1, args.game_tables // 3)} empty",
+        "measured_only": ["pi_cam_tray", "ivory_grid", "rune55/" + d.LEFT_OUT_GROUP, "byler_d6 held out"],
+        "crops": int(len(arrays["face"])), "design_classes": int(first + args.designs) * 6,
+        "gate_targets_distilled_from_dice_heads": distilled,
+    }
+    return arrays, data_list
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.training.train_dice_network", description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--designs", type=int, default=400, help="rendered designs (default 400)")
+    parser.add_argument("--rune55", type=int, default=1500, help="photos of rune55's trained groups (default 1500)")
+    parser.add_argument("--cocked", type=int, default=400, help="rendered cocked tables (default 400)")
+    parser.add_argument("--game-tables", type=int, default=150, help="game tables with dice (default 150)")
+    parser.add_argument("--minutes", type=float, default=50.0, help="stop training after this long (default 50)")
+    parser.add_argument("--init", type=Path, default=None, help="a checkpoint (.pt) to fine-tune from")
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default assets/dice_model)")
+    args = parser.parse_args(argv)
+    import torch
+
+    from vision.training import dice_network_data as d
+    from vision.training.train_dice import _photos
+    from vision.training.train_dice_detect import split_photos
+
+    start = time.time()
+    log = lambda line: print(f"[{time.time() - start:6.0f} s] {line}", flush=True)  # noqa: E731
+    out = args.out or model_dir()
+    out.mkdir(parents=True, exist_ok=True)
+    arrays, data_list = gather(args, log)
+    log(f"{len(arrays['face'])} crops")
+    classes = data_list["design_classes"]
+    net = build_net(classes)
+    if args.init:
+        state = torch.load(args.init)["state"]
+        if state["centres"].shape != net.centres.shape:
+            del state["centres"]
+        net.load_state_dict(state, strict=False)
+    tests = {"byler_d6_heldout": d.plain_crops(split_photos()[1]), "pi_cam_tray": d.plain_crops(_photos("pi_cam_tray"))}
+    command = command_line(parser, args, always=("seed", "epochs"), leave_out=("out",))
+
+    def save(epoch: int) -> None:
+        torch.save({"state": net.state_dict(), "epoch": epoch, "command": command, "classes": classes},
+                   out / CHECKPOINT_FILE)
+        export(net, out / MODEL_FILE)
+        data = (out / MODEL_FILE).read_bytes()
+        manifest = {
+            "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+            "checkpoint": CHECKPOINT_FILE, "command": command, "seed": args.seed, "epochs_done": epoch,
+            "epochs": args.epochs, "input": "crops (n, 3, 32, 32) float32 from vision.dice.networks.face_crop",
+            "outputs": {"face": "7 logits: no die face, 1-6", "gate": "2 logits: not a die, a die",
+                        "cocked": "2 logits: flat, cocked", "embedding": f"{EMBED}, L2-normalised",
+                        "features": "128, the trunk's pooled features"},
+            "data": data_list, "figures": {name: face_accuracy(net, *xy) for name, xy in tests.items()},
+            "seconds": round(time.time() - start, 1),
+        }
+        (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
+        log(f"saved epoch {epoch}: {json.dumps(manifest['figures'])}")
+
+    train(net, arrays, args.epochs, args.seed, start + args.minutes * 60, save, log)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
