@@ -181,14 +181,22 @@ def apply_errata(item, rows: list[dict]):
 def match_to_boxes(obs: DiceObservation, boxes) -> list[int | None]:
     """For each read die, the index of its matched labelled box, or None.
 
-    A pair is possible when the labelled box contains the centre of the read die's box; pairs are taken
-    nearest first (centre to centre), each box and each die used at most once.
+    A pair is possible when the labelled box contains the centre of the read die's box, or when the
+    labelled box lies inside the read die's box (up to :data:`INSIDE_SLACK` of its side), no other
+    labelled box does, and the read box's side is at most :data:`SIDE_VIEW` times the label's: a set that
+    boxes a die's top face alone (rune55) gives, for a die seen from the side, a box in the upper part of
+    the box round the whole die, while a box round two touching dice holds both of theirs, and a box
+    round a die and the card it lies on is far larger: both stay unmatched. Pairs are taken nearest first
+    (centre to centre), each box and each die used at most once.
     """
     pairs = []
     for i, die in enumerate(obs.dice):
         cx, cy = (die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2
+        inside = [j for j, (_, b) in enumerate(boxes) if _inside(b, die.box)]
+        if len(inside) != 1 or _side(die.box) > SIDE_VIEW * _side(boxes[inside[0]][1]):
+            inside = []
         for j, (_, (x0, y0, x1, y1)) in enumerate(boxes):
-            if x0 <= cx <= x1 and y0 <= cy <= y1:
+            if (x0 <= cx <= x1 and y0 <= cy <= y1) or inside == [j]:
                 pairs.append((np.hypot(cx - (x0 + x1) / 2, cy - (y0 + y1) / 2), i, j))
     match: list[int | None] = [None] * len(obs.dice)
     used = set()
@@ -197,6 +205,27 @@ def match_to_boxes(obs: DiceObservation, boxes) -> list[int | None]:
             match[i] = j
             used.add(j)
     return match
+
+
+SIDE_VIEW = 1.6
+"""The most a box round a whole die may be, side for side, the box round its top face alone: a cube seen
+up to 45 degrees off overhead shows its top face and one side face, together at most sqrt(2) of the top
+face's side high (and a little slack)."""
+INSIDE_SLACK = 0.1
+"""How far (a fraction of the read box's side) a labelled box may reach past the read box and still lie
+inside it: a label drawn by hand is a few pixels off."""
+
+
+def _side(box) -> float:
+    """The longer side of ``box`` (x0, y0, x1, y1)."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def _inside(inner, outer) -> bool:
+    """Whether box ``inner`` lies inside box ``outer`` (each (x0, y0, x1, y1)), up to :data:`INSIDE_SLACK`."""
+    slack = INSIDE_SLACK * _side(outer)
+    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack and inner[2] <= outer[2] + slack
+            and inner[3] <= outer[3] + slack)
 
 
 def _fraction(num: int, den: int) -> float | None:

@@ -313,3 +313,16 @@ def test_ivory_grid_set():
     assert r["die_precision"] >= 0.9 and r["found"] >= 0.99
     assert r["unflagged_precision"] >= 0.99
     assert r["flag_rate"] <= 0.2
+
+
+def test_a_label_round_the_top_face_alone_matches_the_whole_die_seen_from_the_side():
+    # rune55 boxes the top face; seen from the side, the reader's box holds the side face too: its centre
+    # lies below the label's box, which lies inside it
+    boxes = [(6, (100, 100, 140, 130)), (2, (300, 100, 340, 140))]
+    whole = DiceObservation((die(6, (98, 98, 142, 160)),), (640, 640))
+    assert dice_eval.match_to_boxes(whole, boxes) == [0]
+    # a box round a die and the card it lies on (over 1.6 times the die), or round two dice, is no match
+    card = DiceObservation((die(6, (60, 90, 180, 250)),), (640, 640))
+    assert dice_eval.match_to_boxes(card, boxes) == [None]
+    two = DiceObservation((die(6, (95, 95, 345, 170)),), (640, 640))
+    assert dice_eval.match_to_boxes(two, boxes) == [None]
