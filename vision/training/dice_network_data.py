@@ -208,9 +208,10 @@ def game_table_samples(out: Samples, n_tables: int, seed: int, rng: np.random.Ge
             out.add(jittered_crops(im.image, box, 2, rng), -1 if cls else 0, float(cls), -1.0, -1)
 
 
-def distil_gate(arrays: dict[str, np.ndarray], networks) -> int:
+def distil_gate(arrays: dict[str, np.ndarray], networks, face: bool = False) -> int:
     """Fill the gate targets marked -2 with today's gate (``networks.heads``: mean P(a die) of the crop
-    and its quarter turn); returns how many."""
+    and its quarter turn); returns how many. ``face``: also set ``arrays["teacher"]`` (n, 7), today's face
+    probabilities of every crop as it is (distilled where the face has a label)."""
     todo = np.flatnonzero(arrays["gate"] == -2.0)
     for i in range(0, len(todo), 512):
         idx = todo[i:i + 512]
@@ -218,6 +219,12 @@ def distil_gate(arrays: dict[str, np.ndarray], networks) -> int:
         turned = np.ascontiguousarray(np.rot90(crops, 1, axes=(2, 3)))
         gate = networks.heads(crops[:1], np.concatenate([crops, turned])).gate[:, 1]
         arrays["gate"][idx] = (gate[:len(idx)] + gate[len(idx):]) / 2
+    if face:
+        teacher = []
+        for i in range(0, len(arrays["x"]), 512):
+            crops = arrays["x"][i:i + 512].astype(np.float32)
+            teacher.append(networks.heads(crops, crops[:1]).face)
+        arrays["teacher"] = np.concatenate(teacher).astype(np.float32)
     return int(len(todo))
 
 

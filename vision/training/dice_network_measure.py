@@ -12,12 +12,18 @@ Everything through ``cv2.dnn`` (as the box runs it) on crops of the labelled box
    second best's by a margin. Printed: accuracy, and at the least margin that gives unflagged precision
    >= 0.99, the fraction of dice asked about and of right dice asked about. The new network's
    ``embedding`` against today's ``face_features`` (dice_heads.onnx), each on two views (the crop and its
-   transpose, as the reader takes features) and the new one also on one view. Sets: rune55's
+   transpose, as the reader takes features) and the new one also on one view, and the new trunk's pooled
+   ``features`` on two views. Sets: rune55's
    ``circular_cam_gray`` (left out of training), the rendered own sets in ``--own`` (``python -m
    vision.training.dice_own_sets DIR --n 40 --seed 2``), pi_cam_tray and ivory_grid (never trained on).
 2. **The face head** on byler_d6's held-out photos and pi_cam_tray (and the sets above): accuracy of
    the argmax of one view and of two views (geometric mean), new against today's.
-3. **Time** of one classifier pass for 12 and 64 dice, one OpenCV thread: the new network on one view
+3. **Gate and cocked heads** on labelled dice: the fraction of real (flat) dice the gate doubts or the
+   cocked head marks cocked (byler_d6 held out, pi_cam_tray, circular_cam_gray: oblique views must not
+   make a die cocked), on 100 rendered cocked tables (seed 1) the cocked dice caught, and on the reader's
+   found boxes of 60 game tables (seed 1) the dice the gate doubts and the others (a board's circle, a
+   pawn, a card's print) it passes.
+4. **Time** of one classifier pass for 12 and 64 dice, one OpenCV thread: the new network on one view
    of each crop against dice_heads.onnx as the reader's first pass runs it (two views of each crop for
    the face, two quarter turns for gate and cocked); the median of 40 runs.
 """
@@ -60,16 +66,18 @@ def _normalise(f: np.ndarray) -> np.ndarray:
 
 
 class New:
-    """The new network: embeddings and face probabilities of crops, one or two views."""
+    """The new network: embeddings (or, ``use="features"``, the trunk's pooled features) and face
+    probabilities of crops, one or two views."""
 
-    name = "new"
-
-    def __init__(self, path: Path) -> None:
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+    def __init__(self, path: Path, use: str = "embedding", net=None) -> None:
+        self.net = net if net is not None else cv2.dnn.readNetFromONNX(str(path))
+        self.use = use
+        self.name = "new" if use == "embedding" else "new_features"
 
     def outputs(self, crops: np.ndarray, views: int):
         both = np.concatenate([crops, crops.transpose(0, 1, 3, 2)]) if views == 2 else crops
-        face, _, _, emb, _ = _run(self.net, {"crops": both}, NEW_OUTPUTS)
+        face, _, _, emb, feats = _run(self.net, {"crops": both}, NEW_OUTPUTS)
+        emb = emb if self.use == "embedding" else feats
         n = len(crops)
         p = softmax(face)
         if views == 2:
@@ -136,6 +144,61 @@ def imprint(model, views: int, teach: tuple, read: tuple) -> dict:
     return result
 
 
+def gate_cocked(model, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """P(a die) and P(cocked) of each crop: the new network on the crop as it is, today's the mean over the
+    crop and its quarter turn (the first pass's two views)."""
+    if model.name == "today":
+        turned = np.ascontiguousarray(np.rot90(crops, 1, axes=(2, 3)))
+        _, gate, cocked, _ = _run(model.net, {"crops": crops, "quarters": crops}, TODAY_OUTPUTS)
+        _, gate2, cocked2, _ = _run(model.net, {"crops": turned, "quarters": turned}, TODAY_OUTPUTS)
+        return (softmax(gate)[:, 1] + softmax(gate2)[:, 1]) / 2, (softmax(cocked)[:, 1] + softmax(cocked2)[:, 1]) / 2
+    _, gate, cocked, _, _ = _run(model.net, {"crops": crops}, NEW_OUTPUTS)
+    return softmax(gate)[:, 1], softmax(cocked)[:, 1]
+
+
+def flags(model, crops: np.ndarray, cocked: np.ndarray | None = None, threshold: float = 0.5) -> dict:
+    """Of labelled dice (all flat unless ``cocked`` says): the fraction the gate doubts (P(a die) < 0.5,
+    the reader's die_below) and of flat and cocked dice marked cocked (P(cocked) >= 0.5, cocked_at)."""
+    gate, p = gate_cocked(model, crops)
+    cocked = np.zeros(len(crops), bool) if cocked is None else cocked
+    out = {"gate_doubts": round(float((gate < threshold).mean()), 4),
+           "flat_marked_cocked": round(float((p[~cocked] >= threshold).mean()), 4)}
+    if cocked.any():
+        out["cocked_marked_cocked"] = round(float((p[cocked] >= threshold).mean()), 4)
+    return out
+
+
+def cocked_tables(n: int = 100, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the labelled dice of ``n`` rendered cocked tables (seed 1: a measured seed, never trained
+    on) and which are cocked."""
+    from vision.dice.networks import face_crop
+    from vision.training.dice_cocked import make_image
+
+    rng = np.random.default_rng(seed)
+    xs, cocked = [], []
+    for _ in range(n):
+        table = make_image(rng)
+        for _, box, c in table.dice:
+            xs.append(face_crop(table.image, box))
+            cocked.append(bool(c))
+    return np.stack(xs).astype(np.float32), np.array(cocked)
+
+
+def game_table_boxes(n: int = 60, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the shipped reader's found boxes on ``n`` game tables with dice (seed 1: a measured seed)
+    and whether each is a die (:func:`vision.training.train_dice_gate.found_boxes`)."""
+    from vision.dice.networks import face_crop
+    from vision.training.dice_game_tables import make_game_set
+    from vision.training.train_dice_gate import found_boxes
+
+    xs, die = [], []
+    for im in make_game_set(n, seed):
+        for box, cls in found_boxes(im.image, im.boxes):
+            xs.append(face_crop(im.image, box))
+            die.append(bool(cls))
+    return np.stack(xs).astype(np.float32), np.array(die)
+
+
 def face_accuracy(model, crops: np.ndarray, values: np.ndarray, views: int) -> float:
     _, p = model.outputs(crops, views)
     return round(float((p.argmax(1) == values).mean()), 4)
@@ -198,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.training.train_dice_detect import split_photos
 
     new, today = New(args.model), Today(model_dir() / HEADS_FILE)
+    new_features = New(args.model, "features", new.net)
     figures: dict = {"model": str(args.model), "timing": timing([new, today])}
     print(json.dumps(figures["timing"]), flush=True)
     cv2.setNumThreads(2)
@@ -205,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, (teach_photos, read_photos) in left_out_sets(args.own).items():
         teach, read = d.plain_crops(teach_photos), d.plain_crops(read_photos)
         row = {"teach_photos": len(teach_photos), "teach_dice": int(len(teach[1])), "read_photos": len(read_photos)}
-        for model, views in ((new, 1), (new, 2), (today, 2)):
+        for model, views in ((new, 1), (new, 2), (new_features, 2), (today, 2)):
             row[f"{model.name}_{views}view"] = imprint(model, views, teach, read)
         row["face_head_accuracy"] = {f"{m.name}_{v}view": face_accuracy(m, *read, v)
                                      for m, v in ((new, 1), (new, 2), (today, 1), (today, 2))}
@@ -219,6 +283,23 @@ def main(argv: list[str] | None = None) -> int:
                                                     for m, v in ((new, 1), (new, 2), (today, 1), (today, 2))}}
         print(name, json.dumps(faces[name]), flush=True)
     figures["face_head"] = faces
+    heads = {}
+    sets = {"byler_d6_heldout": d.plain_crops(split_photos()[1])[0], "pi_cam_tray": d.plain_crops(_photos("pi_cam_tray"))[0],
+            "rune55/" + d.LEFT_OUT_GROUP: d.plain_crops(d.rune55_groups()[d.LEFT_OUT_GROUP][5:])[0]}
+    for name, crops in sets.items():
+        heads[name] = {"dice": int(len(crops)), "new": flags(new, crops), "today": flags(today, crops)}
+    crops, cocked = cocked_tables()
+    heads["cocked_tables_seed1"] = {"dice": int(len(crops)), "cocked": int(cocked.sum()),
+                                    "new": flags(new, crops, cocked), "today": flags(today, crops, cocked)}
+    crops, die = game_table_boxes()
+    for model in (new, today):
+        gate, _ = gate_cocked(model, crops)
+        heads.setdefault("game_tables_seed1_found_boxes", {"dice": int(die.sum()), "others": int((~die).sum())})[
+            model.name] = {"dice_doubted": round(float((gate[die] < 0.5).mean()), 4),
+                           "others_passed": round(float((gate[~die] >= 0.5).mean()), 4)}
+    for name, row in heads.items():
+        print("gate/cocked", name, json.dumps(row), flush=True)
+    figures["gate_cocked"] = heads
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 0

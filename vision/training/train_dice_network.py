@@ -1,7 +1,7 @@
 """Train the one dice network (issue 53, first stage; development only): one trunk, four heads.
 
 ``python -m vision.training.train_dice_network [--seed S] [--epochs E] [--designs N] [--rune55 N]
-[--cocked N] [--game-tables N] [--minutes M] [--init PT] [--out DIR]``
+[--cocked N] [--game-tables N] [--distil-face W] [--minutes M] [--init PT] [--out DIR]``
 
 Needs torch and onnx (as :mod:`vision.training.train_dice`; neither is a run-time dependency) and
 ``../shared/data/dice``. The input is the reader's crop (:func:`vision.dice.networks.face_crop`, 32 px,
@@ -71,8 +71,9 @@ def build_net(classes: int):
     return DiceNet()
 
 
-def losses(net, out, batch) -> dict:
-    """The heads' losses of one batch (each head over the samples that have its target)."""
+def losses(net, out, batch, distil: float = 0.0) -> dict:
+    """The heads' losses of one batch (each head over the samples that have its target); ``distil``: the
+    weight of today's face probabilities (``batch["teacher"]``) as soft targets where the face has a label."""
     import torch
     import torch.nn.functional as F
 
@@ -81,6 +82,8 @@ def losses(net, out, batch) -> dict:
     m = batch["face"] >= 0
     if m.any():
         got["face"] = F.cross_entropy(face[m], batch["face"][m], label_smoothing=0.05)
+        if distil and "teacher" in batch:
+            got["distil"] = -distil * (batch["teacher"][m] * torch.log_softmax(face[m], 1)).sum(1).mean()
     for name, logits in (("gate", gate), ("cocked", cocked)):
         t = batch[name]
         m = t >= 0
@@ -124,7 +127,7 @@ def export(net, path: Path) -> None:
                       opset_version=13, dynamo=False)
 
 
-def train(net, data: dict, epochs: int, seed: int, deadline: float, save, log=print) -> int:
+def train(net, data: dict, epochs: int, seed: int, deadline: float, save, log=print, distil: float = 0.0) -> int:
     """Train ``net`` on ``data`` (arrays of :meth:`dice_network_data.Samples.arrays`) for ``epochs``
     (AdamW, one-cycle, batches of 256, half mirrored) or until ``deadline`` (time.time()); ``save(epoch)``
     after each epoch. Returns the epochs done."""
@@ -148,7 +151,7 @@ def train(net, data: dict, epochs: int, seed: int, deadline: float, save, log=pr
             x = batch["x"].float()
             if torch.rand(1, generator=gen).item() < 0.5:
                 x = x.flip(3)
-            got = losses(net, net(x), batch)
+            got = losses(net, net(x), batch, distil)
             loss = sum(got.values())
             opt.zero_grad()
             loss.backward()
@@ -214,7 +217,7 @@ def gather(args, log=print) -> tuple[dict, dict]:
     d.game_table_samples(out, args.game_tables, args.seed + 3000, rng)
     log(f"cocked and game tables: {len(out.xs)} crops")
     arrays = out.arrays()
-    distilled = d.distil_gate(arrays, shipped_reader().networks)
+    distilled = d.distil_gate(arrays, shipped_reader().networks, face=bool(args.distil_face))
     data_list = {
         "byler_d6": {"trained": f"{len(train_photos)} training photos (train_dice_detect.split_photos, seed 0)",
                      "heldout": f"{len(heldout)} photos (measured)", "bundled": f"{len(bundled)} photos (never)"},
@@ -228,6 +231,7 @@ def gather(args, log=print) -> tuple[dict, dict]:
         "measured_only": ["pi_cam_tray", "ivory_grid", "rune55/" + d.LEFT_OUT_GROUP, "byler_d6 held out"],
         "crops": int(len(arrays["face"])), "design_classes": int(first + args.designs) * 6,
         "gate_targets_distilled_from_dice_heads": distilled,
+        "face_distilled_from_dice_heads": args.distil_face,
     }
     return arrays, data_list
 
@@ -240,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rune55", type=int, default=1500, help="photos of rune55's trained groups (default 1500)")
     parser.add_argument("--cocked", type=int, default=400, help="rendered cocked tables (default 400)")
     parser.add_argument("--game-tables", type=int, default=150, help="game tables with dice (default 150)")
+    parser.add_argument("--distil-face", type=float, default=0.0, metavar="W",
+                        help="weight of today's face probabilities (dice_heads.onnx) as soft targets (default 0)")
     parser.add_argument("--minutes", type=float, default=50.0, help="stop training after this long (default 50)")
     parser.add_argument("--init", type=Path, default=None, help="a checkpoint (.pt) to fine-tune from")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default assets/dice_model)")
@@ -284,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
         log(f"saved epoch {epoch}: {json.dumps(manifest['figures'])}")
 
-    train(net, arrays, args.epochs, args.seed, start + args.minutes * 60, save, log)
+    train(net, arrays, args.epochs, args.seed, start + args.minutes * 60, save, log, args.distil_face)
     return 0
 
 
