@@ -32,10 +32,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.app.prints import printable
 from companion.commands import Button, Command
 from companion.errors import UserError
 from companion.i18n import LANGUAGES, N_, Nn_, Np_, _, alphabet, current_language, listing, moment, ngettext
-from companion.app.prints import printable
 from companion.names import seat_name
 from companion.registry import GAMES, MAX_NAME_LENGTH, game_title, menu_switches
 from companion.screens.common import key_legend
