@@ -254,7 +254,7 @@ def timing(models: list, repeat: int = 40) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.training.dice_network_measure", description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, default=model_dir() / "dice_network.onnx")
+    parser.add_argument("--model", type=Path, default=Path(__file__).resolve().parent / "dice_network" / "dice_network.onnx")
     parser.add_argument("--own", type=Path, default=None, help="folder of dice_own_sets' sets")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here too")
     args = parser.parse_args(argv)

@@ -18,7 +18,8 @@ train_dice, seed 0: its held-out 20 % and the bundled photos never seen), rune55
 ``circular_cam_gray`` (left out, with every near-copy of its photos in the other groups), at most
 ``--rune55`` photos of the rest (drawn with the seed), ``--designs`` rendered designs, ``--cocked`` cocked
 tables and ``--game-tables`` game tables (reader's found boxes). pi_cam_tray and ivory_grid are measured
-only. Writes into ``--out`` (default ``assets/dice_model``) ``dice_network.pt`` (the checkpoint: weights
+only. Writes into ``--out`` (default :data:`CANDIDATE_DIR`, ``vision/training/dice_network``: a training
+candidate, not in the wheel; ``assets/dice_model`` holds what the box loads, within its 10 MB) ``dice_network.pt`` (the checkpoint: weights
 and the cosine classes' centres, each epoch, so a stopped run leaves its last epoch; ``--init`` fine-tunes
 from one), ``dice_network.onnx`` (for ``cv2.dnn``; input ``crops``, outputs ``face``, ``gate``,
 ``cocked``, ``embedding``, ``features``) and ``dice_network_manifest.json`` (command, seed, data and
@@ -37,10 +38,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.dice.networks import model_dir
 from vision.training.command import command_line
 
 MODEL_FILE, CHECKPOINT_FILE, MANIFEST_FILE = "dice_network.onnx", "dice_network.pt", "dice_network_manifest.json"
+CANDIDATE_DIR = Path(__file__).resolve().parent / "dice_network"
 EMBED, SCALE, MARGIN = 64, 16.0, 0.2
 
 
@@ -248,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="weight of today's face probabilities (dice_heads.onnx) as soft targets (default 0)")
     parser.add_argument("--minutes", type=float, default=50.0, help="stop training after this long (default 50)")
     parser.add_argument("--init", type=Path, default=None, help="a checkpoint (.pt) to fine-tune from")
-    parser.add_argument("--out", type=Path, default=None, help="output folder (default assets/dice_model)")
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default vision/training/dice_network)")
     args = parser.parse_args(argv)
     import torch
 
@@ -258,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
 
     start = time.time()
     log = lambda line: print(f"[{time.time() - start:6.0f} s] {line}", flush=True)  # noqa: E731
-    out = args.out or model_dir()
+    out = args.out or CANDIDATE_DIR
     out.mkdir(parents=True, exist_ok=True)
     arrays, data_list = gather(args, log)
     log(f"{len(arrays['face'])} crops")

@@ -35,3 +35,22 @@ def test_a_design_draws_its_glyph_face_without_pips():
     # the glyph's colour is the pips' colour of that face: some of the face shows it
     ink = np.abs(cut.image[..., :3].astype(float) - np.array(look.pips[glyph_face])).sum(axis=2) < 60
     assert ink.mean() > 0.01
+
+
+def test_the_candidate_network_runs_in_opencv():
+    # vision/training/dice_network/dice_network.onnx (issue 53's candidate, not loaded by the reader): cv2.dnn reads it
+    # and answers every head for a batch, the embedding L2-normalised
+    import cv2
+    import pytest
+
+    from vision.training.dice_network_measure import NEW_OUTPUTS
+    from vision.training.train_dice_network import CANDIDATE_DIR, MODEL_FILE
+
+    path = CANDIDATE_DIR / MODEL_FILE
+    if not path.is_file():
+        pytest.skip("no candidate network")
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(np.random.default_rng(0).normal(0, 1, (3, 3, 32, 32)).astype(np.float32), "crops")
+    face, gate, cocked, emb, _ = net.forward(NEW_OUTPUTS)
+    assert face.shape == (3, 7) and gate.shape == (3, 2) and cocked.shape == (3, 2)
+    assert np.allclose(np.linalg.norm(emb.reshape(3, -1), axis=1), 1.0, atol=1e-4)
