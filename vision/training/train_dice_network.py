@@ -36,6 +36,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.training.command import command_line
@@ -189,8 +190,6 @@ def gather(args, log=print) -> tuple[dict, dict]:
     out = d.Samples()
     train_photos, heldout, bundled = split_photos()
     for path, item in train_photos:
-        import cv2
-
         d.labelled_samples(out, cv2.imread(str(path), cv2.IMREAD_COLOR), list(item.boxes), rng, 0, 6, 6, 3)
     log(f"byler_d6: {len(train_photos)} photos, {len(out.xs)} crops")
     groups = d.rune55_groups()
@@ -204,8 +203,6 @@ def gather(args, log=print) -> tuple[dict, dict]:
         kept = [p for p in photos if p[0].name not in copy_names]
         take = max(1, round(args.rune55 * len(kept) / max(1, len(others) - len(copies))))
         chosen = [kept[i] for i in sorted(rng.choice(len(kept), min(take, len(kept)), replace=False))]
-        import cv2
-
         for path, item in chosen:
             d.labelled_samples(out, cv2.imread(str(path), cv2.IMREAD_COLOR), list(item.boxes), rng, 1 + k, 3, 2, 1)
         rune_list[name] = {"design": 1 + k, "photos": len(chosen), "of": len(photos),
