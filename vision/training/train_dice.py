@@ -38,7 +38,8 @@ own games, cards or a Ludo board, :mod:`vision.training.dice_game_tables`), ``--
 makes that fraction of the negatives close-ups of one pip (see :func:`image_samples`), ``--glare F`` draws
 a specular streak across that fraction of the positives (:func:`with_glare`), ``--noise P`` adds camera
 noise to a colour variant with probability P (:func:`_colour_variants`); figures of the models they gave:
-``assets/dice_model/README.md`` (sixth to twelfth rounds).
+the sixth to twelfth rounds of ``git show b509d2c:assets/dice_model/README.md`` (the history the model
+card left).
 """
 
 from __future__ import annotations
