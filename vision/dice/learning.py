@@ -50,12 +50,16 @@ FORMAT = 1
 
 class Label(NamedTuple):
     """What the players confirmed of one die: ``read`` the value the reader gave (1-6); ``flagged`` whether
-    it asked; ``value`` the value confirmed (1-6); ``roll`` the roll (or photo) it came from, a name."""
+    it asked; ``value`` the value confirmed (1-6); ``roll`` the roll (or photo) it came from, a name;
+    ``held``: it was flagged for a reason its face's classification does not decide
+    (:data:`vision.dice.reader.FACE_INDEPENDENT`: cocked, the gate, oversized, ...), so a learned reading
+    would ask about it too (False where not known)."""
 
     read: int
     flagged: bool
     value: int
     roll: str
+    held: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,11 +72,12 @@ class Example:
     flagged: bool
     value: int
     roll: str
+    held: bool = False
 
     @property
     def label(self) -> Label:
         """The example without its crop."""
-        return Label(self.read, self.flagged, self.value, self.roll)
+        return Label(self.read, self.flagged, self.value, self.roll, self.held)
 
 
 class ExampleStore:
@@ -100,7 +105,8 @@ class ExampleStore:
         path = self.folder / f"roll-{stamp}-{time.time_ns() % 10**9:09d}-{len(examples)}.npz"
         crops = np.stack([e.crop for e in examples]).astype(np.float16)
         table = np.array([[e.read, int(e.flagged), e.value] for e in examples], np.int16)
-        write_atomic(path, _npz_bytes(crops=crops, table=table, roll=np.array(examples[0].roll)))
+        held = np.array([e.held for e in examples], np.int8)
+        write_atomic(path, _npz_bytes(crops=crops, table=table, held=held, roll=np.array(examples[0].roll)))
         self._prune()
         return path
 
@@ -125,13 +131,15 @@ class ExampleStore:
             try:
                 with np.load(f) as z:
                     crops, table, roll = z["crops"].astype(np.float32), z["table"], str(z["roll"])
-                if crops.ndim != 4 or len(crops) != len(table) or table.shape[1:] != (3,):
+                    # a roll kept before the reasons were: none known
+                    held = z["held"].astype(bool) if "held" in z.files else np.zeros(len(table), bool)
+                if crops.ndim != 4 or len(crops) != len(table) or table.shape[1:] != (3,) or held.shape != (len(table),):
                     raise ValueError("shapes")
             except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
                 self._set_aside(f)
                 continue
-            yield from (Example(c, int(r), bool(fl), int(v), roll or f.stem) for c, (r, fl, v) in zip(crops, table)
-                        if 1 <= v <= 6)
+            yield from (Example(c, int(r), bool(fl), int(v), roll or f.stem, bool(h))
+                        for c, (r, fl, v), h in zip(crops, table, held) if 1 <= v <= 6)
 
     def newest_time(self) -> float:
         """The file time of the newest kept roll, 0.0 when none."""
@@ -280,8 +288,9 @@ def fit(examples: Sequence[Label | Example], features: np.ndarray, shipped: np.n
     kept; :func:`vision.dice.teach.learn` gives its quarter turns): all are learned, the first is checked.
 
     Each roll is read in turn by a state learned from the other rolls (one roll alone: each die by the
-    others), as the reader would (:meth:`LearnedFaces.adapt`; offered: belief >= ``settings.sure`` and no
-    disagreement). ``report``: dice, rolls, and for the shipped reader (as it read them) and the learned
+    others), as the reader would (:meth:`LearnedFaces.adapt`; offered: belief >= ``settings.sure``, no
+    disagreement, and not :attr:`Label.held`: a die the reader asked about for a reason its face does not
+    decide is asked about with the learned reading too). ``report``: dice, rolls, and for the shipped reader (as it read them) and the learned
     one: ``offered_right``, ``offered_wrong``, ``flagged``; ``use``: True when the learned state offers
     no more wrong dice and no fewer right ones than the shipped reader did.
 
@@ -291,6 +300,7 @@ def fit(examples: Sequence[Label | Example], features: np.ndarray, shipped: np.n
     values = np.array([e.value for e in examples], int)
     read = np.array([e.read for e in examples], int)
     flagged = np.array([e.flagged for e in examples], bool)
+    held = np.array([e.held for e in examples], bool)
     confused = ~flagged & (read != values)
     confusions = frozenset((int(r), int(v)) for r, v in zip(read[confused], values[confused]))
     features = normalise(features)
@@ -318,7 +328,7 @@ def fit(examples: Sequence[Label | Example], features: np.ndarray, shipped: np.n
         adapted[block], disagree[block] = _adapted(shipped[:m][block], learned, nearest, known, settings)
     guess = np.argmax(adapted[:, 1:], axis=1) + 1
     belief = (1.0 - adapted[:, 0]) * adapted[np.arange(len(guess)), guess]
-    offered = (belief >= settings.sure) & ~disagree
+    offered = (belief >= settings.sure) & ~disagree & ~held
     learned = {"offered_right": int(np.sum(offered & (guess == values))),
                "offered_wrong": int(np.sum(offered & (guess != values))), "flagged": int(np.sum(~offered))}
     before = {"offered_right": int(np.sum(~flagged & (read == values))),

@@ -52,6 +52,9 @@ EDGE = "edge"  # partly out of view
 COCKED = "cocked"
 GATE = "gate"  # the gate doubts it is a die
 OVERSIZED = "oversized"  # too big to lie among the others
+FACE_INDEPENDENT = frozenset({WEAK, EDGE, COCKED, GATE, OVERSIZED})
+"""The reasons a die is flagged that its face's classification does not decide: learning the players' dice
+(:mod:`vision.dice.learning`) cannot lift them, so its check counts such a die as asked whatever it reads."""
 
 
 @dataclass

@@ -18,7 +18,7 @@ from scipy.optimize import linear_sum_assignment
 
 from vision.dice.learning import Example, ExampleStore, Label, LearnedFaces, Settings, examples_in, fit, learned_path
 from vision.dice.networks import FEATURES
-from vision.dice.reader import GATE, NO_FACE, WEAK, DiceReader
+from vision.dice.reader import FACE_INDEPENDENT, GATE, NO_FACE, WEAK, DiceReader
 from vision.observation import DiceObservation
 
 
@@ -41,7 +41,8 @@ class Photo:
     """A labelled photo being taught: its dice as read (``dice``: DieReading), their ``crops``, the shipped
     classifier's ``probs`` (n, 7), ``doubted`` (n,) bool: the reader doubts
     it is a die at all (a weak detection, the gate's doubt, no die face), the labelled ``values`` and
-    ``name``."""
+    ``name``, ``held`` (n,) bool: the reader flagged the die for a reason its face does not decide
+    (:data:`vision.dice.reader.FACE_INDEPENDENT`; None: not known)."""
 
     name: str
     dice: list
@@ -49,6 +50,7 @@ class Photo:
     probs: np.ndarray
     doubted: np.ndarray
     values: list[int]
+    held: np.ndarray | None = None
 
     def examples(self) -> tuple[list[Example], int]:
         """The examples under the assignment of greatest likelihood under the shipped classifier, and how
@@ -58,8 +60,9 @@ class Photo:
         if len(rows) == 0 or not self.values:
             return [], len(self.values)
         picked, cols = linear_sum_assignment(-np.log(self.probs[rows][:, self.values] + 1e-6))
+        held = self.held if self.held is not None else np.zeros(len(self.dice), bool)
         return ([Example(self.crops[rows[i]], self.dice[rows[i]].value, self.dice[rows[i]].flagged, self.values[j],
-                         self.name) for i, j in zip(picked, cols)], len(self.values) - len(picked))
+                         self.name, bool(held[rows[i]])) for i, j in zip(picked, cols)], len(self.values) - len(picked))
 
 
 def read_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], name: str) -> Photo:
@@ -70,7 +73,8 @@ def read_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], nam
     crops = reader.die_crops(frame_bgr, [d.box for d in dice])
     _, probs = reader.die_features(crops)
     doubted = np.array([bool(why & {WEAK, GATE, NO_FACE}) for why in reasons], bool)
-    return Photo(name, dice, crops, probs, doubted, [int(v) for v in values])
+    held = np.array([bool(why & FACE_INDEPENDENT) for why in reasons], bool)
+    return Photo(name, dice, crops, probs, doubted, [int(v) for v in values], held)
 
 
 def examples_from_photos(photos: list[Photo]) -> tuple[list[Example], int]:
