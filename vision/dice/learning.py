@@ -133,7 +133,8 @@ class ExampleStore:
                     crops, table, roll = z["crops"].astype(np.float32), z["table"], str(z["roll"])
                     # a roll kept before the reasons were: none known
                     held = z["held"].astype(bool) if "held" in z.files else np.zeros(len(table), bool)
-                if crops.ndim != 4 or len(crops) != len(table) or table.shape[1:] != (3,) or held.shape != (len(table),):
+                if (crops.ndim != 4 or len(crops) != len(table) or table.shape[1:] != (3,)
+                        or held.shape != (len(table),)):
                     raise ValueError("shapes")
             except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
                 self._set_aside(f)
@@ -290,9 +291,10 @@ def fit(examples: Sequence[Label | Example], features: np.ndarray, shipped: np.n
     Each roll is read in turn by a state learned from the other rolls (one roll alone: each die by the
     others), as the reader would (:meth:`LearnedFaces.adapt`; offered: belief >= ``settings.sure``, no
     disagreement, and not :attr:`Label.held`: a die the reader asked about for a reason its face does not
-    decide is asked about with the learned reading too). ``report``: dice, rolls, and for the shipped reader (as it read them) and the learned
-    one: ``offered_right``, ``offered_wrong``, ``flagged``; ``use``: True when the learned state offers
-    no more wrong dice and no fewer right ones than the shipped reader did.
+    decide is asked about with the learned reading too). ``report``: dice, rolls, and for the shipped
+    reader (as it read them) and the learned one: ``offered_right``, ``offered_wrong``, ``flagged``;
+    ``use``: True when the learned state offers no more wrong dice and no fewer right ones than the shipped
+    reader did.
 
     The held-out reading works through :data:`CHECK_ROWS` dice at a time, each die compared with the
     examples of every roll but its own: its memory does not grow with the number kept (issue 52)."""

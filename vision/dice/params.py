@@ -2,8 +2,9 @@
 
 Every number the reader decides with is here, not in its modules: the file gives each value and a line on
 where it came from (which set, which round); the model card is ``assets/dice_model/README.md``, the
-history of the tuning round by round is in git (``git show b509d2c:assets/dice_model/README.md``). A test or a training tool that wants other settings builds them with
-:func:`dataclasses.replace` on :func:`shipped_params`.
+history of the tuning round by round is in git (``git show b509d2c:assets/dice_model/README.md``). A
+test or a training tool that wants other settings builds them with :func:`dataclasses.replace` on
+:func:`shipped_params`.
 """
 
 from __future__ import annotations

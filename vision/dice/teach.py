@@ -62,7 +62,8 @@ class Photo:
         picked, cols = linear_sum_assignment(-np.log(self.probs[rows][:, self.values] + 1e-6))
         held = self.held if self.held is not None else np.zeros(len(self.dice), bool)
         return ([Example(self.crops[rows[i]], self.dice[rows[i]].value, self.dice[rows[i]].flagged, self.values[j],
-                         self.name, bool(held[rows[i]])) for i, j in zip(picked, cols)], len(self.values) - len(picked))
+                         self.name, bool(held[rows[i]])) for i, j in zip(picked, cols)],
+                len(self.values) - len(picked))
 
 
 def read_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], name: str) -> Photo:
