@@ -30,8 +30,7 @@ import cv2
 import numpy as np
 
 from vision.dice.eval import load_set
-from vision.dice.networks import face_crop
-from vision.training.train_dice import SHARED_DICE, image_samples
+from vision.training.train_dice import SHARED_DICE, image_samples, plain_crops  # noqa: F401 (the measure reads it here)
 
 RUNE55 = SHARED_DICE / "rune55"
 LEFT_OUT_GROUP = "circular_cam_gray"
@@ -227,18 +226,6 @@ def distil_gate(arrays: dict[str, np.ndarray], networks, face: bool = False) -> 
         arrays["teacher"] = np.concatenate(teacher).astype(np.float32)
     return int(len(todo))
 
-
-def plain_crops(photos) -> tuple[np.ndarray, np.ndarray]:
-    """Un-jittered crops (n, 3, 32, 32) float32 of every labelled die of ``photos`` and their values."""
-    xs, ys = [], []
-    for path, item in photos:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        for value, box in item.boxes:
-            xs.append(face_crop(image, box))
-            ys.append(value)
-    if not xs:
-        return np.zeros((0, 3, 32, 32), np.float32), np.zeros(0, np.int64)
-    return np.stack(xs).astype(np.float32), np.array(ys, np.int64)
 
 
 def photo_list(photos) -> list[str]:
