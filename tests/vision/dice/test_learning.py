@@ -58,13 +58,32 @@ def test_a_confusion_the_kept_dice_showed_is_taken_as_learned_not_flagged():
 
 
 def test_fit_checks_held_out_by_roll_and_refuses_a_state_that_offers_more_wrong_dice():
-    # two rolls of the same-looking dice labelled 2 and 4: held out, each roll is read as the other's value
+    # rolls a (two 2s) and b (two 4s) look alike, the shipped classifier torn between 2 and 4: held out,
+    # each is read as the other's value; c (a 2) and d (a 4) look like nothing else and stay unsure
+    features = np.array([[1, 0, 0]] * 4 + [[0, 1, 0], [0, 0, 1]], np.float32)
+    shipped = np.tile(np.array([0.0, 0.0, 0.5, 0.0, 0.5, 0.0, 0.0], np.float32), (6, 1))
+    examples = (_examples(2, "a", value=2, read=2, flagged=True) + _examples(2, "b", value=4, read=2, flagged=True)
+                + _examples(1, "c", value=2, read=2, flagged=True) + _examples(1, "d", value=4, read=2, flagged=True))
+    state = fit(examples, features, shipped, "net", Settings(near=0.95, k=1, temperature=0.02, sure=0.75))
+    assert state.report["shipped"] == {"offered_right": 0, "offered_wrong": 0, "flagged": 6}
+    assert state.report["learned"]["offered_wrong"] == 4 and state.report["use"] is False
+
+
+def test_a_value_never_taught_keeps_its_share_and_a_small_gain_is_no_evidence():
+    # two rolls labelled 2 and 4, the shipped classifier leaning to an untaught 6: held out, each roll's
+    # learned value gets only the shipped share of the values taught, and nothing is offered wrong
     features = np.array([[1, 0, 0]] * 4, np.float32)
     shipped = np.tile(np.array([0.0, 0.0, 0.2, 0.0, 0.2, 0.0, 0.6], np.float32), (4, 1))
     examples = _examples(2, "a", value=2, read=6, flagged=True) + _examples(2, "b", value=4, read=6, flagged=True)
     state = fit(examples, features, shipped, "net", Settings(near=0.95, k=1, temperature=0.02, sure=0.75))
-    assert state.report["shipped"] == {"offered_right": 0, "offered_wrong": 0, "flagged": 4}
-    assert state.report["learned"]["offered_wrong"] == 4 and state.report["use"] is False
+    assert state.report["learned"]["offered_wrong"] == 0 and state.report["use"] is False
+    # two right dice gained over the shipped reader, none wrong: fewer than EVIDENCE, not used
+    from vision.dice.learning import EVIDENCE
+
+    sure3 = np.tile(np.array([0.4, 0.0, 0.01, 0.57, 0.02, 0.0, 0.0], np.float32), (2, 1))
+    two = [Example(e.crop, 3, True, 3, f"r{k}") for k, e in enumerate(_examples(2, "x"))]
+    small = fit(two, features[:2], sure3, "net", Settings(near=0.95, k=1, temperature=0.02, sure=0.75))
+    assert small.report["gained"] == {"right": 2, "wrong": 0} and 2 < EVIDENCE and small.report["use"] is False
 
 
 def test_learned_faces_are_stored_atomically_and_a_damaged_file_is_set_aside(tmp_path):
@@ -99,7 +118,7 @@ def test_fit_counts_a_die_held_for_another_reason_as_asked_and_the_store_keeps_t
     # four 3s the shipped classifier was unsure of, learned from each other: offered held out, unless the
     # reader asked about them for a reason their face does not decide (cocked, the gate, oversized, ...)
     features = np.array([[1, 0, 0]] * 4, np.float32)
-    shipped = np.tile(np.array([0.0, 0.0, 0.2, 0.5, 0.3, 0.0, 0.0], np.float32), (4, 1))
+    shipped = np.tile(np.array([0.4, 0.0, 0.01, 0.57, 0.02, 0.0, 0.0], np.float32), (4, 1))
     settings = Settings(near=0.95, k=1, temperature=0.02, sure=0.75)
     free = [Example(e.crop, 3, True, 3, f"r{k}") for k, e in enumerate(_examples(4, "x"))]
     assert fit(free, features, shipped, "net", settings).report["learned"]["offered_right"] == 4
@@ -125,3 +144,27 @@ def test_a_taught_photo_pairs_its_dice_and_says_which_the_reader_held():
     examples, missed = photo.examples()
     assert missed == 0
     assert sorted((e.read, e.value, e.held) for e in examples) == [(2, 2, False), (5, 5, True)]
+
+
+def test_the_players_dice_size_is_kept_learned_and_stored(tmp_path):
+    from vision.dice.learning import SIDES_KNOWN, taught_side
+    from vision.dice.teach import die_side
+
+    assert die_side((10, 20, 60, 50), 640) == round(50 / 640, 4)
+    assert taught_side([0.1, 0.2, 0.0, 0.3, 0.1]) == 0.0  # four known: fewer than SIDES_KNOWN
+    assert SIDES_KNOWN == 5 and taught_side([0.1, 0.2, 0.05, 0.3, 0.1, 0.0]) == 0.3
+    store = ExampleStore(tmp_path / "kept")
+    store.add([Example(e.crop, 3, False, 3, "a", side=0.1 * (k + 1)) for k, e in enumerate(_examples(5, "a"))])
+    kept = store.load()
+    assert [round(e.side, 4) for e in kept] == [0.1, 0.2, 0.3, 0.4, 0.5]
+    features = np.tile(np.array([[1, 0, 0]], np.float32), (5, 1))
+    shipped = np.tile(np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0], np.float32), (5, 1))
+    state = fit(kept, features, shipped, "net")
+    assert state.die_side == 0.5 and state.faces_used is False  # nothing gained over the shipped reader
+    state.save(learned_path(tmp_path))
+    again, why = load_learned(tmp_path, "net")
+    assert again is not None and again.die_side == 0.5 and not again.faces_used and "size" in why
+    old = tmp_path / "old" / "roll-1.npz"  # a roll kept before the sizes were: size not known
+    old.parent.mkdir()
+    np.savez(old, crops=np.zeros((1, 3, 32, 32), np.float16), table=np.array([[3, 1, 3]], np.int16), roll=np.array("o"))
+    assert [e.side for e in ExampleStore(old.parent).load()] == [0.0]
