@@ -29,6 +29,7 @@ class DiceParams:
 
     work_max_side: int  # px, long side of the work image
     oversized: float  # die side / frame long side flagged among two dice or more
+    oversized_taught: float  # times the largest side of the players' confirmed dice (learned)
     crop_size: int  # px, the classifiers' crop
     crop_margin: float  # crop side / box side
     detect_levels: tuple[int, ...]  # px, the detector's input long sides
@@ -84,7 +85,7 @@ class DiceParams:
 
 LIMITS = {"work_max_side": (64, 4096), "crop_size": (8, 256), "crowded": (1, 1000), "detect_levels": (32, 4096),
           "crop_margin": (1.0, 4.0), "coarse_min_side": (0.0, 1000.0), "object_min_dist": (0.0, 442.0),
-          "big_box": (1.0, 100.0), "mask_inset": (0.0, 0.5), "mask_radius": (0.0, 0.5),
+          "big_box": (1.0, 100.0), "oversized_taught": (1.0, 10.0), "mask_inset": (0.0, 0.5), "mask_radius": (0.0, 0.5),
           "learn_near": (-1.0, 1.0), "learn_k": (1, 50), "learn_temperature": (0.001, 1.0)}
 """Accepted range (inclusive) of a setting; every other one is a score, probability, belief or fraction in
 0-1. A value outside its range is a broken settings file, not a setting to try."""

@@ -241,7 +241,7 @@ class DiceReader:
         cands.face2 = _geometric_mean([cands.face1, cands.face_t])
         cands.gate = (heads.gate[:n, 1] + heads.gate[n:, 1]) / 2
         cands.cocked = (heads.cocked[:n, 1] + heads.cocked[n:, 1]) / 2
-        if self.learned is not None and heads.features is not None:
+        if self.learned is not None and self.learned.faces_used and heads.features is not None:
             cands.features = normalise((heads.features[:n] + heads.features[n:]) / 2)
 
     def _select(self, work: np.ndarray, cands: Candidates, calibration) -> list[Die]:
@@ -389,9 +389,23 @@ class DiceReader:
                                    cocked=cocked), frozenset(why)))
         if len(out) >= 2:
             limit = p.oversized * max(h, w)
-            out = [(_flagged(r), why | {OVERSIZED}) if max(r.box[2] - r.box[0], r.box[3] - r.box[1]) > limit
-                   else (r, why) for r, why in out]
+            taught = self.learned.die_side * p.oversized_taught * max(h, w) if self.learned is not None else 0.0
+            sides = [max(r.box[2] - r.box[0], r.box[3] - r.box[1]) for r, _ in out]
+            if any(limit < side <= taught for side in sides):
+                lab = to_lab(work) if lab is None else lab
+            out = [(_flagged(r), why | {OVERSIZED})
+                   if side > limit and not (side <= taught and self._pips_agree(lab, r))
+                   else (r, why) for (r, why), side in zip(out, sides)]
         return out
+
+    def _pips_agree(self, lab: np.ndarray, reading: DieReading) -> bool:
+        """Whether ``reading``'s pips, counted (:func:`vision.dice.pips.read_pips` on the work image's
+        ``lab``), show its value with at least ``pip_veto`` confidence: a die as large as the players' own
+        (the learned ``die_side``) that does is one of their dice seen close, not a print of pips larger
+        than dice lie (a Ludo yard) nor a face drawn as a picture that the classifier reads as a value (the
+        tube camera's symbol dice: learned recognition offered three of them, the pips none)."""
+        face = read_pips(lab, reading.box, self.params)
+        return face.value == reading.value and face.confidence >= self.params.pip_veto
 
     # ------------------------------------------------------------------------------- the judgements
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from vision.dice.learning import Example, ExampleStore, Label, LearnedFaces, Settings, examples_in, fit, learned_path
+from vision.dice.learning import (EVIDENCE, Example, ExampleStore, Label, LearnedFaces, Settings, examples_in, fit,
+                                  learned_path)
 from vision.dice.networks import FEATURES
 from vision.dice.reader import FACE_INDEPENDENT, GATE, NO_FACE, WEAK, DiceReader
 from vision.observation import DiceObservation
@@ -32,8 +33,15 @@ def examples_from_roll(reader: DiceReader, frame_bgr: np.ndarray, observation: D
         return []
     dice = observation.dice[:n]
     crops = reader.die_crops(frame_bgr, [d.box for d in dice])
-    return [Example(c, d.value, d.flagged, int(v), roll) for c, d, v in zip(crops, dice, confirmed[:n])
-            if 1 <= int(v) <= 6]
+    long_side = max(frame_bgr.shape[:2])
+    return [Example(c, d.value, d.flagged, int(v), roll, side=die_side(d.box, long_side))
+            for c, d, v in zip(crops, dice, confirmed[:n]) if 1 <= int(v) <= 6]
+
+
+def die_side(box, long_side: int) -> float:
+    """A die's longest box side (``box`` (x0, y0, x1, y1) pixels) over the frame's long side (pixels), 0-1."""
+    x0, y0, x1, y1 = box
+    return round(min(1.0, max(x1 - x0, y1 - y0) / max(long_side, 1)), 4)
 
 
 @dataclass
@@ -42,7 +50,8 @@ class Photo:
     classifier's ``probs`` (n, 7), ``doubted`` (n,) bool: the reader doubts
     it is a die at all (a weak detection, the gate's doubt, no die face), the labelled ``values`` and
     ``name``, ``held`` (n,) bool: the reader flagged the die for a reason its face does not decide
-    (:data:`vision.dice.reader.FACE_INDEPENDENT`; None: not known)."""
+    (:data:`vision.dice.reader.FACE_INDEPENDENT`; None: not known), ``long_side`` the frame's long side
+    (pixels; 0: not known)."""
 
     name: str
     dice: list
@@ -51,6 +60,7 @@ class Photo:
     doubted: np.ndarray
     values: list[int]
     held: np.ndarray | None = None
+    long_side: int = 0
 
     def examples(self) -> tuple[list[Example], int]:
         """The examples under the assignment of greatest likelihood under the shipped classifier, and how
@@ -62,7 +72,9 @@ class Photo:
         picked, cols = linear_sum_assignment(-np.log(self.probs[rows][:, self.values] + 1e-6))
         held = self.held if self.held is not None else np.zeros(len(self.dice), bool)
         return ([Example(self.crops[rows[i]], self.dice[rows[i]].value, self.dice[rows[i]].flagged, self.values[j],
-                         self.name, bool(held[rows[i]])) for i, j in zip(picked, cols)],
+                         self.name, bool(held[rows[i]]),
+                         die_side(self.dice[rows[i]].box, self.long_side) if self.long_side else 0.0)
+                 for i, j in zip(picked, cols)],
                 len(self.values) - len(picked))
 
 
@@ -75,7 +87,7 @@ def read_photo(reader: DiceReader, frame_bgr: np.ndarray, values: list[int], nam
     _, probs = reader.die_features(crops)
     doubted = np.array([bool(why & {WEAK, GATE, NO_FACE}) for why in reasons], bool)
     held = np.array([bool(why & FACE_INDEPENDENT) for why in reasons], bool)
-    return Photo(name, dice, crops, probs, doubted, [int(v) for v in values], held)
+    return Photo(name, dice, crops, probs, doubted, [int(v) for v in values], held, max(frame_bgr.shape[:2]))
 
 
 def examples_from_photos(photos: list[Photo]) -> tuple[list[Example], int]:
@@ -153,7 +165,8 @@ def learned_line(state: LearnedFaces) -> str:
     """One line on learned faces: how many dice of how many rolls, and their check held out in turn."""
     r = state.report
     before, after = r["shipped"], r["learned"]
-    verdict = "used" if r["use"] else "not used: the shipped reader does better on them"
+    verdict = ("used" if r["use"] else f"not used: they do not read the kept dice better than the shipped reader by "
+               f"{EVIDENCE} dice or more (the dice's size is used)")
     rolls = f"{r['rolls']} roll" + ("" if r["rolls"] == 1 else "s")
     return (f"learned the players' dice from {r['dice']} dice of {rolls}; held out in turn, "
             f"{after['offered_right']} right and {after['offered_wrong']} wrong offered without a question "

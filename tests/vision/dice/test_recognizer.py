@@ -335,6 +335,35 @@ def test_a_die_too_big_to_lie_among_the_others_is_flagged():
     assert len(obs.dice) == 1 and OVERSIZED not in why[0]
 
 
+def test_a_big_die_as_large_as_the_players_own_whose_pips_agree_is_not_oversized():
+    """A camera close over the tray sees the players' dice large: with the size of their confirmed dice
+    learned (``die_side``), a die up to ``oversized_taught`` times that whose counted pips show its value is
+    not flagged for its size; larger than their dice, or read as a value its pips do not show, it is."""
+    from tests.vision.dice.test_reader import draw_die
+    from vision.dice.learning import LearnedFaces, Settings
+
+    frame = np.full((480, 640, 3), (60, 110, 40), np.uint8)
+    draw_die(frame, (120, 240), 5, 150, 5, (235, 240, 240), (20, 20, 20))  # 150 px: 0.23 of 640
+    draw_die(frame, (400, 240), 3, 56, 10, (235, 240, 240), (20, 20, 20))
+
+    def learned(side: float) -> LearnedFaces:  # faces not used: only the dice's size
+        return LearnedFaces(np.zeros((0, 4), np.float32), np.zeros(0, int), frozenset(), "net", Settings(),
+                            {"use": False}, side)
+
+    def big(reader):
+        obs, why = reader.read_with_reasons(frame)
+        found = [(d, w) for d, w in zip(obs.dice, why) if d.box[2] - d.box[0] > P.oversized * 640]
+        assert len(found) == 1 and found[0][0].value == 5
+        return found[0]
+
+    die, why = big(SHIPPED.with_learned(learned(0.24)))
+    assert OVERSIZED not in why and not die.flagged
+    die, why = big(SHIPPED.with_learned(learned(0.1)))  # the players' dice are smaller: a print
+    assert OVERSIZED in why and die.flagged
+    lab = to_lab(frame)  # read at 640 px: the work image is the frame
+    assert SHIPPED._pips_agree(lab, die) and not SHIPPED._pips_agree(lab, replace(die, value=4))
+
+
 def test_the_gate_answers_for_any_boxes_in_one_pass():
     frame, boxes = _table()
     nets = Networks()
