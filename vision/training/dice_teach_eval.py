@@ -8,10 +8,12 @@ For each SET (a folder with ``labels.csv`` and ``boxes.csv``, e.g. a set of
 (in the order of ``labels.csv``) are taught as ``companion dice teach`` teaches them
 (:func:`vision.dice.teach.read_photo`, :func:`~vision.dice.teach.keep_photos`,
 :func:`~vision.dice.teach.learn_kept`), then every other photo is read by the shipped reader untaught and by
-the reader with what was learned (:func:`vision.dice.eval.evaluate` on the rest), even when fitting said not
-to use it (``use``): the figures say whether that verdict predicted the photos after it. Prints a JSON line a set
+the reader with what was learned as the box reads with it (the learned faces only when fitting said to use
+them, ``use``; the dice's size always), and, when it said not to, also with the faces forced on
+(``if_used``): the figures say whether that verdict predicted the photos after it. Prints a JSON line a set
 ``{"set", "taught", "read", "use", "check": fit's held-out report, "untaught": figures, "learned":
-figures}`` (figures: found, unflagged precision, false accepts, flag rate, right dice flagged).
+figures, "if_used": figures or null}`` (figures: found, unflagged precision, false accepts, flag rate, right
+dice flagged).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import csv
 import json
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -68,10 +71,15 @@ def teach_then_read(set_dir: Path, teach: int = 5) -> dict:
         state, _ = learn_kept(reader, state_dir)
         untaught = evaluate(rest_dir, None, reader.read)
         learned = evaluate(rest_dir, None, reader.with_learned(state).read) if state is not None else untaught
+        forced = None
+        if state is not None and not state.faces_used:
+            used = replace(state, report={**state.report, "use": True})
+            forced = evaluate(rest_dir, None, reader.with_learned(used).read)
         return {"set": set_dir.name, "taught": len(taught), "read": untaught.get("images"),
                 "use": None if state is None else state.report["use"],
                 "check": None if state is None else {k: state.report[k] for k in ("shipped", "learned")},
-                "untaught": {k: untaught.get(k) for k in FIGURES}, "learned": {k: learned.get(k) for k in FIGURES}}
+                "untaught": {k: untaught.get(k) for k in FIGURES}, "learned": {k: learned.get(k) for k in FIGURES},
+                "if_used": None if forced is None else {k: forced.get(k) for k in FIGURES}}
 
 
 def main(argv: list[str] | None = None) -> int:
