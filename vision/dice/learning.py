@@ -16,10 +16,11 @@ shipped classifier's. Where the two disagree and the shipped classifier is sure,
 only when the kept examples show that very confusion (the shipped classifier read these dice's face v as u);
 otherwise the die is flagged.
 
-**Fitting** (:func:`fit`) checks itself on the examples held out in turn (by roll): the learned state is
-used only when, held out, it offers no more wrong dice than the shipped reader did on them and no fewer
-right ones. Pure numpy; 1,000 dice take one network pass and a 1,000 x 1,000 product (well under a second
-here).
+**Fitting** (:func:`fit`) checks itself on the examples held out in turn (by roll): the learned faces are
+used only when, held out, they offer no more wrong dice than the shipped reader did on them, no fewer right
+ones, and at least :data:`EVIDENCE` right that it asked about or misread. The kept dice's size
+(:attr:`LearnedFaces.die_side`) is learned too and used either way (the reader's ``oversized_taught``).
+Pure numpy; 1,000 dice take one network pass and a 1,000 x 1,000 product (well under a second here).
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ class ExampleStore:
         table = np.array([[e.read, int(e.flagged), e.value] for e in examples], np.int16)
         held = np.array([e.held for e in examples], np.int8)
         sides = np.array([e.side for e in examples], np.float32)
-        write_atomic(path, _npz_bytes(crops=crops, table=table, held=held, sides=sides, roll=np.array(examples[0].roll)))
+        write_atomic(path, _npz_bytes(crops=crops, table=table, held=held, sides=sides,
+                                      roll=np.array(examples[0].roll)))
         self._prune()
         return path
 
@@ -420,7 +422,8 @@ def _groups(features: np.ndarray, values: np.ndarray, rolls: np.ndarray | None =
 def _learned(queries: np.ndarray, groups: list[tuple[np.ndarray, np.ndarray | None]], settings: Settings,
              query_rolls: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The learned face probabilities (n, 7), each die's similarity to its nearest kept example (n,)
-    (-1 with none) and which values (n, 7) bool it was compared with examples of, of n dice with ``queries`` (n, c) among the kept examples' ``groups`` (:func:`_groups`:
+    (-1 with none) and which values (n, 7) bool it was compared with examples of, of n dice with ``queries``
+    (n, c) among the kept examples' ``groups`` (:func:`_groups`:
     each value's features, L2-normalised like the queries: cosine similarity, and rolls). With
     ``query_rolls`` (n,), a die is never compared with an example of its own roll. A value's score is the
     mean similarity of its ``settings.k`` nearest examples (fewer where there are fewer); the
