@@ -1,7 +1,8 @@
 """Train the die detector (:mod:`vision.dice.detect`) on ``byler_d6`` (development only; needs torch + onnx).
 
 ``python -m vision.training.train_dice_detect [--split heldout|all] [--steps N] [--seed S] [--out DIR] [--resume CKPT]
-[--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F] [--game-tables F] [--tilt P]``
+[--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F] [--game-tables F] [--tilt P] [--rune55 F]
+[--leave-out GROUP]``
 
 Data: ``../shared/data/dice/byler_d6`` (BSD-3-Clause, (c) 2019 Nell Byler) and its ``boxes.csv``, without
 the 14 photos bundled in ``assets/dice_photos``; ``--split heldout`` (the shipped model) also keeps out the
@@ -14,7 +15,10 @@ Every training sample is a 192x192 image made on the fly, half of them a byler p
 - photo: a random perspective warp (rotation k*90 +- 25 degrees, corner jitter up to 12 % of the side)
   scaling the dice to a median side of 9-64 px; with ``--tilt P``, a fraction P of the photos is first seen
   whole by a camera tilted 0-35 degrees from vertical (:func:`tilted_photo`: its far side shrinks, and the
-  dice there are squashed, to about half at the far edge of a 30 degree view);
+  dice there are squashed, to about half at the far edge of a 30 degree view); with ``--rune55 F``, that
+  fraction of the samples are rune55 photos (CC BY 4.0, Rune55) warped the same way: every group but
+  ``--leave-out`` (default ``circular_cam_gray``, the tube camera), less any near-copy of a left-out photo
+  (:func:`vision.training.dice_network_data.near_copies`: the groups share re-exported scenes);
 - composite: dice cut out of the photos (a rounded-square mask inside each labelled box) pasted with
   soft shadows onto a plain light, dark, coloured, gradient, noisy or striped background with random
   distracting shapes (discs, bars, lines: not dice), 1-22 dice of 9-70 px, touching allowed;
@@ -79,6 +83,39 @@ class Photo:
         self.image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         self.boxes = np.array([b for _, b in item.boxes], np.float32).reshape(-1, 4)
         self.values = np.array([v for v, _ in item.boxes], np.int64)
+
+
+class LazyPhoto(Photo):
+    """A :class:`Photo` decoded each time its ``image`` is asked for (thousands of rune55 photos stay on
+    disk, not in memory)."""
+
+    def __init__(self, path, item) -> None:
+        self.path = path
+        self.boxes = np.array([b for _, b in item.boxes], np.float32).reshape(-1, 4)
+        self.values = np.array([v for v, _ in item.boxes], np.int64)
+
+    @property
+    def image(self) -> np.ndarray:
+        return cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+
+
+def rune55_photos(leave_out: str) -> tuple[list[LazyPhoto], dict]:
+    """rune55's labelled photos of every group but ``leave_out``, less the near-copies of its photos, and
+    what was taken: ``{"groups": {group: photos}, "left_out": group, "near_copies_dropped": n}``."""
+    from vision.training.dice_network_data import near_copies, rune55_groups
+
+    groups = rune55_groups()
+    if leave_out not in groups:
+        raise SystemExit(f"--leave-out: rune55 has no group {leave_out!r} (it has {', '.join(sorted(groups))})")
+    taken = [p for g, photos in groups.items() if g != leave_out for p in photos]
+    dropped = near_copies(taken, groups[leave_out])
+    kept = [p for i, p in enumerate(taken) if i not in dropped]
+    counts: dict[str, int] = {}
+    for g, photos in groups.items():
+        if g != leave_out:
+            names = {str(path) for path, _ in kept}
+            counts[g] = sum(str(path) in names for path, _ in photos)
+    return [LazyPhoto(*p) for p in kept], {"groups": counts, "left_out": leave_out, "near_copies_dropped": len(dropped)}
 
 
 # Inset of a cut-out's rounded-square alpha mask inside the labelled box (fraction of the box's side).
@@ -365,13 +402,19 @@ def scene(cuts: list, rng: np.random.Generator, closeup: bool = False, trays: fl
 def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator,
            scene_cuts: list | None = None, scenes: float = 0.0, closeups: float = 0.0,
            closeup_cuts: list | None = None, trays: float = 0.0, tables: list | None = None,
-           game_tables: float = 0.0, tilt: float = 0.0):
+           game_tables: float = 0.0, tilt: float = 0.0, rune: list | None = None, rune_fraction: float = 0.0):
     """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask. With ``scene_cuts``, a
     fraction ``scenes`` of the samples are :func:`scene` tables and ``closeups`` close-ups (of
     ``closeup_cuts``, or ``scene_cuts`` when None); of the rest, half are warped photos and half
     composites. ``trays``: the fraction of the scenes with their dice in a tray; ``game_tables``: the
     fraction on one of ``tables`` (see :func:`scene`); ``tilt``: the fraction of the warped photos first seen
-    by a tilted camera (:func:`warp_photo`)."""
+    by a tilted camera (:func:`warp_photo`); ``rune_fraction`` of all samples are photos of ``rune`` warped
+    alike."""
+    if rune and rng.random() < rune_fraction:
+        img, boxes = warp_photo(rune[rng.integers(len(rune))], rng, tilt)
+        img = photometric(img, rng)
+        heat, reg, mask = targets(boxes)
+        return normalise(img).transpose(2, 0, 1), heat, reg, mask
     r = rng.random()
     if scene_cuts and r < closeups:
         img, boxes = scene(closeup_cuts or scene_cuts, rng, closeup=True)
@@ -542,6 +585,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of the scenes whose dice lie in a tray (vision.training.dice_clusters.draw_tray)")
     parser.add_argument("--game-tables", type=float, default=0.0, metavar="F",
                         help="fraction of the scenes on a rendered game table (vision.training.dice_game_tables), 0-1")
+    parser.add_argument("--rune55", type=float, default=0.0, metavar="F",
+                        help="fraction of the samples that are rune55 photos (every group but --leave-out)")
+    parser.add_argument("--leave-out", default="circular_cam_gray", metavar="GROUP",
+                        help="the rune55 group never trained on (and its near-copies in the others)")
     parser.add_argument("--tilt", type=float, default=0.0, metavar="P",
                         help="probability that a warped photo is first seen by a camera tilted 0-35 degrees")
     args = parser.parse_args(argv)
@@ -575,6 +622,10 @@ def main(argv: list[str] | None = None) -> int:
 
         table_rng = np.random.default_rng([args.seed, 1])  # its own generator: the other samples stay as they were
         tables = [game_table(table_rng, (CANVAS[1], CANVAS[0])) for _ in range(GAME_TABLES)]
+    rune, rune_taken = [], None
+    if args.rune55:
+        rune, rune_taken = rune55_photos(args.leave_out)
+        print(f"rune55: {rune_taken}", flush=True)
     rng = np.random.default_rng(args.seed)
     net = build_net()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -601,7 +652,7 @@ def main(argv: list[str] | None = None) -> int:
         for g in opt.param_groups:
             g["lr"] = lr
         batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays,
-                        tables, args.game_tables, args.tilt) for _ in range(args.batch)]
+                        tables, args.game_tables, args.tilt, rune, args.rune55) for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()
         if frozen_norms:  # started from an export: its folded statistics stay (batch norm as fixed affines)
@@ -629,6 +680,7 @@ def main(argv: list[str] | None = None) -> int:
     data = path.read_bytes()
     manifest = {
         "model": MODEL_FILE, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "weights": n_params,
+        "rune55": rune_taken,
         "command": command_line(parser, args, always=("split", "steps", "seed", "batch", "lr"),
                                 leave_out=("out", "resume", "history")),
         "resumed_from_step": start, "history": args.history,
@@ -636,7 +688,8 @@ def main(argv: list[str] | None = None) -> int:
         "input": "(1, 3, H, W) float32, H and W multiples of 32, vision.dice.detect.network_input",
         "output": "(1, 4, H/4, W/4): sigmoid centre heat, log(side/4), dx, dy",
         "data": "../shared/data/dice/byler_d6 (BSD-3-Clause, (c) 2019 Nell Byler) without the 14 bundled photos"
-                + ("" if args.split == "all" else ", 80 % of those photos (seed 0, the split of vision.training.train_dice)"),
+                + ("" if args.split == "all" else ", 80 % of those photos (seed 0, the split of vision.training.train_dice)")
+                + ("" if not args.rune55 else f"; rune55 (CC BY 4.0, Rune55) but {args.leave_out} and its near-copies"),
         "figures": figures, "seconds": round(time.time() - t0, 1),
     }
     (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")

@@ -106,3 +106,48 @@ def test_tilted_photo_shrinks_and_squashes_the_far_side():
     for (x0, y0, x1, y1) in moved:  # each moved box holds its dark square
         inner = out[int(y0) + 3:int(y1) - 2, int(x0) + 3:int(x1) - 2]
         assert inner.size and inner.mean() < 60
+
+
+def test_rune55_samples_come_from_the_groups_not_left_out_and_hold_their_dice(tmp_path):
+    """--rune55: a lazily read photo warped as byler's are; the left-out group and its near-copies are
+    never among them (rune55 itself is needed: skipped without ../shared)."""
+    import cv2
+
+    from vision.dice.eval import LabelledImage
+    from vision.training.train_dice_detect import LazyPhoto
+
+    image = np.full((200, 200, 3), 200, np.uint8)
+    cv2.rectangle(image, (60, 60), (100, 100), (20, 20, 20), -1)
+    cv2.imwrite(str(tmp_path / "a.png"), image)
+    photo = LazyPhoto(tmp_path / "a.png", LabelledImage("a.png", (3,), ((3, (60.0, 60.0, 100.0, 100.0)),)))
+    assert photo.image.shape == (200, 200, 3) and photo.boxes.shape == (1, 4)
+    x, heat, reg, mask = sample([], [], np.random.default_rng(0), rune=[photo], rune_fraction=1.0)
+    assert x.shape == (3, SIZE, SIZE) and heat.shape == (1, SIZE // STRIDE, SIZE // STRIDE)
+    assert mask.sum() <= 1 and heat.max() <= 1.0
+
+
+def test_the_left_out_rune55_group_and_its_near_copies_stay_out(tmp_path, monkeypatch):
+    import cv2
+
+    import vision.training.dice_network_data as data
+    from vision.dice.eval import LabelledImage
+    from vision.training.train_dice_detect import rune55_photos
+
+    rng = np.random.default_rng(3)
+
+    def photo(name, picture, values=(2,)):
+        cv2.imwrite(str(tmp_path / name), picture)
+        return tmp_path / name, LabelledImage(name, values, tuple((v, (1.0, 1.0, 9.0, 9.0)) for v in values))
+
+    scene = rng.integers(0, 255, (64, 64, 3), dtype=np.uint8)
+    other = rng.integers(0, 255, (64, 64, 3), dtype=np.uint8)
+    groups = {"tube": [photo("t.png", scene)],
+              "piles": [photo("copy.png", np.rot90(scene).copy()), photo("own.png", other),
+                        photo("same_look_other_dice.png", scene, (5,))]}
+    monkeypatch.setattr(data, "rune55_groups", lambda: groups)
+    photos, taken = rune55_photos("tube")
+    # the turned copy of the tube's scene goes; a scene of its own, and the same look with other dice, stay
+    assert sorted(p.path.name for p in photos) == ["own.png", "same_look_other_dice.png"]
+    assert taken == {"groups": {"piles": 2}, "left_out": "tube", "near_copies_dropped": 1}
+    with pytest.raises(SystemExit, match="--leave-out"):
+        rune55_photos("no such group")

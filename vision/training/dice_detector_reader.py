@@ -1,0 +1,86 @@
+"""A candidate die detector inside the box's reader, measured against the shipped one in one run (issue 49;
+development only).
+
+``python -m vision.training.dice_detector_reader DETECTOR SET... [--errata CSV] [--json]``
+
+``DETECTOR``: a ``detect.onnx`` of :mod:`vision.training.train_dice_detect`. The reader keeps every other
+network, setting and rule of the shipped one (:func:`vision.dice.reader.shipped_reader`), so the figures say
+what the detector changes and nothing else. For each SET (a folder with ``labels.csv``,
+:func:`vision.dice.eval.evaluate`) prints one line a reader (``shipped``, ``candidate``): found, unflagged
+precision, false accepts, flag rate, right dice flagged, image accuracy, the reader's median ms a frame, and
+the detector's own median ms a frame (both levels, :meth:`vision.dice.detect.DieDetector.detect`, timed on
+the same frames in turn); ``--json``: one object a set, ``{"set", "shipped": {...}, "candidate": {...}}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice.detect import DieDetector
+from vision.dice.eval import evaluate, load_errata, load_set
+from vision.dice.reader import DiceReader, shipped_reader, work_image
+
+FIGURES = ("found", "unflagged_precision", "false_accepts", "flag_rate", "flagged_correct", "image_accuracy",
+           "median_ms")
+
+
+def candidate_reader(detector: str | Path) -> DiceReader:
+    """The shipped reader with the detector of ``detector`` (a ``detect.onnx``)."""
+    shipped = shipped_reader()
+    networks = copy.copy(shipped.networks)
+    networks.detector = DieDetector(Path(detector), shipped.params)
+    return DiceReader(shipped.params, networks)
+
+
+def detector_ms(readers: dict[str, DiceReader], set_dir: str | Path, limit: int = 40) -> dict[str, float]:
+    """Median ms of each reader's detector alone on the work images of the first ``limit`` photos of a set,
+    the readers timed in turn on each photo (one run: the same load on both)."""
+    images, _ = load_set(set_dir)
+    times: dict[str, list[float]] = {name: [] for name in readers}
+    for item in images[:limit]:
+        frame = cv2.imread(str(Path(set_dir) / item.file), cv2.IMREAD_COLOR)
+        if frame is None:
+            continue
+        for name, reader in readers.items():
+            work, _ = work_image(frame, reader.params.work_max_side)
+            start = time.perf_counter()
+            reader.networks.detector.detect(work)
+            times[name].append((time.perf_counter() - start) * 1000.0)
+    return {name: round(float(np.median(t)), 2) if t else None for name, t in times.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.training.dice_detector_reader",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("detector")
+    parser.add_argument("sets", nargs="+")
+    parser.add_argument("--errata", help="label errata CSV (byler_d6's)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    errata = load_errata(args.errata) if args.errata else None
+    readers = {"shipped": shipped_reader(), "candidate": candidate_reader(args.detector)}
+    for s in args.sets:
+        out: dict = {"set": Path(s).name}
+        for name, reader in readers.items():
+            result = evaluate(s, errata, reader.read)
+            out[name] = {k: result.get(k) for k in FIGURES}
+        for name, ms in detector_ms(readers, s).items():
+            out[name]["detector_ms"] = ms
+        if args.json:
+            print(json.dumps(out), flush=True)
+        else:
+            for name in readers:
+                print(f"{out['set']:<22} {name:<10} " + " ".join(f"{k} {v}" for k, v in out[name].items()), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
