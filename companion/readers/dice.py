@@ -134,8 +134,8 @@ def box_recognizer(state_dir: Path | None, learn: bool = False) -> tuple[Recogni
             rolls = int(learned.report["rolls"])
             said = ngettext("Learned your dice from {n} roll", "Learned your dice from {n} rolls", rolls).format(n=rolls)
     state, why = load_learned(state_dir, shipped.networks.heads_id)
-    if why:
-        log.warning("%s", why)
+    if why:  # a state returned with a line: its faces are not used yet, which is no fault
+        (log.info if state is not None else log.warning)("%s", why)
     return shipped.with_learned(state), said
 
 

@@ -527,7 +527,7 @@ def load_learned(state_dir: str | Path, network: str) -> tuple[LearnedFaces | No
         return None, f"{path}: learned with another dice model; the shipped reader is used until the box learns again"
     if not state.faces_used:
         return state, (f"{path}: the faces learned are not used (held out, they did not yet show that they "
-                       f"read the kept dice better than the shipped reader); the dice's size is")
+                       f"read the kept dice better than the shipped reader); only the dice's size is")
     return state, ""
 
 
