@@ -18,7 +18,9 @@ Every training sample is a 192x192 image made on the fly, half of them a byler p
   dice there are squashed, to about half at the far edge of a 30 degree view); with ``--rune55 F``, that
   fraction of the samples are rune55 photos (CC BY 4.0, Rune55) warped the same way: every group but
   ``--leave-out`` (default ``circular_cam_gray``, the tube camera), less any near-copy of a left-out photo
-  (:func:`vision.training.dice_network_data.near_copies`: the groups share re-exported scenes);
+  (:func:`vision.training.dice_network_data.near_copies`: the groups share re-exported scenes); with
+  ``--unlabelled``, the shipped detector's sure boxes that no label explains (rune55 boxes pip dice only)
+  are neither positives nor negatives (:func:`unlabelled_boxes`);
 - composite: dice cut out of the photos (a rounded-square mask inside each labelled box) pasted with
   soft shadows onto a plain light, dark, coloured, gradient, noisy or striped background with random
   distracting shapes (discs, bars, lines: not dice), 1-22 dice of 9-70 px, touching allowed;
@@ -77,7 +79,10 @@ def split_photos(seed: int = 0):
 
 
 class Photo:
-    """A decoded photo with its die boxes (n, 4) float32."""
+    """A decoded photo with its die boxes (n, 4) float32 and ``unlabelled`` (m, 4) boxes of things that may
+    be dice its labels leave out (none for byler's)."""
+
+    unlabelled = np.zeros((0, 4), np.float32)
 
     def __init__(self, path, item) -> None:
         self.image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -99,9 +104,11 @@ class LazyPhoto(Photo):
         return cv2.imread(str(self.path), cv2.IMREAD_COLOR)
 
 
-def rune55_photos(leave_out: str) -> tuple[list[LazyPhoto], dict]:
+def rune55_photos(leave_out: str, detector: DieDetector | None = None) -> tuple[list[LazyPhoto], dict]:
     """rune55's labelled photos of every group but ``leave_out``, less the near-copies of its photos, and
-    what was taken: ``{"groups": {group: photos}, "left_out": group, "near_copies_dropped": n}``."""
+    what was taken: ``{"groups": {group: photos}, "left_out": group, "near_copies_dropped": n}``; with a
+    ``detector`` (the shipped one), each photo's :attr:`Photo.unlabelled` boxes and their count
+    (``"unlabelled"``): see :func:`unlabelled_boxes`."""
     from vision.training.dice_network_data import near_copies, rune55_groups
 
     groups = rune55_groups()
@@ -115,7 +122,38 @@ def rune55_photos(leave_out: str) -> tuple[list[LazyPhoto], dict]:
         if g != leave_out:
             names = {str(path) for path, _ in kept}
             counts[g] = sum(str(path) in names for path, _ in photos)
-    return [LazyPhoto(*p) for p in kept], {"groups": counts, "left_out": leave_out, "near_copies_dropped": len(dropped)}
+    photos = [LazyPhoto(*p) for p in kept]
+    taken = {"groups": counts, "left_out": leave_out, "near_copies_dropped": len(dropped)}
+    if detector is not None:
+        for ph in photos:
+            ph.unlabelled = unlabelled_boxes(detector, ph.image, ph.boxes)
+        taken["unlabelled"] = int(sum(len(ph.unlabelled) for ph in photos))
+    return photos, taken
+
+
+UNLABELLED_SCORE = 0.5
+"""Detection score from which the shipped detector's box that no label explains is taken for a die the
+labels leave out (rune55 boxes pip dice only: its symbol and emblem dice, and some dice in piles, carry no
+box); the detector's even odds."""
+
+
+def unlabelled_boxes(detector: DieDetector, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Boxes (m, 4) of ``detector``'s detections of at least :data:`UNLABELLED_SCORE` in ``image`` whose
+    centre lies in no labelled box of ``boxes`` (n, 4) and which hold no labelled box's centre: training
+    neither rewards nor punishes a detection there (:func:`targets`)."""
+    out = []
+    for d in detector.detect(image):
+        if d.score < UNLABELLED_SCORE:
+            continue
+        x0, y0, x1, y1 = d.box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        centres = (np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1) if len(boxes)
+                   else np.zeros((0, 2)))
+        in_label = any(bx0 <= cx <= bx1 and by0 <= cy <= by1 for bx0, by0, bx1, by1 in boxes)
+        holds = any(x0 <= px <= x1 and y0 <= py <= y1 for px, py in centres)
+        if not in_label and not holds:
+            out.append(d.box)
+    return np.array(out, np.float32).reshape(-1, 4)
 
 
 # Inset of a cut-out's rounded-square alpha mask inside the labelled box (fraction of the box's side).
@@ -268,15 +306,16 @@ def warp_photo(ph: Photo, rng: np.random.Generator, tilt: float = 0.0):
     """A perspective-warped SIZE x SIZE view of a photo: (image, boxes (n, 4) in its pixels). With
     probability ``tilt`` the photo is first seen by a tilted camera (:func:`tilted_photo`); the view's
     turn then points the far side anywhere."""
-    image, photo_boxes = ph.image, ph.boxes
+    image, photo_boxes = ph.image, np.concatenate([ph.boxes, ph.unlabelled])
     if tilt and rng.random() < tilt:
         image, photo_boxes = tilted_photo(image, photo_boxes, rng)
     sides = np.sqrt((photo_boxes[:, 2] - photo_boxes[:, 0]) * (photo_boxes[:, 3] - photo_boxes[:, 1]))
     target = math.exp(rng.uniform(math.log(9), math.log(64)))
-    k = target / float(np.median(sides))
+    labelled = len(ph.boxes)
+    k = target / float(np.median(sides[:labelled] if labelled else sides))
     # Centre the view on a random die (or anywhere) so most views hold dice.
-    if len(photo_boxes) and rng.random() < 0.85:
-        b = photo_boxes[rng.integers(len(photo_boxes))]
+    if labelled and rng.random() < 0.85:
+        b = photo_boxes[rng.integers(labelled)]
         c = np.array(((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)) + rng.normal(0, 60 / k, 2)
     else:
         c = rng.uniform(0, image.shape[1], 2)
@@ -299,7 +338,10 @@ def warp_photo(ph: Photo, rng: np.random.Generator, tilt: float = 0.0):
         local = math.sqrt(abs(float(np.linalg.det(step))))
         half_side = s * local / 2
         boxes.append((centre[0] - half_side, centre[1] - half_side, centre[0] + half_side, centre[1] + half_side))
-    return img, np.array(boxes, np.float32).reshape(-1, 4)
+    boxes = np.array(boxes, np.float32).reshape(-1, 4)
+    if len(ph.unlabelled):
+        return img, boxes[:labelled], boxes[labelled:]
+    return img, boxes
 
 
 def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -342,10 +384,20 @@ def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def targets(boxes: np.ndarray):
-    """CenterNet targets for boxes (n, 4) in a SIZE image: heat (1, g, g), side/offset (3, g, g), mask (g, g)."""
+IGNORED_HEAT = 0.999
+"""The heat target under a box that may be a die the labels leave out: not 1, so no positive, and near
+enough to it that the focal loss's negative weight (1 - heat) ** 4 is nil there."""
+
+
+def targets(boxes: np.ndarray, unlabelled: np.ndarray | None = None):
+    """CenterNet targets for boxes (n, 4) in a SIZE image: heat (1, g, g), side/offset (3, g, g), mask (g, g);
+    the cells within ``unlabelled`` boxes (m, 4) are neither positives nor negatives (:data:`IGNORED_HEAT`)."""
     g = SIZE // STRIDE
     heat = np.zeros((g, g), np.float32)
+    for x0, y0, x1, y1 in (unlabelled if unlabelled is not None else ()):
+        c0, r0 = max(0, int(x0 // STRIDE)), max(0, int(y0 // STRIDE))
+        c1, r1 = min(g, int(math.ceil(x1 / STRIDE))), min(g, int(math.ceil(y1 / STRIDE)))
+        heat[r0:r1, c0:c1] = IGNORED_HEAT
     reg = np.zeros((3, g, g), np.float32)
     mask = np.zeros((g, g), np.float32)
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
@@ -411,9 +463,9 @@ def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator
     by a tilted camera (:func:`warp_photo`); ``rune_fraction`` of all samples are photos of ``rune`` warped
     alike."""
     if rune and rng.random() < rune_fraction:
-        img, boxes = warp_photo(rune[rng.integers(len(rune))], rng, tilt)
+        img, boxes, *unlabelled = warp_photo(rune[rng.integers(len(rune))], rng, tilt)
         img = photometric(img, rng)
-        heat, reg, mask = targets(boxes)
+        heat, reg, mask = targets(boxes, unlabelled[0] if unlabelled else None)
         return normalise(img).transpose(2, 0, 1), heat, reg, mask
     r = rng.random()
     if scene_cuts and r < closeups:
@@ -589,6 +641,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of the samples that are rune55 photos (every group but --leave-out)")
     parser.add_argument("--leave-out", default="circular_cam_gray", metavar="GROUP",
                         help="the rune55 group never trained on (and its near-copies in the others)")
+    parser.add_argument("--unlabelled", action="store_true",
+                        help="with --rune55: the shipped detector's sure boxes no label explains are not negatives")
     parser.add_argument("--tilt", type=float, default=0.0, metavar="P",
                         help="probability that a warped photo is first seen by a camera tilted 0-35 degrees")
     args = parser.parse_args(argv)
@@ -624,7 +678,10 @@ def main(argv: list[str] | None = None) -> int:
         tables = [game_table(table_rng, (CANVAS[1], CANVAS[0])) for _ in range(GAME_TABLES)]
     rune, rune_taken = [], None
     if args.rune55:
-        rune, rune_taken = rune55_photos(args.leave_out)
+        from vision.dice.reader import shipped_reader
+
+        detector = shipped_reader().networks.detector if args.unlabelled else None
+        rune, rune_taken = rune55_photos(args.leave_out, detector)
         print(f"rune55: {rune_taken}", flush=True)
     rng = np.random.default_rng(args.seed)
     net = build_net()

@@ -151,3 +151,25 @@ def test_the_left_out_rune55_group_and_its_near_copies_stay_out(tmp_path, monkey
     assert taken == {"groups": {"piles": 2}, "left_out": "tube", "near_copies_dropped": 1}
     with pytest.raises(SystemExit, match="--leave-out"):
         rune55_photos("no such group")
+
+
+def test_a_sure_detection_no_label_explains_is_neither_positive_nor_negative():
+    """--unlabelled: rune55 boxes pip dice only; where the shipped detector is sure of a die no label
+    explains, the heat target is IGNORED_HEAT (no positive, a nil negative weight), elsewhere as before."""
+    from vision.dice.detect import Detection
+    from vision.training.train_dice_detect import IGNORED_HEAT, UNLABELLED_SCORE, targets, unlabelled_boxes
+
+    class Found:
+        def detect(self, image):
+            return [Detection((10.0, 10.0, 30.0, 30.0), 0.9),  # a labelled die
+                    Detection((100.0, 100.0, 130.0, 130.0), 0.9),  # a die the labels leave out
+                    Detection((150.0, 20.0, 170.0, 40.0), UNLABELLED_SCORE / 2)]  # too weak to say
+
+    labels = np.array([[8.0, 8.0, 32.0, 32.0]], np.float32)
+    unlabelled = unlabelled_boxes(Found(), np.zeros((192, 192, 3), np.uint8), labels)
+    assert unlabelled.tolist() == [[100.0, 100.0, 130.0, 130.0]]
+    heat, reg, mask = targets(labels, unlabelled)
+    g = heat[0]
+    assert g[100 // STRIDE + 2, 100 // STRIDE + 2] == pytest.approx(IGNORED_HEAT) and not (g[24:33, 24:33] == 1).any()
+    assert (g == 1).sum() == 1 and mask.sum() == 1  # the labelled die alone is a positive
+    assert g[45, 5] == 0.0  # the table far from both stays a negative
