@@ -2,7 +2,7 @@
 
 ``python -m vision.training.train_dice_detect [--split heldout|all] [--steps N] [--seed S] [--out DIR] [--resume CKPT]
 [--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F] [--game-tables F] [--tilt P] [--rune55 F]
-[--leave-out GROUP]``
+[--leave-out GROUP] [--unlabelled] [--max-side PX]``
 
 Data: ``../shared/data/dice/byler_d6`` (BSD-3-Clause, (c) 2019 Nell Byler) and its ``boxes.csv``, without
 the 14 photos bundled in ``assets/dice_photos``; ``--split heldout`` (the shipped model) also keeps out the
@@ -13,14 +13,14 @@ Every training sample is a 192x192 image made on the fly, half of them a byler p
 (with ``--scenes``/``--closeups``, those fractions of the samples are :func:`scene` tables first):
 
 - photo: a random perspective warp (rotation k*90 +- 25 degrees, corner jitter up to 12 % of the side)
-  scaling the dice to a median side of 9-64 px; with ``--tilt P``, a fraction P of the photos is first seen
-  whole by a camera tilted 0-35 degrees from vertical (:func:`tilted_photo`: its far side shrinks, and the
-  dice there are squashed, to about half at the far edge of a 30 degree view); with ``--rune55 F``, that
-  fraction of the samples are rune55 photos (CC BY 4.0, Rune55) warped the same way: every group but
-  ``--leave-out`` (default ``circular_cam_gray``, the tube camera), less any near-copy of a left-out photo
-  (:func:`vision.training.dice_network_data.near_copies`: the groups share re-exported scenes); with
-  ``--unlabelled``, the shipped detector's sure boxes that no label explains (rune55 boxes pip dice only)
-  are neither positives nor negatives (:func:`unlabelled_boxes`);
+  scaling the dice to a median side of 9-64 px (``--max-side PX``: 9-PX); with ``--tilt P``, a fraction P
+  of the photos is first seen whole by a camera tilted 0-35 degrees from vertical (:func:`tilted_photo`: its
+  far side shrinks, and the dice there are squashed, to about half at the far edge of a 30 degree view);
+  with ``--rune55 F``, that fraction of the samples are rune55 photos (CC BY 4.0, Rune55) warped the same
+  way: every group but ``--leave-out`` (default ``circular_cam_gray``, the tube camera), less any near-copy
+  of a left-out photo (:func:`vision.training.dice_network_data.near_copies`: the groups share re-exported
+  scenes); with ``--unlabelled``, the shipped detector's sure boxes that no label explains (rune55 boxes
+  pip dice only) are neither positives nor negatives (:func:`unlabelled_boxes`);
 - composite: dice cut out of the photos (a rounded-square mask inside each labelled box) pasted with
   soft shadows onto a plain light, dark, coloured, gradient, noisy or striped background with random
   distracting shapes (discs, bars, lines: not dice), 1-22 dice of 9-70 px, touching allowed;
@@ -302,15 +302,16 @@ def tilted_photo(image: np.ndarray, boxes: np.ndarray, rng: np.random.Generator)
     return warp_view(image, boxes, m, (w, h))
 
 
-def warp_photo(ph: Photo, rng: np.random.Generator, tilt: float = 0.0):
+def warp_photo(ph: Photo, rng: np.random.Generator, tilt: float = 0.0, max_side: float = 64.0):
     """A perspective-warped SIZE x SIZE view of a photo: (image, boxes (n, 4) in its pixels). With
     probability ``tilt`` the photo is first seen by a tilted camera (:func:`tilted_photo`); the view's
-    turn then points the far side anywhere."""
+    turn then points the far side anywhere. The dice's median side is drawn from 9 to ``max_side`` px
+    (log-uniform)."""
     image, photo_boxes = ph.image, np.concatenate([ph.boxes, ph.unlabelled])
     if tilt and rng.random() < tilt:
         image, photo_boxes = tilted_photo(image, photo_boxes, rng)
     sides = np.sqrt((photo_boxes[:, 2] - photo_boxes[:, 0]) * (photo_boxes[:, 3] - photo_boxes[:, 1]))
-    target = math.exp(rng.uniform(math.log(9), math.log(64)))
+    target = math.exp(rng.uniform(math.log(9), math.log(max_side)))
     labelled = len(ph.boxes)
     k = target / float(np.median(sides[:labelled] if labelled else sides))
     # Centre the view on a random die (or anywhere) so most views hold dice.
@@ -454,16 +455,17 @@ def scene(cuts: list, rng: np.random.Generator, closeup: bool = False, trays: fl
 def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator,
            scene_cuts: list | None = None, scenes: float = 0.0, closeups: float = 0.0,
            closeup_cuts: list | None = None, trays: float = 0.0, tables: list | None = None,
-           game_tables: float = 0.0, tilt: float = 0.0, rune: list | None = None, rune_fraction: float = 0.0):
+           game_tables: float = 0.0, tilt: float = 0.0, rune: list | None = None, rune_fraction: float = 0.0,
+           max_side: float = 64.0):
     """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask. With ``scene_cuts``, a
     fraction ``scenes`` of the samples are :func:`scene` tables and ``closeups`` close-ups (of
     ``closeup_cuts``, or ``scene_cuts`` when None); of the rest, half are warped photos and half
     composites. ``trays``: the fraction of the scenes with their dice in a tray; ``game_tables``: the
     fraction on one of ``tables`` (see :func:`scene`); ``tilt``: the fraction of the warped photos first seen
     by a tilted camera (:func:`warp_photo`); ``rune_fraction`` of all samples are photos of ``rune`` warped
-    alike."""
+    alike; ``max_side``: the largest median die side (px) of a warped photo."""
     if rune and rng.random() < rune_fraction:
-        img, boxes, *unlabelled = warp_photo(rune[rng.integers(len(rune))], rng, tilt)
+        img, boxes, *unlabelled = warp_photo(rune[rng.integers(len(rune))], rng, tilt, max_side)
         img = photometric(img, rng)
         heat, reg, mask = targets(boxes, unlabelled[0] if unlabelled else None)
         return normalise(img).transpose(2, 0, 1), heat, reg, mask
@@ -474,7 +476,7 @@ def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator
         img, boxes = scene(scene_cuts, rng, trays=trays, tables=tables, game_tables=game_tables)
     elif rng.random() < 0.5:
         ph = photos[rng.integers(len(photos))]
-        img, boxes = warp_photo(ph, rng, tilt)
+        img, boxes = warp_photo(ph, rng, tilt, max_side)
     else:
         img, boxes = composite(cuts, rng)
     img = photometric(img, rng)
@@ -641,6 +643,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fraction of the samples that are rune55 photos (every group but --leave-out)")
     parser.add_argument("--leave-out", default="circular_cam_gray", metavar="GROUP",
                         help="the rune55 group never trained on (and its near-copies in the others)")
+    parser.add_argument("--max-side", type=float, default=64.0, metavar="PX",
+                        help="largest median die side (px of the 192 px sample) of a warped photo (default 64)")
     parser.add_argument("--unlabelled", action="store_true",
                         help="with --rune55: the shipped detector's sure boxes no label explains are not negatives")
     parser.add_argument("--tilt", type=float, default=0.0, metavar="P",
@@ -709,7 +713,8 @@ def main(argv: list[str] | None = None) -> int:
         for g in opt.param_groups:
             g["lr"] = lr
         batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays,
-                        tables, args.game_tables, args.tilt, rune, args.rune55) for _ in range(args.batch)]
+                        tables, args.game_tables, args.tilt, rune, args.rune55, args.max_side)
+                 for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()
         if frozen_norms:  # started from an export: its folded statistics stay (batch norm as fixed affines)

@@ -173,3 +173,21 @@ def test_a_sure_detection_no_label_explains_is_neither_positive_nor_negative():
     assert g[100 // STRIDE + 2, 100 // STRIDE + 2] == pytest.approx(IGNORED_HEAT) and not (g[24:33, 24:33] == 1).any()
     assert (g == 1).sum() == 1 and mask.sum() == 1  # the labelled die alone is a positive
     assert g[45, 5] == 0.0  # the table far from both stays a negative
+
+
+def test_max_side_lets_a_warped_photo_show_dice_as_large_as_a_camera_close_over_the_tray(tmp_path):
+    import cv2
+
+    from vision.dice.eval import LabelledImage
+    from vision.training.train_dice_detect import LazyPhoto, warp_photo
+
+    image = np.full((400, 400, 3), 200, np.uint8)
+    boxes = tuple((3, (float(x), float(y), float(x + 40), float(y + 40))) for x, y in ((60, 60), (200, 220)))
+    cv2.imwrite(str(tmp_path / "a.png"), image)
+    photo = LazyPhoto(tmp_path / "a.png", LabelledImage("a.png", (3, 3), boxes))
+    rng = np.random.default_rng(5)
+    # the dice's median side is drawn log-uniform from 9 px to max_side (its median: their geometric mean,
+    # 24 and 31.5 px); a perspective warp stretches a die far from the view's centre, so medians are compared
+    default = np.median([np.median(sides(warp_photo(photo, rng)[1])) for _ in range(200)])
+    large = np.median([np.median(sides(warp_photo(photo, rng, max_side=110.0)[1])) for _ in range(200)])
+    assert 18 < default < 30 and large > 1.2 * default
