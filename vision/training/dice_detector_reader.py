@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import sys
 import time
 from pathlib import Path
@@ -25,12 +24,9 @@ import cv2
 import numpy as np
 
 from vision.dice.detect import DieDetector
-from vision.dice.eval import evaluate, load_errata, load_set
+from vision.dice.eval import load_errata, load_set
 from vision.dice.reader import DiceReader, shipped_reader, work_image
-
-FIGURES = ("found", "unflagged_precision", "false_accepts", "flag_rate", "flagged_correct", "image_accuracy",
-           "median_ms")
-
+from vision.training.dice_readers import compare
 
 def candidate_reader(detector: str | Path) -> DiceReader:
     """The shipped reader with the detector of ``detector`` (a ``detect.onnx``)."""
@@ -67,18 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     errata = load_errata(args.errata) if args.errata else None
     readers = {"shipped": shipped_reader(), "candidate": candidate_reader(args.detector)}
-    for s in args.sets:
-        out: dict = {"set": Path(s).name}
-        for name, reader in readers.items():
-            result = evaluate(s, errata, reader.read)
-            out[name] = {k: result.get(k) for k in FIGURES}
-        for name, ms in detector_ms(readers, s).items():
-            out[name]["detector_ms"] = ms
-        if args.json:
-            print(json.dumps(out), flush=True)
-        else:
-            for name in readers:
-                print(f"{out['set']:<22} {name:<10} " + " ".join(f"{k} {v}" for k, v in out[name].items()), flush=True)
+    compare(readers, args.sets, errata, args.json,
+            lambda s: {name: {"detector_ms": ms} for name, ms in detector_ms(readers, s).items()})
     return 0
 
 

@@ -20,19 +20,18 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.dice.eval import evaluate, load_errata
+from vision.dice.eval import load_errata
 from vision.dice.networks import DiceNetworks, Heads, _forward, model_dir, softmax
 from vision.dice.params import PARAMS_FILE, load_params
 from vision.dice.reader import DiceReader, shipped_reader
+from vision.training.dice_readers import compare
 
-FIGURES = ("found", "unflagged_precision", "false_accepts", "flag_rate", "flagged_correct", "image_accuracy", "median_ms")
 
 
 class OneNetwork:
@@ -82,11 +81,6 @@ def one_network_reader(model: str | Path) -> DiceReader:
                                          hashlib.sha256(Path(model).read_bytes()).hexdigest()))
 
 
-def figures(result: dict) -> dict:
-    """The figures of :data:`FIGURES` from :func:`vision.dice.eval.evaluate`'s result (None where absent)."""
-    return {k: result.get(k) for k in FIGURES}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.training.dice_network_reader", description=__doc__.split("\n")[0])
     parser.add_argument("model")
@@ -95,16 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     errata = load_errata(args.errata) if args.errata else None
-    readers = {"shipped": shipped_reader(), "one_network": one_network_reader(args.model)}
-    for s in args.sets:
-        out = {"set": Path(s).name}
-        for name, reader in readers.items():
-            out[name] = figures(evaluate(s, errata, reader.read))
-        if args.json:
-            print(json.dumps(out), flush=True)
-        else:
-            for name in readers:
-                print(f"{out['set']:<18} {name:<12} " + " ".join(f"{k} {v}" for k, v in out[name].items()), flush=True)
+    compare({"shipped": shipped_reader(), "one_network": one_network_reader(args.model)}, args.sets, errata, args.json)
     return 0
 
 

@@ -17,14 +17,17 @@ reasons for their flags.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from dataclasses import replace
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
+from vision.dice.eval import evaluate
 from vision.dice.networks import model_dir
 from vision.dice.params import PARAMS_FILE, DiceParams, load_params
 from vision.dice.reader import _reading_order, _to_frame, read_dice, work_image
@@ -138,3 +141,30 @@ def _classifiers():
         except (FileNotFoundError, cv2.error):
             out.append(None)
     return tuple(out)
+
+
+COMPARED = ("found", "unflagged_precision", "false_accepts", "flag_rate", "flagged_correct", "image_accuracy",
+            "median_ms")
+"""The figures of :func:`vision.dice.eval.evaluate` that :func:`compare` prints for each reader."""
+
+
+def compare(readers: Mapping[str, object], sets, errata=None, as_json: bool = False,
+            more: Callable[[str], Mapping[str, Mapping]] | None = None) -> None:
+    """Measure ``readers`` (name -> an object with ``read(frame_bgr)``, e.g. a
+    :class:`vision.dice.reader.DiceReader`) on each of ``sets`` (folders with ``labels.csv``) in one run
+    and print, per set, one line a reader of the :data:`COMPARED` figures (None where absent), or with
+    ``as_json`` one object ``{"set", name: {...}, ...}``. ``errata``: label corrections
+    (:func:`vision.dice.eval.load_errata`); ``more(set_dir)``: further figures per reader name, added to
+    each reader's."""
+    for s in sets:
+        out: dict = {"set": Path(s).name}
+        for name, reader in readers.items():
+            result = evaluate(s, errata, reader.read)
+            out[name] = {k: result.get(k) for k in COMPARED}
+        for name, extra in (more(s) if more else {}).items():
+            out[name].update(extra)
+        if as_json:
+            print(json.dumps(out), flush=True)
+        else:
+            for name in readers:
+                print(f"{out['set']:<22} {name:<12} " + " ".join(f"{k} {v}" for k, v in out[name].items()), flush=True)
