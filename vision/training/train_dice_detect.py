@@ -114,15 +114,11 @@ def rune55_photos(leave_out: str, detector: DieDetector | None = None) -> tuple[
     groups = rune55_groups()
     if leave_out not in groups:
         raise SystemExit(f"--leave-out: rune55 has no group {leave_out!r} (it has {', '.join(sorted(groups))})")
-    taken = [p for g, photos in groups.items() if g != leave_out for p in photos]
-    dropped = near_copies(taken, groups[leave_out])
-    kept = [p for i, p in enumerate(taken) if i not in dropped]
-    counts: dict[str, int] = {}
-    for g, photos in groups.items():
-        if g != leave_out:
-            names = {str(path) for path, _ in kept}
-            counts[g] = sum(str(path) in names for path, _ in photos)
-    photos = [LazyPhoto(*p) for p in kept]
+    taken = [(g, p) for g, photos in groups.items() if g != leave_out for p in photos]
+    dropped = near_copies([p for _, p in taken], groups[leave_out])
+    kept = [(g, p) for i, (g, p) in enumerate(taken) if i not in dropped]
+    counts = {g: sum(k == g for k, _ in kept) for g in groups if g != leave_out}
+    photos = [LazyPhoto(*p) for _, p in kept]
     taken = {"groups": counts, "left_out": leave_out, "near_copies_dropped": len(dropped)}
     if detector is not None:
         for ph in photos:
@@ -142,13 +138,12 @@ def unlabelled_boxes(detector: DieDetector, image: np.ndarray, boxes: np.ndarray
     centre lies in no labelled box of ``boxes`` (n, 4) and which hold no labelled box's centre: training
     neither rewards nor punishes a detection there (:func:`targets`)."""
     out = []
+    centres = [((bx0 + bx1) / 2, (by0 + by1) / 2) for bx0, by0, bx1, by1 in boxes]
     for d in detector.detect(image):
         if d.score < UNLABELLED_SCORE:
             continue
         x0, y0, x1, y1 = d.box
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        centres = (np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1) if len(boxes)
-                   else np.zeros((0, 2)))
         in_label = any(bx0 <= cx <= bx1 and by0 <= cy <= by1 for bx0, by0, bx1, by1 in boxes)
         holds = any(x0 <= px <= x1 and y0 <= py <= y1 for px, py in centres)
         if not in_label and not holds:
