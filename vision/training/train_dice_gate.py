@@ -1,7 +1,7 @@
 """Train the gate classifier (``gate32.onnx``, the reader's gate head, :mod:`vision.dice.networks`: is a found
 die a die at all?) (development only).
 
-``python -m vision.training.train_dice_gate [--tables N] [--empty N] [--cubes N] [--plain N] [--seed S] [--epochs E] [--width W] [--deep] [--out DIR]``
+``python -m vision.training.train_dice_gate [--tables N] [--empty N] [--cubes N] [--plain N] [--hard N] [--seed S] [--epochs E] [--width W] [--deep] [--out DIR]``
 
 Needs torch and onnx (as :mod:`vision.training.train_dice`) and ``../shared/data/dice`` (byler_d6's
 training photos, the split of :func:`vision.training.train_dice_detect.split_photos`). Samples are jittered
@@ -19,6 +19,9 @@ a card's print, a die's own pip), on:
 - ``--plain`` tables of the same dice on plain cloths and in dice trays (no game's print:
   :func:`vision.training.dice_clusters.make_image`, 40 % in a tray, generator seeded ``S + 7000``), where
   every die is a die and what else the reader finds is a tray's corner or a die's own pip;
+- ``--hard`` tables with no dice but rings, coins, pawns, meeples, cards, hands, keys and buttons
+  (:func:`vision.training.dice_hard_negatives.make_hard_negative_set`, seeded ``S + 8000``): whatever the
+  reader finds there is not a die;
 - byler_d6's training photos.
 
 byler's held-out photos, the bundled photos, pi_cam_tray and ivory_grid are never trained on: they measure
@@ -124,6 +127,12 @@ def _plain_tables(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
             (make_image(cuts, rng, touching=bool(i % 2), tray=bool(rng.random() < 0.4)) for i in range(n))]
 
 
+def _hard_tables(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    from vision.training.dice_hard_negatives import make_hard_negative_set
+
+    return [(im.image, im.boxes) for im in make_hard_negative_set(n, seed)[0]] if n else []
+
+
 def main(argv: list[str] | None = None) -> int:
     from vision.training.train_dice import train
     from vision.training.train_dice_detect import split_photos
@@ -134,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--empty", type=int, default=200, help="game tables without dice (default 200)")
     parser.add_argument("--cubes", type=int, default=0, help="tables of dice drawn as cubes (default 0)")
     parser.add_argument("--plain", type=int, default=0, help="plain tables and dice trays (default 0)")
+    parser.add_argument("--hard", type=int, default=0, help="tables of things that are not dice (default 0)")
     add_net_options(parser, epochs=10)
     args = parser.parse_args(argv)
     start = time.time()
@@ -141,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         photos = split_photos()[0]
         tables = _tables(args.tables, args.seed + 3000) + _tables(args.empty, args.seed + 4000, with_dice=False)
         tables += _cube_tables(args.cubes, args.seed + 6000) + _plain_tables(args.plain, args.seed + 7000)
+        tables += _hard_tables(args.hard, args.seed + 8000)
     except FileNotFoundError as error:
         print(f"cannot train: {error}", file=sys.stderr)
         return 2
@@ -166,9 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     net.eval()
     write_model(net, args, MODEL_FILE, MANIFEST_FILE, "vision.training.train_dice_gate", argv, {
         "tables": args.tables, "empty_tables": args.empty, "cube_tables": args.cubes, "plain_tables": args.plain,
+        "hard_negative_tables": args.hard,
         "byler_training_photos": len(photos), "crops": len(y), "die_crops": int(y.sum()),
         "check_tables": check(net, _tables(100, args.seed + 5000)),
         "check_byler_training": check(net, byler),
+        "check_hard_tables": check(net, _hard_tables(100, args.seed + 5000)) if args.hard else None,
         "seconds": round(time.time() - start, 1),
     })
     return 0

@@ -1,7 +1,7 @@
 """Train the one dice network (issue 53, first stage; development only): one trunk, four heads.
 
 ``python -m vision.training.train_dice_network [--seed S] [--epochs E] [--designs N] [--rune55 N]
-[--cocked N] [--game-tables N] [--distil-face W] [--minutes M] [--init PT] [--out DIR]``
+[--cocked N] [--game-tables N] [--distil-face W] [--embedding classes|episodes] [--minutes M] [--init PT] [--out DIR]``
 
 Needs torch and onnx (as :mod:`vision.training.train_dice`; neither is a run-time dependency) and
 ``../shared/data/dice``. The input is the reader's crop (:func:`vision.dice.networks.face_crop`, 32 px,
@@ -11,7 +11,7 @@ first pass runs three classifiers on two views each) feeds four heads: ``face`` 
 1-6), ``gate`` (2: not a die, a die), ``cocked`` (2: flat, cocked) and ``embedding`` (64 numbers,
 L2-normalised), trained with a cosine softmax with a margin (CosFace, scale 16, margin 0.2) over the
 design-and-face classes of :mod:`vision.training.dice_network_data`, where the same face of one design is
-one class. ``features`` (the trunk's 128 pooled numbers) is exported too.
+one class, or (``--embedding episodes``) with prototypical episodes within one design (:class:`Episodes`). ``features`` (the trunk's 128 pooled numbers) is exported too.
 
 Data and splits (:func:`vision.training.dice_network_data`): byler_d6's training photos (the split of
 train_dice, seed 0: its held-out 20 % and the bundled photos never seen), rune55's groups but
@@ -129,10 +129,64 @@ def export(net, path: Path) -> None:
                       opset_version=13, dynamo=False)
 
 
-def train(net, data: dict, epochs: int, seed: int, deadline: float, save, log=print, distil: float = 0.0) -> int:
+class Episodes:
+    """Prototypical episodes over the design-and-face classes (``design * 6 + value - 1``) of ``design``
+    (an int array, -1: none): a few designs a step, for each of its faces with at least ``shots + 1`` crops
+    ``shots`` as support and up to ``queries`` others as queries. Used by :func:`episode_loss`, whose
+    objective is what the box does when it learns (a prototype a taught value, the mean of the players'
+    confirmed dice of one design; a die read by its cosine similarity to them)."""
+
+    def __init__(self, design: np.ndarray, shots: int = 3, queries: int = 3, designs: int = 8) -> None:
+        self.shots, self.queries, self.designs = shots, queries, designs
+        by_class: dict[int, list[int]] = {}
+        for i, c in enumerate(design):
+            if c >= 0:
+                by_class.setdefault(int(c), []).append(i)
+        faces: dict[int, list[np.ndarray]] = {}
+        for c, idx in by_class.items():
+            if len(idx) > shots:
+                faces.setdefault(c // 6, []).append(np.array(idx))
+        self.faces = {d: f for d, f in faces.items() if len(f) >= 2}
+        self.keys = sorted(self.faces)
+
+    def sample(self, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
+        """One step's episodes: per design, (support (faces, shots), queries (faces, q)) crop indices."""
+        out = []
+        for d in rng.choice(self.keys, min(self.designs, len(self.keys)), replace=False):
+            q = min(self.queries, min(len(f) for f in self.faces[d]) - self.shots)
+            picks = [rng.choice(f, self.shots + q, replace=False) for f in self.faces[d]]
+            out.append((np.stack([p[:self.shots] for p in picks]), np.stack([p[self.shots:] for p in picks])))
+        return out
+
+
+def episode_loss(net, x, episodes: list) -> "torch.Tensor":
+    """Mean cross-entropy of the queries' faces against the support's prototypes (cosine x SCALE, the
+    target lowered by MARGIN) over ``episodes`` (:meth:`Episodes.sample`); ``x`` the crops tensor."""
+    import torch
+    import torch.nn.functional as F
+
+    idx = np.concatenate([np.concatenate([s.ravel(), q.ravel()]) for s, q in episodes])
+    emb = net(x[torch.from_numpy(idx)].float())[3]
+    losses, at = [], 0
+    for s, q in episodes:
+        faces = len(s)
+        sup = emb[at:at + s.size].view(faces, s.shape[1], -1)
+        at += s.size
+        qry = emb[at:at + q.size]
+        at += q.size
+        protos = F.normalize(sup.mean(1), dim=1)
+        target = torch.arange(faces).repeat_interleave(q.shape[1])
+        cos = qry @ protos.T - MARGIN * F.one_hot(target, faces)
+        losses.append(F.cross_entropy(SCALE * cos, target))
+    return torch.stack(losses).mean()
+
+
+def train(net, data: dict, epochs: int, seed: int, deadline: float, save, log=print, distil: float = 0.0,
+          episodes: Episodes | None = None) -> int:
     """Train ``net`` on ``data`` (arrays of :meth:`dice_network_data.Samples.arrays`) for ``epochs``
     (AdamW, one-cycle, batches of 256, half mirrored) or until ``deadline`` (time.time()); ``save(epoch)``
-    after each epoch. Returns the epochs done."""
+    after each epoch. With ``episodes``, the embedding learns from them (:func:`episode_loss`, one step's
+    episodes beside each batch) instead of the cosine softmax over classes. Returns the epochs done."""
     import torch
 
     torch.manual_seed(seed)
@@ -143,6 +197,7 @@ def train(net, data: dict, epochs: int, seed: int, deadline: float, save, log=pr
     steps = epochs * math.ceil(n / 256)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=6e-3, total_steps=steps)
     gen = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng(seed)
     for epoch in range(epochs):
         net.train()
         order = torch.randperm(n, generator=gen)
@@ -153,7 +208,11 @@ def train(net, data: dict, epochs: int, seed: int, deadline: float, save, log=pr
             x = batch["x"].float()
             if torch.rand(1, generator=gen).item() < 0.5:
                 x = x.flip(3)
+            if episodes is not None:
+                batch["design"] = torch.full_like(batch["design"], -1)
             got = losses(net, net(x), batch, distil)
+            if episodes is not None:
+                got["episodes"] = episode_loss(net, tensors["x"], episodes.sample(rng))
             loss = sum(got.values())
             opt.zero_grad()
             loss.backward()
@@ -244,6 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game-tables", type=int, default=150, help="game tables with dice (default 150)")
     parser.add_argument("--distil-face", type=float, default=0.0, metavar="W",
                         help="weight of today's face probabilities (dice_heads.onnx) as soft targets (default 0)")
+    parser.add_argument("--embedding", choices=("classes", "episodes"), default="classes",
+                        help="the embedding's objective: a cosine softmax over design-and-face classes (default) "
+                             "or prototypical episodes within one design (class Episodes)")
     parser.add_argument("--minutes", type=float, default=50.0, help="stop training after this long (default 50)")
     parser.add_argument("--init", type=Path, default=None, help="a checkpoint (.pt) to fine-tune from")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default vision/training/dice_network)")
@@ -288,7 +350,10 @@ def main(argv: list[str] | None = None) -> int:
         (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
         log(f"saved epoch {epoch}: {json.dumps(manifest['figures'])}")
 
-    train(net, arrays, args.epochs, args.seed, start + args.minutes * 60, save, log, args.distil_face)
+    episodes = Episodes(arrays["design"]) if args.embedding == "episodes" else None
+    if episodes is not None:
+        log(f"episodes over {len(episodes.keys)} designs")
+    train(net, arrays, args.epochs, args.seed, start + args.minutes * 60, save, log, args.distil_face, episodes)
     return 0
 
 

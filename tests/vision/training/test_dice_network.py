@@ -54,3 +54,48 @@ def test_the_candidate_network_runs_in_opencv():
     face, gate, cocked, emb, _ = net.forward(NEW_OUTPUTS)
     assert face.shape == (3, 7) and gate.shape == (3, 2) and cocked.shape == (3, 2)
     assert np.allclose(np.linalg.norm(emb.reshape(3, -1), axis=1), 1.0, atol=1e-4)
+
+
+def test_episodes_draw_support_and_queries_of_one_design():
+    from vision.training.train_dice_network import Episodes
+
+    # designs 0-2 with every face 5 crops; design 3 with one face only (no episode: nothing to tell apart);
+    # crops of no class (-1) never drawn
+    design = [d * 6 + f for d in range(3) for f in range(6) for _ in range(5)] + [18] * 5 + [-1] * 7
+    episodes = Episodes(np.array(design), shots=3, queries=2, designs=2)
+    assert episodes.keys == [0, 1, 2]
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        drawn = episodes.sample(rng)
+        assert len(drawn) == 2
+        assert len({int(design[s[0, 0]]) // 6 for s, _ in drawn}) == 2  # two different designs
+        for support, queries in drawn:
+            assert support.shape == (6, 3) and queries.shape == (6, 2)
+            assert not set(support.ravel()) & set(queries.ravel())
+            # each row holds one face of the design
+            rows = [{design[i] for i in list(support[f]) + list(queries[f])} for f in range(6)]
+            assert all(len(r) == 1 for r in rows) and len(set.union(*rows)) == 6
+
+
+def test_the_episode_loss_is_low_when_queries_lie_by_their_prototypes():
+    torch = __import__("pytest").importorskip("torch")
+    from vision.training.train_dice_network import episode_loss
+
+    class Net:
+        """Embeds a 'crop' as its first numbers, normalised (the crops are the embeddings)."""
+
+        def __call__(self, x):
+            e = torch.nn.functional.normalize(x.flatten(1)[:, :4], dim=1)
+            return None, None, None, e, None
+
+    # three faces of one design; embeddings near the face's axis, or (shuffled) near another face's
+    axes = torch.eye(4)[:3]
+    x = torch.zeros(18, 3, 32, 32)
+    rng = torch.Generator().manual_seed(0)
+    for i in range(18):
+        x[i].view(-1)[:4] = axes[i // 6] + 0.1 * torch.randn(4, generator=rng)
+    support = np.array([[f * 6 + k for k in range(3)] for f in range(3)])
+    queries = np.array([[f * 6 + 3 + k for k in range(3)] for f in range(3)])
+    right = float(episode_loss(Net(), x, [(support, queries)]))
+    wrong = float(episode_loss(Net(), x, [(support, queries[[1, 2, 0]])]))
+    assert right < 0.1 < 5.0 < wrong
