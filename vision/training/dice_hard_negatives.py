@@ -47,8 +47,9 @@ def _text(img: np.ndarray, text: str, at: tuple[int, int], scale: float, ink, th
     img[:] = u
 
 
-def _sprite(kind: str, s: int, rng: np.random.Generator, light: float) -> tuple[np.ndarray, np.ndarray]:
-    """(BGR float32 (s, s, 3), alpha float32 (s, s)) of one object filling an ``s`` px square."""
+def draw_object(kind: str, s: int, rng: np.random.Generator, light: float) -> tuple[np.ndarray, np.ndarray]:
+    """(BGR float32 (s, s, 3), alpha float32 (s, s) 0-1) of one object of ``kind`` (:data:`KINDS`) inside an
+    ``s`` px square, lit from ``light`` (radians, image coordinates)."""
     img = np.zeros((s, s, 3), np.float32)
     mask = np.zeros((s, s), np.float32)
     c, r = s / 2, s / 2 * 0.95
@@ -155,7 +156,7 @@ def _sprite(kind: str, s: int, rng: np.random.Generator, light: float) -> tuple[
     return img, np.clip(mask, 0, 1)
 
 
-def _paste(table: np.ndarray, sprite: np.ndarray, alpha: np.ndarray, at: tuple[int, int], light: float) -> tuple:
+def lay_object(table: np.ndarray, sprite: np.ndarray, alpha: np.ndarray, at: tuple[int, int], light: float) -> tuple:
     """Lay ``sprite`` with its shadow (cast away from the light) on ``table`` (float32, in place) with its
     top-left at ``at``, clipped to the frame; returns its box (x0, y0, x1, y1) in the frame."""
     h, w = table.shape[:2]
@@ -178,6 +179,25 @@ def _paste(table: np.ndarray, sprite: np.ndarray, alpha: np.ndarray, at: tuple[i
     return (max(0, x0), max(0, y0), min(w, x0 + s), min(h, y0 + s))
 
 
+def lay_objects(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, n: int, die: float) -> None:
+    """Lay ``n`` objects of random kinds (sizes of :data:`KINDS` times ``die`` px) on ``img`` (float32 BGR,
+    in place) where they cover none of the dice ``boxes`` (k, 4) (x0, y0, x1, y1 px); an object that finds
+    no free place in 20 tries is left out. For a detector's training samples (``train_dice_detect --hard``)."""
+    h, w = img.shape[:2]
+    names = list(KINDS)
+    light = rng.uniform(0, 2 * math.pi)
+    for _ in range(n):
+        kind = names[int(rng.integers(len(names)))]
+        s = max(6, int(die * rng.uniform(*KINDS[kind])))
+        for _ in range(20):
+            x0, y0 = int(rng.integers(-s // 4, max(1, w - 3 * s // 4))), int(rng.integers(-s // 4, max(1, h - 3 * s // 4)))
+            if not len(boxes) or not ((boxes[:, 0] < x0 + s) & (boxes[:, 2] > x0) & (boxes[:, 1] < y0 + s)
+                                      & (boxes[:, 3] > y0)).any():
+                sprite, alpha = draw_object(kind, s, rng, light)
+                lay_object(img, sprite, alpha, (x0, y0), light)
+                break
+
+
 def hard_negative_table(rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[str, tuple]]]:
     """One table (BGR uint8, CANVAS) and its objects: (kind, box (x0, y0, x1, y1) px) each."""
     from vision.training.dice_clusters import CANVAS, SIDES
@@ -196,9 +216,9 @@ def hard_negative_table(rng: np.random.Generator) -> tuple[np.ndarray, list[tupl
     for _ in range(int(rng.integers(OBJECTS[0], OBJECTS[1] + 1))):
         kind = names[int(rng.integers(len(names)))]
         s = max(8, int(die * rng.uniform(*KINDS[kind])))
-        sprite, alpha = _sprite(kind, s, rng, light)
+        sprite, alpha = draw_object(kind, s, rng, light)
         at = (int(rng.integers(-s // 4, W - 3 * s // 4)), int(rng.integers(-s // 4, H - 3 * s // 4)))
-        objects.append((kind, _paste(table, sprite, alpha, at, light)))
+        objects.append((kind, lay_object(table, sprite, alpha, at, light)))
     return np.clip(table, 0, 255).astype(np.uint8), objects
 
 

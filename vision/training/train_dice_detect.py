@@ -2,7 +2,7 @@
 
 ``python -m vision.training.train_dice_detect [--split heldout|all] [--steps N] [--seed S] [--out DIR] [--resume CKPT]
 [--init CKPT] [--scenes F] [--closeups F] [--rendered F] [--trays F] [--game-tables F] [--tilt P] [--rune55 F]
-[--leave-out GROUP] [--unlabelled] [--max-side PX]``
+[--leave-out GROUP] [--unlabelled] [--max-side PX] [--hard F]``
 
 Data: ``../shared/data/dice/byler_d6`` (BSD-3-Clause, (c) 2019 Nell Byler) and its ``boxes.csv``, without
 the 14 photos bundled in ``assets/dice_photos``; ``--split heldout`` (the shipped model) also keeps out the
@@ -30,6 +30,8 @@ Every training sample is a 192x192 image made on the fly, half of them a byler p
   ``--game-tables`` of them on a rendered table of our own games (cards, a Ludo board:
   :mod:`vision.training.dice_game_tables`; GAME_TABLES drawn once, each used turned and mirrored); close-up
   (``--closeups F``): one die of 70-126 px;
+- with ``--hard F``, that fraction of all samples gets 1-4 rings, coins, pawns, meeples, cards, hands, keys
+  or buttons laid where no die is (:func:`with_hard_negatives`), at the size of its dice;
 - then for all: hue rotation, channel shuffle, inversion (1 in 5), grey (1 in 10), brightness/contrast/
   gamma, a shading gradient, glare spots, blur, noise and JPEG re-encoding.
 
@@ -451,16 +453,19 @@ def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator
            scene_cuts: list | None = None, scenes: float = 0.0, closeups: float = 0.0,
            closeup_cuts: list | None = None, trays: float = 0.0, tables: list | None = None,
            game_tables: float = 0.0, tilt: float = 0.0, rune: list | None = None, rune_fraction: float = 0.0,
-           max_side: float = 64.0):
+           max_side: float = 64.0, hard: float = 0.0):
     """One training sample: (3, SIZE, SIZE) float32 input, heat, reg, mask. With ``scene_cuts``, a
     fraction ``scenes`` of the samples are :func:`scene` tables and ``closeups`` close-ups (of
     ``closeup_cuts``, or ``scene_cuts`` when None); of the rest, half are warped photos and half
     composites. ``trays``: the fraction of the scenes with their dice in a tray; ``game_tables``: the
     fraction on one of ``tables`` (see :func:`scene`); ``tilt``: the fraction of the warped photos first seen
     by a tilted camera (:func:`warp_photo`); ``rune_fraction`` of all samples are photos of ``rune`` warped
-    alike; ``max_side``: the largest median die side (px) of a warped photo."""
+    alike; ``max_side``: the largest median die side (px) of a warped photo; ``hard``: the fraction of all
+    samples on which 1-4 things that are not dice (:func:`with_hard_negatives`) are laid beside the dice."""
     if rune and rng.random() < rune_fraction:
         img, boxes, *unlabelled = warp_photo(rune[rng.integers(len(rune))], rng, tilt, max_side)
+        if hard and rng.random() < hard:
+            img = with_hard_negatives(img, np.concatenate([boxes, *unlabelled]), rng)
         img = photometric(img, rng)
         heat, reg, mask = targets(boxes, unlabelled[0] if unlabelled else None)
         return normalise(img).transpose(2, 0, 1), heat, reg, mask
@@ -474,9 +479,25 @@ def sample(photos: list[Photo], cuts: list[np.ndarray], rng: np.random.Generator
         img, boxes = warp_photo(ph, rng, tilt, max_side)
     else:
         img, boxes = composite(cuts, rng)
+    if hard and rng.random() < hard:
+        img = with_hard_negatives(img, boxes, rng)
     img = photometric(img, rng)
     heat, reg, mask = targets(boxes)
     return normalise(img).transpose(2, 0, 1), heat, reg, mask
+
+
+def with_hard_negatives(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``img`` (uint8 BGR) with 1-4 rings, coins, pawns, meeples, cards, hands, keys or buttons
+    (:func:`vision.training.dice_hard_negatives.lay_objects`) laid where no die of ``boxes`` (n, 4) is, at
+    the size of the sample's dice (their median side; 9-70 px where it has none): issue 49's hard negatives,
+    which the detector must learn are not dice."""
+    from vision.training.dice_hard_negatives import lay_objects
+
+    sides = np.sqrt(np.maximum(0, (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])))
+    die = float(np.median(sides)) if len(sides) else math.exp(rng.uniform(math.log(9), math.log(70)))
+    out = img.astype(np.float32)
+    lay_objects(out, boxes, rng, int(rng.integers(1, 5)), die)
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 # --------------------------------------------------------------------------------------------- model
@@ -642,6 +663,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="largest median die side (px of the 192 px sample) of a warped photo (default 64)")
     parser.add_argument("--unlabelled", action="store_true",
                         help="with --rune55: the shipped detector's sure boxes no label explains are not negatives")
+    parser.add_argument("--hard", type=float, default=0.0, metavar="F",
+                        help="fraction of the samples with things that are not dice laid beside the dice (0-1)")
     parser.add_argument("--tilt", type=float, default=0.0, metavar="P",
                         help="probability that a warped photo is first seen by a camera tilted 0-35 degrees")
     args = parser.parse_args(argv)
@@ -708,7 +731,7 @@ def main(argv: list[str] | None = None) -> int:
         for g in opt.param_groups:
             g["lr"] = lr
         batch = [sample(photos, cuts, rng, scene_cuts, args.scenes, args.closeups, closeup_cuts, args.trays,
-                        tables, args.game_tables, args.tilt, rune, args.rune55, args.max_side)
+                        tables, args.game_tables, args.tilt, rune, args.rune55, args.max_side, args.hard)
                  for _ in range(args.batch)]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*batch))
         net.train()

@@ -11,13 +11,13 @@ import pytest
 
 from vision.observation import DiceObservation, DieReading
 from vision.training.dice_clusters import CANVAS, SIDES
-from vision.training.dice_hard_negatives import KINDS, _sprite, main, make_hard_negative_set, offered_on
+from vision.training.dice_hard_negatives import KINDS, draw_object, main, make_hard_negative_set, offered_on
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_kind_is_drawn_inside_its_square(kind):
     rng = np.random.default_rng(3)
-    image, alpha = _sprite(kind, 60, rng, light=0.5)
+    image, alpha = draw_object(kind, 60, rng, light=0.5)
     assert image.shape == (60, 60, 3) and alpha.shape == (60, 60)
     assert 0.0 <= alpha.min() and alpha.max() <= 1.0
     covered = (alpha > 0.5).mean()

@@ -191,3 +191,24 @@ def test_max_side_lets_a_warped_photo_show_dice_as_large_as_a_camera_close_over_
     default = np.median([np.median(sides(warp_photo(photo, rng)[1])) for _ in range(200)])
     large = np.median([np.median(sides(warp_photo(photo, rng, max_side=110.0)[1])) for _ in range(200)])
     assert 18 < default < 30 and large > 1.2 * default
+
+
+def test_hard_negatives_lie_beside_the_dice_and_leave_the_targets_alone():
+    """--hard: rings, coins, pawns ... are laid on the table where no die is; the dice's pixels and the
+    heat targets stay as they were (the objects are negatives)."""
+    from vision.training.train_dice_detect import targets, with_hard_negatives
+
+    rng = np.random.default_rng(2)
+    img = np.full((SIZE, SIZE, 3), 90, np.uint8)
+    boxes = np.array([[20, 20, 50, 50], [120, 130, 150, 160]], np.float32)
+    img[20:50, 20:50] = 240
+    img[130:160, 120:150] = 240
+    changed = 0
+    for _ in range(10):
+        out = with_hard_negatives(img, boxes, rng)
+        assert out.dtype == np.uint8 and out.shape == img.shape
+        assert (out[22:48, 22:48] == 240).all() and (out[132:158, 122:148] == 240).all()
+        changed += int((np.abs(out.astype(int) - img).sum(axis=2) > 30).mean() > 0.01)
+    assert changed >= 8  # nearly every time something was laid (an object finding no place is left out)
+    heat, _, mask = targets(boxes)
+    assert (heat[0] == 1).sum() == 2 and mask.sum() == 2
