@@ -21,7 +21,8 @@ Figures returned by :func:`evaluate` (floats rounded to 4 places; a fraction who
 - ``cocked_marks``: read dice marked ``cocked`` (on a set of flat dice, every one is a false mark).
 
 When the set has boxes (or cells), each read die is matched to the nearest (by centre distance)
-unmatched labelled box that contains the centre of its own box, and:
+unmatched labelled box that contains the centre of its own box (an image labelled with no dice has
+nothing to match: every die read there is wrong), and:
 
 - ``found``: matched labelled dice / labelled dice.
 - ``unflagged_precision``: right values among unflagged read dice (an unmatched read die is wrong).
@@ -284,7 +285,9 @@ def evaluate(set_dir: str | Path, errata: list[dict] | None = None, reader=None)
         n_read += sum(read.values())
         n_label += sum(label.values())
         n_common += sum((read & label).values())
-        if box_file and item.boxes:
+        # an image labelled with no dice counts too (every die read there is wrong); one whose dice have
+        # values but no boxes cannot be matched
+        if box_file and (item.boxes or not item.values):
             match = match_to_boxes(obs, item.boxes)
             labelled_boxed += len(item.boxes)
             found += sum(m is not None for m in match)

@@ -179,12 +179,14 @@ def lay_object(table: np.ndarray, sprite: np.ndarray, alpha: np.ndarray, at: tup
     return (max(0, x0), max(0, y0), min(w, x0 + s), min(h, y0 + s))
 
 
-def lay_objects(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, n: int, die: float) -> None:
+def lay_objects(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, n: int, die: float,
+                kinds: tuple[str, ...] = tuple(KINDS)) -> None:
     """Lay ``n`` objects of random kinds (sizes of :data:`KINDS` times ``die`` px) on ``img`` (float32 BGR,
     in place) where they cover none of the dice ``boxes`` (k, 4) (x0, y0, x1, y1 px); an object that finds
-    no free place in 20 tries is left out. For a detector's training samples (``train_dice_detect --hard``)."""
+    no free place in 20 tries is left out; ``kinds``: those drawn (default all of :data:`KINDS`). For a
+    detector's training samples (``train_dice_detect --hard``)."""
     h, w = img.shape[:2]
-    names = list(KINDS)
+    names = list(kinds)
     light = rng.uniform(0, 2 * math.pi)
     for _ in range(n):
         kind = names[int(rng.integers(len(names)))]
@@ -198,8 +200,10 @@ def lay_objects(img: np.ndarray, boxes: np.ndarray, rng: np.random.Generator, n:
                 break
 
 
-def hard_negative_table(rng: np.random.Generator) -> tuple[np.ndarray, list[tuple[str, tuple]]]:
-    """One table (BGR uint8, CANVAS) and its objects: (kind, box (x0, y0, x1, y1) px) each."""
+def hard_negative_table(rng: np.random.Generator, kinds: tuple[str, ...] = tuple(KINDS)
+                        ) -> tuple[np.ndarray, list[tuple[str, tuple]]]:
+    """One table (BGR uint8, CANVAS) with objects of ``kinds`` (default all of :data:`KINDS`), and the
+    objects: (kind, box (x0, y0, x1, y1) px) each."""
     from vision.training.dice_clusters import CANVAS, SIDES
     from vision.training.dice_game_tables import game_table
     from vision.training.train_dice_detect import background
@@ -211,7 +215,7 @@ def hard_negative_table(rng: np.random.Generator) -> tuple[np.ndarray, list[tupl
         table = cv2.resize(background(rng), (W, H), interpolation=cv2.INTER_LINEAR)
     die = math.exp(rng.uniform(math.log(SIDES[0]), math.log(SIDES[1])))
     light = rng.uniform(0, 2 * math.pi)
-    names = list(KINDS)
+    names = list(kinds)
     objects = []
     for _ in range(int(rng.integers(OBJECTS[0], OBJECTS[1] + 1))):
         kind = names[int(rng.integers(len(names)))]
@@ -222,14 +226,15 @@ def hard_negative_table(rng: np.random.Generator) -> tuple[np.ndarray, list[tupl
     return np.clip(table, 0, 255).astype(np.uint8), objects
 
 
-def make_hard_negative_set(n_images: int, seed: int) -> tuple[list, list]:
-    """(``n_images`` :class:`vision.training.dice_clusters.ClusterImage` with no dice, their objects)."""
+def make_hard_negative_set(n_images: int, seed: int, kinds: tuple[str, ...] = tuple(KINDS)) -> tuple[list, list]:
+    """(``n_images`` :class:`vision.training.dice_clusters.ClusterImage` with no dice, their objects), the
+    objects of ``kinds`` (default all of :data:`KINDS`)."""
     from vision.training.dice_clusters import ClusterImage
 
     rng = np.random.default_rng(seed)
     images, objects = [], []
     for _ in range(n_images):
-        image, objs = hard_negative_table(rng)
+        image, objs = hard_negative_table(rng, kinds)
         images.append(ClusterImage(image, np.zeros((0, 4), np.float32), np.zeros(0, np.int64),
                                    np.zeros((0, 4, 2), np.float32), math.nan, ()))
         objects.append(objs)

@@ -1,7 +1,7 @@
 """Train the gate classifier (``gate32.onnx``, the reader's gate head, :mod:`vision.dice.networks`: is a found
 die a die at all?) (development only).
 
-``python -m vision.training.train_dice_gate [--tables N] [--empty N] [--cubes N] [--plain N] [--hard N] [--seed S] [--epochs E] [--width W] [--deep] [--out DIR]``
+``python -m vision.training.train_dice_gate [--tables N] [--empty N] [--cubes N] [--plain N] [--hard N] [--hard-kinds K,K] [--seed S] [--epochs E] [--width W] [--deep] [--out DIR]``
 
 Needs torch and onnx (as :mod:`vision.training.train_dice`) and ``../shared/data/dice`` (byler_d6's
 training photos, the split of :func:`vision.training.train_dice_detect.split_photos`). Samples are jittered
@@ -20,8 +20,8 @@ a card's print, a die's own pip), on:
   :func:`vision.training.dice_clusters.make_image`, 40 % in a tray, generator seeded ``S + 7000``), where
   every die is a die and what else the reader finds is a tray's corner or a die's own pip;
 - ``--hard`` tables with no dice but rings, coins, pawns, meeples, cards, hands, keys and buttons
-  (:func:`vision.training.dice_hard_negatives.make_hard_negative_set`, seeded ``S + 8000``): whatever the
-  reader finds there is not a die;
+  (:func:`vision.training.dice_hard_negatives.make_hard_negative_set`, seeded ``S + 8000``; ``--hard-kinds``:
+  only those kinds): whatever the reader finds there is not a die;
 - byler_d6's training photos.
 
 byler's held-out photos, the bundled photos, pi_cam_tray and ivory_grid are never trained on: they measure
@@ -127,10 +127,10 @@ def _plain_tables(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
             (make_image(cuts, rng, touching=bool(i % 2), tray=bool(rng.random() < 0.4)) for i in range(n))]
 
 
-def _hard_tables(n: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    from vision.training.dice_hard_negatives import make_hard_negative_set
+def _hard_tables(n: int, seed: int, kinds: tuple[str, ...] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    from vision.training.dice_hard_negatives import KINDS, make_hard_negative_set
 
-    return [(im.image, im.boxes) for im in make_hard_negative_set(n, seed)[0]] if n else []
+    return [(im.image, im.boxes) for im in make_hard_negative_set(n, seed, kinds or tuple(KINDS))[0]] if n else []
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,14 +144,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cubes", type=int, default=0, help="tables of dice drawn as cubes (default 0)")
     parser.add_argument("--plain", type=int, default=0, help="plain tables and dice trays (default 0)")
     parser.add_argument("--hard", type=int, default=0, help="tables of things that are not dice (default 0)")
+    parser.add_argument("--hard-kinds", default=None, metavar="K,K",
+                        help="with --hard: only these kinds (of vision.training.dice_hard_negatives.KINDS; default all)")
     add_net_options(parser, epochs=10)
     args = parser.parse_args(argv)
+    from vision.training.dice_hard_negatives import KINDS
+
+    unknown = set(args.hard_kinds.split(",")) - set(KINDS) if args.hard_kinds else set()
+    if unknown:
+        parser.error(f"--hard-kinds: {', '.join(sorted(unknown))} is not one of {', '.join(KINDS)}")
     start = time.time()
     try:
         photos = split_photos()[0]
         tables = _tables(args.tables, args.seed + 3000) + _tables(args.empty, args.seed + 4000, with_dice=False)
         tables += _cube_tables(args.cubes, args.seed + 6000) + _plain_tables(args.plain, args.seed + 7000)
-        tables += _hard_tables(args.hard, args.seed + 8000)
+        kinds = tuple(args.hard_kinds.split(",")) if args.hard_kinds else None
+        tables += _hard_tables(args.hard, args.seed + 8000, kinds)
     except FileNotFoundError as error:
         print(f"cannot train: {error}", file=sys.stderr)
         return 2
@@ -177,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     net.eval()
     write_model(net, args, MODEL_FILE, MANIFEST_FILE, "vision.training.train_dice_gate", argv, {
         "tables": args.tables, "empty_tables": args.empty, "cube_tables": args.cubes, "plain_tables": args.plain,
-        "hard_negative_tables": args.hard,
+        "hard_negative_tables": args.hard, "hard_negative_kinds": args.hard_kinds or "all",
         "byler_training_photos": len(photos), "crops": len(y), "die_crops": int(y.sum()),
         "check_tables": check(net, _tables(100, args.seed + 5000)),
         "check_byler_training": check(net, byler),

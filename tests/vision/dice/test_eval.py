@@ -92,6 +92,18 @@ def test_figures_are_exact(tmp_path, fake_reader):
     assert "cocked_dice" not in r  # the set has no cocked column
 
 
+def test_a_die_offered_on_a_table_with_no_dice_is_a_false_accept(tmp_path, fake_reader):
+    # a: a table labelled with no dice, a die offered and one asked about; b: values without boxes (no
+    # positions to match: left out of the box figures)
+    write_set(tmp_path, [("images/a.jpg", ""), ("images/b.jpg", "4")], [])
+    fake_reader["a.jpg"] = DiceObservation((die(1, (2, 2, 18, 18)), die(2, (30, 2, 46, 18), 0.3, True)), (64, 64))
+    fake_reader["b.jpg"] = DiceObservation((die(3, (2, 2, 18, 18)),), (64, 64))
+    r = dice_eval.evaluate(tmp_path)
+    assert r["false_accepts"] == 1 and r["unflagged_precision"] == 0.0
+    assert r["flag_rate"] == 0.5 and r["flagged_errors"] == 0.5
+    assert r["found"] is None  # no labelled box
+
+
 def test_cocked_figures_and_refused_photos(tmp_path, fake_reader):
     """A box file with a ``cocked`` column: each labelled cocked die counts as kept from the players when
     no unflagged reading matches it, as marked when its reading says ``cocked``; flat dice marked cocked

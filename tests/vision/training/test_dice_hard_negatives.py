@@ -71,3 +71,9 @@ def test_offered_dice_are_named_by_the_object_under_them(tmp_path):
     # a die at an object's centre counts for that object (or for one drawn over it, never the bare table)
     assert sum(got["offered"].values()) == 3 and "table" not in got["offered"]
     assert sum(got["asked"].values()) == 3
+
+
+def test_a_set_of_chosen_kinds_holds_those_alone():
+    _, objects = make_hard_negative_set(4, seed=3, kinds=("pawn", "ring"))
+    assert {kind for objs in objects for kind, _ in objs} <= {"pawn", "ring"}
+    assert sum(len(objs) for objs in objects) >= 12
