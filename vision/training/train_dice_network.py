@@ -324,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"{len(arrays['face'])} crops")
     classes = data_list["design_classes"]
     net = build_net(classes)
+    init_sha = hashlib.sha256(args.init.read_bytes()).hexdigest() if args.init else None
     if args.init:
         state = torch.load(args.init)["state"]
         if state["centres"].shape != net.centres.shape:
@@ -344,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
             "outputs": {"face": "7 logits: no die face, 1-6", "gate": "2 logits: not a die, a die",
                         "cocked": "2 logits: flat, cocked", "embedding": f"{EMBED}, L2-normalised",
                         "features": "128, the trunk's pooled features"},
+            "init": {"path": str(args.init), "sha256": init_sha} if args.init else None,
             "data": data_list, "figures": {name: face_accuracy(net, *xy) for name, xy in tests.items()},
             "seconds": round(time.time() - start, 1),
         }
