@@ -11,7 +11,8 @@ first pass runs three classifiers on two views each) feeds four heads: ``face`` 
 1-6), ``gate`` (2: not a die, a die), ``cocked`` (2: flat, cocked) and ``embedding`` (64 numbers,
 L2-normalised), trained with a cosine softmax with a margin (CosFace, scale 16, margin 0.2) over the
 design-and-face classes of :mod:`vision.training.dice_network_data`, where the same face of one design is
-one class, or (``--embedding episodes``) with prototypical episodes within one design (:class:`Episodes`). ``features`` (the trunk's 128 pooled numbers) is exported too.
+one class, or (``--embedding episodes``) with prototypical episodes within one design (:class:`Episodes`).
+``features`` (the trunk's 128 pooled numbers) is exported too.
 
 Data and splits (:func:`vision.training.dice_network_data`): byler_d6's training photos (the split of
 train_dice, seed 0: its held-out 20 % and the bundled photos never seen), rune55's groups but

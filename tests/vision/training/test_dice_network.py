@@ -4,6 +4,7 @@ rendered designs' dice and the accept/ask trade-off (no torch needed)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.training.dice_network_data import render_design, render_design_die
 from vision.training.dice_network_measure import trade_off
@@ -41,7 +42,6 @@ def test_the_candidate_network_runs_in_opencv():
     # vision/training/dice_network/dice_network.onnx (issue 53's candidate, not loaded by the reader): cv2.dnn reads it
     # and answers every head for a batch, the embedding L2-normalised
     import cv2
-    import pytest
 
     from vision.training.dice_network_measure import NEW_OUTPUTS
     from vision.training.train_dice_network import CANDIDATE_DIR, MODEL_FILE
@@ -78,7 +78,7 @@ def test_episodes_draw_support_and_queries_of_one_design():
 
 
 def test_the_episode_loss_is_low_when_queries_lie_by_their_prototypes():
-    torch = __import__("pytest").importorskip("torch")
+    torch = pytest.importorskip("torch")
     from vision.training.train_dice_network import episode_loss
 
     class Net:
