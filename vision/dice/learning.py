@@ -105,8 +105,9 @@ class ExampleStore:
         if not examples:
             return None
         self.folder.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        path = self.folder / f"roll-{stamp}-{time.time_ns() % 10**9:09d}-{len(examples)}.npz"
+        now = time.time_ns()  # one reading: a stamp and a fraction of two readings could sort out of order
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now // 10**9))
+        path = self.folder / f"roll-{stamp}-{now % 10**9:09d}-{len(examples)}.npz"
         crops = np.stack([e.crop for e in examples]).astype(np.float16)
         table = np.array([[e.read, int(e.flagged), e.value] for e in examples], np.int16)
         held = np.array([e.held for e in examples], np.int8)
