@@ -24,6 +24,19 @@ def test_the_store_keeps_each_roll_in_one_file_and_drops_the_oldest_beyond_its_l
     assert kept[0].crop.shape == (3, 32, 32) and kept[0].crop.dtype == np.float32
 
 
+def test_rolls_kept_across_a_second_s_turn_stay_in_order(tmp_path, monkeypatch):
+    from vision.dice import learning
+
+    second = 1_765_000_000
+    clock = iter([second * 10**9 + 999_999_000, (second + 1) * 10**9 + 1_000])
+    monkeypatch.setattr(learning.time, "time_ns", lambda: next(clock))
+    store = ExampleStore(tmp_path / "kept")
+    first = store.add(_examples(2, "a"))
+    then = store.add(_examples(2, "b"))
+    assert store.files() == [first, then]
+    assert [e.roll for e in store.load()] == ["a", "a", "b", "b"]
+
+
 def test_a_damaged_kept_roll_is_set_aside_and_the_others_still_load(tmp_path):
     store = ExampleStore(tmp_path / "kept")
     store.add(_examples(2, "a"))
