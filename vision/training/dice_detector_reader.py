@@ -14,7 +14,6 @@ the same frames in turn); ``--json``: one object a set, ``{"set", "shipped": {..
 
 from __future__ import annotations
 
-import argparse
 import copy
 import sys
 import time
@@ -24,9 +23,9 @@ import cv2
 import numpy as np
 
 from vision.dice.detect import DieDetector
-from vision.dice.eval import load_errata, load_set
+from vision.dice.eval import load_set
 from vision.dice.reader import DiceReader, shipped_reader, work_image
-from vision.training.dice_readers import compare
+from vision.training.dice_readers import compare_main
 
 def candidate_reader(detector: str | Path) -> DiceReader:
     """The shipped reader with the detector of ``detector`` (a ``detect.onnx``)."""
@@ -54,18 +53,9 @@ def detector_ms(readers: dict[str, DiceReader], set_dir: str | Path, limit: int 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.training.dice_detector_reader",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("detector")
-    parser.add_argument("sets", nargs="+")
-    parser.add_argument("--errata", help="label errata CSV (byler_d6's)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    errata = load_errata(args.errata) if args.errata else None
-    readers = {"shipped": shipped_reader(), "candidate": candidate_reader(args.detector)}
-    compare(readers, args.sets, errata, args.json,
-            lambda s: {name: {"detector_ms": ms} for name, ms in detector_ms(readers, s).items()})
-    return 0
+    return compare_main(argv, "python -m vision.training.dice_detector_reader", __doc__.split("\n")[0], "detector",
+                        candidate_reader, more=lambda readers: lambda s: {
+                            name: {"detector_ms": ms} for name, ms in detector_ms(readers, s).items()})
 
 
 if __name__ == "__main__":

@@ -13,15 +13,13 @@ each SET (a folder with ``labels.csv``, :func:`vision.dice.eval.evaluate`), one 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from vision.dice.eval import load_errata
 from vision.dice.networks import DiceNetworks
 from vision.dice.params import PARAMS_FILE, load_params
-from vision.dice.reader import DiceReader, shipped_reader
-from vision.training.dice_readers import compare
+from vision.dice.reader import DiceReader
+from vision.training.dice_readers import compare_main
 
 
 def folder_reader(folder: str | Path) -> DiceReader:
@@ -32,16 +30,8 @@ def folder_reader(folder: str | Path) -> DiceReader:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.training.dice_models_reader",
-                                     description=__doc__.split("\n")[0])
-    parser.add_argument("models", help="the candidate model folder")
-    parser.add_argument("sets", nargs="+")
-    parser.add_argument("--errata", help="label errata CSV (byler_d6's)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    errata = load_errata(args.errata) if args.errata else None
-    compare({"shipped": shipped_reader(), "candidate": folder_reader(args.models)}, args.sets, errata, args.json)
-    return 0
+    return compare_main(argv, "python -m vision.training.dice_models_reader", __doc__.split("\n")[0], "models",
+                        folder_reader)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ For each SET (a folder with ``labels.csv``, :func:`vision.dice.eval.evaluate`) p
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 from pathlib import Path
@@ -26,11 +25,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice.eval import load_errata
 from vision.dice.networks import DiceNetworks, Heads, _forward, model_dir, softmax
 from vision.dice.params import PARAMS_FILE, load_params
-from vision.dice.reader import DiceReader, shipped_reader
-from vision.training.dice_readers import compare
+from vision.dice.reader import DiceReader
+from vision.training.dice_readers import compare_main
 
 
 
@@ -82,15 +80,8 @@ def one_network_reader(model: str | Path) -> DiceReader:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.training.dice_network_reader", description=__doc__.split("\n")[0])
-    parser.add_argument("model")
-    parser.add_argument("sets", nargs="+")
-    parser.add_argument("--errata", help="label errata CSV (byler_d6's)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    errata = load_errata(args.errata) if args.errata else None
-    compare({"shipped": shipped_reader(), "one_network": one_network_reader(args.model)}, args.sets, errata, args.json)
-    return 0
+    return compare_main(argv, "python -m vision.training.dice_network_reader", __doc__.split("\n")[0], "model",
+                        one_network_reader, name="one_network")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ reasons for their flags.
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from collections.abc import Callable, Mapping
@@ -168,3 +169,24 @@ def compare(readers: Mapping[str, object], sets, errata=None, as_json: bool = Fa
         else:
             for name in readers:
                 print(f"{out['set']:<22} {name:<12} " + " ".join(f"{k} {v}" for k, v in out[name].items()), flush=True)
+
+
+def compare_main(argv: list[str] | None, prog: str, description: str, candidate: str, make_reader: Callable,
+                 name: str = "candidate", more: Callable | None = None) -> int:
+    """The command line shared by the tools that measure one candidate reader against the shipped one:
+    ``prog CANDIDATE SET... [--errata CSV] [--json]``. ``make_reader(CANDIDATE)`` builds the candidate
+    (shown as ``name``); ``more(readers)``, when given, makes :func:`compare`'s ``more`` from the readers.
+    Returns exit status 0."""
+    from vision.dice.eval import load_errata
+    from vision.dice.reader import shipped_reader
+
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument(candidate)
+    parser.add_argument("sets", nargs="+")
+    parser.add_argument("--errata", help="label errata CSV (byler_d6's)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    errata = load_errata(args.errata) if args.errata else None
+    readers = {"shipped": shipped_reader(), name: make_reader(getattr(args, candidate))}
+    compare(readers, args.sets, errata, args.json, more(readers) if more else None)
+    return 0
