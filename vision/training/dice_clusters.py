@@ -228,6 +228,18 @@ def make_image(cuts: list[DieCut], rng: np.random.Generator, touching: bool = Tr
 TRAY_MARGIN, TRAY_RIM = (0.8, 2.5), (0.15, 0.6)
 
 
+def rounded_rect(mask: np.ndarray, a, b, r: int) -> None:
+    """Fill a rectangle from corner ``a`` (x0, y0) to ``b`` (x1, y1) px with corners rounded to radius ``r``
+    px (at most half its shorter side) with 1.0 in the float32 ``mask`` (h, w), in place."""
+    x0, y0 = (int(v) for v in a)
+    x1, y1 = (int(v) for v in b)
+    r = max(1, min(r, (x1 - x0) // 2, (y1 - y0) // 2))
+    cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 1.0, -1)
+    cv2.rectangle(mask, (x0, y0 + r), (x1, y1 - r), 1.0, -1)
+    for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
+        cv2.circle(mask, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
+
+
 def draw_tray(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.Generator) -> None:
     """Draw a dice tray round die ``centres`` (n, 2) (px, dice of ``side`` px) into the float32 BGR
     ``img`` (h, w, 3), in place: a rounded rectangle floor of its own colour, TRAY_MARGIN beyond the
@@ -240,20 +252,10 @@ def draw_tray(img: np.ndarray, centres: np.ndarray, side: float, rng: np.random.
     tone = rng.choice([rng.uniform(0.4, 0.8), rng.uniform(1.2, 1.8)])  # the rim darker or lighter
     edge = np.clip(floor * tone + rng.uniform(-30, 30, 3), 0, 255)
     radius = max(1, int(side * rng.uniform(0.1, 1.0)))
-
-    def rounded(mask: np.ndarray, a: np.ndarray, b: np.ndarray, r: int) -> None:
-        x0, y0 = (int(v) for v in a)
-        x1, y1 = (int(v) for v in b)
-        r = max(1, min(r, (x1 - x0) // 2, (y1 - y0) // 2))
-        cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 1.0, -1)
-        cv2.rectangle(mask, (x0, y0 + r), (x1, y1 - r), 1.0, -1)
-        for cx, cy in ((x0 + r, y0 + r), (x1 - r, y0 + r), (x0 + r, y1 - r), (x1 - r, y1 - r)):
-            cv2.circle(mask, (cx, cy), r, 1.0, -1, cv2.LINE_AA)
-
     outer = np.zeros((h, w), np.float32)
     inner = np.zeros((h, w), np.float32)
-    rounded(outer, lo - rim, hi + rim, radius + int(rim))
-    rounded(inner, lo, hi, radius)
+    rounded_rect(outer, lo - rim, hi + rim, radius + int(rim))
+    rounded_rect(inner, lo, hi, radius)
     shadow = 1.0 - cv2.GaussianBlur(1.0 - inner, (0, 0), max(1.0, rim * 0.6)) * rng.uniform(0.2, 0.6)
     img[:] = (img * (1 - outer[..., None]) + edge * (outer - inner)[..., None]
               + floor * shadow[..., None] * inner[..., None])

@@ -24,6 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.training.dice_clusters import rounded_rect
+
 # What is drawn, equally often; the range of each one's size in die sides (a die of the same frame).
 KINDS = {"ring": (0.6, 1.1), "coin": (0.8, 1.6), "pawn": (0.8, 1.4), "meeple": (1.0, 1.8),
          "card": (2.5, 5.0), "hand": (4.0, 7.0), "key": (1.1, 1.8), "button": (0.9, 1.6)}
@@ -97,10 +99,7 @@ def draw_object(kind: str, s: int, rng: np.random.Generator, light: float) -> tu
         img[:] = paper
         hw, hh, rad = int(0.27 * s), int(0.39 * s), max(1, int(0.05 * s))
         x0, y0, x1, y1 = int(c) - hw, int(c) - hh, int(c) + hw, int(c) + hh
-        cv2.rectangle(mask, (x0 + rad, y0), (x1 - rad, y1), 1.0, -1)
-        cv2.rectangle(mask, (x0, y0 + rad), (x1, y1 - rad), 1.0, -1)
-        for x, y in ((x0 + rad, y0 + rad), (x1 - rad, y0 + rad), (x0 + rad, y1 - rad), (x1 - rad, y1 - rad)):
-            cv2.circle(mask, (x, y), rad, 1.0, -1, cv2.LINE_AA)
+        rounded_rect(mask, (x0, y0), (x1, y1), rad)
         ink = tuple(float(v) for v in rng.choice([(30, 30, 30), (40, 40, 190), (160, 70, 30)]))
         text = str(int(rng.integers(1, 16))) if rng.random() < 0.7 else "AKQJ"[int(rng.integers(4))]
         scale = s / 200
@@ -139,10 +138,7 @@ def draw_object(kind: str, s: int, rng: np.random.Generator, light: float) -> tu
             cv2.circle(mask, centre, int(r), 1.0, -1, cv2.LINE_AA)
         else:
             k, rad = int(0.16 * s), int(rng.uniform(0.04, 0.14) * s)  # turned, its corners stay inside
-            cv2.rectangle(mask, (k + rad, k), (s - k - rad, s - k), 1.0, -1)
-            cv2.rectangle(mask, (k, k + rad), (s - k, s - k - rad), 1.0, -1)
-            for x, y in ((k + rad, k + rad), (s - k - rad, k + rad), (k + rad, s - k - rad), (s - k - rad, s - k - rad)):
-                cv2.circle(mask, (x, y), rad, 1.0, -1, cv2.LINE_AA)
+            rounded_rect(mask, (k, k), (s - k, s - k), rad)
         ink = tuple(float(v) for v in (255 - body if rng.random() < 0.8 else body * 0.5))
         if kind == "key" or rng.random() < 0.5:
             text = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"[int(rng.integers(33))]
