@@ -172,11 +172,12 @@ def compare(readers: Mapping[str, object], sets, errata=None, as_json: bool = Fa
 
 
 def compare_main(argv: list[str] | None, prog: str, description: str, candidate: str, make_reader: Callable,
-                 name: str = "candidate", more: Callable | None = None) -> int:
+                 name: str = "candidate", more: Callable | None = None, options: Callable | None = None) -> int:
     """The command line shared by the tools that measure one candidate reader against the shipped one:
     ``prog CANDIDATE SET... [--errata CSV] [--json]``. ``make_reader(CANDIDATE)`` builds the candidate
-    (shown as ``name``); ``more(readers)``, when given, makes :func:`compare`'s ``more`` from the readers.
-    Returns exit status 0."""
+    (shown as ``name``); ``more(readers)``, when given, makes :func:`compare`'s ``more`` from the readers;
+    ``options(parser)``, when given, adds a tool's own options, and the candidate is then built as
+    ``make_reader(CANDIDATE, args)``. Returns exit status 0."""
     from vision.dice.eval import load_errata
     from vision.dice.reader import shipped_reader
 
@@ -185,8 +186,11 @@ def compare_main(argv: list[str] | None, prog: str, description: str, candidate:
     parser.add_argument("sets", nargs="+")
     parser.add_argument("--errata", help="label errata CSV (byler_d6's)")
     parser.add_argument("--json", action="store_true")
+    if options is not None:
+        options(parser)
     args = parser.parse_args(argv)
     errata = load_errata(args.errata) if args.errata else None
-    readers = {"shipped": shipped_reader(), name: make_reader(getattr(args, candidate))}
+    made = make_reader(getattr(args, candidate), args) if options is not None else make_reader(getattr(args, candidate))
+    readers = {"shipped": shipped_reader(), name: made}
     compare(readers, args.sets, errata, args.json, more(readers) if more else None)
     return 0

@@ -21,3 +21,20 @@ def test_the_shipped_detector_as_the_candidate_reads_as_the_shipped_reader():
     assert sorted(d.value for d in a.dice) == [2, 4, 5, 6]  # labels.csv's row of this photo
     times = detector_ms({"shipped": shipped, "candidate": candidate}, photos, limit=2)
     assert set(times) == {"shipped", "candidate"} and all(t > 0 for t in times.values())
+
+
+def test_the_candidate_runs_at_the_levels_asked_and_a_bad_levels_value_is_refused(capsys):
+    import pytest
+
+    from vision.training.dice_detector_reader import levels_option, main
+
+    candidate = candidate_reader(model_dir() / DETECTOR_FILE, (480, 96))
+    assert candidate.params.detect_levels == [480, 96] and candidate.networks.detector.params.detect_levels == [480, 96]
+    assert shipped_reader().params.detect_levels != [480, 96]
+    assert levels_option("480,96") == (480, 96)
+    for bad in ("480", "480,x", "500,96", "480,32"):
+        with pytest.raises(Exception, match="--levels"):
+            levels_option(bad)
+    with pytest.raises(SystemExit) as stop:
+        main([str(model_dir() / DETECTOR_FILE), "nowhere", "--levels", "481,96"])
+    assert stop.value.code == 2 and "--levels" in capsys.readouterr().err
