@@ -42,7 +42,8 @@ from vision.camera.sources import FrameSource
 log = logging.getLogger(__name__)
 
 ANALYSIS_SIZE = (1024, 768)
-"""Analysis stream size (width, height) in pixels: above the 800 px the dice reader works at."""
+"""Analysis stream size (width, height) in pixels: above the 640 px the dice reader works at, so that small dice
+can be read again at the frame's own scale (the reader's ``zoom_below``)."""
 DEFAULT_SIZE = ANALYSIS_SIZE
 DEFAULT_FORMAT = "RGB888"
 """The format requested: arrives as B, G, R bytes (see the module docstring)."""

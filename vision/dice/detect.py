@@ -123,9 +123,12 @@ class DieDetector:
         """The (detection, members) pairs of :meth:`detect_with_dropped` without the dropped boxes."""
         return self.detect_with_dropped(image_bgr)[0]
 
-    def detect_with_dropped(self, image_bgr: np.ndarray
+    def detect_with_dropped(self, image_bgr: np.ndarray, fine_side: int | None = None
                             ) -> tuple[list[tuple[Detection, list[Detection]]], list[Detection]]:
-        """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels.
+        """Every die in a BGR uint8 image (h, w, 3), highest score first; boxes in its pixels. ``fine_side``:
+        the fine level's long side (px, a multiple of 32; None: ``detect_levels[0]``): a zoomed work image
+        (:meth:`vision.dice.reader.DiceReader.read`) runs it larger, so that its dice reach the network at
+        the size they would in an ordinary frame.
 
         The fine level (``detect_levels[0]``) finds dice of 1/40 to 1/5 of the long side, the coarse one
         close-ups. Merging the levels: a coarse (big-die) box holding the centres of two or more fine
@@ -145,7 +148,7 @@ class DieDetector:
         such a die from a group of dice (:class:`vision.dice.reader.DiceReader`).
         """
         p = self.params
-        fine_side, coarse_side = p.detect_levels[0], p.detect_levels[1]
+        fine_side, coarse_side = fine_side or p.detect_levels[0], p.detect_levels[1]
         fine = self.run(image_bgr, fine_side)
         coarse_scale = coarse_side / max(image_bgr.shape[:2])
         coarse = [d for d in self.run(image_bgr, coarse_side) if d.side * coarse_scale >= p.coarse_min_side]

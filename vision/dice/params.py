@@ -28,6 +28,8 @@ class DiceParams:
     """
 
     work_max_side: int  # px, long side of the work image
+    zoom_below: float  # px of the work image: a frame whose dice are smaller is read again at its own scale (0: never)
+    zoom_max_side: int  # px: the largest work image's long side (zoomed)
     oversized: float  # die side / frame long side flagged among two dice or more
     oversized_taught: float  # times the largest side of the players' confirmed dice (learned)
     crop_size: int  # px, the classifiers' crop
@@ -83,7 +85,7 @@ class DiceParams:
         return self.flag_below * 0.98
 
 
-LIMITS = {"work_max_side": (64, 4096), "crop_size": (8, 256), "crowded": (1, 1000), "detect_levels": (32, 4096),
+LIMITS = {"work_max_side": (64, 4096), "zoom_below": (0.0, 1000.0), "zoom_max_side": (64, 8192), "crop_size": (8, 256), "crowded": (1, 1000), "detect_levels": (32, 4096),
           "crop_margin": (1.0, 4.0), "coarse_min_side": (0.0, 1000.0), "object_min_dist": (0.0, 442.0),
           "big_box": (1.0, 100.0), "oversized_taught": (1.0, 10.0), "mask_inset": (0.0, 0.5), "mask_radius": (0.0, 0.5),
           "learn_near": (-1.0, 1.0), "learn_k": (1, 50), "learn_temperature": (0.001, 1.0)}

@@ -379,6 +379,43 @@ def to_lab(image_bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
 
 
+LAB_TILE = 64
+"""px: the side of the tiles :class:`LabImage` converts at a time."""
+LAB_MARGIN = CROP_PAD + 0.05
+"""Fraction of a box's longer side around it that the pip count and the object mask may read (CROP_PAD;
+the object's ring, ``object_ring`` 0.15, lies inside it), with some to spare."""
+
+
+class LabImage:
+    """The Lab image (:func:`to_lab`) of a BGR uint8 work image (h, w, 3), converted only where boxes ask:
+    :meth:`around` converts the tiles (:data:`LAB_TILE` px) around a box not yet converted and returns the
+    whole (h, w, 3) float32 array, right around every box asked for so far (elsewhere unset). The
+    conversion is pixel by pixel, so each pixel is what :func:`to_lab` of the whole image gives; a large
+    work image with a few dice converts a few tiles instead of all of it."""
+
+    def __init__(self, image_bgr: np.ndarray) -> None:
+        self.image = image_bgr
+        h, w = image_bgr.shape[:2]
+        self.array = np.empty((h, w, 3), np.float32)
+        self.done = np.zeros((-(-h // LAB_TILE), -(-w // LAB_TILE)), bool)
+
+    def around(self, box, margin: float = LAB_MARGIN) -> np.ndarray:
+        """The Lab array, converted at least over ``box`` (x0, y0, x1, y1) px widened by ``margin`` of its
+        longer side (and 2 px) on each side, clipped to the image."""
+        h, w = self.array.shape[:2]
+        x0, y0, x1, y1 = box
+        pad = math.ceil(margin * max(x1 - x0, y1 - y0)) + 2
+        c0, r0 = max(0, int(x0) - pad) // LAB_TILE, max(0, int(y0) - pad) // LAB_TILE
+        c1, r1 = min(w - 1, int(math.ceil(x1)) + pad) // LAB_TILE, min(h - 1, int(math.ceil(y1)) + pad) // LAB_TILE
+        if r1 < r0 or c1 < c0 or self.done[r0:r1 + 1, c0:c1 + 1].all():
+            return self.array
+        rows = slice(r0 * LAB_TILE, min(h, (r1 + 1) * LAB_TILE))
+        cols = slice(c0 * LAB_TILE, min(w, (c1 + 1) * LAB_TILE))
+        self.array[rows, cols] = to_lab(self.image[rows, cols])  # tiles done before are the same again
+        self.done[r0:r1 + 1, c0:c1 + 1] = True
+        return self.array
+
+
 def lab_distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Weighted Euclidean Lab distance (h, w) float32 between ``lab`` and ``reference`` (broadcastable),
     L weighted by L_WEIGHT."""

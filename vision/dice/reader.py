@@ -20,6 +20,9 @@ one :class:`Candidates` value, whose crops are cut once:
    to lie among the others.
 
 A die therefore costs at most two classifier passes (the detector runs twice a frame, at two scales).
+A frame larger than the work image whose dice are small there (:meth:`DiceReader._zoomed_side`: the sure
+detections' median side under ``zoom_below`` px) is read at its own scale instead (at most
+``zoom_max_side``), the detector's fine level grown with it: a phone photo or a camera mounted high (issue 49).
 :func:`read_dice` reads with the shipped reader (:func:`shipped_reader`, built on first use).
 """
 
@@ -33,11 +36,11 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.dice.detect import Detection, same_die
+from vision.dice.detect import PAD_TO as PAD, Detection, same_die
 from vision.dice.learning import LearnedFaces, normalise
 from vision.dice.networks import FEATURES, MAX_BATCH, DiceNetworks, face_crop, model_dir
 from vision.dice.params import PARAMS_FILE, DiceParams, load_params
-from vision.dice.pips import face_mask, lab_distance, read_pips, to_lab
+from vision.dice.pips import LabImage, face_mask, lab_distance, read_pips, to_lab
 from vision.frames import MIN_FRAME_SIDE, check_frame, frame_problem
 from vision.observation import DiceObservation, DieReading
 
@@ -82,6 +85,15 @@ class Candidates:
     gate: np.ndarray | None = None
     cocked: np.ndarray | None = None
     features: np.ndarray | None = None
+    lab: LabImage | None = None
+
+    def lab_around(self, work: np.ndarray, box) -> np.ndarray:
+        """The Lab image of ``work`` (the work image these boxes are in), converted at least around ``box``
+        (:class:`vision.dice.pips.LabImage`, made on first use: a frame whose dice need no pip count
+        converts nothing)."""
+        if self.lab is None:
+            self.lab = LabImage(work)
+        return self.lab.around(box)
 
     def add(self, box: Detection) -> int:
         """Index of ``box``, appended unless the same box is there already."""
@@ -173,16 +185,54 @@ class DiceReader:
         if problem is None:
             if calibration is not None and not calibration.fits((h, w)):
                 calibration = None
-            cands = self._detect(work)
-            self._classify(work, cands)
-            dice = self._select(work, cands, calibration)
-            dice = self._recheck(cands, dice)
-            found = self._decide(work, cands, dice)
+            measured = calibration is not None and calibration.die_side > 0
+            side = self._zoomed_side(max(h, w), [], calibration) if measured else None
+            cands = None
+            if side is None:
+                cands = self._detect(work)
+                sure = [b.box for b in cands.boxes if b.score >= max(self.params.report_score, self.params.sure_score)]
+                side = None if measured else self._zoomed_side(max(h, w), sure, None)
+            if side is not None:
+                work, scale = work_image(frame_bgr, side)
+                cands = None
+            found = self._read_work(work, calibration, max(work.shape[:2]) / self.params.work_max_side, cands)
             found = [(_to_frame(d, scale, (w, h)), why) for d, why in found]
             found = _reading_order(found)
         ms = (time.perf_counter() - start) * 1000.0
         return (DiceObservation(dice=tuple(d for d, _ in found), frame_shape=(h, w), ms=ms, problem=problem),
                 tuple(why for _, why in found))
+
+    def _read_work(self, work: np.ndarray, calibration, zoom: float = 1.0, cands: Candidates | None = None
+                   ) -> list[tuple[DieReading, frozenset[str]]]:
+        """The four stages on one work image (boxes in its pixels), with the reasons each die is flagged.
+        ``zoom``: the work image's long side over ``work_max_side`` (> 1: zoomed for small dice; the
+        detector's fine level grows with it); ``cands``: its detections when already made."""
+        if cands is None:
+            fine = None if zoom <= 1.0 else max(PAD, round(self.params.detect_levels[0] * zoom / PAD) * PAD)
+            cands = self._detect(work, fine)
+        self._classify(work, cands)
+        dice = self._select(work, cands, calibration)
+        dice = self._recheck(cands, dice)
+        return self._decide(work, cands, dice)
+
+    def _zoomed_side(self, long_side: int, boxes: list, calibration) -> int | None:
+        """The work image's long side (px) to read a frame of ``long_side`` px at instead of
+        ``work_max_side`` because its dice are small there, or None: the frame's own scale, at most
+        ``zoom_max_side``. The dice's side (work px at ``work_max_side``): the calibration's ``die_side``
+        (measured on dice laid out at calibration) when it has one, else the median longer side of the
+        sure detections' ``boxes`` ((x0, y0, x1, y1) work px; none: None). Small: under ``zoom_below``; a
+        gain under a quarter is not worth a read."""
+        p = self.params
+        if p.zoom_below <= 0 or long_side <= p.work_max_side:
+            return None
+        if calibration is not None and calibration.die_side > 0:
+            side = float(calibration.die_side)
+        elif boxes:
+            side = float(np.median([max(x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes]))
+        else:
+            return None
+        target = min(long_side, p.zoom_max_side)
+        return target if side < p.zoom_below and target >= 1.25 * p.work_max_side else None
 
     def die_likelihood(self, image_bgr: np.ndarray, boxes) -> np.ndarray:
         """P(a die) (n,) float32 in 0-1 of the gate for boxes ((x0, y0, x1, y1) pixels of a BGR uint8
@@ -198,15 +248,15 @@ class DiceReader:
 
     # ---------------------------------------------------------------------------------- the stages
 
-    def _detect(self, work: np.ndarray) -> Candidates:
+    def _detect(self, work: np.ndarray, fine_side: int | None = None) -> Candidates:
         """Stage 1: every box a later stage may ask about. The detections (all scores: the weak ones
         may be rescued by the gate, and a close-up die replaces those inside it), the members of those
         scoring report_score or more, the boxes the merge dropped scoring that much (a close-up die?),
         and around each box smaller than small_box times the frame's die side (the median side of its
         sure detections, two at least) a box of that side (the size head under-estimates a die
-        squeezed between touching neighbours)."""
+        squeezed between touching neighbours). ``fine_side``: the detector's fine level (None: its own)."""
         p = self.params
-        found, dropped = self.networks.detector.detect_with_dropped(work)
+        found, dropped = self.networks.detector.detect_with_dropped(work, fine_side)
         cands = Candidates([])
         for d, ms in found:
             i = cands.add(d)
@@ -267,7 +317,6 @@ class DiceReader:
         sure_sides = [cands.boxes[i].side for i, _, s in dets if s >= p.sure_score]
         die_side = float(np.median(sure_sides)) if len(sure_sides) >= p.crowded else None
         out: list[Die] = []
-        lab = None
         for i, ms, score in dets:
             belief = _belief(f1[i])[1]
             if ms and die_side is not None and cands.boxes[i].side > p.big_box * die_side:
@@ -280,8 +329,8 @@ class DiceReader:
                 doubted = belief < p.cluster_doubt and len(sure) >= 2 and any(v != 1 for v in sure)
                 split = doubted or len(set(faces)) >= 2 or (len(faces) >= 2 and belief < p.cluster_faces)
                 if split and not doubted:
-                    lab = to_lab(work) if lab is None else lab
-                    split = not self._pips_confirm(lab, cands.boxes[i].box, f1[i])
+                    box = cands.boxes[i].box
+                    split = not self._pips_confirm(cands.lab_around(work, box), box, f1[i])
                 if split:
                     picked = self._distinct(cands, ms)
                     if len(picked) >= 2:
@@ -300,9 +349,9 @@ class DiceReader:
                 keep.append(k)
         out = [out[k] for k in sorted(keep)]
         if calibration is not None and out:
-            lab = to_lab(work) if lab is None else lab
-            empty, level = calibration.background_lab(lab.shape[:2]), calibration.die_threshold
-            out = [d for d in out if not self._on_the_empty_table(lab, empty, cands.boxes[d.index].box, level)]
+            empty, level = calibration.background_lab(work.shape[:2]), calibration.die_threshold
+            out = [d for d in out if not self._on_the_empty_table(
+                cands.lab_around(work, cands.boxes[d.index].box), empty, cands.boxes[d.index].box, level)]
         return out
 
     def _recheck(self, cands: Candidates, dice: list[Die]) -> list[Die]:
@@ -355,7 +404,6 @@ class DiceReader:
         h, w = work.shape[:2]
         crowded = sum(d.score >= p.sure_score for d in dice) >= p.crowded
         capped = p.flag_below * 0.98
-        lab = None
         out = []
         for d in dice:
             x0, y0, x1, y1 = cands.boxes[d.index].box
@@ -367,8 +415,7 @@ class DiceReader:
             if d.score >= p.sure_score and _belief(d.probs)[1] >= p.pips_skip_belief:
                 fused = self._fuse(d.score, d.probs, 0, 0.0)
             else:
-                lab = to_lab(work) if lab is None else lab
-                face = read_pips(lab, box, p)
+                face = read_pips(cands.lab_around(work, box), box, p)
                 fused = self._fuse(d.score, d.probs, face.value, face.confidence, crowded)
             if fused is None:
                 continue
@@ -391,10 +438,8 @@ class DiceReader:
             limit = p.oversized * max(h, w)
             taught = self.learned.die_side * p.oversized_taught * max(h, w) if self.learned is not None else 0.0
             sides = [max(r.box[2] - r.box[0], r.box[3] - r.box[1]) for r, _ in out]
-            if any(limit < side <= taught for side in sides):
-                lab = to_lab(work) if lab is None else lab
             out = [(_flagged(r), why | {OVERSIZED})
-                   if side > limit and not (side <= taught and self._pips_agree(lab, r))
+                   if side > limit and not (side <= taught and self._pips_agree(cands.lab_around(work, r.box), r))
                    else (r, why) for (r, why), side in zip(out, sides)]
         return out
 

@@ -35,7 +35,7 @@ def candidate_reader(detector: str | Path, levels: tuple[int, int] | None = None
     """The shipped reader with the detector of ``detector`` (a ``detect.onnx``), run at ``levels`` (fine,
     coarse long sides in px; None: the shipped ``detect_levels``)."""
     shipped = shipped_reader()
-    params = shipped.params if levels is None else replace(shipped.params, detect_levels=list(levels))
+    params = shipped.params if levels is None else replace(shipped.params, detect_levels=tuple(levels))
     networks = copy.copy(shipped.networks)
     networks.detector = DieDetector(Path(detector), params)
     return DiceReader(params, networks)

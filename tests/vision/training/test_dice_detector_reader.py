@@ -29,8 +29,8 @@ def test_the_candidate_runs_at_the_levels_asked_and_a_bad_levels_value_is_refuse
     from vision.training.dice_detector_reader import levels_option, main
 
     candidate = candidate_reader(model_dir() / DETECTOR_FILE, (480, 96))
-    assert candidate.params.detect_levels == [480, 96] and candidate.networks.detector.params.detect_levels == [480, 96]
-    assert shipped_reader().params.detect_levels != [480, 96]
+    assert candidate.params.detect_levels == (480, 96) == candidate.networks.detector.params.detect_levels
+    assert shipped_reader().params.detect_levels != (480, 96)
     assert levels_option("480,96") == (480, 96)
     for bad in ("480", "480,x", "500,96", "480,32"):
         with pytest.raises(Exception, match="--levels"):
