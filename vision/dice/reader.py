@@ -20,9 +20,9 @@ one :class:`Candidates` value, whose crops are cut once:
    to lie among the others.
 
 A die therefore costs at most two classifier passes (the detector runs twice a frame, at two scales).
-A frame larger than the work image whose dice are small there (:meth:`DiceReader._zoomed_side`: the sure
-detections' median side under ``zoom_below`` px) is read at its own scale instead (at most
-``zoom_max_side``), the detector's fine level grown with it: a phone photo or a camera mounted high (issue 49).
+A frame larger than the work image whose dice are small there (:meth:`DiceReader._zoomed_side`: the dice
+read have a median side under ``zoom_below`` px) is read again at its own scale (at most ``zoom_max_side``),
+the detector's fine level grown with it: a phone photo or a camera mounted high (issue 49).
 :func:`read_dice` reads with the shipped reader (:func:`shipped_reader`, built on first use).
 """
 
@@ -187,29 +187,24 @@ class DiceReader:
                 calibration = None
             measured = calibration is not None and calibration.die_side > 0
             side = self._zoomed_side(max(h, w), [], calibration) if measured else None
-            cands = None
             if side is None:
-                cands = self._detect(work)
-                sure = [b.box for b in cands.boxes if b.score >= max(self.params.report_score, self.params.sure_score)]
-                side = None if measured else self._zoomed_side(max(h, w), sure, None)
+                found = self._read_work(work, calibration)
+                side = None if measured else self._zoomed_side(max(h, w), [r.box for r, _ in found], None)
             if side is not None:
                 work, scale = work_image(frame_bgr, side)
-                cands = None
-            found = self._read_work(work, calibration, max(work.shape[:2]) / self.params.work_max_side, cands)
+                found = self._read_work(work, calibration, side / self.params.work_max_side)
             found = [(_to_frame(d, scale, (w, h)), why) for d, why in found]
             found = _reading_order(found)
         ms = (time.perf_counter() - start) * 1000.0
         return (DiceObservation(dice=tuple(d for d, _ in found), frame_shape=(h, w), ms=ms, problem=problem),
                 tuple(why for _, why in found))
 
-    def _read_work(self, work: np.ndarray, calibration, zoom: float = 1.0, cands: Candidates | None = None
-                   ) -> list[tuple[DieReading, frozenset[str]]]:
+    def _read_work(self, work: np.ndarray, calibration, zoom: float = 1.0) -> list[tuple[DieReading, frozenset[str]]]:
         """The four stages on one work image (boxes in its pixels), with the reasons each die is flagged.
         ``zoom``: the work image's long side over ``work_max_side`` (> 1: zoomed for small dice; the
-        detector's fine level grows with it); ``cands``: its detections when already made."""
-        if cands is None:
-            fine = None if zoom <= 1.0 else max(PAD, round(self.params.detect_levels[0] * zoom / PAD) * PAD)
-            cands = self._detect(work, fine)
+        detector's fine level grows with it)."""
+        fine = None if zoom <= 1.0 else max(PAD, round(self.params.detect_levels[0] * zoom / PAD) * PAD)
+        cands = self._detect(work, fine)
         self._classify(work, cands)
         dice = self._select(work, cands, calibration)
         dice = self._recheck(cands, dice)
@@ -220,7 +215,9 @@ class DiceReader:
         ``work_max_side`` because its dice are small there, or None: the frame's own scale, at most
         ``zoom_max_side``. The dice's side (work px at ``work_max_side``): the calibration's ``die_side``
         (measured on dice laid out at calibration) when it has one, else the median longer side of the
-        sure detections' ``boxes`` ((x0, y0, x1, y1) work px; none: None). Small: under ``zoom_below``; a
+        ``boxes`` of the dice read at the ordinary size ((x0, y0, x1, y1) work px; none: None): what the
+        detector alone boxes is no measure (a crowd of small dice comes out as a few large boxes, which the
+        reader splits into its dice). Small: under ``zoom_below``; a
         gain under a quarter is not worth a read."""
         p = self.params
         if p.zoom_below <= 0 or long_side <= p.work_max_side:
