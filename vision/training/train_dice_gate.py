@@ -1,7 +1,7 @@
 """Train the gate classifier (``gate32.onnx``, the reader's gate head, :mod:`vision.dice.networks`: is a found
 die a die at all?) (development only).
 
-``python -m vision.training.train_dice_gate [--tables N] [--empty N] [--cubes N] [--plain N] [--hard N] [--hard-kinds K,K] [--seed S] [--epochs E] [--width W] [--deep] [--out DIR]``
+``python -m vision.training.train_dice_gate [--tables N] [--empty N] [--cubes N] [--plain N] [--hard N] [--hard-kinds K,K] [--tilted N] [--seed S] [--epochs E] [--width W] [--deep] [--out DIR]``
 
 Needs torch and onnx (as :mod:`vision.training.train_dice`) and ``../shared/data/dice`` (byler_d6's
 training photos, the split of :func:`vision.training.train_dice_detect.split_photos`). Samples are jittered
@@ -22,6 +22,10 @@ a card's print, a die's own pip), on:
 - ``--hard`` tables with no dice but rings, coins, pawns, meeples, cards, hands, keys and buttons
   (:func:`vision.training.dice_hard_negatives.make_hard_negative_set`, seeded ``S + 8000``; ``--hard-kinds``:
   only those kinds): whatever the reader finds there is not a die;
+- ``--tilted`` views of byler_d6's training photos as a camera beside the table sees them: each photo turned
+  by a random quarter turn, then seen through a camera tilted 15-45 degrees from looking straight down
+  (:func:`vision.training.dice_conditions.tilt_homography`, generator seeded ``S + 9000``): real dice with
+  their sides in view, every labelled one a die;
 - byler_d6's training photos.
 
 byler's held-out photos, the bundled photos, pi_cam_tray and ivory_grid are never trained on: they measure
@@ -133,6 +137,28 @@ def _hard_tables(n: int, seed: int, kinds: tuple[str, ...] | None = None) -> lis
     return [(im.image, im.boxes) for im in make_hard_negative_set(n, seed, kinds or tuple(KINDS))[0]] if n else []
 
 
+def _tilted_photos(photos: list[tuple[np.ndarray, np.ndarray]], n: int, seed: int
+                   ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``n`` views of ``photos`` ((image, boxes (k, 4)) each, taken from above) through a camera tilted
+    15-45 degrees, each photo first turned by a random quarter turn (so the tilt's axis varies): (image,
+    moved boxes)."""
+    from vision.training.dice_conditions import tilt_homography, warp_view
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n if photos else 0):
+        image, boxes = photos[int(rng.integers(len(photos)))]
+        turns = int(rng.integers(4))
+        h, w = image.shape[:2]
+        turned = np.ascontiguousarray(np.rot90(image, turns))
+        for _ in range(turns):  # a quarter turn counter-clockwise: (x, y) -> (y, w - x) of the image before it
+            boxes = np.stack([boxes[:, 1], w - boxes[:, 2], boxes[:, 3], w - boxes[:, 0]], axis=1)
+            h, w = w, h
+        m = tilt_homography(w, h, float(rng.uniform(15.0, 45.0)))
+        out.append(warp_view(turned, boxes, m, (w, h)))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     from vision.training.train_dice import train
     from vision.training.train_dice_detect import split_photos
@@ -144,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cubes", type=int, default=0, help="tables of dice drawn as cubes (default 0)")
     parser.add_argument("--plain", type=int, default=0, help="plain tables and dice trays (default 0)")
     parser.add_argument("--hard", type=int, default=0, help="tables of things that are not dice (default 0)")
+    parser.add_argument("--tilted", type=int, default=0,
+                        help="views of byler's training photos through a tilted camera (default 0)")
     parser.add_argument("--hard-kinds", default=None, metavar="K,K",
                         help="with --hard: only these kinds (of vision.training.dice_hard_negatives.KINDS; default all)")
     add_net_options(parser, epochs=10)
@@ -178,6 +206,10 @@ def main(argv: list[str] | None = None) -> int:
         x, y = image_samples(image, boxes, rng)
         xs += x
         ys += y
+    for image, boxes in _tilted_photos(byler, args.tilted, args.seed + 9000):
+        x, y = image_samples(image, boxes, rng)
+        xs += x
+        ys += y
     x, y = np.stack(xs).astype(np.float32), np.array(ys, np.int64)
     print(f"{len(y)} crops ({from_tables} from game tables, {int(y.sum())} of dice)", file=sys.stderr)
     net = train(x, y, args.epochs, args.seed, log=lambda line: print(line, file=sys.stderr), width=args.width,
@@ -186,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     write_model(net, args, MODEL_FILE, MANIFEST_FILE, "vision.training.train_dice_gate", argv, {
         "tables": args.tables, "empty_tables": args.empty, "cube_tables": args.cubes, "plain_tables": args.plain,
         "hard_negative_tables": args.hard, "hard_negative_kinds": args.hard_kinds or "all",
+        "tilted_photos": args.tilted,
         "byler_training_photos": len(photos), "crops": len(y), "die_crops": int(y.sum()),
         "check_tables": check(net, _tables(100, args.seed + 5000)),
         "check_byler_training": check(net, byler),

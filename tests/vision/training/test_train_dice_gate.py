@@ -21,3 +21,24 @@ def test_samples_of_a_game_table_are_dice_and_print():
     # every labelled die gives dice; the reader's detections give both kinds on this table
     assert sum(ys) >= PER_LABEL * len(scene.boxes)
     assert {c for _, c in found} == {0, 1}
+
+
+def test_tilted_views_keep_each_labelled_die_in_its_box():
+    """A die drawn at a known place on a plain photo stays inside its moved box in every tilted view, each
+    photo turned by a quarter turn first (the box turned with it)."""
+    import cv2
+
+    from vision.training.train_dice_gate import _tilted_photos
+
+    image = np.full((480, 640, 3), 200, np.uint8)
+    cv2.rectangle(image, (100, 60), (140, 100), (20, 20, 20), -1)  # a dark square: the only dark pixels
+    views = _tilted_photos([(image, np.array([[100, 60, 140, 100]], np.float32))], 12, 1)
+    assert len(views) == 12 and _tilted_photos([], 3, 1) == []
+    shapes = set()
+    for view, boxes in views:
+        shapes.add(view.shape[:2])
+        ys, xs = np.nonzero(view.max(axis=2) < 100)
+        x0, y0, x1, y1 = boxes[0]
+        assert len(xs) > 0 and x0 - 2 <= xs.min() and xs.max() <= x1 + 2 and y0 - 2 <= ys.min() and ys.max() <= y1 + 2
+        assert (x1 - x0) * (y1 - y0) < 4 * 40 * 40  # moved, not swollen to the frame
+    assert shapes == {(480, 640), (640, 480)}  # turned both ways
