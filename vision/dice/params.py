@@ -85,7 +85,8 @@ class DiceParams:
         return self.flag_below * 0.98
 
 
-LIMITS = {"work_max_side": (64, 4096), "zoom_below": (0.0, 1000.0), "zoom_max_side": (64, 8192), "crop_size": (8, 256), "crowded": (1, 1000), "detect_levels": (32, 4096),
+LIMITS = {"work_max_side": (64, 4096), "zoom_below": (0.0, 1000.0), "zoom_max_side": (64, 8192),
+          "crop_size": (8, 256), "crowded": (1, 1000), "detect_levels": (32, 4096),
           "crop_margin": (1.0, 4.0), "coarse_min_side": (0.0, 1000.0), "object_min_dist": (0.0, 442.0),
           "big_box": (1.0, 100.0), "oversized_taught": (1.0, 10.0), "mask_inset": (0.0, 0.5), "mask_radius": (0.0, 0.5),
           "learn_near": (-1.0, 1.0), "learn_k": (1, 50), "learn_temperature": (0.001, 1.0)}

@@ -217,8 +217,8 @@ class DiceReader:
         (measured on dice laid out at calibration) when it has one, else the median longer side of the
         ``boxes`` of the dice read at the ordinary size ((x0, y0, x1, y1) work px; none: None): what the
         detector alone boxes is no measure (a crowd of small dice comes out as a few large boxes, which the
-        reader splits into its dice). Small: under ``zoom_below``; a
-        gain under a quarter is not worth a read."""
+        reader splits into its dice). Small: under ``zoom_below``; a gain under a quarter is not worth a
+        read."""
         p = self.params
         if p.zoom_below <= 0 or long_side <= p.work_max_side:
             return None

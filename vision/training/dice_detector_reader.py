@@ -7,10 +7,10 @@ development only).
 ``assets/dice_model/detect.onnx``, to measure other levels alone). The reader keeps every other network,
 setting and rule of the shipped one (:func:`vision.dice.reader.shipped_reader`), so the figures say what the
 detector changes and nothing else; ``--levels``: the candidate runs its two levels at these long sides (px;
-the shipped ``detect_levels`` otherwise), e.g. ``480,96`` to find small dice at a larger scale. For each SET (a folder with ``labels.csv``,
-:func:`vision.dice.eval.evaluate`) prints one line a reader (``shipped``, ``candidate``): found, unflagged
-precision, false accepts, flag rate, right dice flagged, image accuracy, the reader's median ms a frame, and
-the detector's own median ms a frame (both levels, :meth:`vision.dice.detect.DieDetector.detect`, timed on
+the shipped ``detect_levels`` otherwise), e.g. ``480,96`` to find small dice at a larger scale. For each SET
+(a folder with ``labels.csv``, :func:`vision.dice.eval.evaluate`) prints one line a reader (``shipped``,
+``candidate``): found, unflagged precision, false accepts, flag rate, right dice flagged, image accuracy, the
+reader's median ms a frame, and the detector's own median ms a frame (both levels, :meth:`vision.dice.detect.DieDetector.detect`, timed on
 the same frames in turn); ``--json``: one object a set, ``{"set", "shipped": {...}, "candidate": {...}}``.
 """
 

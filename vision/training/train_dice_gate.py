@@ -25,7 +25,7 @@ a card's print, a die's own pip), on:
 - ``--tilted`` views of byler_d6's training photos as a camera beside the table sees them: each photo turned
   by a random quarter turn, then seen through a camera tilted 15-45 degrees from looking straight down
   (:func:`vision.training.dice_conditions.tilt_homography`, generator seeded ``S + 9000``): real dice with
-  their sides in view, every labelled one a die;
+  their tops foreshortened (a flat photo's view: no side comes into view), every labelled one a die;
 - byler_d6's training photos.
 
 byler's held-out photos, the bundled photos, pi_cam_tray and ivory_grid are never trained on: they measure
