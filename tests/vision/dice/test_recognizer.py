@@ -406,3 +406,29 @@ def test_the_zoom_is_chosen_by_the_dice_s_size_and_the_frame_s():
     assert SHIPPED._zoomed_side(1920, small, SimpleNamespace(die_side=0.0)) == 1920  # measured none: the dice read
     off = DiceReader(replace(P, zoom_below=0.0), SHIPPED.networks)
     assert off._zoomed_side(1920, small, None) is None
+
+
+def test_a_calibration_that_measured_small_dice_reads_the_frame_at_its_own_scale_at_once(monkeypatch):
+    """With the dice's size measured at calibration (``die_side``, 640 px work pixels), a frame of small dice
+    is read once, at its own scale, and the calibrated empty table still drops nothing on the dice."""
+    import csv
+
+    from vision.dice.calibration import make_calibration
+
+    photo = cv2.imread(str(SHIPPED_PHOTOS / "IMG_20191208_112833.jpg"), cv2.IMREAD_COLOR)
+    empty = photo.copy()  # the table without its dice: each die's box painted the table's median colour
+    with open(SHIPPED_PHOTOS / "boxes.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["file"].endswith("IMG_20191208_112833.jpg"):
+                x0, y0, x1, y1 = (int(float(row[k])) for k in ("x_min", "y_min", "x_max", "y_max"))
+                empty[max(0, y0 - 4):y1 + 4, max(0, x0 - 4):x1 + 4] = np.median(photo.reshape(-1, 3), axis=0)
+    frame = np.tile(photo, (3, 3, 1))
+    calibration = make_calibration([np.tile(empty, (3, 3, 1))], [frame])
+    assert 0 < calibration.die_side < P.zoom_below
+    reads = []
+    real = DiceReader._read_work
+    monkeypatch.setattr(DiceReader, "_read_work",
+                        lambda self, work, cal, zoom=1.0: reads.append((work.shape[:2], zoom)) or real(self, work, cal, zoom))
+    obs = SHIPPED.read(frame, calibration)
+    assert reads == [((1920, 1920), 3.0)]
+    assert sorted(d.value for d in obs.dice if not d.flagged) == sorted([2, 4, 5, 6] * 9)
