@@ -4,19 +4,20 @@ photo with 40 px dice, a Pi camera mounted high"; development only).
 ``python -m vision.training.dice_mosaics SET OUT [--grid 3] [--n 40] [--seed 0] [--errata CSV]``
 
 Each mosaic lays ``grid`` x ``grid`` photos of SET (a folder with ``labels.csv`` and ``boxes.csv``, e.g.
-byler_d6's held-out photos, or tables with no dice but things that are not dice) side by side at their own resolution, chosen at random with ``seed`` (a photo
-may recur in another mosaic, never twice in one): the dice keep their pixels while the frame grows
-``grid`` times, so at the reader's work size they are ``grid`` times smaller than in the photos. Only photos
-whose every die is boxed are used, all of one size (the most common), with ``--errata`` applied (byler_d6's
-slips: ``assets/dice_model/byler_d6_label_errata.csv``; the mosaics' names are new, so they carry them). Writes ``OUT/images/m0000.png``...,
-``OUT/labels.csv`` and ``OUT/boxes.csv`` (the formats of ``../shared/data``), each box moved with its photo.
-Raises SystemExit (exit status 2) naming SET when it has no usable photos.
+byler_d6's held-out photos, or tables with no dice but things that are not dice) side by side at their own
+resolution, chosen at random with ``seed`` (a photo may recur in another mosaic, never twice in one): the
+dice keep their pixels while the frame grows ``grid`` times, so at the reader's work size they are ``grid``
+times smaller than in the photos. Only photos whose every die is boxed are used, all of one size (the most
+common), with ``--errata`` applied (byler_d6's slips: ``assets/dice_model/byler_d6_label_errata.csv``; the
+mosaics' names are new, so they carry them). Writes ``OUT/images/c0000.png``..., ``OUT/labels.csv`` and
+``OUT/boxes.csv`` (:func:`vision.training.dice_clusters.write_set`), each box moved with its photo. Exit
+status 2, naming SET, when it has no usable photos.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -63,26 +64,23 @@ def mosaic(photos: list, grid: int, rng: np.random.Generator) -> tuple[np.ndarra
 
 
 def write_mosaics(set_dir: Path, out: Path, grid: int, n: int, seed: int, errata: list[dict] | None = None) -> int:
-    """Write ``n`` mosaics of ``set_dir`` into ``out`` (module docstring); returns how many dice they hold."""
+    """Write ``n`` mosaics of ``set_dir`` into ``out`` as a labelled set
+    (:func:`vision.training.dice_clusters.write_set`); returns how many dice they hold. Raises ValueError
+    naming ``set_dir`` when it has no usable photo."""
+    from vision.training.dice_clusters import ClusterImage, write_set
+
     photos = usable_photos(set_dir, errata)
     if not photos:
-        raise SystemExit(f"{set_dir}: no photo with every die boxed (labels.csv, boxes.csv); give a labelled set")
+        raise ValueError(f"{set_dir}: no photo with every die boxed (labels.csv, boxes.csv); give a labelled set")
     rng = np.random.default_rng(seed)
-    (out / "images").mkdir(parents=True, exist_ok=True)
-    dice = 0
-    with open(out / "labels.csv", "w", newline="") as labels, open(out / "boxes.csv", "w", newline="") as box_file:
-        lw, bw = csv.writer(labels), csv.writer(box_file)
-        lw.writerow(["file", "dice_values"])
-        bw.writerow(["file", "value", "x_min", "y_min", "x_max", "y_max"])
-        for k in range(n):
-            image, boxes = mosaic(photos, grid, rng)
-            name = f"images/m{k:04d}.png"
-            cv2.imwrite(str(out / name), image)
-            lw.writerow([name, " ".join(str(v) for v, _ in boxes)])
-            for v, (x0, y0, x1, y1) in boxes:
-                bw.writerow([name, v, round(x0, 1), round(y0, 1), round(x1, 1), round(y1, 1)])
-            dice += len(boxes)
-    return dice
+    images = []
+    for _ in range(n):
+        image, boxes = mosaic(photos, grid, rng)
+        images.append(ClusterImage(image, np.array([b for _, b in boxes], np.float32).reshape(-1, 4),
+                                   np.array([v for v, _ in boxes], np.int64), np.zeros((0, 4, 2), np.float32),
+                                   math.nan, ()))
+    write_set(images, out)
+    return sum(len(im.values) for im in images)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         errata = load_errata(args.errata) if args.errata else None
         dice = write_mosaics(args.set, args.out, args.grid, max(1, args.n), args.seed, errata)
-    except (SystemExit, OSError, ValueError) as e:
+    except (OSError, ValueError) as e:
         print(e, file=sys.stderr)
         return 2
     print(f"{args.out}: {max(1, args.n)} mosaics of {args.grid} x {args.grid} photos, {dice} dice")
